@@ -1,0 +1,59 @@
+"""measurelab — a laboratory for the measures that judge classifiers.
+
+Compute every measure of five classic papers exactly and fast (binary and multi-class,
+ties exact, mergeable statistics), compare measures (consistency, discriminancy,
+metric space), construct new ones (two-level f:g, SAR, OP, OARP, your own), learn with
+them and reproduce the papers' tables.
+
+>>> import measurelab as ml
+>>> round(ml.auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 2)
+0.75
+"""
+
+from measurelab import measures as _measures  # registers the measure families
+from measurelab._validation import (
+    MeasurelabDeprecationWarning,
+    MeasurelabError,
+    UndefinedMeasureWarning,
+)
+from measurelab.api import EvaluationResult, Evaluator, build_stats, evaluate, evaluate_counts
+from measurelab.measures import (
+    TwoLevelValue,
+    dp_band,
+    extended_precision_recall,
+    likelihood_verdict,
+    two_level,
+)
+from measurelab.registry import Measure, measure, public_function, registry
+from measurelab.stats import BinaryCounts, MultiCounts, MultiScoreTable, ScoreTable
+
+__version__ = "0.1.0"
+
+# one scikit-learn-style function per registered measure: measurelab.auc(y_true, y_score)
+for _m in list(registry):
+    globals()[_m.name] = public_function(_m)
+del _m, _measures
+
+__all__ = [
+    "BinaryCounts",
+    "EvaluationResult",
+    "Evaluator",
+    "Measure",
+    "MeasurelabDeprecationWarning",
+    "MeasurelabError",
+    "MultiCounts",
+    "MultiScoreTable",
+    "ScoreTable",
+    "TwoLevelValue",
+    "UndefinedMeasureWarning",
+    "build_stats",
+    "dp_band",
+    "evaluate",
+    "evaluate_counts",
+    "extended_precision_recall",
+    "likelihood_verdict",
+    "measure",
+    "registry",
+    "two_level",
+    *(m.name for m in registry),
+]

@@ -1,0 +1,65 @@
+"""The ``measurelab`` command line.
+
+Each subcommand lives in its own module ``measurelab.cli.<name>`` with two functions,
+``add_parser(subparsers)`` and ``run(args) -> int``. Errors of the user's input
+(:class:`MeasurelabError`) print one line on standard error and exit with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from measurelab._validation import MeasurelabError
+
+SUBCOMMANDS = ("measures", "evaluate", "compare", "study", "reproduce", "demo")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, status 2, as argparse does
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="measurelab",
+        description="Measures that judge classifiers: evaluate, compare, reproduce.",
+    )
+    from measurelab import __version__
+
+    parser.add_argument("--version", action="version", version=f"measurelab {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in SUBCOMMANDS:
+        try:
+            mod = importlib.import_module(f"measurelab.cli.{name}")
+        except ModuleNotFoundError as exc:
+            if exc.name == f"measurelab.cli.{name}":
+                continue  # subcommand not built yet
+            raise
+        p = mod.add_parser(sub)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except MeasurelabError as exc:
+        print(f"measurelab {args.command}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,5 @@
+import sys
+
+from measurelab.cli import main
+
+sys.exit(main())

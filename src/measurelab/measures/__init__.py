@@ -1,0 +1,37 @@
+"""Measure families, one module each; importing this package registers them all.
+
+==============  ===========================================================
+module          measures
+==============  ===========================================================
+basic           acc, err, sens, spec, prec, npv, f_beta, f1, bacc, gmean
+likelihood      youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict)
+agreement       mcc, kappa
+oarp            ri, op, avri, oarp (+ extended_precision_recall)
+ranking         auc (Hand & Till M), apr, ap, ap11, bep, lift
+probability     rms, mxe, brier, ece
+calibration     cal
+composite       sar
+twolevel        two_level(f, g) → f:g
+==============  ===========================================================
+"""
+
+# registration order = listing order of `measurelab measures`
+from measurelab.measures import basic  # noqa: F401, I001
+from measurelab.measures import likelihood  # noqa: F401
+from measurelab.measures import oarp  # noqa: F401
+from measurelab.measures import ranking  # noqa: F401
+from measurelab.measures import probability  # noqa: F401
+from measurelab.measures import calibration  # noqa: F401
+from measurelab.measures import agreement  # noqa: F401
+from measurelab.measures import composite  # noqa: F401
+from measurelab.measures.likelihood import dp_band, likelihood_verdict
+from measurelab.measures.oarp import extended_precision_recall
+from measurelab.measures.twolevel import TwoLevelValue, two_level
+
+__all__ = [
+    "TwoLevelValue",
+    "dp_band",
+    "extended_precision_recall",
+    "likelihood_verdict",
+    "two_level",
+]

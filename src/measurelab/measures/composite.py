@@ -1,0 +1,34 @@
+"""Composite measures built from other measures: SAR (Caruana & Niculescu-Mizil 2004).
+
+OP and OARP are composites of confusion-count measures and live in
+:mod:`measurelab.measures.oarp`; two-level measures live in
+:mod:`measurelab.measures.twolevel`.
+"""
+
+from __future__ import annotations
+
+from measurelab.measures.basic import acc
+from measurelab.measures.probability import rms
+from measurelab.measures.ranking import auc
+from measurelab.registry import measure
+from measurelab.stats.bundle import BinaryStats
+
+
+@measure(
+    "sar",
+    kind="composite",
+    statistic="stats",
+    needs_probabilities=True,
+    source="Caruana 2004 SAR = (ACC + AUC + (1 − RMS)) / 3",
+)
+def sar(stats: BinaryStats) -> float:
+    """SAR: (acc + auc + (1 − rms)) / 3, accuracy at the evaluation threshold.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> round(ml.sar([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
+    0.700784
+    """
+    table = stats.require_table("sar")
+    return (float(acc(stats.counts)) + auc(table) + (1.0 - rms(table))) / 3.0

@@ -1,0 +1,175 @@
+"""Youden's index, likelihood ratios and discriminant power (Sokolova et al. 2006, eq. 9–15),
+with the DP bands and the likelihood-ratio verdict of Sokolova's Figure 1.
+
+A ratio with a zero denominator is ±inf (not an error); 0/0 is NaN with a warning.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import numpy as np
+
+from measurelab.measures._arith import div, log
+from measurelab.measures.basic import sens, spec
+from measurelab.registry import measure
+from measurelab.stats.confusion import BinaryCounts
+
+SQRT3_OVER_PI = math.sqrt(3.0) / math.pi
+
+
+@measure(
+    "youden",
+    kind="threshold",
+    statistic="counts",
+    range=(-1.0, 1.0),
+    aliases=("youden_index", "informedness", "gamma"),
+    multiclass="ovr",
+    source="Sokolova 2006 eq. 9–10: sens - (1 - spec) = 2·bacc - 1",
+    exact=True,
+)
+def youden(c: BinaryCounts) -> Any:
+    """Youden's index γ: sens − (1 − spec).
+
+    Examples
+    --------
+    >>> round(youden(BinaryCounts(1242, 390, 189, 740)), 3)   # Sokolova Table 5, SVM: 0.522
+    0.523
+    """
+    return sens(c) - (1 - spec(c))
+
+
+@measure(
+    "lr_pos",
+    kind="threshold",
+    statistic="counts",
+    range=(0.0, math.inf),
+    aliases=("plr", "rho_pos", "positive_likelihood_ratio"),
+    multiclass="ovr",
+    source="Sokolova 2006 eq. 11",
+    exact=True,
+)
+def lr_pos(c: BinaryCounts) -> Any:
+    """Positive likelihood ratio ρ+: sens / (1 − spec); +inf when spec = 1 < sens·∞.
+
+    Examples
+    --------
+    >>> round(lr_pos(BinaryCounts(1242, 390, 189, 740)), 2)   # Sokolova Table 5, SVM: 2.51
+    2.51
+    """
+    return div(sens(c), 1 - spec(c), what="positive likelihood ratio")
+
+
+@measure(
+    "lr_neg",
+    kind="threshold",
+    statistic="counts",
+    range=(0.0, math.inf),
+    higher_is_better=False,
+    aliases=("nlr", "rho_neg", "negative_likelihood_ratio"),
+    multiclass="ovr",
+    source="Sokolova 2006 eq. 12 (lower is better)",
+    exact=True,
+)
+def lr_neg(c: BinaryCounts) -> Any:
+    """Negative likelihood ratio ρ−: (1 − sens) / spec; lower is better.
+
+    Examples
+    --------
+    >>> round(lr_neg(BinaryCounts(1242, 390, 189, 740)), 2)   # Sokolova Table 5, SVM: 0.20
+    0.2
+    """
+    return div(1 - sens(c), spec(c), what="negative likelihood ratio")
+
+
+@measure(
+    "dp",
+    kind="threshold",
+    statistic="counts",
+    range=(-math.inf, math.inf),
+    aliases=("discriminant_power",),
+    multiclass="ovr",
+    source="Sokolova 2006 eq. 13–15 (natural log)",
+)
+def dp(c: BinaryCounts) -> Any:
+    """Discriminant power: (√3/π)·(ln X + ln Y), X = sens/(1−sens), Y = spec/(1−spec).
+
+    Bands (Sokolova): < 1 poor, < 2 limited, < 3 fair, otherwise good (:func:`dp_band`).
+
+    Examples
+    --------
+    >>> round(dp(BinaryCounts(1242, 390, 189, 740)), 2)   # Sokolova Table 5, SVM: 1.39
+    1.39
+    """
+    s, p = sens(c), spec(c)
+    x = div(s, 1 - s, what="sens/(1-sens)")
+    y = div(p, 1 - p, what="spec/(1-spec)")
+    with np.errstate(invalid="ignore"):
+        out = SQRT3_OVER_PI * (log(x) + log(y))
+    if np.any(np.isnan(out)) and not (np.any(np.isnan(s)) or np.any(np.isnan(p))):
+        from measurelab._validation import warn_undefined
+
+        warn_undefined("discriminant power is ln(0) + ln(inf) (sens and spec at 0 and 1)")
+    return out
+
+
+def dp_band(value: float) -> Literal["poor", "limited", "fair", "good", "undefined"]:
+    """Sokolova's verbal band of a discriminant power value.
+
+    Examples
+    --------
+    >>> dp_band(0.5), dp_band(1.41), dp_band(2.5), dp_band(3.0)
+    ('poor', 'limited', 'fair', 'good')
+    """
+    if value != value:  # NaN
+        return "undefined"
+    if value < 1:
+        return "poor"
+    if value < 2:
+        return "limited"
+    if value < 3:
+        return "fair"
+    return "good"
+
+
+Verdict = Literal[
+    "A superior overall",
+    "A superior for confirmation of negatives",
+    "A superior for confirmation of positives",
+    "A inferior overall",
+    "no verdict",
+]
+
+
+def likelihood_verdict(a: BinaryCounts, b: BinaryCounts) -> Verdict:
+    """Compare two classifiers by their likelihood ratios (Sokolova 2006, Fig. 1).
+
+    For each classifier, if ρ+ < 1 its ρ+ and ρ− are swapped first. Then
+    ρ+A > ρ+B and ρ−A < ρ−B: A superior overall; ρ+A < ρ+B and ρ−A < ρ−B: A superior for
+    confirmation of negatives; ρ+A > ρ+B and ρ−A > ρ−B: A superior for confirmation of
+    positives; ρ+A < ρ+B and ρ−A > ρ−B: A inferior overall. Any equality: no verdict.
+
+    Examples
+    --------
+    >>> svm = BinaryCounts(1242, 390, 189, 740)   # Sokolova Table 2
+    >>> nb = BinaryCounts(1108, 272, 323, 858)
+    >>> likelihood_verdict(svm, nb)
+    'A superior for confirmation of negatives'
+    """
+
+    def ratios(c: BinaryCounts) -> tuple[float, float]:
+        lp, ln = float(lr_pos(c)), float(lr_neg(c))
+        return (ln, lp) if lp < 1 else (lp, ln)
+
+    pa, na = ratios(a)
+    pb, nb = ratios(b)
+    if pa > pb and na < nb:
+        return "A superior overall"
+    if pa < pb and na < nb:
+        return "A superior for confirmation of negatives"
+    if pa > pb and na > nb:
+        return "A superior for confirmation of positives"
+    if pa < pb and na > nb:
+        return "A inferior overall"
+    return "no verdict"

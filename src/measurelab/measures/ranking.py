@@ -1,0 +1,281 @@
+"""Rank measures from the score table: AUC (and Hand & Till's M), APR, AP, 11-point AP,
+break-even point and lift.
+
+All take a :class:`ScoreTable` (distinct scores in increasing order with positive and
+negative weight at each), so one sort serves them all. Tied scores are handled exactly:
+
+* AUC counts a tied positive/negative pair as 1/2 (Mann–Whitney);
+* ``apr`` (Caruana's perf), BEP and lift take the expected value over random orderings
+  of tied cases; ``ap`` (scikit-learn) makes each group of tied scores one threshold.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from measurelab._validation import warn_undefined
+from measurelab.registry import measure
+from measurelab.stats.scoretable import ScoreTable
+
+_BLOCK = 1 << 21  # expanded cases handled at once by apr (bounds memory)
+
+
+def _need_both_classes(t: ScoreTable, name: str) -> bool:
+    if t.n_pos <= 0 or t.n_neg <= 0:
+        which = "positive" if t.n_pos <= 0 else "negative"
+        warn_undefined(f"{name} is undefined with no {which} examples; returning NaN", 4)
+        return False
+    return True
+
+
+def auc_numerator(t: ScoreTable) -> float:
+    """Mann–Whitney U of the positives: Σ over positive/negative pairs of
+    [pos > neg] + ½[pos = neg] (weighted). Exact for integer weights below 2**53."""
+    neg_below = np.cumsum(t.neg) - t.neg
+    return float(np.dot(t.pos, neg_below + 0.5 * t.neg))
+
+
+def _hand_till(stats: Any, average: str = "macro") -> float:
+    """Multi-class AUC: Hand & Till's M (average='macro') or the prevalence-weighted
+    one-vs-rest AUC of Provost & Domingos (average='weighted')."""
+    table = stats.table
+    if table is None:
+        raise ValueError("multi-class AUC needs class scores (a 2-d y_score)")
+    w = table.class_weights()
+    present = [i for i in range(table.k) if w[i] > 0]
+    if average == "weighted":
+        vals = [auc(table.ovr_table(i)) for i in present]
+        return float(np.average(vals, weights=w[present]))
+    if average != "macro":
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError(
+            f"average={average!r} is not valid for multi-class AUC; expected 'macro' "
+            "(Hand & Till M) or 'weighted' (prevalence-weighted one-vs-rest)"
+        )
+    pairs = [(i, j) for a, i in enumerate(present) for j in present[a + 1 :]]
+    if not pairs:
+        warn_undefined("multi-class AUC needs at least two classes present; returning NaN")
+        return math.nan
+    vals = [(auc(table.pair_table(i, j)) + auc(table.pair_table(j, i))) / 2 for i, j in pairs]
+    return float(np.mean(vals))
+
+
+@measure(
+    "auc",
+    kind="rank",
+    statistic="scores",
+    aliases=("roc_auc", "auroc", "mann_whitney_auc"),
+    multiclass=_hand_till,
+    source="Hand & Till 2001; Ling 2003; Caruana 2004 ROC",
+    exact=True,
+)
+def auc(t: ScoreTable) -> float:
+    """Area under the ROC curve: P(positive scores above negative), ties count ½.
+
+    Equals (Σ mid-ranks of positives − n₁(n₁+1)/2) / (n₀n₁) and the trapezoid area under
+    the ROC curve. Multi-class: Hand & Till's M (``average='macro'``) or the
+    prevalence-weighted one-vs-rest AUC (``average='weighted'``).
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    0.75
+    >>> ml.auc([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])    # one tied pair counts 1/2
+    0.875
+    """
+    if not _need_both_classes(t, "AUC"):
+        return math.nan
+    return auc_numerator(t) / (t.n_pos * t.n_neg)
+
+
+def _desc(t: ScoreTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Descending view: positives and cases per group, and before each group."""
+    p = t.pos[::-1]
+    m = p + t.neg[::-1]
+    cum_p = t.cum_pos_desc
+    cum_m = cum_p + t.cum_neg_desc
+    return p, m, cum_p - p, cum_m - m
+
+
+@measure(
+    "apr",
+    kind="rank",
+    statistic="scores",
+    aliases=("perf_apr",),
+    multiclass="ovr",
+    source="Caruana 2004 APR (perf 5.12: mean precision at each positive, ties in expectation)",
+)
+def apr(t: ScoreTable) -> float:
+    """Average precision as Caruana's ``perf`` computes it: mean over positives of the
+    precision at the positive's rank, expected over random orderings of tied scores.
+
+    Within a tie group of m cases with p positives, preceded by A cases with Pa positives,
+    the expected sum of precisions is (p/m)·Σ_{q=1..m} (Pa + 1 + (q−1)(p−1)/(m−1)) / (A+q).
+    Needs integer (frequency) weights. Equals ``ap`` when no scores are tied.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.apr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])    # (1/1 + 2/3) / 2
+    0.8333333333333333
+    >>> ml.apr([1, 0], [0.5, 0.5])    # tie: positive first or second, (1 + 1/2) / 2
+    0.75
+    """
+    if t.n_pos <= 0:
+        warn_undefined("APR is undefined with no positive examples; returning NaN")
+        return math.nan
+    if not t.is_integer:
+        warn_undefined("APR needs integer (frequency) weights; returning NaN")
+        return math.nan
+    p, m, pa, a = _desc(t)
+    has = p > 0
+    single = has & (m == 1)
+    total = float(np.sum(p[single] * (pa[single] + 1) / (a[single] + 1)))
+    multi = np.flatnonzero(has & (m > 1))
+    if multi.size:
+        mi = m[multi].astype(np.int64)
+        ends = np.cumsum(mi)
+        start = 0
+        while start < multi.size:
+            # take groups until the expanded size reaches the block size (at least one)
+            stop = max(start + 1, int(np.searchsorted(ends, ends[start] - mi[start] + _BLOCK)))
+            g = multi[start:stop]
+            mg = mi[start:stop]
+            offs = np.cumsum(mg) - mg
+            idx = np.repeat(np.arange(g.size), mg)
+            q = np.arange(int(mg.sum()), dtype=np.float64) - offs[idx] + 1
+            pg, mf, pag, ag = p[g], m[g], pa[g], a[g]
+            num = pag[idx] + 1 + (q - 1) * ((pg - 1) / (mf - 1))[idx]
+            sums = np.add.reduceat(num / (ag[idx] + q), offs)
+            total += float(np.sum(pg / mf * sums))
+            start = stop
+    return total / t.n_pos
+
+
+@measure(
+    "ap",
+    kind="rank",
+    statistic="scores",
+    aliases=("average_precision",),
+    multiclass="ovr",
+    source="scikit-learn average_precision_score (tied scores form one threshold)",
+)
+def ap(t: ScoreTable) -> float:
+    """Average precision as scikit-learn computes it: Σ_k (R_k − R_{k−1})·P_k over the
+    distinct thresholds (a group of tied scores is one step).
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.ap([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    0.8333333333333333
+    >>> ml.ap([1, 0], [0.5, 0.5])
+    0.5
+    """
+    if t.n_pos <= 0:
+        warn_undefined("AP is undefined with no positive examples; returning NaN")
+        return math.nan
+    cp, cn = t.cum_pos_desc, t.cum_neg_desc
+    return float(np.dot(t.pos[::-1], cp / (cp + cn)) / t.n_pos)
+
+
+@measure(
+    "ap11",
+    kind="rank",
+    statistic="scores",
+    aliases=("ap_11point",),
+    multiclass="ovr",
+    source="11-point interpolated average precision (IR tradition)",
+)
+def ap11(t: ScoreTable) -> float:
+    """11-point interpolated average precision: mean over r = 0, 0.1, …, 1 of the largest
+    precision at any threshold whose recall is at least r (0 if there is none).
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> round(ml.ap11([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]), 6)
+    0.848485
+    """
+    if t.n_pos <= 0:
+        warn_undefined("11-point AP is undefined with no positive examples; returning NaN")
+        return math.nan
+    cp, cn = t.cum_pos_desc, t.cum_neg_desc
+    precision = cp / (cp + cn)
+    # best precision at recall >= R_k: suffix maximum over thresholds k, k+1, ...
+    best = np.maximum.accumulate(precision[::-1])[::-1]
+    levels = np.arange(11)
+    # first threshold with recall >= i/10, decided on cp*10 >= i*P (no float rounding of i/10)
+    first = np.searchsorted(cp * 10.0, levels * t.n_pos, side="left")
+    vals = np.where(first < cp.size, best[np.minimum(first, cp.size - 1)], 0.0)
+    return float(vals.mean())
+
+
+def expected_tp_at(t: ScoreTable, k: float) -> float:
+    """Expected positives among the top ``k`` cases (ties in random order; k may be
+    fractional, which interpolates linearly inside the straddling tie group)."""
+    p, m, pa, a = _desc(t)
+    if k <= 0:
+        return 0.0
+    g = int(np.searchsorted(a + m, k, side="left"))
+    if g >= p.size:
+        return float(t.n_pos)
+    return float(pa[g] + (k - a[g]) * p[g] / m[g])
+
+
+@measure(
+    "bep",
+    kind="rank",
+    statistic="scores",
+    aliases=("break_even_point", "r_precision"),
+    multiclass="ovr",
+    source="Caruana 2004 BEP (cutoff at k = number of positives)",
+)
+def bep(t: ScoreTable) -> float:
+    """Precision–recall break-even point: precision (= recall) when the top P cases are
+    predicted positive, P the number of positives; ties in expectation.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.bep([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    0.5
+    """
+    if t.n_pos <= 0:
+        warn_undefined("BEP is undefined with no positive examples; returning NaN")
+        return math.nan
+    return expected_tp_at(t, t.n_pos) / t.n_pos
+
+
+@measure(
+    "lift",
+    kind="rank",
+    statistic="scores",
+    range=(0.0, math.inf),
+    aliases=("lft",),
+    multiclass="ovr",
+    main_param="q",
+    source="Caruana 2004 LFT (q = 0.25)",
+)
+def lift(t: ScoreTable, q: float = 0.25) -> float:
+    """Lift at q: (fraction of all positives among the top q·N cases) / q; ties in expectation.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.lift([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], q=0.25)
+    2.0
+    """
+    if not 0 < q <= 1:
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError(f"lift needs 0 < q <= 1, got q={q!r}")
+    if t.n_pos <= 0:
+        warn_undefined("lift is undefined with no positive examples; returning NaN")
+        return math.nan
+    return expected_tp_at(t, q * t.total) / t.n_pos / q

@@ -1,0 +1,396 @@
+"""The measure registry: every measure with its metadata, found by name or alias.
+
+A :class:`Measure` is a pure formula over one statistic (``"counts"``: confusion
+counts; ``"scores"``: the score table; ``"stats"``: the whole bundle, for composites)
+plus the metadata users and the comparison tools need: kind, range, direction,
+multi-class support, source.
+
+Names may carry the measure's main parameter after ``@`` (``f_beta@2``, ``lift@0.1``),
+and two names joined by ``:`` form a two-level measure (``auc:acc``, Huang & Ling 2007).
+
+Examples
+--------
+>>> from measurelab import registry
+>>> m = registry.get("recall")          # aliases resolve to the measure
+>>> m.name, m.kind, m.range, m.higher_is_better
+('sens', 'threshold', (0.0, 1.0), True)
+>>> registry.resolve("lift@0.1")[1]
+{'q': 0.1}
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from measurelab._validation import MeasurelabError
+
+Kind = Literal["threshold", "rank", "probability", "composite"]
+Statistic = Literal["counts", "scores", "stats"]
+KINDS: tuple[str, ...] = ("threshold", "rank", "probability", "composite")
+STATISTICS: tuple[str, ...] = ("counts", "scores", "stats")
+AVERAGES: tuple[str, ...] = ("macro", "weighted", "micro")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A registered measure: a formula over one statistic, and its metadata.
+
+    Attributes
+    ----------
+    name : registry name (also the CLI's JSON key)
+    formula : ``formula(statistic, **params) -> value``
+    kind : 'threshold', 'rank', 'probability' or 'composite'
+    statistic : which statistic the formula takes: 'counts', 'scores' or 'stats'
+    range : (low, high) of the values, possibly infinite
+    higher_is_better : direction
+    source : the paper (and equation) the definition follows
+    aliases : other names
+    multiclass : None (binary only), 'ovr' (average of one-vs-rest values: macro,
+        weighted or micro) or a callable ``f(MultiStats, **params)``
+    params : default keyword parameters of the formula
+    main_param : the parameter set by ``name@value``
+    needs_probabilities : the scores must lie in [0, 1]
+    """
+
+    name: str
+    formula: Callable[..., Any]
+    kind: Kind
+    statistic: Statistic
+    range: tuple[float, float]
+    higher_is_better: bool
+    source: str = ""
+    aliases: tuple[str, ...] = ()
+    multiclass: str | Callable[..., Any] | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    main_param: str | None = None
+    needs_probabilities: bool = False
+    exact: bool = False
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise MeasurelabError(f"kind={self.kind!r} is not valid; expected one of {KINDS}")
+        if self.statistic not in STATISTICS:
+            raise MeasurelabError(
+                f"statistic={self.statistic!r} is not valid; expected one of {STATISTICS}"
+            )
+        lo, hi = self.range
+        if not lo <= hi:
+            raise MeasurelabError(f"range={self.range!r} must satisfy low <= high")
+
+    @property
+    def description(self) -> str:
+        doc = inspect.getdoc(self.formula) or ""
+        return doc.splitlines()[0] if doc else ""
+
+    @property
+    def supports_multiclass(self) -> bool:
+        return self.multiclass is not None
+
+    def with_params(self, **params: Any) -> Measure:
+        """A copy whose default parameters are updated."""
+        unknown = set(params) - set(self.params)
+        if unknown:
+            raise MeasurelabError(
+                f"{self.name} has no parameter {sorted(unknown)[0]!r}; "
+                f"its parameters are {sorted(self.params) or 'none'}"
+            )
+        return replace(self, params={**self.params, **params})
+
+    # -- computing --------------------------------------------------------------
+    def applies_to(self, stats: Any) -> bool:
+        """Whether the bundle has what this measure needs."""
+        from measurelab.stats.bundle import MultiStats
+
+        if isinstance(stats, MultiStats):
+            if self.multiclass is None:
+                return False
+            return self.statistic == "counts" or stats.has_scores
+        return self.statistic == "counts" or stats.has_scores
+
+    def compute(self, stats: Any, **params: Any) -> Any:
+        """The measure's value on a statistics bundle (binary or multi-class)."""
+        from measurelab.stats.bundle import MultiStats
+
+        kw = {**self.params, **params}
+        if isinstance(stats, MultiStats):
+            return self._compute_multiclass(stats, kw)
+        if self.statistic == "counts":
+            return self.formula(stats.counts, **kw)
+        if self.statistic == "scores":
+            return self.formula(stats.require_table(self.name), **kw)
+        return self.formula(stats, **kw)
+
+    def _compute_multiclass(self, stats: Any, kw: dict[str, Any]) -> Any:
+        average = kw.pop("average", "macro")
+        if self.multiclass is None:
+            raise MeasurelabError(f"{self.name} is defined for binary tasks only")
+        if callable(self.multiclass):
+            return self.multiclass(stats, average=average, **kw)
+        if average not in AVERAGES:
+            raise MeasurelabError(f"average={average!r} is not valid; expected one of {AVERAGES}")
+        support = stats.counts.matrix.sum(axis=1)
+        if self.statistic == "counts":
+            ovr = stats.counts.one_vs_rest()
+            if average == "micro":
+                from measurelab.stats.confusion import BinaryCounts
+
+                summed = BinaryCounts(*(float(np.sum(v)) for v in ovr.to_dict().values()))
+                return self.formula(summed, **kw)
+            values = np.asarray(self.formula(ovr, **kw), dtype=np.float64)
+        else:
+            if average == "micro":
+                raise MeasurelabError(f"average='micro' is not defined for {self.name}")
+            table = stats.table
+            if table is None:
+                raise MeasurelabError(f"{self.name} needs class scores")
+            values = np.array([self.formula(table.ovr_table(i), **kw) for i in range(table.k)])
+        if average == "weighted":
+            return float(np.average(values, weights=support))
+        return float(np.mean(values))
+
+    def __call__(
+        self,
+        y_true: Any,
+        y_score: Any,
+        *,
+        threshold: float = 0.5,
+        pos_label: Any = 1,
+        sample_weight: Any = None,
+        inclusive: bool = False,
+        **params: Any,
+    ) -> Any:
+        """Compute the measure from data (see :func:`measurelab.evaluate`)."""
+        from measurelab.api import evaluate
+
+        res = evaluate(
+            y_true,
+            y_score,
+            measures=[self.with_params(**{k: v for k, v in params.items() if k != "average"})]
+            if set(params) - {"average"}
+            else [self],
+            threshold=threshold,
+            pos_label=pos_label,
+            sample_weight=sample_weight,
+            inclusive=inclusive,
+            average=params.get("average", "macro"),
+        )
+        return res[self.name]
+
+
+class Registry:
+    """All measures by name and alias. Iterating yields :class:`Measure` objects."""
+
+    def __init__(self) -> None:
+        self._measures: dict[str, Measure] = {}
+        self._aliases: dict[str, str] = {}
+
+    # -- registering ----------------------------------------------------------
+    def register(self, measure: Measure, *, replace: bool = False) -> Measure:
+        """Add a measure; ``replace=True`` overrides a measure of the same name."""
+        taken = [n for n in (measure.name, *measure.aliases) if n in self and not replace]
+        if taken:
+            raise MeasurelabError(
+                f"the name {taken[0]!r} is already registered; pass replace=True to override"
+            )
+        if ":" in measure.name or "@" in measure.name:
+            raise MeasurelabError(
+                f"measure name {measure.name!r} may not contain ':' or '@' "
+                "(they build two-level measures and set parameters)"
+            )
+        if replace and measure.name in self._measures:
+            self.unregister(measure.name)
+        self._measures[measure.name] = measure
+        for a in measure.aliases:
+            self._aliases[a] = measure.name
+        return measure
+
+    def unregister(self, name: str) -> None:
+        m = self.get(name)
+        del self._measures[m.name]
+        for a in m.aliases:
+            self._aliases.pop(a, None)
+
+    # -- looking up -----------------------------------------------------------
+    def __contains__(self, name: object) -> bool:
+        return name in self._measures or name in self._aliases
+
+    def __iter__(self) -> Iterator[Measure]:
+        return iter(self._measures.values())
+
+    def __len__(self) -> int:
+        return len(self._measures)
+
+    def names(self, *, kind: str | None = None) -> list[str]:
+        """Registered names, in registration order, optionally of one kind."""
+        return [m.name for m in self if kind is None or m.kind == kind]
+
+    def get(self, name: str) -> Measure:
+        """The measure called ``name`` (or with that alias); suggests the closest name."""
+        if isinstance(name, Measure):
+            return name
+        if name in self._measures:
+            return self._measures[name]
+        if name in self._aliases:
+            return self._measures[self._aliases[name]]
+        if isinstance(name, str) and (":" in name or "@" in name):
+            return self.resolve(name)[0]
+        choices = list(self._measures) + list(self._aliases)
+        close = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise MeasurelabError(
+            f"unknown measure {name!r}{hint} (`measurelab measures` lists them all)"
+        )
+
+    def resolve(self, spec: str | Measure) -> tuple[Measure, dict[str, Any]]:
+        """Measure and parameters for a spec such as ``'f_beta@2'`` or ``'auc:acc'``.
+
+        The returned measure already carries the parameters; the dict repeats them.
+        """
+        if isinstance(spec, Measure):
+            return spec, {}
+        spec = spec.strip()
+        if ":" in spec:
+            from measurelab.measures.twolevel import two_level
+
+            parts = spec.split(":")
+            if len(parts) != 2 or not all(parts):
+                raise MeasurelabError(
+                    f"two-level measure {spec!r} must be two names joined by ':', e.g. 'auc:acc'"
+                )
+            return two_level(self.resolve(parts[0])[0], self.resolve(parts[1])[0]), {}
+        if "@" in spec:
+            base, _, value = spec.partition("@")
+            m = self.get(base)
+            if m.main_param is None:
+                raise MeasurelabError(f"{m.name} takes no parameter, so {spec!r} is not valid")
+            try:
+                v = float(value)
+            except ValueError:
+                raise MeasurelabError(
+                    f"{spec!r}: the value after '@' must be a number, got {value!r}"
+                ) from None
+            params = {m.main_param: v}
+            return replace(m.with_params(**params), name=f"{m.name}@{value}"), params
+        return self.get(spec), {}
+
+    def to_frame(self) -> Any:
+        """The registry as a pandas DataFrame (one row per measure)."""
+        import pandas as pd
+
+        rows = [
+            {
+                "name": m.name,
+                "kind": m.kind,
+                "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
+                "direction": "higher" if m.higher_is_better else "lower",
+                "multiclass": "yes" if m.supports_multiclass else "no",
+                "aliases": ", ".join(m.aliases),
+                "source": m.source,
+                "description": m.description,
+            }
+            for m in self
+        ]
+        return pd.DataFrame(rows).set_index("name")
+
+
+registry = Registry()
+
+
+def measure(
+    name: str,
+    *,
+    kind: Kind,
+    statistic: Statistic,
+    range: tuple[float, float] = (0.0, 1.0),
+    higher_is_better: bool = True,
+    source: str = "",
+    aliases: tuple[str, ...] = (),
+    multiclass: str | Callable[..., Any] | None = None,
+    main_param: str | None = None,
+    needs_probabilities: bool | None = None,
+    exact: bool = False,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: register ``formula`` as a measure and return the formula unchanged.
+
+    Default parameters are read from the formula's keyword arguments.
+
+    Examples
+    --------
+    >>> from measurelab.registry import Registry, measure
+    >>> import measurelab
+    >>> @measure("half_acc", kind="threshold", statistic="counts", source="example")
+    ... def half_acc(c):
+    ...     '''Half the accuracy.'''
+    ...     return (c.tp + c.tn) / c.total / 2
+    >>> measurelab.evaluate([0, 1], [0.2, 0.9], measures=["half_acc"])["half_acc"]
+    0.5
+    >>> measurelab.registry.unregister("half_acc")
+    """
+
+    def deco(formula: Callable[..., Any]) -> Callable[..., Any]:
+        sig = inspect.signature(formula)
+        params = {
+            p.name: p.default
+            for p in list(sig.parameters.values())[1:]
+            if p.default is not inspect.Parameter.empty
+        }
+        registry.register(
+            Measure(
+                name=name,
+                formula=formula,
+                kind=kind,
+                statistic=statistic,
+                range=(float(range[0]), float(range[1])),
+                higher_is_better=higher_is_better,
+                source=source,
+                aliases=aliases,
+                multiclass=multiclass,
+                params=params,
+                main_param=main_param,
+                needs_probabilities=(kind == "probability")
+                if needs_probabilities is None
+                else needs_probabilities,
+                exact=exact,
+            )
+        )
+        return formula
+
+    return deco
+
+
+def public_function(m: Measure) -> Callable[..., Any]:
+    """A scikit-learn-style function ``f(y_true, y_score, ...)`` for a registered measure."""
+
+    @functools.wraps(m.formula)
+    def f(
+        y_true: Any,
+        y_score: Any,
+        *,
+        threshold: float = 0.5,
+        pos_label: Any = 1,
+        sample_weight: Any = None,
+        inclusive: bool = False,
+        **params: Any,
+    ) -> Any:
+        return m(
+            y_true,
+            y_score,
+            threshold=threshold,
+            pos_label=pos_label,
+            sample_weight=sample_weight,
+            inclusive=inclusive,
+            **params,
+        )
+
+    f.__name__ = m.name
+    f.__qualname__ = m.name
+    del f.__wrapped__  # show the data-level signature, not the formula's
+    f.measure = m  # type: ignore[attr-defined]
+    return f

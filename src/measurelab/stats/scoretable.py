@@ -1,0 +1,191 @@
+"""The score table: the exact statistic of every rank and probability measure.
+
+For binary data it is the sorted array of distinct scores with the (weighted) number of
+positives and negatives at each. Every rank measure (AUC, APR, AP, BEP, lift, ...),
+every probability measure (RMS, MXE, Brier, CAL, ECE) and the confusion counts at any
+threshold are functions of it, and the tables of disjoint parts merge exactly.
+
+Its size is the number of distinct scores, never more than the number of examples, and
+often far less (rounded scores, tree leaves, k-NN votes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from measurelab.stats.confusion import BinaryCounts
+
+
+def _group_sorted(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct values of a sorted vector and how often each occurs."""
+    if s.size == 0:
+        return s, np.zeros(0, dtype=np.float64)
+    flag = np.empty(s.size, dtype=bool)
+    flag[0] = True
+    np.not_equal(s[1:], s[:-1], out=flag[1:])
+    starts = np.flatnonzero(flag)
+    counts = np.diff(np.append(starts, s.size)).astype(np.float64)
+    return s[starts], counts
+
+
+def _combine(
+    scores: np.ndarray, pos: np.ndarray, neg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort (score, pos, neg) rows by score and add rows with equal scores."""
+    order = np.argsort(scores, kind="stable")
+    s = scores[order]
+    if s.size == 0:
+        return s, pos[order], neg[order]
+    flag = np.empty(s.size, dtype=bool)
+    flag[0] = True
+    np.not_equal(s[1:], s[:-1], out=flag[1:])
+    starts = np.flatnonzero(flag)
+    return s[starts], np.add.reduceat(pos[order], starts), np.add.reduceat(neg[order], starts)
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreTable:
+    """Distinct scores (increasing) with the positive and negative weight at each.
+
+    Parameters
+    ----------
+    scores : ndarray of float64, strictly increasing
+    pos, neg : ndarray of float64, weight of positives / negatives at each score
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.4, 0.1])
+    >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
+    ([0.1, 0.4, 0.9], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0])
+    >>> t.counts_at(0.5)
+    BinaryCounts(tp=1.0, fp=0.0, fn=1.0, tn=2.0)
+    >>> a = ScoreTable.from_arrays([True, False], [0.9, 0.4])
+    >>> b = ScoreTable.from_arrays([True, False], [0.4, 0.1])
+    >>> (a + b) == t
+    True
+    """
+
+    scores: np.ndarray
+    pos: np.ndarray
+    neg: np.ndarray
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_arrays(
+        cls,
+        y_true: np.ndarray,
+        y_score: np.ndarray,
+        sample_weight: np.ndarray | None = None,
+    ) -> ScoreTable:
+        """Build from a boolean truth vector and float scores (already validated).
+
+        Unweighted input takes the fast route: one ``np.sort`` per class (no argsort).
+        """
+        y = np.asarray(y_true, dtype=bool)
+        s = np.asarray(y_score, dtype=np.float64)
+        if sample_weight is None:
+            pu, pc = _group_sorted(np.sort(s[y]))
+            nu, nc = _group_sorted(np.sort(s[~y]))
+            if pu.size == 0 or nu.size == 0:
+                scores = pu if nu.size == 0 else nu
+            else:
+                scores = np.union1d(pu, nu)
+            pos = np.zeros(scores.size, dtype=np.float64)
+            neg = np.zeros(scores.size, dtype=np.float64)
+            pos[np.searchsorted(scores, pu)] = pc
+            neg[np.searchsorted(scores, nu)] = nc
+            return cls(scores, pos, neg)
+        w = np.asarray(sample_weight, dtype=np.float64)
+        return cls(*_combine(s, np.where(y, w, 0.0), np.where(y, 0.0, w)))
+
+    @classmethod
+    def empty(cls) -> ScoreTable:
+        z = np.zeros(0, dtype=np.float64)
+        return cls(z, z.copy(), z.copy())
+
+    def merge(self, other: ScoreTable) -> ScoreTable:
+        """The table of the union of the two (disjoint) data sets."""
+        if other.scores.size == 0:
+            return self
+        if self.scores.size == 0:
+            return other
+        return ScoreTable(
+            *_combine(
+                np.concatenate([self.scores, other.scores]),
+                np.concatenate([self.pos, other.pos]),
+                np.concatenate([self.neg, other.neg]),
+            )
+        )
+
+    __add__ = merge
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, ScoreTable):
+            return NotImplemented
+        return (
+            np.array_equal(self.scores, other.scores)
+            and np.array_equal(self.pos, other.pos)
+            and np.array_equal(self.neg, other.neg)
+        )
+
+    def swapped(self) -> ScoreTable:
+        """Exchange the classes and negate the scores (the mirror-image problem)."""
+        return ScoreTable(-self.scores[::-1], self.neg[::-1].copy(), self.pos[::-1].copy())
+
+    # ---------------------------------------------------------------- totals
+    @property
+    def size(self) -> int:
+        """Number of distinct scores."""
+        return int(self.scores.size)
+
+    @cached_property
+    def n_pos(self) -> float:
+        return float(self.pos.sum())
+
+    @cached_property
+    def n_neg(self) -> float:
+        return float(self.neg.sum())
+
+    @property
+    def total(self) -> float:
+        return self.n_pos + self.n_neg
+
+    @cached_property
+    def is_integer(self) -> bool:
+        """True when every weight is a whole number (unweighted or frequency-weighted data)."""
+        return bool(
+            np.array_equal(self.pos, np.round(self.pos))
+            and np.array_equal(self.neg, np.round(self.neg))
+        )
+
+    # --------------------------------------------------------- cumulative views
+    @cached_property
+    def cum_pos_desc(self) -> np.ndarray:
+        """Positives with score >= each distinct score, in decreasing score order."""
+        return np.cumsum(self.pos[::-1])
+
+    @cached_property
+    def cum_neg_desc(self) -> np.ndarray:
+        """Negatives with score >= each distinct score, in decreasing score order."""
+        return np.cumsum(self.neg[::-1])
+
+    def counts_at(self, threshold: float = 0.5, *, inclusive: bool = False) -> BinaryCounts:
+        """Confusion counts when ``score > threshold`` (``>=`` if ``inclusive``) is positive."""
+        side = "left" if inclusive else "right"
+        i = int(np.searchsorted(self.scores, threshold, side=side))
+        k = self.size - i  # number of distinct scores predicted positive
+        tp = float(self.cum_pos_desc[k - 1]) if k > 0 else 0.0
+        fp = float(self.cum_neg_desc[k - 1]) if k > 0 else 0.0
+        return BinaryCounts(tp, fp, self.n_pos - tp, self.n_neg - fp)
+
+    def counts_all_thresholds(self) -> BinaryCounts:
+        """Counts at every distinct cutoff, as arrays (decreasing threshold order).
+
+        Element j predicts positive the examples with the j+1 largest distinct scores.
+        """
+        tp = self.cum_pos_desc
+        fp = self.cum_neg_desc
+        return BinaryCounts(tp, fp, self.n_pos - tp, self.n_neg - fp)
