@@ -27,6 +27,13 @@ class MeasurelabDeprecationWarning(DeprecationWarning):
     """Deprecated measurelab behaviour."""
 
 
+def show(value: Any) -> str:
+    """``repr`` of a value as a user wrote it (numpy scalars shown as Python scalars)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
 def warn_undefined(message: str, stacklevel: int = 3) -> None:
     """Warn that a measure is undefined for its input."""
     warnings.warn(message, UndefinedMeasureWarning, stacklevel=stacklevel)
@@ -54,14 +61,14 @@ def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
         except (TypeError, ValueError):
             bad = next((v for v in arr if not _is_number(v)), arr[0])
             raise MeasurelabError(
-                f"{name} must be numeric, got the non-numeric value {bad!r}"
+                f"{name} must be numeric, got the non-numeric value {show(bad)}"
             ) from None
     arr = np.asarray(arr, dtype=np.float64)
     finite = np.isfinite(arr)
     if not finite.all():
         i = int(np.flatnonzero(~finite)[0])
         raise MeasurelabError(
-            f"{name} must be finite, got {arr[i]!r} at position {i}"
+            f"{name} must be finite, got {show(arr[i])} at position {i}"
         )
     return arr
 
@@ -82,7 +89,7 @@ def check_probabilities(y_score: np.ndarray, name: str = "y_score") -> None:
     if lo < 0.0 or hi > 1.0:
         bad = lo if lo < 0.0 else hi
         raise MeasurelabError(
-            f"probability measures need {name} in [0, 1], got {bad!r}"
+            f"probability measures need {name} in [0, 1], got {show(bad)}"
         )
 
 
@@ -96,7 +103,7 @@ def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
             f"sample_weight has {w.shape[0]} values, expected {n} (one per example)"
         )
     if (w < 0).any():
-        raise MeasurelabError(f"sample_weight must be non-negative, got {w.min()!r}")
+        raise MeasurelabError(f"sample_weight must be non-negative, got {show(w.min())}")
     return w
 
 
@@ -127,7 +134,7 @@ def binarize(y_true: Any, pos_label: Any = 1) -> np.ndarray:
             return ~y
     labels = unique_labels(y)
     if labels.size > 2:
-        shown = ", ".join(map(repr, labels[:6].tolist())) + (", ..." if labels.size > 6 else "")
+        shown = ", ".join(map(show, labels[:6].tolist())) + (", ..." if labels.size > 6 else "")
         raise MeasurelabError(
             f"y_true has {labels.size} classes ({shown}); binary measures need exactly two "
             "(give a 2-d y_score of class probabilities for multi-class evaluation)"

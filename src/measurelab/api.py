@@ -20,6 +20,7 @@ from measurelab._validation import (
     check_same_length,
     check_scores,
     check_weights,
+    show,
     unique_labels,
 )
 from measurelab.registry import Measure, registry
@@ -173,7 +174,7 @@ def compute_measures(
                 bad = lo if lo < 0 else hi
                 raise MeasurelabError(
                     f"{m.name} is a probability measure and needs scores in [0, 1], "
-                    f"got {bad!r}"
+                    f"got {show(bad)}"
                 )
         v = m.compute(stats, average=average) if multi else m.compute(stats)
         values[m.name] = _plain(v)
@@ -236,7 +237,9 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
     P = np.asarray(P, dtype=np.float64)
     if not np.isfinite(P).all():
         i, j = np.argwhere(~np.isfinite(P))[0]
-        raise MeasurelabError(f"y_score must be finite, got {P[i, j]!r} at row {i}, column {j}")
+        raise MeasurelabError(
+            f"y_score must be finite, got {show(P[i, j])} at row {i}, column {j}"
+        )
     w = check_weights(sample_weight, y.size)
     if labels is None:
         labels = unique_labels(y)

@@ -179,6 +179,8 @@ def f_beta(c: BinaryCounts, beta: float = 1.0, zero_division: float = 0.0) -> An
     0.5
     """
     b2 = beta * beta
+    if float(b2).is_integer():
+        b2 = int(b2)  # keeps Fraction counts exact
     return div((1 + b2) * c.tp, (1 + b2) * c.tp + b2 * c.fn + c.fp, zero_division, "F-beta")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError
+from measurelab._validation import MeasurelabError, show
 
 
 @dataclass(frozen=True)
@@ -129,7 +129,7 @@ class MultiCounts:
             bad = (idx >= k) | (labels[np.minimum(idx, k - 1)] != vals)
             if bad.any():
                 raise MeasurelabError(
-                    f"{name} holds the label {vals[np.flatnonzero(bad)[0]]!r}, "
+                    f"{name} holds the label {show(vals[np.flatnonzero(bad)[0]])}, "
                     f"which is not one of {labels.tolist()}"
                 )
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError
+from measurelab._validation import MeasurelabError, show
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -64,7 +64,7 @@ class MultiScoreTable:
         bad = (idx >= k) | (labels[np.minimum(idx, k - 1)] != y)
         if bad.any():
             raise MeasurelabError(
-                f"y_true holds the label {y[np.flatnonzero(bad)[0]]!r}, "
+                f"y_true holds the label {show(y[np.flatnonzero(bad)[0]])}, "
                 f"which is not one of {labels.tolist()}"
             )
         w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, float)

@@ -99,6 +99,9 @@ class ScoreTable:
             neg[np.searchsorted(scores, nu)] = nc
             return cls(scores, pos, neg)
         w = np.asarray(sample_weight, dtype=np.float64)
+        # order ties by weight, so the float sums do not depend on the input order
+        order = np.lexsort((w, y, s))
+        s, y, w = s[order], y[order], w[order]
         return cls(*_combine(s, np.where(y, w, 0.0), np.where(y, 0.0, w)))
 
     @classmethod

@@ -1,0 +1,173 @@
+"""Generic tests run over every registered measure (scikit-learn's test_common, our way).
+
+Each measure must be invariant to the order of the examples, give the same value from
+merged statistics of random splits as from all the data, stay in its declared range, point
+in its declared direction, ignore strictly increasing score transforms (rank measures)
+and obey its declared behaviour when the classes are swapped.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import measurelab as ml
+from measurelab.registry import registry
+from tests.conftest import make_binary
+
+ALL = [m.name for m in registry]
+
+
+def _same(a, b) -> bool:
+    a, b = float(a), float(b)
+    return (math.isnan(a) and math.isnan(b)) or a == b
+
+
+def _data(seed: int, n: int = 500, **kw):
+    return make_binary(np.random.default_rng(seed), n, **kw)
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("weighted", [False, True])
+def test_permutation_invariance(name, weighted):
+    y, s, w = _data(1, weighted=weighted)
+    perm = np.random.default_rng(2).permutation(len(y))
+    a = ml.evaluate(y, s, measures=[name], sample_weight=w)[name]
+    b = ml.evaluate(y[perm], s[perm], measures=[name],
+                    sample_weight=None if w is None else w[perm])[name]
+    assert _same(a, b)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_merge_of_random_splits_equals_whole(name):
+    y, s, _ = _data(3, n=800, weighted=False)
+    whole = ml.evaluate(y, s, measures=[name])[name]
+    cuts = np.sort(np.random.default_rng(4).choice(np.arange(1, len(y)), 6, replace=False))
+    parts = [ml.Evaluator(measures=[name]).update(yy, ss)
+             for yy, ss in zip(np.split(y, cuts), np.split(s, cuts), strict=True)]
+    while len(parts) > 1:  # merge as a tree, as a cluster would
+        parts = [parts[i].merge(parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    assert _same(parts[0].compute()[name], whole)
+    stream = ml.Evaluator(measures=[name])
+    for yy, ss in zip(np.split(y, cuts), np.split(s, cuts), strict=True):
+        stream.update(yy, ss)
+    assert _same(stream.compute()[name], whole)
+
+
+@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("seed", range(5))
+def test_declared_range(name, seed):
+    m = registry.get(name)
+    y, s, w = _data(seed, n=200, prevalence=[0.05, 0.3, 0.5, 0.8, 0.95][seed])
+    v = float(ml.evaluate(y, s, measures=[name], sample_weight=w)[name])
+    lo, hi = m.range
+    assert math.isnan(v) or lo <= v <= hi
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_declared_direction(name):
+    """A perfect classifier scores at least as well as a random one, never worse."""
+    m = registry.get(name)
+    rng = np.random.default_rng(5)
+    y = rng.random(400) < 0.4
+    perfect = ml.evaluate(y, y.astype(float), measures=[name])[name]
+    noise = ml.evaluate(y, rng.random(400), measures=[name])[name]
+    if m.higher_is_better:
+        assert float(perfect) > float(noise) or float(perfect) == m.range[1]
+    else:
+        assert float(perfect) < float(noise) or float(perfect) == m.range[0]
+
+
+RANK = [m.name for m in registry if m.kind == "rank"]
+
+
+@pytest.mark.parametrize("name", RANK)
+def test_rank_measures_ignore_increasing_transforms(name):
+    y, s, _ = _data(6)
+    a = ml.evaluate(y, s, measures=[name])[name]
+    for f in (lambda x: np.exp(3 * x) + 7, lambda x: x**3 - 2, lambda x: 1e6 * x):
+        assert _same(ml.evaluate(y, f(s), measures=[name])[name], a)
+
+
+# Under a swap of the classes (and p -> 1 - p, >= at the threshold), each measure either
+# keeps its value, turns into another measure, or has no simple relation (class-specific).
+SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri", "op",
+             "avri", "oarp", "dp", "brier", "rms", "mxe", "cal", "sar"}
+PAIRED = {"sens": "spec", "spec": "sens", "prec": "npv", "npv": "prec"}
+RECIPROCAL = {"lr_pos": "lr_neg", "lr_neg": "lr_pos"}
+CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece"}
+
+
+def test_every_measure_has_a_declared_swap_behaviour():
+    declared = SYMMETRIC | set(PAIRED) | set(RECIPROCAL) | CLASS_SPECIFIC
+    assert set(ALL) - declared == set(), "declare how new measures behave under label swap"
+
+
+@pytest.mark.parametrize("name", sorted(SYMMETRIC | set(PAIRED) | set(RECIPROCAL)))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_label_swap(name, weighted):
+    y, s, w = _data(7, weighted=weighted)
+    names = sorted(SYMMETRIC | set(PAIRED) | set(RECIPROCAL))
+    a = ml.evaluate(y, s, measures=names, sample_weight=w)
+    b = ml.evaluate(1 - y, 1 - s, measures=names, sample_weight=w, inclusive=True)
+    if name in SYMMETRIC:
+        assert _same(a[name], b[name]) or float(b[name]) == pytest.approx(
+            float(a[name]), rel=1e-12, abs=1e-12)
+    elif name in PAIRED:
+        assert b[name] == pytest.approx(a[PAIRED[name]], abs=1e-12)
+    else:
+        assert b[name] == pytest.approx(1 / a[RECIPROCAL[name]], rel=1e-12)
+
+
+EXACT_COUNTS = [m.name for m in registry if m.exact and m.statistic == "counts"]
+
+
+@pytest.mark.parametrize("name", EXACT_COUNTS)
+def test_exact_measures_return_fractions(name):
+    """Count measures marked exact give Fractions on Fraction counts (ties decided exactly)."""
+    m = registry.get(name)
+    c = ml.BinaryCounts(*(Fraction(v) for v in (7, 3, 2, 8)))
+    v = m.formula(c, **m.params)
+    assert isinstance(v, Fraction)
+    assert float(v) == pytest.approx(m.formula(ml.BinaryCounts(7, 3, 2, 8), **m.params))
+
+
+@st.composite
+def labelled_scores(draw):
+    n = draw(st.integers(2, 40))
+    y = draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    s = draw(st.lists(st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0]),
+                      min_size=n, max_size=n))
+    cut = draw(st.integers(0, n))
+    return np.array(y), np.array(s), cut
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_scores())
+def test_property_split_merge_and_auc(data):
+    y, s, cut = data
+    whole = ml.ScoreTable.from_arrays(y, s)
+    merged = ml.ScoreTable.from_arrays(y[:cut], s[:cut]) + ml.ScoreTable.from_arrays(
+        y[cut:], s[cut:])
+    assert merged == whole
+    assert whole.n_pos == y.sum() and whole.n_neg == (~y).sum()
+    if y.any() and (~y).any():
+        gt = (s[y][:, None] > s[~y][None, :]).sum() + 0.5 * (
+            s[y][:, None] == s[~y][None, :]).sum()
+        assert ml.auc(y, s) == pytest.approx(gt / (y.sum() * (~y).sum()), abs=1e-12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(labelled_scores(), st.sampled_from([0.0, 0.25, 0.5, 0.9]), st.booleans())
+def test_property_counts_at_threshold(data, t, inclusive):
+    y, s, _ = data
+    c = ml.ScoreTable.from_arrays(y, s).counts_at(t, inclusive=inclusive)
+    pred = s >= t if inclusive else s > t
+    assert (c.tp, c.fp, c.fn, c.tn) == (
+        (y & pred).sum(), (~y & pred).sum(), (y & ~pred).sum(), (~y & ~pred).sum())
