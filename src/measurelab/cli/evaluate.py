@@ -1,0 +1,173 @@
+"""``measurelab evaluate``: evaluate a prediction file, or a confusion matrix given as counts.
+
+Examples (shell)::
+
+    measurelab evaluate preds.txt                      # perf-style 'target prediction' lines
+    measurelab evaluate preds.csv --label-col y --score-col p --measures auc,apr,f_beta@2
+    measurelab evaluate parts/ --scheduler tcp://host:8786 --json   # partitioned Parquet
+    cat preds.txt | measurelab evaluate - --json
+    measurelab evaluate --counts 1242 390 189 740
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import warnings
+from typing import Any
+
+from measurelab._validation import MeasurelabError
+from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "evaluate",
+        help="evaluate predictions in a file (or confusion counts)",
+        description=(
+            "Evaluate binary predictions with every applicable measure (or --measures). "
+            "FILE is perf-style text ('target prediction' per line), CSV with a header, "
+            "or Parquet (a file or a directory of parts); '-' reads standard input. "
+            "The file is read in chunks, so there is no limit on the number of rows."
+        ),
+    )
+    p.add_argument("file", nargs="?", metavar="FILE", help="prediction file, or - for stdin")
+    p.add_argument("--counts", nargs=4, metavar=("TP", "FP", "FN", "TN"),
+                   help="evaluate every threshold measure from a binary confusion matrix")
+    p.add_argument("--measures", metavar="A,B,...",
+                   help="comma-separated measure names (e.g. auc,apr,f_beta@2,lift@0.1,"
+                        "auc:acc); default: every measure that applies")
+    p.add_argument("--threshold", type=float, default=0.5, metavar="T",
+                   help="a case is predicted positive iff score > T (default 0.5)")
+    p.add_argument("--inclusive", action="store_true",
+                   help="predict positive iff score >= T (as Caruana's perf does)")
+    p.add_argument("--pos-label", default="1", metavar="LABEL",
+                   help="label of the positive class (default 1)")
+    p.add_argument("--format", dest="fmt", choices=FORMATS, default="auto",
+                   help="input format (default: from the file name; stdin: CSV if the "
+                        "first line has a comma, else perf text)")
+    p.add_argument("--label-col", metavar="NAME", help="CSV/Parquet column of the labels")
+    p.add_argument("--score-col", metavar="NAME", help="CSV/Parquet column of the scores")
+    p.add_argument("--weight-col", metavar="NAME",
+                   help="CSV/Parquet column of sample weights (non-negative)")
+    p.add_argument("--chunk-rows", type=int, default=DEFAULT_CHUNK_ROWS, metavar="N",
+                   help=f"rows read at a time (default {DEFAULT_CHUNK_ROWS})")
+    p.add_argument("--average", choices=["macro", "weighted", "micro"], default="macro",
+                   help="how per-class values combine for multi-class input (default macro)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="evaluate a partitioned Parquet data set on a Dask cluster")
+    p.add_argument("--json", action="store_true", help="print one JSON object {name: value}")
+    return p
+
+
+def _parse_measures(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    names = [m.strip() for m in text.split(",") if m.strip()]
+    if not names:
+        raise MeasurelabError("--measures is empty; give names such as auc,acc")
+    return names
+
+
+def _parse_count(name: str, text: str) -> int | float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise MeasurelabError(f"--counts: {name} must be a number, got {text!r}") from None
+    if not math.isfinite(v) or v < 0:
+        raise MeasurelabError(f"--counts: {name} must be a non-negative count, got {text!r}")
+    return int(v) if v.is_integer() else v
+
+
+def _pos_label(text: str) -> Any:
+    """A number when the text is an integer ("1", "-1"); otherwise kept as text (the
+    readers match it to the labels' type)."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
+    if args.counts is not None:
+        if args.file is not None:
+            raise MeasurelabError("give either FILE or --counts, not both")
+        from measurelab.api import evaluate_counts
+
+        tp, fp, fn, tn = (_parse_count(n, v) for n, v in
+                          zip(("TP", "FP", "FN", "TN"), args.counts, strict=True))
+        return evaluate_counts(tp, fp, fn, tn, measures=measures)
+    if args.file is None:
+        raise MeasurelabError("give a FILE to evaluate ('-' for standard input) or --counts")
+    if args.chunk_rows < 1:
+        raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
+    if args.scheduler is not None:
+        return _evaluate_distributed(args, measures)
+    from measurelab.io import evaluate_file
+
+    return evaluate_file(
+        args.file,
+        measures=measures,
+        threshold=args.threshold,
+        pos_label=_pos_label(args.pos_label),
+        inclusive=args.inclusive,
+        fmt=args.fmt,
+        label_col=args.label_col,
+        score_col=args.score_col,
+        weight_col=args.weight_col,
+        chunk_rows=args.chunk_rows,
+    )
+
+
+def _evaluate_distributed(args: argparse.Namespace, measures: list[str] | None) -> Any:
+    try:
+        from measurelab.distributed import evaluate_parquet
+    except ImportError as exc:
+        raise MeasurelabError(
+            f"distributed evaluation is unavailable in this installation ({exc}); "
+            "run without --scheduler"
+        ) from None
+    if args.fmt not in ("auto", "parquet"):
+        raise MeasurelabError("--scheduler evaluates Parquet data sets only")
+    return evaluate_parquet(
+        args.file,
+        scheduler=args.scheduler,
+        label_col=args.label_col,
+        score_col=args.score_col,
+        weight_col=args.weight_col,
+        measures=measures,
+        threshold=args.threshold,
+        pos_label=_pos_label(args.pos_label),
+        inclusive=args.inclusive,
+    )
+
+
+def format_table(result: Any) -> str:
+    """The result as an aligned text table: value, kind, direction and notes."""
+    df = result.to_frame()[["value", "kind", "direction", "note"]]
+    return df.to_string(float_format=lambda v: f"{v:.6g}")
+
+
+def run(args: argparse.Namespace) -> int:
+    measures = _parse_measures(args.measures)
+    if measures is not None:
+        from measurelab.registry import registry
+
+        for m in measures:
+            registry.resolve(m)  # unknown names fail before any reading
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = _evaluate(args, measures)
+    shown: set[str] = set()
+    for w in caught:
+        msg = " ".join(str(w.message).split())
+        if msg not in shown:
+            shown.add(msg)
+            print(f"measurelab evaluate: warning: {msg}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(result.to_dict()))
+    else:
+        print(format_table(result))
+    return 0

@@ -1,0 +1,657 @@
+"""Reading predictions from files in chunks: perf-style text, CSV, Parquet, standard input.
+
+Every reader yields :class:`Chunk` objects of at most ``chunk_rows`` rows, so memory is
+bounded by one chunk plus the score table (distinct scores), never by the number of rows.
+:func:`read_score_table` turns the chunks into one merged :class:`ScoreTable`, and
+:func:`evaluate_file` evaluates it — exactly the result of :func:`measurelab.evaluate` on
+the whole data, because score tables of disjoint parts merge exactly.
+
+Formats
+-------
+``perf``
+    Caruana's ``perf`` input: one case per line, ``target prediction`` separated by
+    spaces or tabs; blank lines are skipped. Errors name the line number.
+``csv``
+    A header line, then rows; the label and score columns are chosen by name
+    (``label_col``, ``score_col``) or found among common names (``target``, ``label``,
+    ``y``, ... / ``prediction``, ``score``, ``prob``, ...), or are the two columns of a
+    two-column file. Errors name the data row (1 = the row after the header).
+``parquet``
+    A Parquet file or a directory of Parquet parts; columns as for CSV.
+
+``auto`` chooses by the file name (``.csv``, ``.tsv``, ``.parquet``/``.pq`` or a
+directory; anything else is perf text); standard input (``-``) is CSV when its first line
+holds a comma, else perf text. Text files ending in ``.gz`` are decompressed.
+
+Examples
+--------
+>>> import io
+>>> data = io.BytesIO(b"1 0.9\\n0 0.4\\n\\n1 0.4\\n0 0.1\\n")
+>>> t = read_score_table(data, fmt="perf")
+>>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
+([0.1, 0.4, 0.9], [0.0, 1.0, 1.0], [1.0, 1.0, 0.0])
+"""
+
+from __future__ import annotations
+
+import gzip
+import io
+import math
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+
+from measurelab._validation import MeasurelabError, unique_labels
+from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.scoretable import ScoreTable
+
+#: rows per chunk unless the caller says otherwise
+DEFAULT_CHUNK_ROWS = 1 << 20
+#: bytes read from a text stream at a time
+_BLOCK_BYTES = 1 << 23
+
+FORMATS = ("auto", "perf", "csv", "parquet")
+LABEL_NAMES = ("target", "label", "labels", "y", "y_true", "class", "truth", "actual")
+SCORE_NAMES = ("prediction", "predictions", "score", "scores", "y_score", "prob",
+               "probability", "p", "pred", "y_pred")
+
+Source = str | os.PathLike[str] | IO[bytes]
+
+
+@dataclass
+class Chunk:
+    """Rows of one chunk: labels, finite float64 scores, optional weights.
+
+    ``locate(i)`` describes where row ``i`` of the chunk came from (``"line 12"``,
+    ``"row 7"``) for error messages.
+    """
+
+    y: np.ndarray
+    score: np.ndarray
+    weight: np.ndarray | None = None
+    first: int = 1
+    unit: str = "row"
+    _lines: bytes | None = field(default=None, repr=False)
+
+    def __len__(self) -> int:
+        return int(self.score.size)
+
+    def locate(self, i: int) -> str:
+        """Where row ``i`` of this chunk is in its source."""
+        if self._lines is None:
+            return f"{self.unit} {self.first + i}"
+        # perf text: count data lines, skipping blank ones
+        seen = -1
+        for k, raw in enumerate(self._lines.split(b"\n")):
+            if raw.strip():
+                seen += 1
+                if seen == i:
+                    return f"line {self.first + k}"
+        return f"line {self.first}"  # pragma: no cover - i is always a data row
+
+
+# ----------------------------------------------------------------------------- sources
+def source_name(source: Source) -> str:
+    """A short name of the source for messages: the path, or ``<stdin>``."""
+    if isinstance(source, str | os.PathLike):
+        s = os.fspath(source)
+        return "<stdin>" if s == "-" else s
+    return getattr(source, "name", None) or "<stream>"
+
+
+def detect_format(source: Source, fmt: str = "auto") -> str:
+    """The format of ``source``: ``fmt`` itself unless it is ``'auto'``.
+
+    Streams (and ``-``) return ``'auto'`` when ``fmt`` is ``'auto'``: their format is
+    decided on their first line.
+
+    Examples
+    --------
+    >>> detect_format("preds.csv"), detect_format("run.parquet"), detect_format("a.txt")
+    ('csv', 'parquet', 'perf')
+    >>> detect_format("a.txt", "csv")
+    'csv'
+    """
+    if fmt not in FORMATS:
+        raise MeasurelabError(f"format {fmt!r} is not known; expected one of {FORMATS}")
+    if fmt != "auto":
+        return fmt
+    if not isinstance(source, str | os.PathLike) or os.fspath(source) == "-":
+        return "auto"
+    p = Path(source)
+    name = p.name.lower().removesuffix(".gz")
+    if p.is_dir() or name.endswith((".parquet", ".pq", ".parq")):
+        return "parquet"
+    if name.endswith((".csv", ".tsv")):
+        return "csv"
+    return "perf"
+
+
+def _open_binary(source: Source) -> tuple[IO[bytes], bool]:
+    """A binary stream for ``source`` and whether we opened it (so must close it)."""
+    if not isinstance(source, str | os.PathLike):
+        return source, False
+    s = os.fspath(source)
+    if s == "-":
+        return sys.stdin.buffer, False
+    p = Path(s)
+    if not p.exists():
+        raise MeasurelabError(f"{s}: no such file")
+    if p.is_dir():
+        raise MeasurelabError(f"{s} is a directory; only Parquet data sets may be directories")
+    if s.endswith(".gz"):
+        return gzip.open(p, "rb"), True
+    return open(p, "rb"), True  # noqa: SIM115 - closed by the caller
+
+
+class _Prefixed(io.RawIOBase):
+    """A stream that first returns ``head`` and then the rest of ``tail``."""
+
+    def __init__(self, head: bytes, tail: IO[bytes]) -> None:
+        self._head = memoryview(head)
+        self._tail = tail
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, b: Any) -> int:
+        if self._head.nbytes:
+            n = min(len(b), self._head.nbytes)
+            b[:n] = self._head[:n]
+            self._head = self._head[n:]
+            return n
+        data = self._tail.read(len(b))
+        b[: len(data)] = data
+        return len(data)
+
+
+# ----------------------------------------------------------------------------- perf text
+_WS = bytes.maketrans(b"\t\r\v\f", b"    ")
+
+
+def _perf_pieces(fh: IO[bytes], chunk_rows: int, first: bytes = b"") -> Iterator[tuple[int, bytes]]:
+    """Split a text stream into pieces of at most ``chunk_rows`` whole lines.
+
+    Yields ``(line number of the piece's first line, bytes)``.
+    """
+    line = 1
+    rest = first
+    eof = False
+    while not eof:
+        data = fh.read(_BLOCK_BYTES)
+        eof = not data
+        buf = rest + data if rest else data
+        end = len(buf) if eof else buf.rfind(b"\n") + 1
+        rest = buf[end:]
+        start = 0
+        while start < end:
+            n_lines = buf.count(b"\n", start, end)
+            if n_lines <= chunk_rows:
+                stop = end
+                n_lines += not buf.endswith(b"\n", start, end)  # a last line without newline
+            else:
+                nl = np.flatnonzero(np.frombuffer(buf, np.uint8, end - start, start) == 10)
+                stop = start + int(nl[chunk_rows - 1]) + 1
+                n_lines = chunk_rows
+            yield line, buf[start:stop]
+            line += n_lines
+            start = stop
+
+
+def _scan_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The slow, exact parser: raises naming the first bad line, else returns the arrays."""
+    ys: list[float] = []
+    ss: list[float] = []
+    for k, raw in enumerate(piece.split(b"\n")):
+        fields = raw.split()
+        if not fields:
+            continue
+        where = f"{name}, line {line0 + k}"
+        if len(fields) != 2:
+            shown = raw.strip().decode(errors="replace")[:60]
+            what = "one column" if len(fields) == 1 else f"{len(fields)} columns"
+            raise MeasurelabError(
+                f"{where}: expected two columns 'target prediction', got {what}: {shown!r}"
+            )
+        vals = []
+        for role, f in zip(("target", "prediction"), fields, strict=True):
+            text = f.decode(errors="replace")
+            try:
+                v = float(text)
+            except ValueError:
+                raise MeasurelabError(
+                    f"{where}: the {role} {text!r} is not a number"
+                ) from None
+            if not math.isfinite(v):
+                raise MeasurelabError(f"{where}: the {role} is {text!r}; it must be finite")
+            vals.append(v)
+        ys.append(vals[0])
+        ss.append(vals[1])
+    return np.array(ys, dtype=np.float64), np.array(ss, dtype=np.float64)
+
+
+def _parse_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Parse a piece of perf text fast (pyarrow); on any doubt fall back to the exact scan."""
+    import pyarrow as pa
+    import pyarrow.csv as pacsv
+
+    text = piece.translate(_WS)
+    try:
+        tbl = pacsv.read_csv(
+            io.BytesIO(text),
+            read_options=pacsv.ReadOptions(column_names=["y", "s"]),
+            parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False),
+            convert_options=pacsv.ConvertOptions(
+                column_types={"y": pa.float64(), "s": pa.float64()}
+            ),
+        )
+        y = tbl.column("y").to_numpy()
+        s = tbl.column("s").to_numpy()
+    except (pa.ArrowInvalid, ValueError):
+        return _scan_perf(piece, line0, name)
+    if not (np.isfinite(s).all() and np.isfinite(y).all()):
+        return _scan_perf(piece, line0, name)
+    return y, s
+
+
+def _read_perf(fh: IO[bytes], name: str, chunk_rows: int, first: bytes = b"") -> Iterator[Chunk]:
+    for line0, piece in _perf_pieces(fh, chunk_rows, first):
+        y, s = _parse_perf(piece, line0, name)
+        if s.size:
+            blank = s.size != piece.count(b"\n") + (not piece.endswith(b"\n"))
+            yield Chunk(y, s, None, first=line0, unit="line", _lines=piece if blank else None)
+
+
+# ----------------------------------------------------------------------------- columns
+def _pick_columns(
+    columns: list[str], label_col: str | None, score_col: str | None, weight_col: str | None,
+    name: str,
+) -> tuple[str, str, str | None]:
+    def find(given: str | None, candidates: tuple[str, ...], role: str, flag: str) -> str:
+        if given is not None:
+            if given not in columns:
+                import difflib
+
+                close = difflib.get_close_matches(given, columns, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise MeasurelabError(
+                    f"{name}: no column {given!r}{hint} (columns: {', '.join(columns)})"
+                )
+            return given
+        lower = {c.lower(): c for c in columns}
+        for c in candidates:
+            if c in lower:
+                return lower[c]
+        if len(columns) == 2:
+            return columns[0] if role == "label" else columns[1]
+        raise MeasurelabError(
+            f"{name}: cannot tell which column holds the {role}s; pass {flag} "
+            f"(columns: {', '.join(columns)})"
+        )
+
+    lab = find(label_col, LABEL_NAMES, "label", "--label-col")
+    sc = find(score_col, SCORE_NAMES, "score", "--score-col")
+    if lab == sc:
+        raise MeasurelabError(f"{name}: the label and score columns are both {lab!r}")
+    w = None if weight_col is None else find(weight_col, (), "weight", "--weight-col")
+    return lab, sc, w
+
+
+def _numeric_column(
+    values: Any, role: str, col: str, name: str, first: int, unit: str,
+    *, nonnegative: bool = False,
+) -> np.ndarray:
+    """A finite float64 vector, or an error naming the first bad row."""
+    import pandas as pd
+
+    arr = np.asarray(values)
+    if arr.dtype.kind in "biu":
+        out = arr.astype(np.float64)
+    elif arr.dtype.kind == "f":
+        out = arr.astype(np.float64, copy=False)
+    else:
+        out = pd.to_numeric(pd.Series(arr), errors="coerce").to_numpy(dtype=np.float64)
+        bad = np.isnan(out) & ~pd.isna(pd.Series(arr)).to_numpy()
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise MeasurelabError(
+                f"{name}, {unit} {first + i}: the {role} {arr[i]!r} in column {col!r} "
+                "is not a number"
+            )
+    ok = np.isfinite(out)
+    if not ok.all():
+        i = int(np.flatnonzero(~ok)[0])
+        what = "missing" if np.isnan(out[i]) else repr(float(out[i]))
+        raise MeasurelabError(
+            f"{name}, {unit} {first + i}: the {role} in column {col!r} is {what}; "
+            "it must be a finite number"
+        )
+    if nonnegative and (out < 0).any():
+        i = int(np.flatnonzero(out < 0)[0])
+        raise MeasurelabError(
+            f"{name}, {unit} {first + i}: the {role} {out[i]!r} in column {col!r} is negative"
+        )
+    return out
+
+
+def _label_column(values: Any, col: str, name: str, first: int, unit: str) -> np.ndarray:
+    import pandas as pd
+
+    arr = np.asarray(values)
+    missing = pd.isna(pd.Series(arr)).to_numpy() if arr.dtype.kind in "fOUSMm" else None
+    if missing is not None and missing.any():
+        i = int(np.flatnonzero(missing)[0])
+        raise MeasurelabError(f"{name}, {unit} {first + i}: the label in column {col!r} is missing")
+    if arr.dtype.kind == "f" and np.isinf(arr).any():
+        i = int(np.flatnonzero(np.isinf(arr))[0])
+        raise MeasurelabError(f"{name}, {unit} {first + i}: the label {arr[i]!r} is not finite")
+    return arr
+
+
+def _frame_chunks(
+    frames: Iterable[Any], name: str, label_col: str | None, score_col: str | None,
+    weight_col: str | None,
+) -> Iterator[Chunk]:
+    """Chunks from an iterable of DataFrames (CSV, Parquet); rows count from 1."""
+    cols: tuple[str, str, str | None] | None = None
+    first = 1
+    for df in frames:
+        if cols is None:
+            cols = _pick_columns([str(c) for c in df.columns], label_col, score_col,
+                                 weight_col, name)
+        lab, sc, wc = cols
+        n = len(df)
+        if n:
+            y = _label_column(df[lab].to_numpy(), lab, name, first, "row")
+            s = _numeric_column(df[sc].to_numpy(), "score", sc, name, first, "row")
+            w = None
+            if wc is not None:
+                w = _numeric_column(df[wc].to_numpy(), "weight", wc, name, first, "row",
+                                    nonnegative=True)
+            yield Chunk(y, s, w, first=first, unit="row")
+        first += n
+    if cols is None:
+        raise MeasurelabError(f"{name} is empty: no header and no rows")
+
+
+def _read_csv(
+    fh: IO[bytes] | str, name: str, chunk_rows: int, label_col: str | None,
+    score_col: str | None, weight_col: str | None, sep: str = ",",
+) -> Iterator[Chunk]:
+    import pandas as pd
+
+    usecols = None
+    if isinstance(fh, str):  # a path: read the header first and only the needed columns
+        try:
+            header = pd.read_csv(fh, sep=sep, nrows=0)
+        except pd.errors.EmptyDataError:
+            raise MeasurelabError(f"{name} is empty: no header and no rows") from None
+        usecols = [c for c in _pick_columns([str(c) for c in header.columns], label_col,
+                                            score_col, weight_col, name) if c is not None]
+    try:
+        reader = pd.read_csv(fh, sep=sep, usecols=usecols, chunksize=chunk_rows,
+                             low_memory=False)
+        yield from _frame_chunks(reader, name, label_col, score_col, weight_col)
+    except pd.errors.EmptyDataError:
+        raise MeasurelabError(f"{name} is empty: no header and no rows") from None
+    except pd.errors.ParserError as exc:
+        msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
+        raise MeasurelabError(f"{name}: {msg}") from None
+
+
+def _read_parquet(
+    path: str, name: str, chunk_rows: int, label_col: str | None, score_col: str | None,
+    weight_col: str | None,
+) -> Iterator[Chunk]:
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    if not Path(path).exists():
+        raise MeasurelabError(f"{path}: no such file or directory")
+    try:
+        dset = ds.dataset(path, format="parquet")
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise MeasurelabError(f"{name}: not a readable Parquet data set ({exc})") from None
+    cols = [c for c in _pick_columns(dset.schema.names, label_col, score_col, weight_col, name)
+            if c is not None]
+
+    def frames() -> Iterator[Any]:
+        for batch in dset.to_batches(columns=cols, batch_size=chunk_rows):
+            yield batch.to_pandas()
+
+    yield from _frame_chunks(frames(), name, *cols[:2], cols[2] if len(cols) > 2 else None)
+
+
+def read_chunks(
+    source: Source,
+    *,
+    fmt: str = "auto",
+    label_col: str | None = None,
+    score_col: str | None = None,
+    weight_col: str | None = None,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> Iterator[Chunk]:
+    """Yield validated chunks of (labels, scores[, weights]) from a file or stream.
+
+    Parameters
+    ----------
+    source : path, ``'-'`` (standard input) or a binary file object
+    fmt : 'auto', 'perf', 'csv' or 'parquet'
+    label_col, score_col, weight_col : column names (CSV and Parquet)
+    chunk_rows : int
+        Most rows per chunk (perf text: most lines per chunk).
+
+    Raises
+    ------
+    MeasurelabError
+        One line naming the problem and where: a missing file, a non-numeric field, a
+        NaN or infinite score, a line with one column, an unknown column.
+
+    Examples
+    --------
+    >>> import io
+    >>> [len(c) for c in read_chunks(io.BytesIO(b"1 .9\\n0 .2\\n1 .5\\n"), chunk_rows=2)]
+    [2, 1]
+    """
+    if chunk_rows < 1:
+        raise MeasurelabError(f"chunk_rows must be at least 1, got {chunk_rows}")
+    name = source_name(source)
+    kind = detect_format(source, fmt)
+    if kind == "parquet":
+        if not isinstance(source, str | os.PathLike):
+            raise MeasurelabError("Parquet input must be a file or directory, not a stream")
+        yield from _read_parquet(os.fspath(source), name, chunk_rows, label_col, score_col,
+                                 weight_col)
+        return
+    is_path = isinstance(source, str | os.PathLike) and os.fspath(source) != "-"
+    if kind == "csv" and is_path:
+        p = os.fspath(source)
+        if not Path(p).exists():
+            raise MeasurelabError(f"{p}: no such file")
+        sep = "\t" if p.lower().removesuffix(".gz").endswith(".tsv") else ","
+        yield from _read_csv(p, name, chunk_rows, label_col, score_col, weight_col, sep)
+        return
+    fh, opened = _open_binary(source)
+    try:
+        head = b""
+        if kind == "auto":
+            # decide on the first non-blank line: a comma means CSV
+            while True:
+                more = fh.read(1 << 16)
+                head += more
+                if not more or head.strip() and b"\n" in head.lstrip():
+                    break
+            first_line = head.lstrip().split(b"\n", 1)[0]
+            kind = "csv" if b"," in first_line else "perf"
+        if kind == "csv":
+            stream = io.BufferedReader(_Prefixed(head, fh))
+            yield from _read_csv(stream, name, chunk_rows,  # type: ignore[arg-type]
+                                 label_col, score_col, weight_col)
+        else:
+            yield from _read_perf(fh, name, chunk_rows, head)
+    finally:
+        if opened:
+            fh.close()
+
+
+# ----------------------------------------------------------------------------- tables
+class TableAccumulator:
+    """Merges score tables of many chunks in a balanced way (like a binary counter), so
+    the total merge work is O(N log(chunks)) rather than quadratic in the number of chunks.
+
+    Examples
+    --------
+    >>> acc = TableAccumulator()
+    >>> for y, s in [([True], [0.2]), ([False], [0.2]), ([True], [0.7])]:
+    ...     acc.add(ScoreTable.from_arrays(y, s))
+    >>> acc.result().pos.tolist()
+    [1.0, 1.0]
+    """
+
+    def __init__(self) -> None:
+        self._stack: list[tuple[int, ScoreTable]] = []
+
+    def add(self, table: ScoreTable) -> None:
+        level = 0
+        while self._stack and self._stack[-1][0] == level:
+            _, prev = self._stack.pop()
+            table = prev.merge(table)
+            level += 1
+        self._stack.append((level, table))
+
+    def result(self) -> ScoreTable:
+        out = ScoreTable.empty()
+        for _, t in self._stack:
+            out = out.merge(t)
+        return out
+
+
+def _coerce_pos_label(pos_label: Any, y: np.ndarray) -> Any:
+    """Match a label given as text (command line) to the labels' type."""
+    if isinstance(pos_label, str) and y.dtype.kind in "biuf":
+        try:
+            return float(pos_label)
+        except ValueError:
+            raise MeasurelabError(
+                f"pos_label={pos_label!r} is not a valid label; the labels are numbers"
+            ) from None
+    if y.dtype.kind == "b" and isinstance(pos_label, str):
+        low = pos_label.lower()
+        if low in ("true", "1"):
+            return True
+        if low in ("false", "0"):
+            return False
+    return pos_label
+
+
+def _label_list(labels: list[Any]) -> list[Any]:
+    out = []
+    for v in labels:
+        v = v.item() if isinstance(v, np.generic) else v
+        if isinstance(v, float) and v.is_integer():
+            v = int(v)
+        out.append(v)
+    try:
+        return sorted(out)
+    except TypeError:
+        return sorted(out, key=str)
+
+
+def read_score_table(
+    source: Source,
+    *,
+    pos_label: Any = 1,
+    fmt: str = "auto",
+    label_col: str | None = None,
+    score_col: str | None = None,
+    weight_col: str | None = None,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> ScoreTable:
+    """Read a binary prediction file chunk by chunk into one merged score table.
+
+    Checks across all chunks that there are at most two classes (naming where a third
+    appears) and that ``pos_label`` is one of them when there are two.
+
+    Examples
+    --------
+    >>> import io
+    >>> t = read_score_table(io.BytesIO(b"y,p\\nyes,0.8\\nno,0.3\\n"), pos_label="yes")
+    >>> t.n_pos, t.n_neg
+    (1.0, 1.0)
+    """
+    name = source_name(source)
+    acc = TableAccumulator()
+    seen: list[Any] = []
+    label = pos_label
+    coerced = False
+    n = 0
+    for chunk in read_chunks(source, fmt=fmt, label_col=label_col, score_col=score_col,
+                             weight_col=weight_col, chunk_rows=chunk_rows):
+        if not coerced:
+            label, coerced = _coerce_pos_label(pos_label, chunk.y), True
+        new = [v for v in unique_labels(chunk.y).tolist() if v not in seen]
+        if new:
+            seen.extend(new)
+            if len(seen) > 2:
+                i = int(np.flatnonzero(~np.isin(chunk.y, seen[:2]))[0])
+                shown = ", ".join(map(repr, _label_list(seen[:2])))
+                raise MeasurelabError(
+                    f"{name}, {chunk.locate(i)}: a third class {_label_list([chunk.y[i]])[0]!r}"
+                    f" (after {shown}); binary evaluation needs exactly two classes in the "
+                    "label column"
+                )
+        y = np.asarray(chunk.y == label, dtype=bool)
+        acc.add(ScoreTable.from_arrays(y, chunk.score, chunk.weight))
+        n += len(chunk)
+    if n == 0:
+        raise MeasurelabError(f"{name} is empty: no predictions to evaluate")
+    if len(seen) == 2 and label not in seen:
+        raise MeasurelabError(
+            f"pos_label={pos_label!r} is not a valid label. "
+            f"It should be one of {_label_list(seen)}"
+        )
+    return acc.result()
+
+
+def evaluate_file(
+    source: Source,
+    *,
+    measures: Any = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    inclusive: bool = False,
+    fmt: str = "auto",
+    label_col: str | None = None,
+    score_col: str | None = None,
+    weight_col: str | None = None,
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> Any:
+    """Evaluate a prediction file with every applicable measure (or the chosen ones).
+
+    Reads in chunks (memory bounded by the score table); the result equals
+    :func:`measurelab.evaluate` on the whole data.
+
+    Returns
+    -------
+    EvaluationResult
+
+    Examples
+    --------
+    >>> import io
+    >>> r = evaluate_file(io.BytesIO(b"0 0.1\\n0 0.4\\n1 0.35\\n1 0.8\\n"),
+    ...                   measures=["acc", "auc"])
+    >>> dict(r)
+    {'acc': 0.75, 'auc': 0.75}
+    """
+    from measurelab.api import _resolve_all, compute_measures
+
+    chosen = _resolve_all(measures)  # unknown names fail before any reading
+    table = read_score_table(source, pos_label=pos_label, fmt=fmt, label_col=label_col,
+                             score_col=score_col, weight_col=weight_col, chunk_rows=chunk_rows)
+    stats = BinaryStats(table=table, threshold=float(threshold), inclusive=inclusive)
+    return compute_measures(stats, chosen)
