@@ -146,7 +146,7 @@ def _open_binary(source: Source) -> tuple[IO[bytes], bool]:
         raise MeasurelabError(f"{s} is a directory; only Parquet data sets may be directories")
     if s.endswith(".gz"):
         return gzip.open(p, "rb"), True
-    return open(p, "rb"), True  # noqa: SIM115 - closed by the caller
+    return open(p, "rb"), True
 
 
 class _Prefixed(io.RawIOBase):
@@ -484,7 +484,7 @@ def read_chunks(
             while True:
                 more = fh.read(1 << 16)
                 head += more
-                if not more or head.strip() and b"\n" in head.lstrip():
+                if not more or (head.strip() and b"\n" in head.lstrip()):
                     break
             first_line = head.lstrip().split(b"\n", 1)[0]
             kind = "csv" if b"," in first_line else "perf"
