@@ -19,7 +19,7 @@ demo: install
 	$(BIN)/measurelab demo --out out/demo
 
 test: install-test
-	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: install-test
