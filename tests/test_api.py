@@ -184,3 +184,23 @@ def test_score_table_swap_and_counts(rng):
 def test_multicounts_from_labels_rejects_unknown_label():
     with pytest.raises(MeasurelabError, match="holds the label 'z'"):
         ml.MultiCounts.from_labels(["a", "z"], ["a", "a"], labels=["a", "b"])
+
+
+def test_per_class_extended_precision_recall(rng):
+    from sklearn.metrics import precision_recall_fscore_support
+
+    y, s, _ = make_binary(rng, 300)
+    df = ml.per_class(y, s)
+    assert list(df.index) == [1, 0]
+    c = ml.evaluate(y, s, measures=["prec", "sens", "npv", "spec"])
+    assert df.loc[1, "precision"] == c["prec"] and df.loc[1, "recall"] == c["sens"]
+    assert df.loc[0, "precision"] == c["npv"] and df.loc[0, "recall"] == c["spec"]
+    k = 4
+    yc = rng.integers(0, k, 400)
+    P = rng.dirichlet(np.ones(k), 400)
+    got = ml.per_class(yc, P)
+    p, r, f, sup = precision_recall_fscore_support(yc, P.argmax(axis=1), zero_division=0)
+    np.testing.assert_allclose(got["precision"], p, atol=1e-12)
+    np.testing.assert_allclose(got["recall"], r, atol=1e-12)
+    np.testing.assert_allclose(got["f1"], f, atol=1e-12)
+    np.testing.assert_array_equal(got["support"], sup)

@@ -16,7 +16,14 @@ from measurelab._validation import (
     MeasurelabError,
     UndefinedMeasureWarning,
 )
-from measurelab.api import EvaluationResult, Evaluator, build_stats, evaluate, evaluate_counts
+from measurelab.api import (
+    EvaluationResult,
+    Evaluator,
+    build_stats,
+    evaluate,
+    evaluate_counts,
+    per_class,
+)
 from measurelab.measures import (
     TwoLevelValue,
     dp_band,
@@ -53,6 +60,7 @@ __all__ = [
     "extended_precision_recall",
     "likelihood_verdict",
     "measure",
+    "per_class",
     "registry",
     "two_level",
     *(m.name for m in registry),

@@ -349,6 +349,57 @@ def evaluate_counts(
     return compute_measures(stats, measures, probabilities_ok=False)
 
 
+def per_class(
+    y_true: Any,
+    y_score: Any,
+    *,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    labels: Any = None,
+    sample_weight: Any = None,
+) -> Any:
+    """Extended per-class precision, recall and F1 with support (Lingras & Butz 2007;
+    Hossin 2011 eq. 9–10): class i's precision is |R_i ∩ A_i| / |A_i| and its recall
+    |R_i ∩ A_i| / |R_i| (R_i: examples of class i, A_i: examples predicted i).
+
+    Binary input gives two rows, positive first: (p1, r1) = (prec, sens) and
+    (p2, r2) = (npv, spec). Multi-class input: one row per class.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.per_class([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6]).round(3).to_dict("index")[1]
+    {'precision': 0.5, 'recall': 0.5, 'f1': 0.5, 'support': 2.0}
+    """
+    import pandas as pd
+
+    from measurelab.measures.basic import f1, prec, sens
+
+    stats = build_stats(y_true, y_score, threshold=threshold, pos_label=pos_label,
+                        sample_weight=sample_weight, labels=labels)
+    if isinstance(stats, BinaryStats):
+        c = stats.counts
+        both = BinaryCounts(np.array([c.tp, c.tn]), np.array([c.fp, c.fn]),
+                            np.array([c.fn, c.fp]), np.array([c.tn, c.tp]))
+        names = [pos_label, "rest" if pos_label is None else f"not {pos_label}"]
+        y_arr = _as_1d(y_true, "y_true")
+        others = [v for v in unique_labels(y_arr).tolist() if v != pos_label]
+        if others:
+            names[1] = others[0]
+    else:
+        both = stats.counts.one_vs_rest()
+        names = list(stats.counts.labels)
+    return pd.DataFrame(
+        {
+            "precision": prec(both),
+            "recall": sens(both),
+            "f1": f1(both),
+            "support": np.asarray(both.tp + both.fn, dtype=np.float64),
+        },
+        index=pd.Index(names, name="class"),
+    )
+
+
 class Evaluator:
     """Streaming evaluation: ``update`` per chunk, ``merge`` partial evaluators,
     ``compute`` at the end — equal to :func:`evaluate` on all the data.
