@@ -53,7 +53,7 @@ from measurelab.stats.scoretable import ScoreTable
 #: rows per chunk unless the caller says otherwise
 DEFAULT_CHUNK_ROWS = 1 << 20
 #: bytes read from a text stream at a time
-_BLOCK_BYTES = 1 << 23
+_BLOCK_BYTES = 1 << 21
 
 FORMATS = ("auto", "perf", "csv", "parquet")
 LABEL_NAMES = ("target", "label", "labels", "y", "y_true", "class", "truth", "actual")
