@@ -111,9 +111,14 @@ def nearest_prototype_scores(
     return pred, S
 
 
-def _pairwise_dist(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    d = (A * A).sum(1)[:, None] + (B * B).sum(1)[None, :] - 2.0 * A @ B.T
-    return np.sqrt(np.maximum(d, 0.0))
+def _pairwise_dist(A: np.ndarray, B: np.ndarray, chunk: int = 64) -> np.ndarray:
+    """Euclidean distances from differences (not the a² + b² − 2ab expansion, whose
+    rounding would break exact distance ties), in row chunks to bound memory."""
+    out = np.empty((A.shape[0], B.shape[0]))
+    for i in range(0, A.shape[0], chunk):
+        diff = A[i : i + chunk, None, :] - B[None, :, :]
+        out[i : i + chunk] = np.sqrt((diff * diff).sum(axis=-1))
+    return out
 
 
 class MonteCarloPrototypeSelector:
