@@ -115,13 +115,18 @@ class ScoreTable:
             return self
         if self.scores.size == 0:
             return other
-        return ScoreTable(
-            *_combine(
-                np.concatenate([self.scores, other.scores]),
-                np.concatenate([self.pos, other.pos]),
-                np.concatenate([self.neg, other.neg]),
-            )
-        )
+        # both score vectors are strictly increasing: place each table's rows in the union
+        # (the indices of one table are distinct, so plain fancy assignment adds exactly)
+        scores = np.union1d(self.scores, other.scores)
+        ia = np.searchsorted(scores, self.scores)
+        ib = np.searchsorted(scores, other.scores)
+        pos = np.zeros(scores.size, dtype=np.float64)
+        neg = np.zeros(scores.size, dtype=np.float64)
+        pos[ia] = self.pos
+        neg[ia] = self.neg
+        pos[ib] += other.pos
+        neg[ib] += other.neg
+        return ScoreTable(scores, pos, neg)
 
     __add__ = merge
 
