@@ -408,23 +408,47 @@ def _read_parquet(
     path: str, name: str, chunk_rows: int, label_col: str | None, score_col: str | None,
     weight_col: str | None,
 ) -> Iterator[Chunk]:
-    import pyarrow as pa
     import pyarrow.dataset as ds
 
-    if not Path(path).exists():
-        raise MeasurelabError(f"{path}: no such file or directory")
-    try:
-        dset = ds.dataset(path, format="parquet")
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise MeasurelabError(f"{name}: not a readable Parquet data set ({exc})") from None
-    cols = [c for c in _pick_columns(dset.schema.names, label_col, score_col, weight_col, name)
-            if c is not None]
+    lab, sc, wc = parquet_columns(path, label_col, score_col, weight_col)
+    dset = ds.dataset(path, format="parquet")
+    cols = [c for c in (lab, sc, wc) if c is not None]
 
     def frames() -> Iterator[Any]:
         for batch in dset.to_batches(columns=cols, batch_size=chunk_rows):
             yield batch.to_pandas()
 
-    yield from _frame_chunks(frames(), name, *cols[:2], cols[2] if len(cols) > 2 else None)
+    yield from _frame_chunks(frames(), name, lab, sc, wc)
+
+
+def parquet_columns(
+    path: str | os.PathLike[str],
+    label_col: str | None = None,
+    score_col: str | None = None,
+    weight_col: str | None = None,
+) -> tuple[str, str, str | None]:
+    """The label, score and weight columns of a Parquet data set (chosen as for CSV).
+
+    Examples
+    --------
+    >>> import tempfile, os, pandas as pd
+    >>> d = tempfile.mkdtemp()
+    >>> pd.DataFrame({"id": [1, 2], "target": [0, 1], "prob": [.2, .9]}).to_parquet(
+    ...     os.path.join(d, "part-0.parquet"))
+    >>> parquet_columns(d)
+    ('target', 'prob', None)
+    """
+    import pyarrow as pa
+    import pyarrow.dataset as ds
+
+    name = os.fspath(path)
+    if not Path(name).exists():
+        raise MeasurelabError(f"{name}: no such file or directory")
+    try:
+        schema = ds.dataset(name, format="parquet").schema
+    except (pa.ArrowInvalid, OSError) as exc:
+        raise MeasurelabError(f"{name}: not a readable Parquet data set ({exc})") from None
+    return _pick_columns(schema.names, label_col, score_col, weight_col, name)
 
 
 def read_chunks(

@@ -129,14 +129,19 @@ def _evaluate_distributed(args: argparse.Namespace, measures: list[str] | None) 
             f"distributed evaluation is unavailable in this installation ({exc}); "
             "run without --scheduler"
         ) from None
-    if args.fmt not in ("auto", "parquet"):
-        raise MeasurelabError("--scheduler evaluates Parquet data sets only")
+    if args.fmt not in ("auto", "parquet") or args.file == "-":
+        raise MeasurelabError("--scheduler evaluates Parquet data sets (a file or a folder)")
+    from measurelab.io import parquet_columns
+
+    label_col, score_col, weight_col = parquet_columns(
+        args.file, args.label_col, args.score_col, args.weight_col
+    )
     return evaluate_parquet(
         args.file,
         scheduler=args.scheduler,
-        label_col=args.label_col,
-        score_col=args.score_col,
-        weight_col=args.weight_col,
+        label_col=label_col,
+        score_col=score_col,
+        weight_col=weight_col,
         measures=measures,
         threshold=args.threshold,
         pos_label=_pos_label(args.pos_label),
