@@ -174,11 +174,30 @@ def kruskal_stress(D: np.ndarray, coords: np.ndarray) -> float:
     return float(np.sqrt(((D[iu] - E[iu]) ** 2).sum() / den)) if den > 0 else 0.0
 
 
+def classical_mds(D: np.ndarray, n_components: int) -> np.ndarray:
+    """Torgerson's classical scaling; negative eigenvalues (non-Euclidean input) count as 0.
+
+    Examples
+    --------
+    >>> D = np.array([[0.0, 3.0, 5.0], [3.0, 0.0, 2.0], [5.0, 2.0, 0.0]])  # points 0, 3, 5
+    >>> x = classical_mds(D, 1)[:, 0]
+    >>> np.allclose(np.abs(x - x[0]), [0.0, 3.0, 5.0])
+    True
+    """
+    M = np.asarray(D, dtype=float)
+    n = M.shape[0]
+    J = np.eye(n) - np.ones((n, n)) / n
+    B = -0.5 * J @ (M**2) @ J
+    w, V = np.linalg.eigh((B + B.T) / 2)
+    order = np.argsort(w)[::-1][:n_components]
+    return V[:, order] * np.sqrt(np.clip(w[order], 0.0, None))
+
+
 def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *, seed: int = 0
         ) -> tuple[pd.DataFrame, float]:
     """Metric MDS of a dissimilarity matrix: coordinates and Kruskal stress-1.
 
-    scikit-learn's SMACOF, started from classical (Torgerson) scaling so the result is
+    scikit-learn's SMACOF, started from :func:`classical_mds` so the result is
     deterministic.
 
     Examples
@@ -196,9 +215,9 @@ def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *, seed: int = 0
     if M.shape[0] != M.shape[1] or not np.allclose(M, M.T):
         raise MeasurelabError("mds needs a square, symmetric dissimilarity matrix")
     n_components = min(n_components, M.shape[0] - 1)
-    model = MDS(n_components=n_components, metric="precomputed", init="classical_mds",
+    model = MDS(n_components=n_components, metric="precomputed", init="random", n_init=1,
                 random_state=seed, max_iter=1000, eps=1e-9, normalized_stress="auto")
-    X = model.fit_transform(M)
+    X = model.fit_transform(M, init=classical_mds(M, n_components))
     cols = [f"dim{i + 1}" for i in range(n_components)]
     return pd.DataFrame(X, index=names, columns=cols), kruskal_stress(M, X)
 

@@ -1,0 +1,299 @@
+"""The analyses of a finished study, each as data (DataFrames) and as a figure.
+
+* normalized test scores per problem (baseline → 0, best observed → 1; CAL against its mean,
+  see :mod:`measurelab.compare.metric_space`), models below baseline on any measure except
+  CAL dropped;
+* MDS of the measures three ways — Euclidean on normalized scores without CAL, Euclidean on
+  standardized scores with CAL (the paper's two plots), and on 1 − mean Spearman correlation
+  — with the stress-versus-dimensions curve and 2-D maps;
+* the mean Spearman rank correlation table across problems;
+* the normalized score of each algorithm on each measure (per problem, the algorithm's model
+  that is best *on the validation set* by that measure, scored on the test set; mean over
+  problems);
+* model selection by each measure (select on validation, report every measure on test).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from measurelab.compare import metric_space as msp
+from measurelab.learn.selection import best_per_group, selection_matrix
+from measurelab.study.store import ResultStore
+from measurelab.study.zoo import MEASURES
+
+COLUMNS: list[str] = list(MEASURES)
+#: the nine measures the paper averages in its "mean" columns (SAR apart)
+BASE: list[str] = [c for c in COLUMNS if c != "sar"]
+GROUPS: dict[str, str] = {
+    "acc": "threshold", "fsc": "threshold", "lft": "ordering", "auc": "ordering",
+    "apr": "ordering", "bep": "ordering", "rms": "probability", "mxe": "probability",
+    "cal": "probability", "sar": "composite",
+}
+_COLORS = {"threshold": "tab:blue", "ordering": "tab:green", "probability": "tab:red",
+           "composite": "black"}
+MDS_VARIANTS: dict[str, str] = {
+    "normalized": "Euclidean, normalized scores, CAL excluded",
+    "standardized": "Euclidean, mean-0 / sd-1 scores, CAL included",
+    "rank": "1 − mean Spearman rank correlation, CAL included",
+}
+
+
+@dataclass
+class Analysis:
+    """Tables (data), their captions, and matplotlib figures of one study."""
+
+    tables: dict[str, pd.DataFrame] = field(default_factory=dict)
+    captions: dict[str, str] = field(default_factory=dict)
+    figures: dict[str, Any] = field(default_factory=dict)
+    normalized: pd.DataFrame | None = None
+
+    def write(self, folder: str | Path) -> list[Path]:
+        """Each table as CSV, the normalized scores as Parquet, each figure as PNG and SVG."""
+        import os
+
+        from measurelab.experiments._report import atomic_write_text
+        from measurelab.study.store import atomic_write_parquet
+
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        written = []
+        for name, df in self.tables.items():
+            p = folder / f"{name}.csv"
+            atomic_write_text(p, df.to_csv())
+            written.append(p)
+        if self.normalized is not None:
+            p = folder / "normalized_scores.parquet"
+            atomic_write_parquet(self.normalized, p)
+            written.append(p)
+        for name, fig in self.figures.items():
+            for ext in ("png", "svg"):
+                p = folder / f"{name}.{ext}"
+                tmp = p.with_name(f".{p.name}.tmp.{ext}")
+                fig.savefig(tmp, bbox_inches="tight", dpi=120)
+                os.replace(tmp, p)
+                written.append(p)
+        return written
+
+
+def _pivot(df: pd.DataFrame, split: str) -> pd.DataFrame:
+    part = df[df["split"] == split].set_index("model")
+    return part[COLUMNS].astype(float).sort_index()
+
+
+def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 0,
+            figures: bool = True) -> Analysis:
+    """All analyses of the study stored in ``root``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from measurelab.study import run_study
+    >>> out = tempfile.mkdtemp()
+    >>> _ = run_study(["sonar"], out=out, grid_name="tiny", workers=1, progress=False)
+    >>> a = analyze(out, figures=False)
+    >>> a.tables["rank_correlation"].shape
+    (10, 11)
+    """
+    store = ResultStore(root)
+    df = store.measures(problems)
+    higher = msp.directions(MEASURES)
+    an = Analysis()
+    norms, kept, valids, tests, rows, base_rows = {}, {}, {}, {}, [], []
+    for prob in sorted(df["problem"].unique()):
+        part = df[df["problem"] == prob]
+        test, valid = _pivot(part, "test"), _pivot(part, "valid")
+        with np.load(store.root / "problems" / prob / "data.npz") as z:
+            y_test = z["y_test"]
+        base = msp.baseline_scores(y_test, MEASURES)
+        norm = msp.normalize_scores(test, base, higher)
+        drop = msp.below_baseline(norm)
+        norms[prob], kept[prob] = norm, norm[~drop]
+        valids[prob], tests[prob] = valid, test
+        info = json.loads((store.root / "problems" / prob / "info.json").read_text())
+        rows.append({"problem": prob, "positive": info["positive"], "rows": info["rows"],
+                     "features": info["n_features"], "train": info["train"],
+                     "valid": info["valid"], "test": info["test"],
+                     "pos_rate_test": info["pos_rate_test"], "models": len(norm),
+                     "kept": int((~drop).sum())})
+        for m in COLUMNS:
+            best = test[m].max() if higher[m] else test[m].min()
+            base_rows.append({"problem": prob, "measure": m, "baseline": base[m],
+                              "cal_mean_baseline": test[m].mean() if m == "cal" else np.nan,
+                              "best": best, "higher_is_better": higher[m]})
+    algos = df.drop_duplicates("model").set_index("model")["algo"]
+    an.normalized = pd.concat(
+        {p: n.assign(algo=algos.reindex(n.index).to_numpy(),
+                     kept=n.index.isin(kept[p].index)) for p, n in norms.items()},
+        names=["problem", "model"]).reset_index()
+
+    an.tables["problems"] = pd.DataFrame(rows).set_index("problem")
+    an.captions["problems"] = "Problems, splits and models (kept = not below baseline)"
+    an.tables["baselines"] = pd.DataFrame(base_rows).set_index(["problem", "measure"])
+    an.captions["baselines"] = ("Baseline (positive rate for every case) and best observed "
+                                "raw test value per problem and measure")
+
+    # -- rank correlation
+    rc = msp.mean_rank_correlation(kept[p] for p in kept)
+    rc = rc.loc[COLUMNS, COLUMNS]
+    off = rc.where(~np.eye(len(COLUMNS), dtype=bool))
+    an.tables["rank_correlation"] = rc.assign(mean=off.mean(axis=1))
+    an.captions["rank_correlation"] = ("Mean Spearman rank correlation across problems "
+                                       "(models above baseline); mean = over the other measures")
+
+    # -- MDS three ways
+    dists = {
+        "normalized": msp.euclidean_distances(
+            pd.concat([kept[p][[c for c in COLUMNS if c != "cal"]] for p in kept],
+                      ignore_index=True).T),
+        "standardized": msp.euclidean_distances(
+            pd.concat([msp.standardize(kept[p]).fillna(0.0) for p in kept],
+                      ignore_index=True).T),
+        "rank": 1.0 - rc.clip(-1, 1).fillna(0.0),
+    }
+    stress = {}
+    coords = {}
+    for name, D in dists.items():
+        D = _symmetric(D)
+        stress[name] = msp.stress_curve(D, 6, seed=seed)
+        xy, _ = msp.mds(D, 2, seed=seed)
+        coords[name] = _orient(xy)
+        an.tables[f"mds_{name}"] = coords[name].assign(group=[GROUPS[m] for m in xy.index])
+        an.captions[f"mds_{name}"] = f"2-D MDS coordinates: {MDS_VARIANTS[name]}"
+    an.tables["mds_stress"] = pd.DataFrame(stress).rename_axis("dimensions")
+    an.captions["mds_stress"] = "Kruskal stress-1 of MDS versus the number of dimensions"
+    an.tables["mds_distance_rank"] = dists["rank"]
+    an.captions["mds_distance_rank"] = "1 − mean rank correlation between measures"
+
+    # -- per-algorithm normalized scores (best on validation per measure)
+    per = []
+    for p in norms:
+        groups = algos.reindex(norms[p].index)
+        per.append(best_per_group(valids[p], norms[p], groups, higher))
+    alg = pd.concat(per).groupby(level=0).mean()[COLUMNS]
+    alg.insert(len(BASE), "mean", alg[BASE].mean(axis=1))
+    an.tables["algorithms"] = alg.sort_values("mean", ascending=False)
+    an.captions["algorithms"] = ("Normalized test score of each algorithm on each measure "
+                                 "(its best model on validation by that measure; mean over "
+                                 "problems); mean = over the nine measures, SAR apart")
+
+    # -- model selection by measure
+    sel = []
+    for p in norms:
+        s = selection_matrix(valids[p], norms[p], higher).drop(columns="model")
+        sel.append(s.astype(float))
+    st = pd.concat(sel).groupby(level=0).mean().loc[COLUMNS, COLUMNS]
+    st["mean"] = st[BASE].mean(axis=1)
+    st = st.rename_axis("selected_by")
+    an.tables["selection"] = st.sort_values("mean", ascending=False)
+    an.captions["selection"] = ("Model selection by each measure: the model best on validation "
+                                "by the row's measure, its normalized test score on every "
+                                "measure (mean over problems); mean = over the nine measures")
+    if figures:
+        _figures(an, stress, coords, kept, seed)
+    return an
+
+
+def _symmetric(D: pd.DataFrame) -> pd.DataFrame:
+    M = np.array(D, dtype=float)
+    M = (M + M.T) / 2
+    np.fill_diagonal(M, 0.0)
+    return pd.DataFrame(M, index=D.index, columns=D.columns)
+
+
+def _orient(xy: pd.DataFrame) -> pd.DataFrame:
+    """Fix MDS's arbitrary sign: AUC (if present) in the upper right."""
+    xy = xy.copy()
+    if "auc" in xy.index:
+        for c in xy.columns:
+            if xy.loc["auc", c] < 0:
+                xy[c] = -xy[c]
+    return xy
+
+
+def _figures(an: Analysis, stress: dict[str, pd.Series], coords: dict[str, pd.DataFrame],
+             kept: dict[str, pd.DataFrame], seed: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg", force=False)
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for name, s in stress.items():
+        ax.plot(s.index, s.values, marker="o", label=MDS_VARIANTS[name])
+    ax.set_xlabel("MDS dimensions")
+    ax.set_ylabel("Kruskal stress-1")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize=7)
+    ax.set_title("Stress vs number of dimensions")
+    an.figures["mds_stress"] = fig
+
+    fig, axes = plt.subplots(1, 3, figsize=(14, 4.6))
+    for ax, (name, xy) in zip(axes, coords.items(), strict=True):
+        _scatter(ax, xy)
+        ax.set_title(MDS_VARIANTS[name], fontsize=9)
+    handles = [plt.Line2D([], [], marker="o", ls="", color=c, label=g)
+               for g, c in _COLORS.items()]
+    axes[-1].legend(handles=handles, fontsize=7, loc="best")
+    fig.suptitle("MDS of the ten measures (2-D)")
+    an.figures["mds_maps"] = fig
+
+    probs = list(kept)
+    ncol = min(4, len(probs))
+    nrow = -(-len(probs) // ncol)
+    fig, axes = plt.subplots(nrow, ncol, figsize=(3.6 * ncol, 3.4 * nrow), squeeze=False)
+    for ax, p in zip(axes.flat, probs, strict=False):
+        rc = msp.rank_correlation(kept[p]).loc[COLUMNS, COLUMNS]
+        D = _symmetric(1.0 - rc.clip(-1, 1).fillna(0.0))
+        _scatter(ax, _orient(msp.mds(D, 2, seed=seed)[0]))
+        ax.set_title(f"{p} ({len(kept[p])} models)", fontsize=9)
+    for ax in list(axes.flat)[len(probs):]:
+        ax.axis("off")
+    fig.suptitle("MDS per problem (1 − rank correlation)")
+    an.figures["mds_per_problem"] = fig
+
+    an.figures["rank_correlation"] = _heatmap(
+        an.tables["rank_correlation"], "Mean Spearman rank correlation across problems",
+        vmin=-1, vmax=1, cmap="RdBu_r")
+    an.figures["algorithms"] = _heatmap(
+        an.tables["algorithms"], "Normalized score per algorithm and measure", vmin=0, vmax=1,
+        cmap="viridis")
+    an.figures["selection"] = _heatmap(
+        an.tables["selection"], "Select on validation by row, normalized test score by column",
+        vmin=0, vmax=1, cmap="viridis")
+
+
+def _scatter(ax: Any, xy: pd.DataFrame) -> None:
+    for m, (x, y) in xy[["dim1", "dim2"]].iterrows():
+        ax.scatter(x, y, color=_COLORS[GROUPS.get(m, "composite")], s=30)
+        ax.annotate(m.upper(), (x, y), textcoords="offset points", xytext=(4, 3), fontsize=8)
+    ax.set_aspect("equal", adjustable="datalim")
+    ax.margins(0.15)
+    ax.set_xticks([])
+    ax.set_yticks([])
+
+
+def _heatmap(df: pd.DataFrame, title: str, *, vmin: float, vmax: float, cmap: str) -> Any:
+    import matplotlib.pyplot as plt
+
+    data = df.to_numpy(dtype=float)
+    fig, ax = plt.subplots(figsize=(0.62 * data.shape[1] + 2.2, 0.42 * data.shape[0] + 1.4))
+    im = ax.imshow(data, vmin=vmin, vmax=vmax, cmap=cmap, aspect="auto")
+    ax.set_xticks(range(data.shape[1]), [str(c).upper() for c in df.columns], fontsize=8)
+    ax.set_yticks(range(data.shape[0]), [str(i).upper() for i in df.index], fontsize=8)
+    for i in range(data.shape[0]):
+        for j in range(data.shape[1]):
+            v = data[i, j]
+            if np.isfinite(v):
+                mid = (vmin + vmax) / 2
+                color = "white" if (v < mid if cmap == "viridis" else abs(v) > 0.6) else "black"
+                ax.text(j, i, f"{v:.2f}", ha="center", va="center", fontsize=7, color=color)
+    fig.colorbar(im, ax=ax, fraction=0.04)
+    ax.set_title(title, fontsize=10)
+    return fig
