@@ -111,9 +111,15 @@ def nearest_prototype_scores(
     return pred, S
 
 
-def _pairwise_dist(A: np.ndarray, B: np.ndarray, chunk: int = 64) -> np.ndarray:
+def pairwise_distances(A: np.ndarray, B: np.ndarray, chunk: int = 64) -> np.ndarray:
     """Euclidean distances from differences (not the a² + b² − 2ab expansion, whose
-    rounding would break exact distance ties), in row chunks to bound memory."""
+    rounding would break exact distance ties), in row chunks to bound memory.
+
+    Examples
+    --------
+    >>> pairwise_distances(np.array([[0.0, 0.0]]), np.array([[3.0, 4.0], [0.0, 1.0]]))
+    array([[5., 1.]])
+    """
     out = np.empty((A.shape[0], B.shape[0]))
     for i in range(0, A.shape[0], chunk):
         diff = A[i : i + chunk, None, :] - B[None, :, :]
@@ -183,8 +189,14 @@ class MonteCarloPrototypeSelector:
             setattr(self, k, v)
         return self
 
-    def fit(self, X: Any, y: Any) -> MonteCarloPrototypeSelector:
-        """Draw the sets, score each on the training data, keep the first best."""
+    def fit(
+        self, X: Any, y: Any, *, distances: np.ndarray | None = None
+    ) -> MonteCarloPrototypeSelector:
+        """Draw the sets, score each on the training data, keep the first best.
+
+        ``distances``: the (n, n) Euclidean distance matrix of X, if already computed
+        (lets several selectors on the same fold share it).
+        """
         from measurelab.learn.mlp import measure_monitor
 
         X = np.asarray(X, dtype=np.float64)
@@ -194,7 +206,9 @@ class MonteCarloPrototypeSelector:
         rng = np.random.default_rng(self.random_state)
         sets = draw_prototype_sets(codes, self.n_samples, m, stratified=self.stratified,
                                    rng=rng)
-        D = _pairwise_dist(X, X)  # all training distances, once
+        D = pairwise_distances(X, X) if distances is None else np.asarray(distances)
+        if D.shape != (X.shape[0], X.shape[0]):
+            raise MeasurelabError(f"distances must have shape {(X.shape[0],) * 2}, got {D.shape}")
         f = measure_monitor(self.measure, n_classes=k, average=self.average)
         scores: list[Any] = []
         best = None
@@ -214,7 +228,7 @@ class MonteCarloPrototypeSelector:
         return self
 
     def _scores(self, X: Any) -> np.ndarray:
-        D = _pairwise_dist(np.asarray(X, dtype=np.float64), self.prototypes_)
+        D = pairwise_distances(np.asarray(X, dtype=np.float64), self.prototypes_)
         return nearest_prototype_scores(D, self.prototype_labels_, self.n_classes_)[1]
 
     def decision_function(self, X: Any) -> np.ndarray:
