@@ -334,7 +334,8 @@ def _numeric_column(
     if nonnegative and (out < 0).any():
         i = int(np.flatnonzero(out < 0)[0])
         raise MeasurelabError(
-            f"{name}, {unit} {first + i}: the {role} {out[i]!r} in column {col!r} is negative"
+            f"{name}, {unit} {first + i}: the {role} {float(out[i])!r} in column {col!r} "
+            "is negative"
         )
     return out
 
