@@ -150,6 +150,24 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
         "first model. The paper's tables were lost in text extraction, so only its "
         "qualitative claims are compared."
     )
+    def wins(meas: str, pair: str) -> tuple[int, int, int]:
+        w, d, lo = (int(x) for x in cell(meas, pair).split("-"))
+        return w, d, lo
+
+    auc_w = [wins("auc", p) for p in ("NB vs C4.5", "NB vs C4.4")]
+    acc_w = [wins("acc", p) for p in ("NB vs C4.5", "NB vs C4.4")]
+    n = len(names)
+    auc_part = ("holds" if all(w > n / 3 and lo == 0 for w, _, lo in auc_w)
+                else "holds only in part" if any(w > lo for w, _, lo in auc_w)
+                else "is not supported")
+    acc_part = ("holds" if all(d >= n / 2 for _, d, _ in acc_w) else "holds only in part")
+    mean_by_model = means.groupby(level="model").mean()
+    rep.add_text(
+        f"Verdict: the AUC part of the claim (NB better than trees) {auc_part}; the accuracy "
+        f"part (NB and trees similar) {acc_part}. Mean over data sets, acc / AUC: " +
+        "; ".join(f"{m} {mean_by_model.loc[m, 'acc']:.4f} / {mean_by_model.loc[m, 'auc']:.4f}"
+                  for m in MODELS) + "."
+    )
     rep.add_text(
         "Does the claim hold? Paper: NB and trees are similar in accuracy but NB is "
         "significantly better in AUC. Ours, NB vs C4.5: accuracy "
