@@ -248,6 +248,23 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     n_folds = int(stops_df["folds"].sum())
     means = {m: averages.loc[(LABEL[m], "acc"), "ours"] for m in MODELS}
     aucs = {m: averages.loc[(LABEL[m], "auc"), "ours"] for m in MODELS}
+    wins = {m: [tuple(int(x) for x in c.split("-")) for c in table8.xs(m)["ours"]]
+            for m in MEASURES}
+    n_w = sum(w for m in ("acc", "auc") for w, _, _ in wins[m])
+    n_l = sum(lo for m in ("acc", "auc") for _, _, lo in wins[m])
+    n_cells = sum(w + d + lo for m in ("acc", "auc") for w, d, lo in wins[m])
+    verdict = ("holds" if n_w >= n_cells / 3 and n_l <= n_w / 4 else
+               "holds only in part" if n_w > n_l else "is not supported")
+    stop_means = ", ".join(f"{LABEL[m]} {stops_df[f'stop epoch {LABEL[m]}'].mean():.0f}"
+                           for m in MODELS)
+    rep.add_text(
+        f"Verdict: the claim {verdict} in our runs — over the six comparisons by acc and "
+        f"AUC on {len(names)} data sets ({n_cells} t-tests) the finer-stopped network wins "
+        f"{n_w} and loses {n_l}; the rest are draws. Mean stopping epoch: {stop_means}: "
+        f"with ε = {options.get('epsilon', 0.01)} per {options.get('look_ahead', 100)} "
+        "epochs measured on the training data, every rule stops within a few hundred "
+        "epochs, so the three networks are close to one another."
+    )
     rep.add_text(
         "Does the claim hold? The paper finds ANN_AUC:acc > ANN_AUC > ANN_acc on all three "
         "measures (by AUC: 8-11-1 over ANN_AUC and 12-8-0 over ANN_acc, 20 sets). Ours "
@@ -294,6 +311,8 @@ VARIANTS = {
     "display-train": ("display AUC + acc/100, f on training data", {"rule": "display"}),
     "lex-validation": ("lexicographic, f on a 25 % validation split",
                        {"monitor_on": "validation"}),
+    "lex-train-eps0.001": ("lexicographic, f on training data, ε = 0.001",
+                           {"epsilon": 0.001}),
 }
 
 
