@@ -40,3 +40,12 @@ def test_tiny_mcs_run_resumes(tmp_path, monkeypatch):
     assert first.tables["table4"].equals(second.tables["table4"])
     t4 = first.tables["table4"]
     assert 0.5 < t4.loc[("Heart270", "MCS Acc"), "ours"] <= 1.0
+
+
+def test_full_adds_sensitivity_to_m(tmp_path, monkeypatch):
+    monkeypatch.setattr(hossin2011, "SENSITIVITY_M", (3,))
+    rep = hossin2011.run_mcs(tmp_path, full=True, progress=False, n_samples=10, repeats=1,
+                             k=3, datasets=["Hepatitis"])
+    sens = rep.tables["sensitivity_m"]
+    assert list(sens.index) == [(3, "Hepatitis")]
+    assert sorted((tmp_path / "variants" / "m3" / "folds").rglob("*.json"))

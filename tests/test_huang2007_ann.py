@@ -67,3 +67,14 @@ def test_fold_fn_matches_direct_training():
     s = net.forward(prep.transform(X.iloc[split.test]))[:, 0]
     assert res["acc|acc"] == pytest.approx(np.mean((s > 0.5) == (y[split.test] == 1)))
     assert res["acc|stop_epoch"] == direct.stop_epoch["acc"]
+
+
+def test_full_adds_stopping_variants(tmp_path, monkeypatch):
+    monkeypatch.setattr(H, "QUICK_DATASETS", ("hepatitis",))
+    rep = H.run(tmp_path, full=True, progress=False, datasets=["hepatitis"], look_ahead=10,
+                max_epochs=40)
+    sens = rep.tables["sensitivity"]
+    assert set(sens.index.get_level_values("variant")) == {v[0] for v in H.VARIANTS.values()}
+    # the main variant repeats the main run's settings, so its means equal the main table
+    main = sens.loc[(H.VARIANTS["lex-train"][0], "acc"), "mean ANN_acc"]
+    assert main == pytest.approx(rep.tables["averages"].loc[("ANN_acc", "acc"), "ours"])

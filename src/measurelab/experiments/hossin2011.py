@@ -332,7 +332,7 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
     rep.add_table("table5", table5, "Table 5: SDs and paired t-tests (OARP vs Acc)")
     rep.add_table("summary", summary, "Across data sets")
     if full:
-        sens = _sensitivity_m(out, names, progress=progress)
+        sens = _sensitivity_m(out, names, progress=progress, n_samples=n_samples, k=k)
         better = int((sens["MCS OARP"] > sens["MCS Acc"]).sum())
         worse = int((sens["MCS OARP"] < sens["MCS Acc"]).sum())
         rep.add_text(
@@ -355,12 +355,13 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
 SENSITIVITY_M = (4, 10, 20)
 
 
-def _sensitivity_m(out: Path, names: list[str], *, progress: bool) -> pd.DataFrame:
+def _sensitivity_m(out: Path, names: list[str], *, progress: bool, n_samples: int = 500,
+                   k: int = 10) -> pd.DataFrame:
     """Mean test accuracy of MCS Acc / MCS OARP for larger prototype sets (stratified)."""
     rows = []
     for m in SENSITIVITY_M:
         r = run_mcs(out / "variants" / f"m{m}", progress=progress, n_prototypes=m,
-                    stratified=True, repeats=2, datasets=names)
+                    stratified=True, repeats=2, datasets=names, n_samples=n_samples, k=k)
         t5 = r.tables["table5"]
         for name in names:
             t4 = r.tables["table4"]
