@@ -340,7 +340,8 @@ def _figure(table7: pd.DataFrame, names: list[str]) -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, axes = plt.subplots(1, 2, figsize=(max(7, 0.7 * len(names) + 4), 3.8), sharex=True)
+    fig, axes = plt.subplots(2, 1, figsize=(max(6, 0.45 * len(names) + 2.5), 6.5),
+                             sharex=True)
     x = np.arange(len(names))
     colors = {"auc:acc": "tab:red", "auc": "tab:blue", "acc": "tab:gray"}
     for ax, meas in zip(axes, ("acc", "auc"), strict=True):
@@ -352,8 +353,9 @@ def _figure(table7: pd.DataFrame, names: list[str]) -> Any:
             ax.scatter(x + off, paper, facecolors="none", edgecolors=colors[model], s=22,
                        label=f"{LABEL[model]} paper")
         ax.set_xticks(x, names, rotation=45, ha="right", fontsize=8)
-        ax.set_title(f"test {meas.upper() if meas == 'auc' else meas}")
+        ax.set_ylabel(f"test {meas.upper() if meas == 'auc' else meas}")
         ax.grid(alpha=0.3)
-    axes[0].legend(fontsize=6, ncol=2)
+    axes[0].legend(fontsize=6, ncol=3, loc="lower left")
+    axes[0].set_title("filled: ours; hollow: paper (Table 7)", fontsize=9)
     fig.tight_layout()
     return fig
