@@ -4,13 +4,18 @@ over ranked lists (all of them, a random sample, or exactly by the generating fu
 With ``--json`` one JSON object with the keys ``f, g, n, pos, cutoff, objects, pairs, R, S,
 P, Q, consistency, discriminancy`` (plus ``T``, ``method``, ``domain``, strictness flags
 and, for samples, ``ci95``). R, S, P, Q are exact JSON integers however large;
-``discriminancy`` is a number or the string ``"inf"`` (``null`` when P = Q = 0).
+``discriminancy`` is a number or the string ``"inf"`` (Q = 0 < P). When it is undefined,
+P = Q = 0 (no pair separated by only one of the two measures), it is JSON ``null``; likewise
+``consistency`` is ``null`` when R + S = 0. The text output prints "undefined" there.
+``--exact`` with a pair other than AUC vs acc enumerates instead and says so on standard
+error and in the JSON key ``note``.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
@@ -37,14 +42,16 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=0, help="seed of --sample (default 0)")
     p.add_argument("--exact", action="store_true",
                    help="use the generating function (AUC vs acc only; any n)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--json", action="store_true",
+                   help='print one JSON object (discriminancy "inf" when Q = 0 < P, '
+                   "null when P = Q = 0)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     return p
 
 
-def _fmt(x: Any) -> str:
+def _fmt(x: Any, undefined: str = "undefined") -> str:
     if isinstance(x, float):
-        return f"{x:.6g}"
+        return undefined if math.isnan(x) else f"{x:.6g}"
     return str(x)
 
 
@@ -78,8 +85,10 @@ def run(args: argparse.Namespace) -> int:
     print(f"{res.f} vs {res.g} over {res.domain} ({res.method})")
     for k in ("objects", "pairs", "R", "S", "P", "Q", "T"):
         print(f"  {k:<14} {d[k]}")
-    print(f"  {'C(f,g)':<14} {_fmt(res.consistency)}  (R/(R+S); consistent iff > 0.5)")
-    print(f"  {'D(f/g)':<14} {_fmt(res.discriminancy)}  (P/Q; f finer iff > 1)")
+    print(f"  {'C(f,g)':<14} {_fmt(res.consistency, 'undefined (R = S = 0)')}  "
+          "(R/(R+S); consistent iff > 0.5)")
+    print(f"  {'D(f/g)':<14} {_fmt(res.discriminancy, 'undefined (P = Q = 0)')}  "
+          "(P/Q; f finer iff > 1)")
     print(f"  strictly consistent: {res.strictly_consistent}; "
           f"strictly more discriminating: {res.strictly_discriminating}")
     if res.ci:

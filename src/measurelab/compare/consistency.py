@@ -340,7 +340,8 @@ def jackknife_ci(
             out[name] = (est, math.inf) if not math.isnan(est) else (math.nan, math.nan)
             continue
         se = math.sqrt((groups - 1) / groups * float(np.sum((arr - arr.mean()) ** 2)))
-        out[name] = (est - z * se, est + z * se)
+        lo, hi = max(0.0, est - z * se), est + z * se  # C lies in [0, 1], D >= 0
+        out[name] = (lo, min(1.0, hi) if name == "consistency" else hi)
     return out
 
 

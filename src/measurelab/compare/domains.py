@@ -26,6 +26,8 @@ from measurelab.stats.scoretable import ScoreTable
 
 #: the largest number of lists :class:`RankedLists` enumerates
 MAX_ENUMERATE = 3_000_000
+#: the largest sample (lists × positives per list) :class:`SampledRankedLists` draws
+MAX_SAMPLE_CELLS = 50_000_000
 
 
 def _combination_masks(n: int, r: int) -> np.ndarray:
@@ -143,6 +145,11 @@ class SampledRankedLists:
         self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff)
         if not isinstance(self.size, (int, np.integer)) or self.size < 2:
             raise MeasurelabError(f"sample size must be an integer >= 2, got {self.size!r}")
+        if self.size * self.n_pos > MAX_SAMPLE_CELLS:
+            raise MeasurelabError(
+                f"a sample of {self.size:,} lists with {self.n_pos} positives each holds more "
+                f"than {MAX_SAMPLE_CELLS:,} positions; take a smaller sample"
+            )
         rng = np.random.default_rng(self.seed)
         tp = np.empty(self.size, dtype=np.int64)
         sum_pos = np.empty(self.size, dtype=np.int64)

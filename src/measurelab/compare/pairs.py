@@ -156,14 +156,18 @@ def _numeric_ranks(arr: np.ndarray) -> tuple[np.ndarray, int]:
 
 
 def _as_values(x: Any) -> Any:
+    """A numeric numpy array when that represents the values exactly, else a list
+    (ints beyond int64, or ints beyond 2**53 mixed with floats, stay Python objects)."""
     if isinstance(x, np.ndarray):
         return x
     if isinstance(x, Sequence) and x and all(
         isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
-        and (not isinstance(v, int) or abs(v) < 2**62)
         for v in x
     ):
-        return np.asarray(x)
+        has_float = any(isinstance(v, (float, np.floating)) for v in x)
+        limit = 2**53 if has_float else 2**62
+        if all(isinstance(v, (float, np.floating)) or abs(int(v)) < limit for v in x):
+            return np.asarray(x)
     return list(x)
 
 
