@@ -1,0 +1,158 @@
+"""pair_counts (O(K log K), from ranks and tie groups) against independent oracles: the
+O(K²) pairwise counter and, for larger K, a numpy sign-matrix counter."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from measurelab import MeasurelabError, TwoLevelValue
+from measurelab.compare import PairCounts, pair_counts, pair_counts_brute
+from measurelab.compare import pairs as pairs_mod
+
+SETTINGS = settings(max_examples=120, deadline=None)
+
+
+def _check(a, b) -> PairCounts:
+    got = pair_counts(a, b)
+    want = pair_counts_brute(a, b)
+    assert got == want
+    K = len(a)
+    assert got.R + got.S + got.P + got.Q + got.T == got.pairs == K * (K - 1) // 2
+    assert got.objects == K
+    assert all(isinstance(x, int) for x in (got.R, got.S, got.P, got.Q, got.T))
+    # exchanging f and g exchanges P and Q
+    assert pair_counts(b, a) == got.swapped()
+    return got
+
+
+def _pairs_of(elem, max_size=40):
+    return st.integers(0, max_size).flatmap(
+        lambda k: st.tuples(st.lists(elem, min_size=k, max_size=k),
+                            st.lists(elem, min_size=k, max_size=k)))
+
+
+@SETTINGS
+@given(_pairs_of(st.integers(-3, 3)))
+def test_ints_with_many_ties(ab):
+    _check(*ab)
+
+
+@SETTINGS
+@given(_pairs_of(st.integers(-(2**70), 2**70) | st.sampled_from([2**64, 2**64 + 1, -1, 0])))
+def test_big_ints_stay_exact(ab):
+    _check(*ab)
+
+
+_fracs = st.builds(Fraction, st.integers(-4, 4), st.integers(1, 4))
+
+
+@SETTINGS
+@given(_pairs_of(_fracs))
+def test_fractions(ab):
+    _check(*ab)
+
+
+_floats = st.sampled_from([-np.inf, -1.5, -0.0, 0.0, 0.1, 0.2, 0.30000000000000004, 0.3,
+                           1e300, np.inf])
+
+
+@SETTINGS
+@given(_pairs_of(_floats))
+def test_floats_including_signed_zero_and_inf(ab):
+    _check(*ab)
+    a, b = ab
+    if a:
+        assert pair_counts(np.array(a), np.array(b)) == pair_counts_brute(a, b)
+
+
+@SETTINGS
+@given(_pairs_of(_fracs | st.integers(-2, 2) | st.sampled_from([0.5, 0.25, 2**60 + 1])))
+def test_mixed_exact_numbers(ab):
+    _check(*ab)
+
+
+_two_level = st.builds(TwoLevelValue, _fracs, st.integers(0, 2))
+
+
+@SETTINGS
+@given(_pairs_of(_two_level))
+def test_two_level_values(ab):
+    _check(*ab)
+
+
+@SETTINGS
+@given(_pairs_of(_two_level), st.data())
+def test_two_level_against_plain_values(ab, data):
+    a, b = ab
+    c = data.draw(st.lists(st.integers(0, 3), min_size=len(a), max_size=len(a)))
+    _check(a, c)
+
+
+@pytest.mark.parametrize("table_cells", [0, pairs_mod._TABLE_CELLS])
+@SETTINGS
+@given(ab=_pairs_of(st.integers(0, 6), max_size=60))
+def test_both_algorithms(table_cells, ab):
+    """The contingency-table route and the sorted/inversion route give the same counts."""
+    old = pairs_mod._TABLE_CELLS
+    pairs_mod._TABLE_CELLS = table_cells
+    try:
+        _check(*ab)
+    finally:
+        pairs_mod._TABLE_CELLS = old
+
+
+def _numpy_oracle(a: np.ndarray, b: np.ndarray) -> PairCounts:
+    """All pairs by sign matrices, in row blocks (independent of pair_counts)."""
+    R = S = P = Q = T = 0
+    K = a.size
+    for start in range(0, K, 500):
+        i = np.arange(start, min(K, start + 500))
+        upper = np.arange(K)[None, :] > i[:, None]
+        fa = np.sign(a[None, :] - a[i, None])
+        gb = np.sign(b[None, :] - b[i, None])
+        R += int(np.count_nonzero(upper & (fa * gb > 0)))
+        S += int(np.count_nonzero(upper & (fa * gb < 0)))
+        P += int(np.count_nonzero(upper & (fa != 0) & (gb == 0)))
+        Q += int(np.count_nonzero(upper & (fa == 0) & (gb != 0)))
+        T += int(np.count_nonzero(upper & (fa == 0) & (gb == 0)))
+    return PairCounts(R, S, P, Q, T, K)
+
+
+@pytest.mark.parametrize("levels", [(7, 9), (300, 40), (6000, 6000)])
+@pytest.mark.parametrize("table_cells", [0, pairs_mod._TABLE_CELLS])
+def test_large_inputs_against_numpy_oracle(levels, table_cells, monkeypatch):
+    """K = 6000 covers the hashing route for many repeats, the counting route for small
+    integer ranges and, with table_cells = 0, the inversion counter on long sequences."""
+    rng = np.random.default_rng(levels[0])
+    K = 6000
+    a = rng.integers(0, levels[0], K) / levels[0]
+    b = rng.integers(0, levels[1], K)
+    b = b - 3 * (a > 0.5)  # correlated, negative values
+    monkeypatch.setattr(pairs_mod, "_TABLE_CELLS", table_cells)
+    want = _numpy_oracle(a.astype(float), b.astype(float))
+    assert pair_counts(a, b) == want
+    assert pair_counts(list(a), list(b)) == want
+    assert pair_counts(a.astype(np.float32).astype(float), b) == _numpy_oracle(
+        a.astype(np.float32).astype(float), b.astype(float))
+
+
+def test_errors():
+    with pytest.raises(MeasurelabError, match="equal lengths"):
+        pair_counts([1, 2], [1])
+    with pytest.raises(MeasurelabError, match="NaN"):
+        pair_counts([1.0, float("nan")], [1, 2])
+    with pytest.raises(MeasurelabError, match="NaN"):
+        pair_counts(np.array([1.0, np.nan]), [1, 2])
+    with pytest.raises(MeasurelabError, match="comparable"):
+        pair_counts([1, "a"], [1, 2])
+
+
+def test_trivial_sizes():
+    assert pair_counts([], []) == PairCounts(0, 0, 0, 0, 0, 0)
+    assert pair_counts([3], [1]) == PairCounts(0, 0, 0, 0, 0, 1)
+    assert tuple(pair_counts([1, 2], [2, 1])) == (0, 1, 0, 0)
