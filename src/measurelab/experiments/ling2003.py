@@ -317,4 +317,6 @@ def run(out: Path | str | None = None, *, quick: bool = False, full: bool = Fals
     rep.add_figure("c_d_vs_n", _figure(ext))
     rep.meta.update({"quick": quick, "full": full, "imbalanced_n": ns_imb,
                      "extended_n": ns_ext, "seed": "none (exhaustive / exact)"})
+    if out is not None:
+        rep.write(out)
     return rep
