@@ -182,6 +182,19 @@ def test_cal_against_sliding_windows(n, window, ties, rng):
     assert ml.cal(y, s, window=window) == pytest.approx(_brute_cal(yb, s, window), abs=1e-12)
 
 
+@pytest.mark.parametrize("ties", [True, False])
+def test_cal_both_computation_paths_agree(ties, rng, monkeypatch):
+    """Closed-form pieces (many ties) and per-case expansion (few ties) give one value."""
+    from measurelab.measures import calibration
+
+    y, s, _ = make_binary(rng, 700, ties=ties)
+    monkeypatch.setattr(calibration, "_EXPAND_FACTOR", 0)  # always closed form
+    pieces = ml.cal(y, s)
+    monkeypatch.setattr(calibration, "_EXPAND_FACTOR", 10**9)  # always expand
+    assert ml.cal(y, s) == pytest.approx(pieces, abs=1e-12)
+    assert pieces == pytest.approx(_brute_cal(y == 1, s, 100), abs=1e-12)
+
+
 def test_cal_without_ties_is_perf_ca2(rng):
     """No ties: the literal definition with the true labels (perf's CA2)."""
     y, s, _ = make_binary(rng, 350, ties=False)

@@ -18,7 +18,7 @@ EPS = float(np.finfo(np.float64).eps)
 
 
 def _squared_error_sum(t: ScoreTable) -> float:
-    return float(np.dot(t.pos, (1.0 - t.scores) ** 2) + np.dot(t.neg, t.scores**2))
+    return t.squared_error_sum
 
 
 @measure(

@@ -94,12 +94,8 @@ def auc(t: ScoreTable) -> float:
 
 
 def _desc(t: ScoreTable) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Descending view: positives and cases per group, and before each group."""
-    p = t.pos[::-1]
-    m = p + t.neg[::-1]
-    cum_p = t.cum_pos_desc
-    cum_m = cum_p + t.cum_neg_desc
-    return p, m, cum_p - p, cum_m - m
+    """Descending view: positives and cases per group, and before each group (cached)."""
+    return t.desc_groups
 
 
 def _tie_group_sum(p: float, m: float, pa: float, a: float) -> float:

@@ -82,22 +82,18 @@ class ScoreTable:
     ) -> ScoreTable:
         """Build from a boolean truth vector and float scores (already validated).
 
-        Unweighted input takes the fast route: one ``np.sort`` per class (no argsort).
+        Unweighted input takes the fast route: ``np.sort`` of all scores and of the
+        positives' scores (no argsort).
         """
         y = np.asarray(y_true, dtype=bool)
         s = np.asarray(y_score, dtype=np.float64)
         if sample_weight is None:
+            # one sort of all scores gives the groups; one sort of the positives their share
+            scores, total = _group_sorted(np.sort(s))
             pu, pc = _group_sorted(np.sort(s[y]))
-            nu, nc = _group_sorted(np.sort(s[~y]))
-            if pu.size == 0 or nu.size == 0:
-                scores = pu if nu.size == 0 else nu
-            else:
-                scores = np.union1d(pu, nu)
             pos = np.zeros(scores.size, dtype=np.float64)
-            neg = np.zeros(scores.size, dtype=np.float64)
             pos[np.searchsorted(scores, pu)] = pc
-            neg[np.searchsorted(scores, nu)] = nc
-            return cls(scores, pos, neg)
+            return cls(scores, pos, total - pos)
         w = np.asarray(sample_weight, dtype=np.float64)
         # order ties by weight, so the float sums do not depend on the input order
         order = np.lexsort((w, y, s))
@@ -179,6 +175,24 @@ class ScoreTable:
     def cum_neg_desc(self) -> np.ndarray:
         """Negatives with score >= each distinct score, in decreasing score order."""
         return np.cumsum(self.neg[::-1])
+
+    @cached_property
+    def desc_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Decreasing score order: positives and cases in each group, and before it.
+
+        Shared by the measures that walk down the ranking (APR, BEP, lift).
+        """
+        p = self.pos[::-1]
+        m = p + self.neg[::-1]
+        cum_p = self.cum_pos_desc
+        cum_m = cum_p + self.cum_neg_desc
+        return p, m, cum_p - p, cum_m - m
+
+    @cached_property
+    def squared_error_sum(self) -> float:
+        """Σ weight·(score − label)², shared by Brier, RMS and SAR."""
+        s = self.scores
+        return float(np.dot(self.pos, (1.0 - s) ** 2) + np.dot(self.neg, s * s))
 
     def counts_at(self, threshold: float = 0.5, *, inclusive: bool = False) -> BinaryCounts:
         """Confusion counts when ``score > threshold`` (``>=`` if ``inclusive``) is positive."""
