@@ -88,7 +88,7 @@ def test_two_level_values(ab):
 @SETTINGS
 @given(_pairs_of(_two_level), st.data())
 def test_two_level_against_plain_values(ab, data):
-    a, b = ab
+    a, _ = ab
     c = data.draw(st.lists(st.integers(0, 3), min_size=len(a), max_size=len(a)))
     _check(a, c)
 
