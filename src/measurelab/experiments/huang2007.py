@@ -372,9 +372,11 @@ def table5_seed(n: int, eps: float) -> int:
 
 
 def table5_runs(n: int, eps: float, *, runs: int = 5, size: int = 200,
-                seed: int | None = None) -> pd.DataFrame:
+                seed: int | None = None, reference: str = "true") -> pd.DataFrame:
     """Pearson correlation of acc, AUC, AUC:acc (display) and AUC:acc (lexicographic)
-    with 1 − RMS over ``size`` perturbed lists, one row per run.
+    with 1 − RMS over ``size`` perturbed lists, one row per run. RMS is against the true
+    probabilities (``reference="true"``, the paper's protocol) or, as a diagnostic,
+    against the 0/1 labels (``reference="labels"``).
 
     Examples
     --------
@@ -388,7 +390,12 @@ def table5_runs(n: int, eps: float, *, runs: int = 5, size: int = 200,
 
     def sample(rng: np.random.Generator) -> dict[str, np.ndarray]:
         p, y, Q = perturbed_lists(n, eps, size, seed=rng)
-        return list_measures(p, y, Q)
+        m = list_measures(p, y, Q)
+        if reference == "labels":
+            m["1-rms"] = 1 - np.sqrt(np.mean((Q - y) ** 2, axis=1))
+        elif reference != "true":
+            raise ValueError(f"reference must be 'true' or 'labels', got {reference!r}")
+        return m
 
     df = repeated_correlations(sample, "1-rms", runs=runs, seed=seed, method="pearson")
     return df[["acc", "auc", "auc:acc", "auc:acc_lex"]]
@@ -553,7 +560,24 @@ def run_table5(out: Path | str | None = None, *, quick: bool = False, full: bool
             "mean gains are "
             + ", ".join(f"ε = {e}: {s50.loc[(10, e), 'auc:acc ours'] - s50.loc[(10, e), 'auc ours']:+.4f}"  # noqa: E501
                         for e in EPSILONS)
-            + ". Five runs decide little when the differences are this small."
+            + ": with enough runs the tiny gain is always significant, with 5 runs it "
+            "depends on the draw."
+        )
+        lab = {e: table5_runs(10, e, reference="labels").mean() for e in EPSILONS}
+        lo = min(v.min() for v in lab.values())
+        peak = float(s.loc[10]["auc ours"].idxmax())
+        rep.add_text(
+            "Why our levels differ from the paper's: at n = 10 our correlations are higher "
+            "than the paper's at ε = 0.5 and 0.7 (for example acc "
+            f"{s.loc[(10, 0.5), 'acc ours']:.3f} vs {PAPER_TABLE5[0.5]['acc'][0]} at "
+            f"ε = 0.5) and AUC's peaks at ε = {peak} where the paper's keeps rising to "
+            "ε = 0.9; n = 20 and 50 do not close the gap (table). RMS against the 0/1 "
+            "labels instead of the "
+            f"true probabilities is no explanation either: it gives correlations of {lo:.2f} "
+            "and above at every ε (same seeds). The paper's unstated details — n, how the "
+            "200 lists were drawn, its ± (we show the standard deviation over runs) — "
+            "are the likely cause; the ordering of the three measures does not depend on "
+            "them."
         )
         rep.add_table("runs50", s50[cols], "Sensitivity: 50 runs per ε at n = 10")
         meta["runs_variant"] = 50
@@ -565,18 +589,42 @@ def run_table5(out: Path | str | None = None, *, quick: bool = False, full: bool
 
 
 def _verdict(s: pd.DataFrame, ns: list[int]) -> str:
-    parts = []
-    for n in ns:
-        sub = s.loc[n]
-        auc_over_acc = bool(sub["auc > acc sig."].all())
-        twolevel = int(sub["auc:acc > auc sig."].sum())
-        parts.append(f"n = {n}: AUC > acc significantly at every ε: {auc_over_acc}; "
-                     f"AUC:acc > AUC significantly at {twolevel} of {len(sub)} ε")
-    return (
-        "Does the claim AUC:acc ≥ AUC > acc (in correlation with RMS) hold? "
-        + "; ".join(parts) + ". The part 'AUC (and AUC:acc) correlate better with RMS "
-        "than accuracy' is reproduced wherever the table says so; the part 'AUC:acc is "
-        "better than AUC' rests on differences in the third decimal, which are "
-        "significant only where the table's 'auc:acc > auc sig.' says so — a tie-breaker "
-        "can only change the order of lists with equal AUC, which are rare once n grows."
+    cells = len(s)
+    auc_acc = s["auc > acc sig."]
+    misses = [f"n = {n}, ε = {e}" for (n, e), v in auc_acc.items() if not v]
+    two = s["auc:acc > auc sig."]
+    gain = s["auc:acc ours"] - s["auc ours"]
+    text = (
+        "Does the claim AUC:acc ≥ AUC > acc (in correlation with 1 − RMS) hold? "
+        f"AUC is significantly more correlated than accuracy in {int(auc_acc.sum())} of "
+        f"{cells} (n, ε) cells"
+        + (f" (not at {'; '.join(misses)})" if misses else "")
+        + f"; AUC:acc is significantly above AUC in {int(two.sum())} of {cells}, by "
+        f"{gain.min():+.4f} to {gain.max():+.4f} — differences in the fourth decimal, "
+        "significant because the three measures are computed on the same lists, so the "
+        "paired differences barely vary between runs. "
     )
+    big = [n for n in ns if n > 10]
+    if big:
+        lex_gain = s["auc:acc_lex ours"] - s["auc ours"]
+        sel = gain.loc[big].abs() > 1e-4
+        ratio = float((lex_gain.loc[big][sel] / gain.loc[big][sel]).median())
+        text += (
+            "The gain grows with the weight the number gives to accuracy, so it measures "
+            "that weight rather than the finer ordering: "
+            "with the lexicographic number AUC + acc/(4 n₊ n₀) (a smaller weight on acc "
+            "for n > 10, the same ordering of lists) the median gain over AUC at n = "
+            f"{', '.join(map(str, big))} is {ratio:.2f} of the display number's (the "
+            "weights are " + ", ".join(f"{100 / (4 * (n // 2) * (n - n // 2)):.2g}"
+                                       for n in big)
+            + " of the display's). Pearson "
+            "correlation depends on the numbers given to an ordering, so it cannot show "
+            "that a finer ordering is better. "
+        )
+    ge = int((gain >= 0).sum())
+    text += (
+        f"Verdict: AUC > acc in correlation with RMS reproduces ({len(misses)} of {cells} "
+        f"cells not significant); AUC:acc ≥ AUC holds in the mean in {ge} of {cells} "
+        "cells, but only as a tiny numeric effect of how AUC:acc is turned into a number."
+    )
+    return text
