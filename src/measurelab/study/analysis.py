@@ -270,9 +270,18 @@ def _figures(an: Analysis, stress: dict[str, pd.Series], coords: dict[str, pd.Da
 
 
 def _scatter(ax: Any, xy: pd.DataFrame) -> None:
-    for m, (x, y) in xy[["dim1", "dim2"]].iterrows():
+    pts = xy[["dim1", "dim2"]].astype(float)
+    span = float(np.ptp(pts.to_numpy(), axis=0).max()) or 1.0
+    placed: list[tuple[float, float]] = []
+    for m, (x, y) in pts.iterrows():
         ax.scatter(x, y, color=_COLORS[GROUPS.get(m, "composite")], s=30)
-        ax.annotate(m.upper(), (x, y), textcoords="offset points", xytext=(4, 3), fontsize=8)
+        # stack the labels of points that nearly coincide instead of printing them on top
+        # of each other (a thin leader line points from a moved label to its point)
+        k = sum(abs(x - a) < 0.08 * span and abs(y - b) < 0.04 * span for a, b in placed)
+        placed.append((x, y))
+        ax.annotate(m.upper(), (x, y), textcoords="offset points", xytext=(4, 3 + 10 * k),
+                    fontsize=8, arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "0.6"}
+                    if k else None)
     ax.set_aspect("equal", adjustable="datalim")
     ax.margins(0.15)
     ax.set_xticks([])
