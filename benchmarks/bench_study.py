@@ -16,7 +16,8 @@ Usage::
     nice .venv/bin/python benchmarks/bench_study.py --problems letter.p1 letter.p2
     nice .venv/bin/python benchmarks/bench_study.py --grid tiny --problems sonar
 
-This is a script, not a test: the figures depend on the machine and its load.
+This is a script, not a test: the figures depend on the machine and its load (the load
+average is printed; on a shared 2-CPU machine other work makes the 2-worker figure noisy).
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(res)
             other = f", other {res['other_s']:.1f} s" if w == 1 else " summed over workers"
             print(f"  {w} worker(s): {res['wall_s']:.1f} s wall, {res['models']} models "
-                  f"(train {res['train_s']:.1f} s, evaluate {res['eval_s']:.1f} s{other})",
-                  flush=True)
+                  f"(train {res['train_s']:.1f} s, evaluate {res['eval_s']:.1f} s{other}); "
+                  f"load average now {os.getloadavg()[0]:.2f}", flush=True)
     pd.testing.assert_frame_equal(rows[0]["measures"], rows[1]["measures"], check_exact=True)
     one, two = rows
     work = one["train_s"] + one["eval_s"]
