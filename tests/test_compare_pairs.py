@@ -93,17 +93,33 @@ def test_two_level_against_plain_values(ab, data):
     _check(a, c)
 
 
-@pytest.mark.parametrize("table_cells", [0, pairs_mod._TABLE_CELLS])
+ROUTES = {  # (largest contingency table, discordant-pair counter)
+    "table": (pairs_mod._TABLE_CELLS, None),
+    "sorted+scipy": (0, None),
+    "sorted+numpy radix": (0, False),
+}
+
+
+def _route(monkeypatch, name: str) -> None:
+    cells, dis = ROUTES[name]
+    monkeypatch.setattr(pairs_mod, "_TABLE_CELLS", cells)
+    if dis is not None:
+        monkeypatch.setattr(pairs_mod, "_KENDALL_DIS", dis)
+
+
+@pytest.mark.parametrize("route", sorted(ROUTES))
 @SETTINGS
 @given(ab=_pairs_of(st.integers(0, 6), max_size=60))
-def test_both_algorithms(table_cells, ab):
-    """The contingency-table route and the sorted/inversion route give the same counts."""
-    old = pairs_mod._TABLE_CELLS
-    pairs_mod._TABLE_CELLS = table_cells
-    try:
+def test_every_algorithm(route, ab):
+    """The contingency-table route and the sorted routes (scipy's compiled discordant-pair
+    counter or the numpy radix counter) give the same counts."""
+    with pytest.MonkeyPatch.context() as mp:
+        _route(mp, route)
         _check(*ab)
-    finally:
-        pairs_mod._TABLE_CELLS = old
+
+
+def test_scipy_counter_is_used_when_present():
+    assert pairs_mod._kendall_dis() is not False
 
 
 def _numpy_oracle(a: np.ndarray, b: np.ndarray) -> PairCounts:
@@ -124,16 +140,16 @@ def _numpy_oracle(a: np.ndarray, b: np.ndarray) -> PairCounts:
 
 
 @pytest.mark.parametrize("levels", [(7, 9), (300, 40), (6000, 6000)])
-@pytest.mark.parametrize("table_cells", [0, pairs_mod._TABLE_CELLS])
-def test_large_inputs_against_numpy_oracle(levels, table_cells, monkeypatch):
+@pytest.mark.parametrize("route", sorted(ROUTES))
+def test_large_inputs_against_numpy_oracle(levels, route, monkeypatch):
     """K = 6000 covers the hashing route for many repeats, the counting route for small
-    integer ranges and, with table_cells = 0, the inversion counter on long sequences."""
+    integer ranges and the discordant-pair counters on long sequences."""
     rng = np.random.default_rng(levels[0])
     K = 6000
     a = rng.integers(0, levels[0], K) / levels[0]
     b = rng.integers(0, levels[1], K)
     b = b - 3 * (a > 0.5)  # correlated, negative values
-    monkeypatch.setattr(pairs_mod, "_TABLE_CELLS", table_cells)
+    _route(monkeypatch, route)
     want = _numpy_oracle(a.astype(float), b.astype(float))
     assert pair_counts(a, b) == want
     assert pair_counts(list(a), list(b)) == want
