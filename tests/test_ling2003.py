@@ -91,6 +91,12 @@ def test_imbalanced_table_is_consistent(report):
     assert (imb["C"] > 0.5).all()
     single = [min(p, n - p) == 1 for n, p, _ in imb.index]
     assert all(math.isinf(d) for d, s in zip(imb["D"], single, strict=True) if s)
+    # reversing a list maps AUC → 1 − AUC and acc → 1 − acc: (n₊, k) ~ (n₊, n − k)
+    for n, p, k in imb.index:
+        if (n, p, n - k) in imb.index:
+            assert imb.loc[(n, p, k), ["R", "S", "P", "Q"]].tolist() == \
+                imb.loc[(n, p, n - k), ["R", "S", "P", "Q"]].tolist()
+    assert _brute(_lists(7, 2, 2)) == _brute(_lists(7, 2, 5))
 
 
 def test_lemma_min_max_auc_at_fixed_accuracy():

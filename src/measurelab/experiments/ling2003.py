@@ -250,6 +250,36 @@ def _figure(ext: pd.DataFrame) -> Any:
     return fig
 
 
+def _figure_imbalanced(imb: pd.DataFrame) -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = int(imb.index.get_level_values("n").max())
+    sub = imb.loc[n]
+    fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.6))
+    rules = {"k = n₊": lambda p: p, "k = n/2": lambda p: n // 2, "k = n − n₊": lambda p: n - p}
+    for (label, rule), mk in zip(rules.items(), ("o-", "^-", "s:"), strict=True):
+        if label == "k = n − n₊":
+            label += " (same as k = n₊)"
+        ps = [p for p in range(1, n) if (p, rule(p)) in sub.index]
+        a1.plot(ps, [sub.loc[(p, rule(p)), "C"] for p in ps], mk, ms=4, label=label)
+        d = [sub.loc[(p, rule(p)), "D"] for p in ps]
+        fin = [(p, v) for p, v in zip(ps, d, strict=True) if np.isfinite(v)]
+        a2.plot([p for p, _ in fin], [v for _, v in fin], mk, ms=4, label=label)
+    a1.set_xlabel(f"n₊ (positives among n = {n})")
+    a1.set_ylabel("C(AUC, acc)")
+    a1.set_title("consistency, imbalanced lists")
+    a1.legend()
+    a2.set_xlabel(f"n₊ (positives among n = {n})")
+    a2.set_ylabel("D(AUC/acc) (∞ at n₊ = 1, n − 1 not shown)")
+    a2.set_title("discriminancy, imbalanced lists")
+    a2.legend()
+    fig.tight_layout()
+    return fig
+
+
 def run(out: Path | str | None = None, *, quick: bool = False, full: bool = False,
         progress: bool = True) -> Report:
     """Run the Ling 2003 ranked-list reproduction; returns the report (see module doc).
@@ -293,12 +323,18 @@ def run(out: Path | str | None = None, *, quick: bool = False, full: bool = Fals
     inf_why = (" — all with a single positive or a single negative, where equal AUC "
                "means the same position of that example and hence equal accuracy"
                if n_inf and only_single else "")
-    sym_ok = sym_total = 0
+    sym_ok = sym_total = rev_ok = rev_total = 0
     for (n, p, k), row in imb.iterrows():
-        if (n, n - p, n - k) in imb.index:
-            other = imb.loc[(n, n - p, n - k)]
-            sym_total += 1
-            sym_ok += all(int(row[c]) == int(other[c]) for c in "RSPQ")
+        for image, is_swap in (((n, n - p, n - k), True), ((n, p, n - k), False)):
+            if image in imb.index:
+                other = imb.loc[image]
+                same = all(int(row[c]) == int(other[c]) for c in "RSPQ")
+                if is_swap:
+                    sym_total += 1
+                    sym_ok += same
+                else:
+                    rev_total += 1
+                    rev_ok += same
     rep.add_text(
         f"Imbalanced lists (n = {', '.join(map(str, ns_imb))}; every n₊ and cutoffs n₊, n/2, "
         f"n − n₊): all {len(imb)} settings enumerated, and the generating function equals "
@@ -309,11 +345,16 @@ def run(out: Path | str | None = None, *, quick: bool = False, full: bool = Fals
         f"that accuracy separates and AUC ties) in {n_inf}{inf_why}. AUC is statistically "
         f"consistent with accuracy (C > 0.5) in {int((imb['C'] > 0.5).sum())} of "
         f"{len(imb)} and strictly consistent (S = 0) in {int((imb['S'] == 0).sum())}. "
-        "Reversing a list and swapping its classes maps (n₊, k) to (n − n₊, n − k) and "
-        "keeps AUC and accuracy; the counts of every such mirrored pair of settings are "
-        f"equal in {sym_ok} of {sym_total}."
+        "Two symmetries hold in the table: reversing a list and swapping its classes maps "
+        "(n₊, k) to (n − n₊, n − k) and keeps AUC and accuracy (counts equal in "
+        f"{sym_ok} of {sym_total} such pairs of settings); reversing a list alone maps "
+        "(n₊, k) to (n₊, n − k) and turns AUC into 1 − AUC and accuracy into 1 − acc, "
+        "which keeps every pair's agreement (counts equal in "
+        f"{rev_ok} of {rev_total}) — so the cutoffs k = n₊ and k = n − n₊ give the same "
+        "C and D."
     )
     rep.add_table("imbalanced", imb, "Imbalanced lists: C and D over n₊ and cutoffs")
+    rep.add_figure("imbalanced", _figure_imbalanced(imb))
 
     cases = [(n, n // 2, n // 2) for n in (4, 6, 8, 10, 12, 14, 16)] + [
         (12, 3, 3), (12, 3, 6), (12, 8, 4), (13, 5, 9)]
