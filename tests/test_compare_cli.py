@@ -109,3 +109,11 @@ def test_error_from_a_real_process():
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stdout == ""
     assert p.stderr.count("\n") == 1 and "Traceback" not in p.stderr
+
+
+def test_exact_two_level(capsys):
+    d = _json(capsys, "auc:acc", "acc", "--n", "100", "--pos", "50", "--exact")
+    pc = auc_acc_pair_counts(100, 50)
+    assert d["method"] == "generating function"
+    assert (d["R"], d["S"], d["P"], d["Q"]) == (pc.R + pc.Q, pc.S, pc.P, 0)
+    assert d["discriminancy"] == "inf" and d["consistency"] > pc.R / (pc.R + pc.S)

@@ -176,3 +176,25 @@ def test_invalid_domains(bad):
         auc_acc_pair_counts(*bad)
     with pytest.raises(MeasurelabError):
         compare_on_ranked_lists("auc", "acc", *bad)
+
+
+@pytest.mark.parametrize("n,pos,k", [(6, 3, 3), (9, 4, 2), (12, 5, 7), (14, 7, 7)])
+def test_exact_two_level_counts_equal_enumeration(n, pos, k):
+    """auc:acc against auc or acc from the generating function (Theorem 2 identities)
+    equals enumerating the lists and comparing the two-level values."""
+    from measurelab.compare import exact_applies, exact_counts
+
+    names = ["auc", "acc", "auc:acc"]
+    for f in names:
+        for g in names:
+            if f == g:
+                assert not exact_applies(f, g)
+                continue
+            assert exact_applies(f, g)
+            want = compare_on_ranked_lists(f, g, n, pos, k).counts
+            assert exact_counts(f, g, n, pos, k) == want, (f, g)
+            r = compare_on_ranked_lists(f, g, n, pos, k, exact=True)
+            assert r.method == "generating function" and r.counts == want
+    assert not exact_applies("acc:auc", "auc") and not exact_applies("f1", "acc")
+    with pytest.raises(MeasurelabError, match="generating function"):
+        exact_counts("f1", "acc", n, pos, k)

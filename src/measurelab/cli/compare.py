@@ -41,7 +41,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="compare on S lists drawn uniformly at random (with 95%% CIs)")
     p.add_argument("--seed", type=int, default=0, help="seed of --sample (default 0)")
     p.add_argument("--exact", action="store_true",
-                   help="use the generating function (AUC vs acc only; any n)")
+                   help="use the generating function (AUC vs acc, or auc:acc vs either; "
+                   "any n)")
     p.add_argument("--json", action="store_true",
                    help='print one JSON object (discriminancy "inf" when Q = 0 < P, '
                    "null when P = Q = 0)")
@@ -56,7 +57,11 @@ def _fmt(x: Any, undefined: str = "undefined") -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from measurelab.compare.consistency import _is_auc_acc, _resolve, compare_on_ranked_lists
+    from measurelab.compare.consistency import (
+        _resolve,
+        compare_on_ranked_lists,
+        exact_applies,
+    )
 
     if args.sample is not None and args.sample < 2:
         raise MeasurelabError(f"--sample must be at least 2, got {args.sample}")
@@ -65,9 +70,10 @@ def run(args: argparse.Namespace) -> int:
     exact = args.exact
     if exact and args.sample is not None:
         raise MeasurelabError("--exact and --sample exclude each other")
-    if exact and not _is_auc_acc(f, g):
-        note = (f"--exact: the generating function applies to AUC vs acc only; "
-                f"{f.name} vs {g.name} is enumerated instead")
+    if exact and not exact_applies(f, g):
+        note = (f"--exact: the generating function applies to AUC vs acc only (and the "
+                f"two-level auc:acc against either); {f.name} vs {g.name} is enumerated "
+                "instead")
         print(f"measurelab compare: {note}", file=sys.stderr)
         exact = False
     progress = not args.no_progress and sys.stderr.isatty()

@@ -22,6 +22,8 @@ from measurelab.compare.consistency import (
     ConsistencyResult,
     compare_measures,
     compare_on_ranked_lists,
+    exact_applies,
+    exact_counts,
     measure_ranks,
 )
 from measurelab.compare.correlation import (
@@ -54,6 +56,8 @@ __all__ = [
     "compare_on_ranked_lists",
     "correlation",
     "correlations",
+    "exact_applies",
+    "exact_counts",
     "measure_ranks",
     "pair_counts",
     "pair_counts_brute",

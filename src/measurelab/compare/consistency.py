@@ -245,6 +245,66 @@ def _is_auc_acc(f: Measure, g: Measure) -> int:
     return 0
 
 
+def _exact_kind(m: Measure) -> str | None:
+    """'auc', 'acc' or 'auc:acc' when the generating function covers the measure."""
+    if m.name in ("auc", "acc") and _two_level_parts(m) is None:
+        return m.name
+    parts = _two_level_parts(m)
+    if parts is not None and (parts[0].name, parts[1].name) == ("auc", "acc"):
+        return "auc:acc"
+    return None
+
+
+def exact_applies(f: str | Measure, g: str | Measure) -> bool:
+    """Whether :func:`exact_counts` covers f vs g: AUC, accuracy and the two-level
+    AUC:acc, any two different ones of them, in either order.
+
+    Examples
+    --------
+    >>> exact_applies("acc", "auc"), exact_applies("auc:acc", "acc"), exact_applies("f1", "acc")
+    (True, True, False)
+    """
+    a, b = _exact_kind(_resolve(f)), _exact_kind(_resolve(g))
+    return a is not None and b is not None and a != b
+
+
+def exact_counts(
+    f: str | Measure, g: str | Measure, n: int, pos: int, cutoff: int | None = None, *,
+    progress: bool = False,
+) -> PairCounts:
+    """R, S, P, Q of f vs g over all ranked lists from the generating function of
+    (AUC, acc) (:func:`~measurelab.compare.exact.auc_acc_pair_counts`), for f, g among
+    AUC, acc and AUC:acc. With R, S, P, Q, T of AUC vs acc, the two-level measure φ =
+    AUC:acc gives (Huang & Ling 2007, Thm. 2): φ vs AUC = (R + S + P, 0, Q, 0, T) and
+    φ vs acc = (R + Q, S, P, 0, T).
+
+    Examples
+    --------
+    >>> exact_counts("auc:acc", "acc", 6, 3)        # Huang & Ling Table 3, n = 6
+    PairCounts(R=117, S=1, P=62, Q=0, T=10, objects=20)
+    """
+    from measurelab.compare.exact import auc_acc_pair_counts, check_ranked
+
+    fm, gm = _resolve(f), _resolve(g)
+    kinds = (_exact_kind(fm), _exact_kind(gm))
+    if not exact_applies(fm, gm):
+        raise MeasurelabError(
+            f"the generating function covers AUC, acc and AUC:acc only, not {fm.name} vs "
+            f"{gm.name}"
+        )
+    k = check_ranked(n, pos, cutoff)
+    base = auc_acc_pair_counts(n, pos, k, progress=progress)
+    R, S, P, Q, T, K = base.R, base.S, base.P, base.Q, base.T, base.objects
+    table = {
+        ("auc", "acc"): base,
+        ("auc:acc", "auc"): PairCounts(R + S + P, 0, Q, 0, T, K),
+        ("auc:acc", "acc"): PairCounts(R + Q, S, P, 0, T, K),
+    }
+    if kinds in table:
+        return table[kinds]
+    return table[(kinds[1], kinds[0])].swapped()
+
+
 def compare_measures(
     f: str | Measure,
     g: str | Measure,
@@ -262,8 +322,9 @@ def compare_measures(
         or :class:`~measurelab.registry.Measure` objects.
     domain : RankedLists, SampledRankedLists or PredictionSet
     exact : bool
-        On :class:`RankedLists` with f, g = AUC and acc (either order), count with the
-        generating function instead of enumerating lists (same numbers, any n).
+        On :class:`RankedLists` with f, g among AUC, acc and AUC:acc (see
+        :func:`exact_applies`), count with the generating function instead of enumerating
+        lists (same numbers, any n).
     groups : int
         Groups of the delete-a-group jackknife giving the 95% intervals of a sample.
 
@@ -280,12 +341,8 @@ def compare_measures(
     settings: dict[str, Any] = {}
     if isinstance(domain, (RankedLists, SampledRankedLists)):
         settings = {"n": domain.n, "pos": domain.n_pos, "cutoff": domain.cutoff}
-    if exact and isinstance(domain, RankedLists) and _is_auc_acc(fm, gm):
-        from measurelab.compare.exact import auc_acc_pair_counts
-
-        pc = auc_acc_pair_counts(domain.n, domain.n_pos, domain.cutoff, progress=progress)
-        if _is_auc_acc(fm, gm) < 0:
-            pc = pc.swapped()
+    if exact and isinstance(domain, RankedLists) and exact_applies(fm, gm):
+        pc = exact_counts(fm, gm, domain.n, domain.n_pos, domain.cutoff, progress=progress)
         return ConsistencyResult(fm.name, gm.name, pc, domain.describe(),
                                  "generating function", None, settings)
     ra, ua = measure_ranks(fm, domain)
@@ -367,13 +424,11 @@ def compare_on_ranked_lists(
     ('generating function', True, 0.8523)
     """
     fm, gm = _resolve(f), _resolve(g)
-    if exact and _is_auc_acc(fm, gm) and sample is None:
-        from measurelab.compare.exact import auc_acc_pair_counts, check_ranked
+    if exact and exact_applies(fm, gm) and sample is None:
+        from measurelab.compare.exact import check_ranked
 
         k_cut = check_ranked(n, pos, cutoff)
-        pc = auc_acc_pair_counts(n, pos, k_cut, progress=progress)
-        if _is_auc_acc(fm, gm) < 0:
-            pc = pc.swapped()
+        pc = exact_counts(fm, gm, n, pos, k_cut, progress=progress)
         return ConsistencyResult(
             fm.name, gm.name, pc, f"all ranked lists, n={n}, pos={pos}, cutoff={k_cut}",
             "generating function", None, {"n": n, "pos": pos, "cutoff": k_cut},
