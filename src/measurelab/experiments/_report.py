@@ -77,7 +77,7 @@ class Report:
             parts.append(df.to_markdown(floatfmt=".6g") + "\n")
         for name in self.figures:
             parts.append(f"![{name}]({self.name}-{name}.png)\n")
-        settings = {k: v for k, v in self.meta.items() if k != "captions"}
+        settings = {k: v for k, v in self.meta.items() if k not in ("captions", "_rendered")}
         if settings:
             parts.append("## Settings\n")
             parts.append("```json\n" + json.dumps(settings, indent=1, default=str) + "\n```\n")
@@ -95,14 +95,32 @@ class Report:
             p = out / f"{self.name}-{name}.csv"
             atomic_write_text(p, df.to_csv())
             written.append(p)
-        for name, fig in self.figures.items():
-            for ext in ("png", "svg"):
+        for name in self.figures:
+            for ext, data in self._rendered(name).items():
                 p = out / f"{self.name}-{name}.{ext}"
-                tmp = p.with_name(f".{p.name}.tmp.{ext}")
-                fig.savefig(tmp, bbox_inches="tight", dpi=120)
+                tmp = p.with_name(f".{p.name}.tmp")
+                tmp.write_bytes(data)
                 os.replace(tmp, p)
                 written.append(p)
         return written
+
+    def _rendered(self, name: str) -> dict[str, bytes]:
+        """PNG and SVG bytes of a figure, rendered once; the matplotlib figure is then
+        closed, so many reports (``reproduce all``) do not pile up open figures."""
+        cache = self.meta.setdefault("_rendered", {})
+        if name not in cache:
+            import io
+
+            fig = self.figures[name]
+            cache[name] = {}
+            for ext in ("png", "svg"):
+                buf = io.BytesIO()
+                fig.savefig(buf, format=ext, bbox_inches="tight", dpi=120)
+                cache[name][ext] = buf.getvalue()
+            import matplotlib.pyplot as plt
+
+            plt.close(fig)
+        return cache[name]
 
     def print(self, file: Any = None) -> None:
         """Print the report's tables as text (the terminal view)."""
