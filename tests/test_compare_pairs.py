@@ -172,3 +172,14 @@ def test_trivial_sizes():
     assert pair_counts([], []) == PairCounts(0, 0, 0, 0, 0, 0)
     assert pair_counts([3], [1]) == PairCounts(0, 0, 0, 0, 0, 1)
     assert tuple(pair_counts([1, 2], [2, 1])) == (0, 1, 0, 0)
+
+
+def test_pandas_and_numpy_inputs():
+    import pandas as pd
+
+    rng = np.random.default_rng(3)
+    a, b = rng.integers(0, 5, 200), rng.integers(0, 4, 200) / 4
+    want = pair_counts_brute(a.tolist(), b.tolist())
+    assert pair_counts(pd.Series(a), pd.Series(b)) == want
+    assert pair_counts(a.astype(np.int8), b.astype(np.float32)) == want
+    assert pair_counts(a > 2, b) == pair_counts_brute((a > 2).tolist(), b.tolist())

@@ -161,6 +161,10 @@ def _as_values(x: Any) -> Any:
     (ints beyond int64, or ints beyond 2**53 mixed with floats, stay Python objects)."""
     if isinstance(x, np.ndarray):
         return x
+    if not isinstance(x, (list, tuple)) and hasattr(x, "__array__"):  # pandas, arrays
+        arr = np.asarray(x)
+        if arr.dtype.kind in "iufb":
+            return arr
     if isinstance(x, Sequence) and x and all(
         isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool)
         for v in x
