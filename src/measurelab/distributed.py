@@ -60,7 +60,17 @@ def part_table(
     file: str, row_group: int, label_col: str, score_col: str, pos_label: Any,
     weight_col: str | None = None,
 ) -> tuple[ScoreTable, list[Any]]:
-    """The score table of one row group and the labels it holds."""
+    """The score table of one row group and the labels it holds.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> f = Path(tempfile.mkdtemp()) / "a.parquet"
+    >>> pd.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.9, 0.9]}).to_parquet(f)
+    >>> table, labels = part_table(str(f), 0, "y", "s", 1)
+    >>> labels, table.scores.tolist(), table.pos.tolist()
+    ([0, 1], [0.2, 0.9], [0.0, 2.0])
+    """
     import pyarrow.parquet as pq
 
     from measurelab._validation import binarize, check_scores, check_weights, unique_labels

@@ -145,7 +145,15 @@ def rank_correlation(norm: pd.DataFrame) -> pd.DataFrame:
 
 
 def mean_rank_correlation(frames: Iterable[pd.DataFrame]) -> pd.DataFrame:
-    """The mean over problems of :func:`rank_correlation` (NaN entries skipped)."""
+    """The mean over problems of :func:`rank_correlation` (NaN entries skipped).
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"x": [1, 2, 3], "y": [1, 2, 3]})
+    >>> b = pd.DataFrame({"x": [1, 2, 3], "y": [3, 2, 1]})
+    >>> float(mean_rank_correlation([a, b]).loc["x", "y"])
+    0.0
+    """
     mats = [rank_correlation(f) for f in frames]
     if not mats:
         raise MeasurelabError("mean_rank_correlation needs at least one problem")

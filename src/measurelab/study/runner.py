@@ -86,6 +86,18 @@ def run_unit(unit: Unit, data: Prepared | str, seed: int) -> dict[str, Any]:
     """Train one unit and evaluate its models; ``data`` is a Prepared or an npz path.
 
     Returns plain data (measure rows, prediction arrays, seconds) for the driver to store.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from measurelab.study.problems import load_problem, make_split, prepare
+    >>> from measurelab.study.zoo import grid
+    >>> prob = load_problem("sonar")
+    >>> d = prepare(prob, make_split(prob.y, n_train=100, n_valid=40, n_test=60, seed=0))
+    >>> unit = [u for u in grid("tiny", "sonar") if u.algo == "nb"][0]
+    >>> r = run_unit(unit, d, seed=0)
+    >>> len(r["measures"]), sorted(r["predictions"]["split"].unique())
+    (2, ['test', 'valid'])
     """
     if isinstance(data, str):
         if data not in _DATA_CACHE:
@@ -112,7 +124,17 @@ def run_unit(unit: Unit, data: Prepared | str, seed: int) -> dict[str, Any]:
 
 
 def prepare_problems(settings: StudySettings, store: ResultStore) -> dict[str, Path]:
-    """Load, split and preprocess each problem once; returns the npz path of each."""
+    """Load, split and preprocess each problem once; returns the npz path of each.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> store = ResultStore(tempfile.mkdtemp())
+    >>> paths = prepare_problems(StudySettings(["sonar"], n_train=100, n_valid=40,
+    ...                                        n_test=60), store)
+    >>> paths["sonar"].name, (paths["sonar"].parent / "info.json").exists()
+    ('data.npz', True)
+    """
     paths = {}
     for spec in settings.problems:
         prob = load_problem(spec, target=settings.target, pos_label=settings.pos_label)
