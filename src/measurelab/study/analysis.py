@@ -271,21 +271,59 @@ def _figures(an: Analysis, stress: dict[str, pd.Series], coords: dict[str, pd.Da
 
 def _scatter(ax: Any, xy: pd.DataFrame) -> None:
     pts = xy[["dim1", "dim2"]].astype(float)
-    span = float(np.ptp(pts.to_numpy(), axis=0).max()) or 1.0
-    placed: list[tuple[float, float]] = []
     for m, (x, y) in pts.iterrows():
         ax.scatter(x, y, color=_COLORS[GROUPS.get(m, "composite")], s=30)
-        # stack the labels of points that nearly coincide instead of printing them on top
-        # of each other (a thin leader line points from a moved label to its point)
-        k = sum(abs(x - a) < 0.08 * span and abs(y - b) < 0.04 * span for a, b in placed)
-        placed.append((x, y))
-        ax.annotate(m.upper(), (x, y), textcoords="offset points", xytext=(4, 3 + 10 * k),
-                    fontsize=8, arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "0.6"}
-                    if k else None)
     ax.set_aspect("equal", adjustable="datalim")
     ax.margins(0.15)
     ax.set_xticks([])
     ax.set_yticks([])
+    _place_labels(ax, pts)
+
+
+def _place_labels(ax: Any, pts: pd.DataFrame, fontsize: float = 8.0) -> None:
+    """Label each point where the label overlaps no other label or point (greedy over a
+    ring of candidate offsets); a label moved away from its point gets a thin leader line."""
+    fig = ax.figure
+    fig.canvas.draw()  # fixes the limits and the aspect, so data → pixel is final
+    px = fig.dpi / 72.0
+    xy = ax.transData.transform(pts.to_numpy())
+    dots = [(x - 4 * px, y - 4 * px, x + 4 * px, y + 4 * px) for x, y in xy]
+    boxes: list[tuple[float, float, float, float]] = []
+    steps = [(4, 3), (4, -11), (-4, 3), (-4, -11), (4, 13), (4, -21), (-4, 13), (-4, -21),
+             (4, 23), (4, -31), (-4, 23), (-4, -31), (4, 33), (4, -41), (14, 43), (14, -51)]
+
+    def overlap(b: tuple[float, float, float, float]) -> float:
+        tot = 0.0
+        for o in boxes + dots:
+            w = min(b[2], o[2]) - max(b[0], o[0])
+            h = min(b[3], o[3]) - max(b[1], o[1])
+            if w > 0 and h > 0:
+                tot += w * h
+        return tot
+
+    order = np.argsort(xy[:, 0], kind="stable")
+    for i in order:
+        label = str(pts.index[i]).upper()
+        w, h = 0.62 * fontsize * len(label) * px, fontsize * px
+        x, y = xy[i]
+        best = None
+        for k, (dx, dy) in enumerate(steps):
+            x0 = x + dx * px if dx > 0 else x + dx * px - w
+            b = (x0, y + dy * px, x0 + w, y + dy * px + h)
+            own = dots[i]
+            cost = overlap(b) - max(0.0, min(b[2], own[2]) - max(b[0], own[0])) * max(
+                0.0, min(b[3], own[3]) - max(b[1], own[1]))
+            if best is None or cost < best[0] - 1e-9:
+                best = (cost, k, b, dx, dy)
+            if cost <= 0:
+                break
+        assert best is not None
+        _, k, b, dx, dy = best
+        boxes.append(b)
+        ax.annotate(label, tuple(pts.iloc[i]), textcoords="offset points", xytext=(dx, dy),
+                    ha="left" if dx > 0 else "right", fontsize=fontsize,
+                    arrowprops={"arrowstyle": "-", "lw": 0.4, "color": "0.55"}
+                    if k >= 4 else None)
 
 
 def _heatmap(df: pd.DataFrame, title: str, *, vmin: float, vmax: float, cmap: str) -> Any:
