@@ -234,3 +234,20 @@ def test_problem_info_and_settings(reference: Path) -> None:
     assert (info["train"], info["valid"], info["test"]) == (104, 41, 63)
     info = json.loads((reference / "problems" / "ionosphere" / "info.json").read_text())
     assert (info["train"], info["valid"], info["test"]) == (120, 40, 351 - 160)
+
+
+def test_cli_study_with_scheduler_address_equals_local_run(reference: Path,
+                                                           tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "cli-dask"
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  host="127.0.0.1", protocol="tcp://",
+                                  dashboard_address=None) as cluster:
+        r = subprocess.run(_cmd(out, "--scheduler", cluster.scheduler_address,
+                                "--no-analysis"),
+                           env=_env(), capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "18 units trained, 0 already stored" in r.stdout
+    pd.testing.assert_frame_equal(pd.read_parquet(out / "measures.parquet"),
+                                  pd.read_parquet(reference / "measures.parquet"),
+                                  check_exact=True)
