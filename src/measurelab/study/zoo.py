@@ -102,9 +102,11 @@ def grid(name: str, problem: str) -> list[Unit]:
             add(Unit(problem, "svm", _t({"kernel": kernel, "C": c, **extra})))
     for crit in g["bag_criteria"]:
         add(Unit(problem, "bag-dt", _t({"criterion": crit, "trees": g["bag_trees"]})))
-    for depth in g["bst_depths"]:
-        add(Unit(problem, "bst-dt", _t({"max_depth": depth}),
-                 tuple(_t({"steps": s}) for s in g["bst_steps"])))
+    for crit in g.get("bst_criteria", [None]):
+        for depth in g["bst_depths"]:
+            fixed = {"max_depth": depth, **({"criterion": crit} if crit else {})}
+            add(Unit(problem, "bst-dt", _t(fixed),
+                     tuple(_t({"steps": s}) for s in g["bst_steps"])))
     for crit in g["stmp_criteria"]:
         add(Unit(problem, "bst-stmp", _t({"criterion": crit}),
                  tuple(_t({"steps": s}) for s in g["stmp_steps"])))
@@ -157,7 +159,7 @@ GRIDS: dict[str, dict[str, Any]] = {
                 ("poly", [0.01, 0.1, 1.0, 10.0], {"degree": 2}),
                 ("poly", [0.01, 0.1, 1.0, 10.0], {"degree": 3})],
         "bag_criteria": ["gini", "entropy", "log_loss"], "bag_trees": 100,
-        "bst_depths": [2, 4, 8, 16],
+        "bst_depths": [2, 4, 8, 16], "bst_criteria": ["gini", "entropy"],
         "bst_steps": [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
         "stmp_criteria": ["gini", "entropy"],
         "stmp_steps": [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192],
