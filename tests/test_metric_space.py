@@ -1,188 +1,158 @@
-"""Metric space (normalization, distances, MDS, rank correlation) and selection by measure.
-
-Values are checked against hand computations, scipy and brute force.
-"""
+"""Metric space tools against hand computations, scipy and scikit-learn; model selection
+against brute force; the caruana2004 findings logic on constructed tables."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pandas as pd
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-from scipy.spatial.distance import pdist, squareform
-from scipy.stats import spearmanr, zscore
+from scipy.stats import spearmanr
 
-from measurelab._validation import MeasurelabError
 from measurelab.compare import metric_space as msp
 from measurelab.learn.selection import best_model, best_per_group, selection_matrix
+from measurelab.study.zoo import MEASURES
 
 
-# ----------------------------------------------------------------------- normalization
-def test_normalize_hand_example() -> None:
-    # three models; acc higher-better, rms lower-better, cal against the models' mean
-    v = pd.DataFrame({"acc": [0.80, 0.90, 0.60], "rms": [0.30, 0.25, 0.45],
-                      "cal": [0.02, 0.05, 0.08]}, index=["a", "b", "c"])
-    base = {"acc": 0.70, "rms": 0.40, "cal": 0.0}
-    n = msp.normalize_scores(v, base, {"acc": True, "rms": False, "cal": False})
-    # acc: (v - 0.7) / (0.9 - 0.7) -> 0.5, 1, -0.5
-    np.testing.assert_allclose(n["acc"], [0.5, 1.0, -0.5], atol=1e-12)
-    # rms: (v - 0.4) / (0.25 - 0.4) -> 2/3, 1, -1/3
-    np.testing.assert_allclose(n["rms"], [2 / 3, 1.0, -1 / 3], atol=1e-12)
-    # cal: baseline = mean 0.05, best = min 0.02: (v - 0.05) / (0.02 - 0.05) -> 1, 0, -1
-    np.testing.assert_allclose(n["cal"], [1.0, 0.0, -1.0], atol=1e-12)
-    drop = msp.below_baseline(n)
-    assert drop.tolist() == [False, False, True]
-    # CAL alone never drops a model
-    assert msp.below_baseline(n[["cal"]]).tolist() == [False, False, False]
-    # without the CAL exception, the given baseline is used
-    n2 = msp.normalize_scores(v, base, {"acc": True, "rms": False, "cal": False},
-                              mean_baseline=())
-    # (0.02 - 0) / (0.02 - 0) ...: a baseline better than every model makes worse models
-    # score higher, which is why CAL's constant-predictor baseline is not used
-    np.testing.assert_allclose(n2["cal"], [1.0, 2.5, 4.0], atol=1e-12)
-
-
-def test_normalize_degenerate_column_is_nan() -> None:
-    v = pd.DataFrame({"acc": [0.7, 0.7]})
-    n = msp.normalize_scores(v, {"acc": 0.7}, {"acc": True})
-    assert n["acc"].isna().all()
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.lists(st.floats(0.0, 1.0), min_size=2, max_size=12), st.floats(0.0, 1.0),
-       st.booleans())
-def test_normalize_baseline_zero_best_one(vals: list[float], base: float, higher: bool) -> None:
-    v = pd.DataFrame({"m": vals})
-    top = max(vals) if higher else min(vals)
-    if (top - base if higher else base - top) < 1e-6:  # the best model beats the baseline
-        return
-    n = msp.normalize_scores(v, {"m": base}, {"m": higher})["m"]
-    assert n.iloc[int(np.argmax(vals) if higher else np.argmin(vals))] == pytest.approx(1.0)
-    # the baseline itself maps to 0, and the map is affine and increasing in goodness
-    n_b = msp.normalize_scores(pd.DataFrame({"m": [*vals, base]}), {"m": base},
-                               {"m": higher})["m"]
-    assert n_b.iloc[-1] == pytest.approx(0.0, abs=1e-12)
-    order = np.argsort(np.array(vals) * (1 if higher else -1), kind="stable")
-    assert np.all(np.diff(n.to_numpy()[order]) >= -1e-12)
-
-
-def test_baseline_scores_independent() -> None:
+def test_baseline_of_constant_predictor_by_hand() -> None:
     y = np.array([1] * 30 + [0] * 70)
-    spec = {"acc": "acc", "auc": "auc", "rms": "rms", "mxe": "mxe@2", "fsc": "f1"}
-    b = msp.baseline_scores(y, spec)
-    assert b["acc"] == pytest.approx(0.7)  # everyone scored 0.3 -> all negative
-    assert b["auc"] == pytest.approx(0.5)
-    assert b["rms"] == pytest.approx(math.sqrt(0.3 * 0.7))
-    # cross-entropy of the constant prior (bits per case) is the label entropy
-    h = -(0.3 * math.log2(0.3) + 0.7 * math.log2(0.7))
-    assert b["mxe"] == pytest.approx(h, rel=1e-9)
-    assert msp.directions(spec) == {"acc": True, "auc": True, "rms": False, "mxe": False,
-                                    "fsc": True}
-    with pytest.raises(MeasurelabError):
-        msp.baseline_scores([], spec)
+    b = msp.baseline_scores(y, MEASURES)
+    p = 0.3
+    assert b["acc"] == pytest.approx(0.7)  # 0.3 is not > 0.5: all negative
+    assert b["fsc"] == 0.0
+    assert b["auc"] == 0.5
+    assert b["lft"] == pytest.approx(1.0)  # all tied: the top quarter holds 25 % of positives
+    # expected AP of a random order (Bestgen 2015): (H_N + (P-1)/(N-1) (N - H_N)) / N
+    hn = sum(1 / k for k in range(1, 101))
+    assert b["apr"] == pytest.approx((hn + 29 / 99 * (100 - hn)) / 100)
+    assert b["rms"] == pytest.approx(np.sqrt(p * (1 - p)))
+    assert b["mxe"] == pytest.approx(-(p * np.log2(p) + (1 - p) * np.log2(1 - p)))
+    assert b["cal"] == pytest.approx(0.0, abs=0.05)  # nearly perfectly calibrated
+    assert b["sar"] == pytest.approx((0.7 + 0.5 + 1 - np.sqrt(0.21)) / 3)
 
 
-# ----------------------------------------------------------------------- distances, MDS
-def test_euclidean_and_standardize_vs_scipy() -> None:
+def test_normalize_by_hand_both_directions_and_cal_mean() -> None:
+    v = pd.DataFrame({"acc": [0.70, 0.80, 0.90], "rms": [0.50, 0.40, 0.30],
+                      "cal": [0.10, 0.05, 0.30]}, index=["a", "b", "c"])
+    higher = {"acc": True, "rms": False, "cal": False}
+    n = msp.normalize_scores(v, {"acc": 0.75, "rms": 0.45, "cal": 0.0}, higher)
+    assert np.allclose(n["acc"], [(0.70 - 0.75) / 0.15, 0.05 / 0.15, 1.0])
+    assert np.allclose(n["rms"], [(0.50 - 0.45) / (0.30 - 0.45), 0.05 / 0.15, 1.0])
+    mean = 0.15
+    assert np.allclose(n["cal"], [(0.10 - mean) / (0.05 - mean), 1.0, (0.30 - mean) / -0.10])
+    assert msp.below_baseline(n).tolist() == [True, False, False]  # CAL ignored
+    assert msp.below_baseline(n, exclude=()).tolist() == [True, False, True]
+
+
+def test_standardize_and_distances() -> None:
+    df = pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [2.0, 2.0, 8.0]})
+    z = msp.standardize(df)
+    assert np.allclose(z.mean(), 0) and np.allclose(z.std(ddof=0), 1)
+    pts = pd.DataFrame([[0.0, 0.0, 0.0], [1.0, 2.0, 2.0]], index=["x", "y"])
+    assert msp.euclidean_distances(pts).loc["x", "y"] == pytest.approx(3.0)
+
+
+def test_rank_correlation_equals_scipy_spearman_with_ties() -> None:
     rng = np.random.default_rng(0)
-    X = pd.DataFrame(rng.normal(size=(5, 7)), index=list("abcde"))
-    np.testing.assert_allclose(msp.euclidean_distances(X).to_numpy(),
-                               squareform(pdist(X.to_numpy())), atol=1e-12)
-    np.testing.assert_allclose(msp.standardize(X).to_numpy(), zscore(X.to_numpy(), axis=0),
-                               atol=1e-12)
-
-
-def test_classical_mds_recovers_planar_distances() -> None:
-    rng = np.random.default_rng(1)
-    pts = rng.normal(size=(8, 2)) * [3.0, 1.0]
-    D = squareform(pdist(pts))
-    X = msp.classical_mds(D, 2)
-    np.testing.assert_allclose(squareform(pdist(X)), D, atol=1e-9)
-    assert msp.kruskal_stress(D, X) < 1e-9
-    # 1-D loses information, and SMACOF from there keeps the exact 2-D solution
-    assert msp.kruskal_stress(D, msp.classical_mds(D, 1)) > 0.05
-    coords, stress = msp.mds(pd.DataFrame(D, index=list("abcdefgh"),
-                                          columns=list("abcdefgh")), 2)
-    assert list(coords.index) == list("abcdefgh") and stress < 1e-6
-    np.testing.assert_allclose(squareform(pdist(coords.to_numpy())), D, atol=1e-5)
-
-
-def test_kruskal_stress_hand() -> None:
-    D = np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0], [2.0, 1.0, 0.0]])
-    X = np.array([[0.0], [1.0], [1.0]])  # embedded distances 1, 1, 0
-    # sqrt(((1-1)^2 + (2-1)^2 + (1-0)^2) / (1 + 4 + 1)) = sqrt(2/6)
-    assert msp.kruskal_stress(D, X) == pytest.approx(math.sqrt(2 / 6))
-
-
-def test_stress_decreases_with_dimension() -> None:
-    rng = np.random.default_rng(2)
-    pts = rng.normal(size=(9, 4))
-    s = msp.stress_curve(squareform(pdist(pts)), 5)
-    assert list(s.index) == [1, 2, 3, 4, 5]
-    assert np.all(np.diff(s.to_numpy()) <= 1e-9)
-    assert s[1] > 0.1 and s[4] < 1e-4  # exact in the points' own dimension
-
-
-def test_mds_deterministic_and_checks_input() -> None:
-    rng = np.random.default_rng(3)
-    D = squareform(pdist(rng.normal(size=(6, 3))))
-    a, sa = msp.mds(D, 2, seed=5)
-    b, sb = msp.mds(D, 2, seed=5)
-    pd.testing.assert_frame_equal(a, b, check_exact=True)
-    assert sa == sb
-    with pytest.raises(MeasurelabError, match="symmetric"):
-        msp.mds(np.array([[0.0, 1.0], [2.0, 0.0]]))
-
-
-# ----------------------------------------------------------------------- rank correlation
-def test_rank_correlation_equals_spearmanr_with_ties() -> None:
-    rng = np.random.default_rng(4)
-    df = pd.DataFrame(np.round(rng.normal(size=(40, 5)), 1), columns=list("vwxyz"))
-    df["z"] = -df["v"] + rng.normal(scale=0.1, size=40)
+    df = pd.DataFrame(rng.integers(0, 5, size=(40, 4)), columns=list("abcd")).astype(float)
     rc = msp.rank_correlation(df)
-    np.testing.assert_allclose(rc.to_numpy(), spearmanr(df.to_numpy()).statistic,
-                               atol=1e-12)
-    frames = [df, df.iloc[::2], df.iloc[5:]]
-    mean = msp.mean_rank_correlation(frames)
-    want = np.mean([spearmanr(f.to_numpy()).statistic for f in frames], axis=0)
-    np.testing.assert_allclose(mean.to_numpy(), want, atol=1e-12)
-    with pytest.raises(MeasurelabError):
-        msp.mean_rank_correlation([])
+    ref = spearmanr(df.to_numpy()).statistic
+    assert np.allclose(rc.to_numpy(), ref)
+    two = msp.mean_rank_correlation([df, df.iloc[::-1] * 2, df.iloc[:20]])
+    want = (rc.to_numpy() * 2 + msp.rank_correlation(df.iloc[:20]).to_numpy()) / 3
+    assert np.allclose(two.to_numpy(), want)
 
 
-# ----------------------------------------------------------------------- model selection
-def test_best_model_ties_and_nan() -> None:
-    assert best_model(pd.Series([np.nan, 0.4, 0.4], index=["x", "y", "z"])) == "y"
-    assert best_model(pd.Series([0.2, np.nan, 0.1], index=[1, 2, 3]),
-                      higher_is_better=False) == 3
-    with pytest.raises(MeasurelabError):
-        best_model(pd.Series([np.nan, np.nan]))
+def _dist(X: np.ndarray) -> np.ndarray:
+    return np.sqrt(((X[:, None] - X[None]) ** 2).sum(-1))
 
 
-def test_selection_picks_validation_best_brute_force() -> None:
-    rng = np.random.default_rng(5)
-    models = [f"m{i}" for i in range(15)]
-    valid = pd.DataFrame(rng.random((15, 3)), index=models, columns=["acc", "auc", "rms"])
-    test = pd.DataFrame(rng.random((15, 3)), index=models, columns=["acc", "auc", "rms"])
+def test_classical_mds_recovers_euclidean_configuration() -> None:
+    X = np.random.default_rng(1).normal(size=(7, 2))
+    D = _dist(X)
+    Y = msp.classical_mds(D, 2)
+    assert np.allclose(_dist(Y), D)
+    coords, stress = msp.mds(pd.DataFrame(D, index=list("abcdefg"), columns=list("abcdefg")))
+    assert list(coords.index) == list("abcdefg")
+    assert stress < 1e-4
+    assert np.allclose(_dist(coords.to_numpy()), D, atol=1e-3)
+
+
+def test_mds_stress_matches_sklearn_and_decreases_with_dimensions() -> None:
+    from sklearn.manifold import MDS
+
+    X = np.random.default_rng(2).normal(size=(9, 4))
+    D = _dist(X)
+    curve = msp.stress_curve(D, 5)
+    assert (np.diff(curve.to_numpy()) <= 1e-6).all()
+    assert curve[4] < 1e-3 and curve[1] > 0.1
+    coords, stress = msp.mds(D, 2)
+    # our stress-1 of the returned embedding equals sklearn's normalized stress of it
+    raw = ((np.triu(D - _dist(coords.to_numpy()), 1)) ** 2).sum()
+    assert stress == pytest.approx(np.sqrt(raw / (np.triu(D, 1) ** 2).sum()))
+    ref = MDS(n_components=2, metric="precomputed", init="classical_mds",
+              normalized_stress=True).fit(D)
+    # sklearn's normalized stress is Kruskal's stress-1 of its own embedding; SMACOF from
+    # the same start reaches (about) the same minimum
+    assert stress == pytest.approx(ref.stress_, abs=0.02)
+
+
+def test_mds_of_non_euclidean_dissimilarities_is_finite() -> None:
+    D = np.array([[0, 1, 1, 3], [1, 0, 1, 1], [1, 1, 0, 1], [3, 1, 1, 0]], float)
+    coords, stress = msp.mds(D, 3)
+    assert np.isfinite(coords.to_numpy()).all() and 0 <= stress < 1
+
+
+def test_selection_by_brute_force_and_ties() -> None:
+    rng = np.random.default_rng(3)
+    idx = [f"m{i}" for i in range(12)]
+    valid = pd.DataFrame(rng.integers(0, 4, size=(12, 3)) / 4, index=idx,
+                         columns=["acc", "auc", "rms"])
+    test = pd.DataFrame(rng.random((12, 3)), index=idx, columns=["acc", "auc", "rms"])
     higher = {"acc": True, "auc": True, "rms": False}
-    t = selection_matrix(valid, test.iloc[::-1], higher)  # test rows in another order
+    t = selection_matrix(valid, test, higher)
     for m in valid.columns:
-        vals = valid[m].tolist()
-        i = vals.index(max(vals) if higher[m] else min(vals))
-        assert t.loc[m, "model"] == models[i]
-        for c in test.columns:
-            assert t.loc[m, c] == test.loc[models[i], c]
-    with pytest.raises(MeasurelabError, match="no test values"):
-        selection_matrix(valid, test.iloc[1:], higher)
-
-    groups = pd.Series(["a" if i < 7 else "b" for i in range(15)], index=models)
+        vals = valid[m].to_numpy()
+        target = vals.max() if higher[m] else vals.min()
+        first = idx[next(i for i, v in enumerate(vals) if v == target)]
+        assert t.loc[m, "model"] == first
+        assert t.loc[m, "acc"] == test.loc[first, "acc"]
+    assert best_model(pd.Series([np.nan, 0.2, 0.2], index=list("xyz"))) == "y"
+    groups = pd.Series(["A"] * 6 + ["B"] * 6, index=idx)
     g = best_per_group(valid, test, groups, higher)
-    for name in ("a", "b"):
-        members = [m for m in models if groups[m] == name]
-        for c in valid.columns:
-            v = valid.loc[members, c]
-            pick = v.idxmax() if higher[c] else v.idxmin()
-            assert g.loc[name, c] == test.loc[pick, c]
+    for name, members in (("A", idx[:6]), ("B", idx[6:])):
+        for m in valid.columns:
+            chosen = best_model(valid.loc[members, m], higher_is_better=higher[m])
+            assert g.loc[name, m] == test.loc[chosen, m]
+
+
+def test_findings_logic_on_constructed_tables() -> None:
+    from measurelab.experiments.caruana2004 import findings
+
+    m = list(MEASURES)
+    groups = {"acc": 0, "fsc": 0, "lft": 1, "auc": 1, "apr": 1, "bep": 1, "rms": 2,
+              "mxe": 2, "cal": 3, "sar": 4}
+    rc = pd.DataFrame(0.5, index=m, columns=m)
+    for a in m:
+        for b in m:
+            if groups[a] == groups[b]:
+                rc.loc[a, b] = 0.95
+    rc.loc["cal", :] = rc.loc[:, "cal"] = 0.1
+    rc.loc["sar", :] = rc.loc[:, "sar"] = 0.8
+    for a in m:
+        rc.loc[a, a] = 1.0
+    rc["mean"] = rc.where(~np.eye(10, dtype=bool)).mean(axis=1)
+    algs = ["ann", "svm", "bag-dt", "knn", "bst-dt", "dt", "bst-stmp", "bst-dt+platt"]
+    alg = pd.DataFrame(0.0, index=algs, columns=m)
+    alg = alg.add(np.linspace(0.8, 0.2, len(algs)), axis=0)  # the paper's order
+    alg.loc["bst-dt", ["acc", "fsc", "lft", "auc", "apr", "bep"]] = 0.99
+    alg.loc["bst-dt", ["rms", "mxe", "cal"]] = 0.1
+    alg.loc["bst-dt+platt", ["rms", "mxe", "cal"]] = 0.9
+    alg.loc["ann"] = 0.9
+    alg["mean"] = alg[[c for c in m if c != "sar"]].mean(axis=1)
+    sel = pd.DataFrame({"mean": np.linspace(0.9, 0.5, 10)}, index=["sar", *m[:-1]])
+    f = findings({"rank_correlation": rc, "algorithms": alg, "selection": sel})
+    assert f["holds"].all(), f[~f["holds"]]
+    rc2 = rc.copy()
+    rc2.loc["rms", "mxe"] = rc2.loc["mxe", "rms"] = -0.5
+    f2 = findings({"rank_correlation": rc2})
+    assert not f2.loc["rms_mxe", "holds"] and f2.loc["rms_mxe", "why"]
