@@ -51,6 +51,11 @@ def _bar(it: Any, progress: bool, desc: str) -> Any:
     return tqdm(it, desc=desc, leave=False)
 
 
+def _num(x: Any) -> Any:
+    """Counts stay exact ints; ratios are shown to 6 significant digits."""
+    return x if isinstance(x, int) or not math.isfinite(x) else float(f"{x:.6g}")
+
+
 def balanced_table(progress: bool = False) -> pd.DataFrame:
     """Paper vs ours (enumeration and generating function) for n = 4…16, one row per
     (n, quantity)."""
@@ -70,11 +75,14 @@ def balanced_table(progress: bool = False) -> pd.DataFrame:
             note = "" if same else "differs"
             if q in "CD" and same and o != p:
                 note = f"paper rounds to {'3' if q == 'C' else '1'} decimals"
-            rows.append({"n": n, "quantity": q, "paper": p, "ours": o,
-                         "generating_function": gf_vals[q],
+            rows.append({"n": n, "quantity": q, "paper": _num(p), "ours": _num(o),
+                         "generating_function": _num(gf_vals[q]),
                          "diff": (o - p) if math.isfinite(o) and math.isfinite(p) else 0.0,
                          "match": bool(same), "note": note})
-    return pd.DataFrame(rows).set_index(["n", "quantity"])
+    df = pd.DataFrame(rows)
+    for col in ("paper", "ours", "generating_function"):
+        df[col] = pd.Series([r[col] for r in rows], dtype=object)
+    return df.set_index(["n", "quantity"])
 
 
 def balanced_counts(bal: pd.DataFrame) -> pd.DataFrame:
