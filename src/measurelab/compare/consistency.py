@@ -235,16 +235,6 @@ def ratio_d(P: int, Q: int) -> float:
     return float(Fraction(P, Q))
 
 
-def _is_auc_acc(f: Measure, g: Measure) -> int:
-    """+1 for (auc, acc), −1 for (acc, auc), 0 otherwise."""
-    names = (f.name, g.name)
-    if names == ("auc", "acc"):
-        return 1
-    if names == ("acc", "auc"):
-        return -1
-    return 0
-
-
 def _exact_kind(m: Measure) -> str | None:
     """'auc', 'acc' or 'auc:acc' when the generating function covers the measure."""
     if m.name in ("auc", "acc") and _two_level_parts(m) is None:
