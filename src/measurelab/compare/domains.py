@@ -46,8 +46,23 @@ def _combination_masks(n: int, r: int) -> np.ndarray:
     return np.sort(masks)
 
 
+class _RankedListDomain:
+    """What every ranked-list domain shares: n, n_pos and the AUC denominator."""
+
+    n: int
+    n_pos: int
+
+    @property
+    def n_neg(self) -> int:
+        return self.n - self.n_pos
+
+    @property
+    def auc_den2(self) -> np.ndarray:
+        return np.full(len(self), 2 * self.n_pos * self.n_neg, dtype=np.int64)
+
+
 @dataclass
-class RankedLists:
+class RankedLists(_RankedListDomain):
     """All ranked lists of ``n`` examples with ``n_pos`` positives, cutoff ``k``.
 
     A list is ordered by increasing score (left = most negative); the right-most
@@ -88,14 +103,6 @@ class RankedLists:
     def __len__(self) -> int:
         return int(self.masks.size)
 
-    @property
-    def n_neg(self) -> int:
-        return self.n - self.n_pos
-
-    @property
-    def auc_den2(self) -> np.ndarray:
-        return np.full(len(self), 2 * self.n_pos * self.n_neg, dtype=np.int64)
-
     def describe(self) -> str:
         return f"all ranked lists, n={self.n}, pos={self.n_pos}, cutoff={self.cutoff}"
 
@@ -125,7 +132,7 @@ def _ranked_stats(labels: np.ndarray, cutoff: int) -> BinaryStats:
 
 
 @dataclass
-class SampledRankedLists:
+class SampledRankedLists(_RankedListDomain):
     """A seeded uniform random sample (with replacement) of ranked lists.
 
     Examples
@@ -167,14 +174,6 @@ class SampledRankedLists:
 
     def __len__(self) -> int:
         return int(self.size)
-
-    @property
-    def n_neg(self) -> int:
-        return self.n - self.n_pos
-
-    @property
-    def auc_den2(self) -> np.ndarray:
-        return np.full(len(self), 2 * self.n_pos * self.n_neg, dtype=np.int64)
 
     def describe(self) -> str:
         return (f"{self.size} ranked lists sampled uniformly (seed {self.seed}), n={self.n}, "
