@@ -101,7 +101,8 @@ SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri
              "avri", "oarp", "dp", "brier", "rms", "mxe", "cal", "sar"}
 PAIRED = {"sens": "spec", "spec": "sens", "prec": "npv", "npv": "prec"}
 RECIPROCAL = {"lr_pos": "lr_neg", "lr_neg": "lr_pos"}
-CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece"}
+CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece",
+                  "top_k_acc"}  # top_k_acc: a score of exactly 0.5 is always negative
 
 
 def test_every_measure_has_a_declared_swap_behaviour():

@@ -23,10 +23,10 @@ from measurelab._validation import (
     show,
     unique_labels,
 )
-from measurelab.registry import Measure, registry
+from measurelab.registry import Measure, check_average, registry
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
-from measurelab.stats.multiscore import MultiScoreTable
+from measurelab.stats.multiscore import MultiScoreTable, class_indices
 from measurelab.stats.scoretable import ScoreTable
 
 MeasureSpec = str | Measure
@@ -45,9 +45,12 @@ class EvaluationResult(Mapping[str, Any]):
     'higher'
     """
 
-    def __init__(self, values: dict[str, Any], measures: dict[str, Measure]) -> None:
+    def __init__(self, values: dict[str, Any], measures: dict[str, Measure],
+                 classes: tuple[Any, ...] | None = None) -> None:
         self._values = values
         self._measures = measures
+        #: class labels in column order (multi-class input), naming per-class arrays
+        self.classes = classes
 
     def __getitem__(self, name: str) -> Any:
         if name in self._values:
@@ -64,28 +67,39 @@ class EvaluationResult(Mapping[str, Any]):
         return len(self._values)
 
     def __repr__(self) -> str:
-        body = ", ".join(f"{k}={_fmt(v)}" for k, v in self._values.items())
+        body = ", ".join(f"{k}={_fmt(v)}" if np.ndim(v) == 0 else f"{k}={np.round(v, 6)}"
+                         for k, v in self._values.items())
         return f"EvaluationResult({body})"
 
     def measure(self, name: str) -> Measure:
         return self._measures[name]
+
+    def _class_names(self, values: Any) -> list[Any]:
+        if self.classes is not None and len(self.classes) == len(values):
+            return list(self.classes)
+        return list(range(len(values)))
 
     def notes(self) -> dict[str, str]:
         """Verbal readings of some values (the DP band of Sokolova 2006)."""
         from measurelab.measures.likelihood import dp_band
 
         out = {}
-        if "dp" in self._values:
+        if "dp" in self._values and np.ndim(self._values["dp"]) == 0:
             out["dp"] = dp_band(float(self._values["dp"]))
         return out
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready ``{name: number}``; two-level values give their display number,
-        non-finite numbers become the strings 'inf', '-inf', 'nan'; adds ``dp_band``."""
+        non-finite numbers become the strings 'inf', '-inf', 'nan'; adds ``dp_band``.
+        Per-class values (``average=None``) become ``{class: number}`` in label order."""
         out: dict[str, Any] = {}
         for k, v in self._values.items():
+            if np.ndim(v) == 1:
+                out[k] = {str(c): _jsonable(float(x)) for c, x in zip(self._class_names(v), v,
+                                                                       strict=True)}
+                continue
             out[k] = _jsonable(float(v))
-        if "dp" in self._values:
+        if "dp" in self.notes():
             out["dp_band"] = self.notes()["dp"]
         return out
 
@@ -97,16 +111,22 @@ class EvaluationResult(Mapping[str, Any]):
         rows = []
         for k, v in self._values.items():
             m = self._measures[k]
-            rows.append(
+            if np.ndim(v) == 1:  # per-class values: one row per class, 'name[class]'
+                per = [(f"{k}[{c}]", float(x)) for c, x in zip(self._class_names(v), v,
+                                                             strict=True)]
+            else:
+                per = [(k, float(v))]
+            rows.extend(
                 {
-                    "measure": k,
-                    "value": float(v),
+                    "measure": key,
+                    "value": value,
                     "kind": m.kind,
                     "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
                     "direction": "higher" if m.higher_is_better else "lower",
                     "note": notes.get(k, ""),
                     "source": m.source,
                 }
+                for key, value in per
             )
         return pd.DataFrame(rows).set_index("measure")
 
@@ -135,7 +155,7 @@ def compute_measures(
     stats: BinaryStats | MultiStats,
     measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
     *,
-    average: str = "macro",
+    average: str | None = "macro",
     probabilities_ok: bool | None = None,
 ) -> EvaluationResult:
     """Evaluate measures on already-built statistics (the step shared by every front end).
@@ -147,6 +167,7 @@ def compute_measures(
     """
     chosen = _resolve_all(measures)
     explicit = chosen is not None
+    average = check_average(average)
     if probabilities_ok is None:
         probabilities_ok = _scores_are_probabilities(stats)
     if chosen is None:
@@ -179,7 +200,26 @@ def compute_measures(
         v = m.compute(stats, average=average) if multi else m.compute(stats)
         values[m.name] = _plain(v)
         used[m.name] = m
+    if multi:
+        _warn_row_sums(stats, used.values())
+        return EvaluationResult(values, used, classes=tuple(stats.counts.labels))
     return EvaluationResult(values, used)
+
+
+def _warn_row_sums(stats: MultiStats, used: Iterable[Measure]) -> None:
+    """Rows that do not sum to 1 are used as given, with a warning naming the worst row."""
+    rows = stats.rows
+    if rows is None or not rows.n_off or not any(m.needs_probabilities for m in used):
+        return
+    import warnings
+
+    warnings.warn(
+        f"{rows.n_off} of {rows.n_rows} probability rows do not sum to 1 (used as given, "
+        f"not renormalized); the worst is data row {rows.worst_row + 1}, which sums to "
+        f"{rows.worst_sum:.6g}",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def _plain(v: Any) -> Any:
@@ -241,6 +281,8 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
             f"y_score must be finite, got {show(P[i, j])} at row {i}, column {j}"
         )
     w = check_weights(sample_weight, y.size)
+    if P.shape[1] == 2:
+        check_two_columns(P)
     if labels is None:
         labels = unique_labels(y)
         if labels.size != P.shape[1]:
@@ -249,10 +291,54 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
                 f"({labels.tolist()}); pass labels= to name the columns"
             )
     labels = np.asarray(labels)
-    pred = labels[np.argmax(P, axis=1)]
-    counts = MultiCounts.from_labels(y, pred, labels=labels, sample_weight=w)
-    table = MultiScoreTable.from_arrays(y, P, labels=labels, sample_weight=w)
-    return MultiStats(counts=counts, table=table)
+    if P.shape[1] != labels.size:
+        raise MeasurelabError(
+            f"y_score has {P.shape[1]} columns but labels= names {labels.size} classes"
+        )
+    return multi_stats_from_indices(class_indices(y, labels), P, tuple(labels.tolist()), w)
+
+
+def check_two_columns(P: np.ndarray, where: str = "y_score") -> None:
+    """A two-column matrix whose rows do not sum to 1 is not a probability matrix: most
+    likely the scores of two models side by side. Raise a clear error pointing there."""
+    from measurelab.stats.probrows import SUM_TOLERANCE
+
+    dev = np.abs(P.sum(axis=1) - 1.0)
+    if dev.size and float(dev.max()) > SUM_TOLERANCE:
+        i = int(np.argmax(dev))
+        raise MeasurelabError(
+            f"{where} has two columns whose rows do not sum to 1 (row {i + 1} sums to "
+            f"{P[i].sum():.6g}), so they are not class probabilities; to compare two models "
+            "use measurelab.compare_classifiers (command line: several --score-col); for "
+            "one binary model pass the positive-class column alone"
+        )
+
+
+def multi_stats_from_indices(
+    yi: np.ndarray, P: np.ndarray, labels: tuple[Any, ...], sample_weight: Any = None
+) -> MultiStats:
+    """Statistics of k-class probability rows ``P`` (n × k, validated) with true-class
+    column indices ``yi``: confusion matrix of the arg-max class (first column on ties),
+    per-class score tables and the row summary (:class:`ProbabilityRows`).
+
+    Examples
+    --------
+    >>> s = multi_stats_from_indices(np.array([0, 1]), np.array([[.6, .4], [.3, .7]]), ("a", "b"))
+    >>> s.counts.matrix.tolist(), s.rows.rank_weight.tolist()
+    ([[1.0, 0.0], [0.0, 1.0]], [2.0, 0.0])
+    """
+    from measurelab.stats.probrows import ProbabilityRows
+
+    k = len(labels)
+    yi = np.asarray(yi, dtype=np.int64)
+    pred = np.argmax(P, axis=1) if len(P) else np.zeros(0, dtype=np.int64)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    mat = np.bincount(yi * k + pred, weights=w, minlength=k * k).astype(np.float64)
+    return MultiStats(
+        counts=MultiCounts(mat.reshape(k, k), tuple(labels)),
+        table=MultiScoreTable.from_indices(yi, P, tuple(labels), w),
+        rows=ProbabilityRows.from_arrays(yi, P, w),
+    )
 
 
 def _build_multi_from_predictions(
@@ -273,7 +359,7 @@ def evaluate(
     pos_label: Any = 1,
     sample_weight: Any = None,
     inclusive: bool = False,
-    average: str = "macro",
+    average: str | None = "macro",
     labels: Any = None,
 ) -> EvaluationResult:
     """Evaluate predictions with many measures from one pass over the data.
@@ -294,11 +380,19 @@ def evaluate(
     sample_weight : array-like of shape (n,), optional
     inclusive : bool, default False
         Use ``score >= threshold`` (Caruana's perf) instead of ``>``.
-    average : 'macro', 'weighted' or 'micro', default 'macro'
+    average : 'macro', 'weighted', 'micro' or None, default 'macro'
         How per-class values combine for multi-class input. For AUC, 'macro' is Hand &
-        Till's M and 'weighted' the prevalence-weighted one-vs-rest AUC.
+        Till's M and 'weighted' the prevalence-weighted one-vs-rest AUC; 'micro' pools every
+        (case, class) pair (counts for threshold measures, scores for rank measures); None
+        gives each per-class measure as an array in label order (``result.classes``), as
+        scikit-learn does. Measures of the whole k-class problem (acc, kappa, mcc, mxe,
+        brier, rms, ece, top_k_acc) are single numbers whatever ``average``. Binary input
+        ignores it (see :func:`per_class` for both classes' values).
     labels : array-like, optional
-        Class order of the columns of a 2-d ``y_score``.
+        Class order of the columns of a 2-d ``y_score`` (any order; default sorted).
+        Rows of a 2-d ``y_score`` are used as given: rows that do not sum to 1 give a
+        warning naming the worst row; two columns that are not probabilities (the scores
+        of two models) are an error.
 
     Returns
     -------
@@ -353,51 +447,114 @@ def per_class(
     y_true: Any,
     y_score: Any,
     *,
+    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
     threshold: float = 0.5,
     pos_label: Any = 1,
     labels: Any = None,
     sample_weight: Any = None,
+    inclusive: bool = False,
 ) -> Any:
-    """Extended per-class precision, recall and F1 with support (Lingras & Butz 2007;
-    Hossin 2011 eq. 9–10): class i's precision is |R_i ∩ A_i| / |A_i| and its recall
-    |R_i ∩ A_i| / |R_i| (R_i: examples of class i, A_i: examples predicted i).
+    """Every binary measure one-vs-rest, one row per class: class i is the positive class
+    and all others the negative one.
 
-    Binary input gives two rows, positive first: (p1, r1) = (prec, sens) and
-    (p2, r2) = (npv, spec). Multi-class input: one row per class.
+    The hard prediction of class i is the arg-max class (multi-class) or the threshold rule
+    (binary), so the ``precision`` and ``recall`` columns are the extended per-class
+    precision and recall of Lingras & Butz 2007 and Hossin 2011 eq. 9–10 (class i's
+    precision |R_i ∩ A_i| / |A_i|, recall |R_i ∩ A_i| / |R_i|); rank measures use column i's
+    scores, probability measures column i's probabilities.
+
+    Binary input gives two rows, positive first: the negative class's scores are −score for
+    rank measures and 1 − score for probability measures, so (precision, recall) of the
+    second row are (npv, spec).
+
+    Parameters
+    ----------
+    y_true, y_score, threshold, pos_label, labels, sample_weight, inclusive
+        As in :func:`evaluate`.
+    measures : names or specs, optional
+        Default: every registered measure that applies (probability measures only when the
+        scores are in [0, 1]).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Index: the classes in label order (binary: positive first). Columns: ``precision``,
+        ``recall``, ``f1`` (= prec, sens, f1), then every other measure by its registry name
+        in registry order, then ``support`` (the class's total weight).
 
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.per_class([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6]).round(3).to_dict("index")[1]
-    {'precision': 0.5, 'recall': 0.5, 'f1': 0.5, 'support': 2.0}
+    >>> ml.per_class([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6]).round(3).loc[1, ["precision", "recall"]]
+    precision    0.5
+    recall       0.5
+    Name: 1, dtype: float64
+    >>> df = ml.per_class([0, 1, 2, 2], [[.6, .3, .1], [.2, .5, .3], [.1, .1, .8], [.3, .4, .3]])
+    >>> df["auc"].tolist(), df["support"].tolist()
+    ([1.0, 1.0, 0.875], [1.0, 1.0, 2.0])
     """
     import pandas as pd
 
-    from measurelab.measures.basic import f1, prec, sens
-
     stats = build_stats(y_true, y_score, threshold=threshold, pos_label=pos_label,
-                        sample_weight=sample_weight, labels=labels)
-    if isinstance(stats, BinaryStats):
-        c = stats.counts
-        both = BinaryCounts(np.array([c.tp, c.tn]), np.array([c.fp, c.fn]),
-                            np.array([c.fn, c.fp]), np.array([c.tn, c.tp]))
-        names = [pos_label, "rest" if pos_label is None else f"not {pos_label}"]
-        y_arr = _as_1d(y_true, "y_true")
-        others = [v for v in unique_labels(y_arr).tolist() if v != pos_label]
-        if others:
-            names[1] = others[0]
-    else:
-        both = stats.counts.one_vs_rest()
-        names = list(stats.counts.labels)
-    return pd.DataFrame(
-        {
-            "precision": prec(both),
-            "recall": sens(both),
-            "f1": f1(both),
-            "support": np.asarray(both.tp + both.fn, dtype=np.float64),
-        },
-        index=pd.Index(names, name="class"),
+                        sample_weight=sample_weight, labels=labels, inclusive=inclusive)
+    names, parts = _one_vs_rest_stats(stats, y_true, pos_label)
+    chosen = _resolve_all(measures)
+    explicit = chosen is not None
+    probabilities_ok = _scores_are_probabilities(stats)
+    has_scores = stats.has_scores
+    if chosen is None:
+        first = [registry.get(n) for n in ("prec", "sens", "f1")]
+        chosen = first + [m for m in registry if m not in first]
+    columns: dict[str, list[Any]] = {}
+    legacy = {"prec": "precision", "sens": "recall", "f1": "f1"}
+    for m in chosen:
+        if m.statistic != "counts" and not has_scores:
+            if explicit:
+                raise MeasurelabError(f"{m.name} needs scores, but only labels were given")
+            continue
+        if m.needs_probabilities and not probabilities_ok:
+            if explicit:
+                lo, hi = _score_range(stats)
+                raise MeasurelabError(
+                    f"{m.name} is a probability measure and needs scores in [0, 1], "
+                    f"got {show(lo if lo < 0 else hi)}"
+                )
+            continue
+        col = legacy.get(m.name, m.name) if not explicit else m.name
+        columns[col] = [_plain(m.compute(rank if not m.needs_probabilities else prob))
+                        for rank, prob in parts]
+    columns["support"] = [float(rank.counts.n_pos) for rank, _ in parts]
+    return pd.DataFrame(columns, index=pd.Index(names, name="class"))
+
+
+def _one_vs_rest_stats(
+    stats: BinaryStats | MultiStats, y_true: Any, pos_label: Any
+) -> tuple[list[Any], list[tuple[BinaryStats, BinaryStats]]]:
+    """Class names and, per class, binary statistics with that class positive: one bundle
+    for rank measures and one for probability measures (they differ only for the binary
+    negative class: −score versus 1 − score)."""
+    if isinstance(stats, MultiStats):
+        ovr = stats.counts.one_vs_rest()
+        parts = []
+        for i in range(stats.counts.k):
+            c = BinaryCounts(float(ovr.tp[i]), float(ovr.fp[i]), float(ovr.fn[i]),
+                             float(ovr.tn[i]))
+            t = None if stats.table is None else stats.table.ovr_table(i)
+            b = BinaryStats(table=t, given_counts=c)
+            parts.append((b, b))
+        return list(stats.counts.labels), parts
+    names = [pos_label, "rest" if pos_label is None else f"not {pos_label}"]
+    others = [v for v in unique_labels(_as_1d(y_true, "y_true")).tolist() if v != pos_label]
+    if others:
+        names[1] = others[0]
+    t = stats.table
+    neg_counts = stats.counts.swapped()
+    neg_rank = BinaryStats(table=t.swapped(), given_counts=neg_counts)
+    neg_prob = BinaryStats(
+        table=ScoreTable(1.0 - t.scores[::-1], t.neg[::-1].copy(), t.pos[::-1].copy()),
+        given_counts=neg_counts,
     )
+    return names, [(stats, stats), (neg_rank, neg_prob)]
 
 
 class Evaluator:
@@ -421,7 +578,7 @@ class Evaluator:
         threshold: float = 0.5,
         pos_label: Any = 1,
         inclusive: bool = False,
-        average: str = "macro",
+        average: str | None = "macro",
         labels: Any = None,
     ) -> None:
         self.measures = _resolve_all(measures)
@@ -432,6 +589,7 @@ class Evaluator:
         self.labels = None if labels is None else list(labels)
         self.table: ScoreTable | MultiScoreTable | None = None
         self.counts: MultiCounts | None = None
+        self._multi: MultiStats | None = None
         self.n_updates = 0
 
     def _settings(self) -> tuple[Any, ...]:
@@ -444,7 +602,8 @@ class Evaluator:
             stats = _build_multi(y_true, P, labels=self.labels, sample_weight=sample_weight)
             if self.labels is None:
                 self.labels = list(stats.counts.labels)
-            self._add_multi(stats.table, stats.counts)
+            self.update_multi(stats)
+            return self
         else:
             if self.counts is not None:
                 raise MeasurelabError("this evaluator holds multi-class data; got a 1-d y_score")
@@ -458,11 +617,19 @@ class Evaluator:
         self.n_updates += 1
         return self
 
-    def _add_multi(self, table: MultiScoreTable, counts: MultiCounts) -> None:
+    def update_multi(self, stats: MultiStats) -> Evaluator:
+        """Add already-built multi-class statistics (rows after the ones seen so far)."""
         if isinstance(self.table, ScoreTable):
             raise MeasurelabError("this evaluator holds binary data; got a 2-d y_score")
-        self.table = table if self.table is None else self.table.merge(table)
-        self.counts = counts if self.counts is None else self.counts.merge(counts)
+        if self.labels is not None and list(stats.counts.labels) != list(self.labels):
+            raise MeasurelabError(
+                f"these statistics are over the classes {list(stats.counts.labels)}, "
+                f"this evaluator's over {list(self.labels)}"
+            )
+        self._multi = stats if self._multi is None else self._multi.merge(stats)
+        self.table, self.counts = self._multi.table, self._multi.counts
+        self.n_updates += 1
+        return self
 
     def update_table(self, table: ScoreTable) -> Evaluator:
         """Add an already-built binary score table (from another process or file part)."""
@@ -490,8 +657,7 @@ class Evaluator:
             if isinstance(part.table, ScoreTable):
                 out.update_table(part.table)
             else:
-                out._add_multi(part.table, part.counts)
-                out.n_updates += 1
+                out.update_multi(part._multi)
         return out
 
     __add__ = merge
@@ -502,7 +668,7 @@ class Evaluator:
         if isinstance(self.table, ScoreTable):
             return BinaryStats(table=self.table, threshold=self.threshold,
                                inclusive=self.inclusive)
-        return MultiStats(counts=self.counts, table=self.table)
+        return self._multi
 
     def compute(self) -> EvaluationResult:
         """Measure values on everything seen so far."""

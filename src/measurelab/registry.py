@@ -38,6 +38,34 @@ STATISTICS: tuple[str, ...] = ("counts", "scores", "stats")
 AVERAGES: tuple[str, ...] = ("macro", "weighted", "micro")
 
 
+def check_average(average: Any) -> str | None:
+    """``average`` as used for multi-class input: 'macro', 'weighted', 'micro' or None
+    (per-class values; the text 'none' means None).
+
+    Examples
+    --------
+    >>> check_average("none") is None, check_average("micro")
+    (True, 'micro')
+    """
+    if average is None or (isinstance(average, str) and average.lower() == "none"):
+        return None
+    if average not in AVERAGES:
+        raise MeasurelabError(
+            f"average={average!r} is not valid; expected one of {AVERAGES} or None"
+        )
+    return average
+
+
+def average_values(values: np.ndarray, support: np.ndarray, average: str | None) -> Any:
+    """Combine per-class values: their mean ('macro'), support-weighted mean ('weighted'),
+    or the values themselves, in label order (None)."""
+    if average is None:
+        return np.asarray(values, dtype=np.float64)
+    if average == "weighted":
+        return float(np.average(values, weights=support))
+    return float(np.mean(values))
+
+
 @dataclass(frozen=True)
 class Measure:
     """A registered measure: a formula over one statistic, and its metadata.
@@ -128,13 +156,11 @@ class Measure:
         return self.formula(stats, **kw)
 
     def _compute_multiclass(self, stats: Any, kw: dict[str, Any]) -> Any:
-        average = kw.pop("average", "macro")
+        average = check_average(kw.pop("average", "macro"))
         if self.multiclass is None:
             raise MeasurelabError(f"{self.name} is defined for binary tasks only")
         if callable(self.multiclass):
             return self.multiclass(stats, average=average, **kw)
-        if average not in AVERAGES:
-            raise MeasurelabError(f"average={average!r} is not valid; expected one of {AVERAGES}")
         support = stats.counts.matrix.sum(axis=1)
         if self.statistic == "counts":
             ovr = stats.counts.one_vs_rest()
@@ -145,15 +171,13 @@ class Measure:
                 return self.formula(summed, **kw)
             values = np.asarray(self.formula(ovr, **kw), dtype=np.float64)
         else:
-            if average == "micro":
-                raise MeasurelabError(f"average='micro' is not defined for {self.name}")
             table = stats.table
             if table is None:
                 raise MeasurelabError(f"{self.name} needs class scores")
+            if average == "micro":  # every (case, class) pair pooled, as scikit-learn
+                return self.formula(table.micro_table(), **kw)
             values = np.array([self.formula(table.ovr_table(i), **kw) for i in range(table.k)])
-        if average == "weighted":
-            return float(np.average(values, weights=support))
-        return float(np.mean(values))
+        return average_values(values, support, average)
 
     def __call__(
         self,

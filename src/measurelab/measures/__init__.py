@@ -8,7 +8,7 @@ likelihood      youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict)
 agreement       mcc, kappa
 oarp            ri, op, avri, oarp (+ extended_precision_recall)
 ranking         auc (Hand & Till M), apr, ap, ap11, bep, lift
-probability     rms, mxe, brier, ece
+probability     rms, mxe, brier, ece, top_k_acc
 calibration     cal
 composite       sar
 twolevel        two_level(f, g) → f:g

@@ -1,12 +1,19 @@
-"""Probability measures from the score table: RMS, MXE (cross-entropy), Brier, ECE.
+"""Probability measures from the score table: RMS, MXE (cross-entropy), Brier, ECE, and
+top-k accuracy.
 
-Scores must be probabilities of the positive class in [0, 1]. Sources: Caruana &
-Niculescu-Mizil 2004 (RMS, MXE); Brier 1950; Naeini et al. 2015 (ECE).
+Binary: scores are probabilities of the positive class in [0, 1]. Multi-class (SPEC §7): one
+probability column per class; MXE = −mean log p(true class) (scikit-learn's ``log_loss``),
+Brier = mean Σ_k (p_k − [y = k])² (scikit-learn ≥ 1.7 ``brier_score_loss``: halved for two
+columns, which equals the binary Brier), RMS = √(Σ_k-Brier / k), ECE on the arg-max
+confidence (Guo et al. 2017), top-k accuracy (scikit-learn's ``top_k_accuracy_score``). Rows
+are not renormalized. Sources: Caruana & Niculescu-Mizil 2004 (RMS, MXE); Brier 1950;
+Naeini et al. 2015 and Guo et al. 2017 (ECE).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -21,16 +28,50 @@ def _squared_error_sum(t: ScoreTable) -> float:
     return t.squared_error_sum
 
 
+def _class_squared_error(stats: Any) -> float:
+    """Σ over cases and classes of weight·(p_k − [y = k])²: the one-vs-rest squared error
+    of every class column, summed."""
+    table = stats.table
+    return float(sum(table.ovr_table(i).squared_error_sum for i in range(table.k)))
+
+
+def _total(stats: Any) -> float:
+    return float(stats.counts.matrix.sum())
+
+
+def _brier_multi(stats: Any, average: str | None = "macro") -> float:
+    k = stats.table.k
+    return _class_squared_error(stats) / _total(stats) / (2.0 if k == 2 else 1.0)
+
+
+def _rms_multi(stats: Any, average: str | None = "macro") -> float:
+    return math.sqrt(_class_squared_error(stats) / _total(stats) / stats.table.k)
+
+
+def _mxe_multi(stats: Any, average: str | None = "macro", base: float = math.e) -> float:
+    table = stats.table
+    s = 0.0
+    for c in range(table.k):  # column c at the cases of class c: p(true class)
+        s += float(np.dot(table.counts[c][:, c], np.log(np.clip(table.scores[c], EPS, 1 - EPS))))
+    return float(-s / _total(stats) / math.log(base))
+
+
+def _ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> float:
+    return ece(stats.rows.confidence, n_bins=n_bins)
+
+
 @measure(
     "brier",
     kind="probability",
     statistic="scores",
     higher_is_better=False,
     aliases=("brier_score", "mse"),
+    multiclass=_brier_multi,
     source="Brier 1950: mean squared error of the probability",
 )
 def brier(t: ScoreTable) -> float:
-    """Brier score: mean((p − y)²), y ∈ {0, 1}; lower is better.
+    """Brier score: mean((p − y)²), y ∈ {0, 1}; lower is better. k classes:
+    mean Σ_k (p_k − [y = k])² (halved when k = 2, as scikit-learn).
 
     Examples
     --------
@@ -47,10 +88,12 @@ def brier(t: ScoreTable) -> float:
     statistic="scores",
     higher_is_better=False,
     aliases=("rmse", "root_mean_squared_error"),
+    multiclass=_rms_multi,
     source="Caruana 2004 RMS (papers use 1 − rms as the normalized form)",
 )
 def rms(t: ScoreTable) -> float:
     """Root mean squared error of the probability: sqrt(mean((p − y)²)); lower is better.
+    k classes: sqrt(mean Σ_k (p_k − [y = k])² / k).
 
     Examples
     --------
@@ -68,6 +111,7 @@ def rms(t: ScoreTable) -> float:
     range=(0.0, math.inf),
     higher_is_better=False,
     aliases=("log_loss", "cross_entropy", "logloss"),
+    multiclass=_mxe_multi,
     main_param="base",
     source="Caruana 2004 MXE (perf reports bits: base=2)",
 )
@@ -75,7 +119,7 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     """Mean cross-entropy −mean(y·log p + (1−y)·log(1−p)); natural log by default,
     bits with ``base=2`` (as ``perf`` reports). p is clipped to [ε, 1−ε], ε = 2.2e-16
     (machine epsilon, as scikit-learn's ``log_loss``), so p = 0 or 1 gives a large,
-    finite loss.
+    finite loss. k classes: −mean log p(true class), clipped alike (``log_loss``).
 
     Examples
     --------
@@ -94,13 +138,15 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     statistic="scores",
     higher_is_better=False,
     aliases=("expected_calibration_error",),
+    multiclass=_ece_multi,
     main_param="n_bins",
     source="Naeini, Cooper & Hauskrecht 2015 (equal-width bins)",
 )
 def ece(t: ScoreTable, n_bins: int = 10) -> float:
     """Expected calibration error: Σ_b (w_b / W)·|mean score in b − fraction positive in b|
     over ``n_bins`` equal-width bins; bin b holds scores in [b/n, (b+1)/n), the last bin
-    also holds 1.0.
+    also holds 1.0. k classes: the same bins over the arg-max probability, "positive" = the
+    arg-max class is the true one (Guo et al. 2017).
 
     Examples
     --------
@@ -114,3 +160,43 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
     ws = np.bincount(b, weights=w * t.scores, minlength=n_bins)
     wp = np.bincount(b, weights=t.pos, minlength=n_bins)
     return float(np.abs(ws - wp).sum() / t.total)
+
+
+def _top_k_multi(stats: Any, average: str | None = "macro", k: float = 1) -> float:
+    rw = stats.rows.rank_weight
+    return float(rw[: max(int(k), 0)].sum() / rw.sum())
+
+
+@measure(
+    "top_k_acc",
+    kind="threshold",
+    statistic="scores",
+    aliases=("top_k_accuracy",),
+    multiclass=_top_k_multi,
+    main_param="k",
+    source="scikit-learn top_k_accuracy_score",
+)
+def top_k_acc(t: ScoreTable, k: float = 1) -> float:
+    """Top-k accuracy: the fraction of cases whose true class is among the k classes of
+    highest score (``top_k_acc@2``). Ties inside a row as scikit-learn's
+    ``top_k_accuracy_score``: of tied classes the later column ranks first. Binary (one
+    score column): k = 1 is the accuracy of ``score > 0.5`` (``score > 0`` when the scores
+    are not all in [0, 1]), k ≥ 2 is 1.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.top_k_acc([0, 1, 2], [[.5, .3, .2], [.5, .3, .2], [.5, .3, .2]], k=2)
+    0.6666666666666666
+    >>> ml.top_k_acc([0, 1, 1], [0.2, 0.7, 0.4])
+    0.6666666666666666
+    """
+    if int(k) < 1:
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError(f"top_k_acc needs k >= 1, got k={k!r}")
+    if int(k) >= 2:
+        return 1.0
+    probs = t.size == 0 or (t.scores[0] >= 0.0 and t.scores[-1] <= 1.0)
+    c = t.counts_at(0.5 if probs else 0.0)
+    return (c.tp + c.tn) / t.total

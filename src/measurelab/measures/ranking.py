@@ -38,24 +38,23 @@ def auc_numerator(t: ScoreTable) -> float:
     return float(np.dot(t.pos, neg_below + 0.5 * t.neg))
 
 
-def _hand_till(stats: Any, average: str = "macro") -> float:
-    """Multi-class AUC: Hand & Till's M (average='macro') or the prevalence-weighted
-    one-vs-rest AUC of Provost & Domingos (average='weighted')."""
+def _hand_till(stats: Any, average: str | None = "macro") -> Any:
+    """Multi-class AUC: Hand & Till's M (average='macro', scikit-learn's ``multi_class='ovo'``),
+    the prevalence-weighted one-vs-rest AUC of Provost & Domingos (average='weighted'), the
+    AUC of all (case, class) pairs pooled (average='micro', scikit-learn's micro ``'ovr'``) or
+    the one-vs-rest AUC of each class in label order (average=None)."""
     table = stats.table
     if table is None:
         raise ValueError("multi-class AUC needs class scores (a 2-d y_score)")
+    if average == "micro":
+        return auc(table.micro_table())
+    if average is None:
+        return np.array([auc(table.ovr_table(i)) for i in range(table.k)])
     w = table.class_weights()
     present = [i for i in range(table.k) if w[i] > 0]
     if average == "weighted":
         vals = [auc(table.ovr_table(i)) for i in present]
         return float(np.average(vals, weights=w[present]))
-    if average != "macro":
-        from measurelab._validation import MeasurelabError
-
-        raise MeasurelabError(
-            f"average={average!r} is not valid for multi-class AUC; expected 'macro' "
-            "(Hand & Till M) or 'weighted' (prevalence-weighted one-vs-rest)"
-        )
     pairs = [(i, j) for a, i in enumerate(present) for j in present[a + 1 :]]
     if not pairs:
         warn_undefined("multi-class AUC needs at least two classes present; returning NaN")
@@ -77,8 +76,9 @@ def auc(t: ScoreTable) -> float:
     """Area under the ROC curve: P(positive scores above negative), ties count ½.
 
     Equals (Σ mid-ranks of positives − n₁(n₁+1)/2) / (n₀n₁) and the trapezoid area under
-    the ROC curve. Multi-class: Hand & Till's M (``average='macro'``) or the
-    prevalence-weighted one-vs-rest AUC (``average='weighted'``).
+    the ROC curve. Multi-class: Hand & Till's M (``average='macro'``), the
+    prevalence-weighted one-vs-rest AUC (``average='weighted'``), the pooled one-vs-rest
+    AUC (``average='micro'``) or per-class one-vs-rest AUCs (``average=None``).
 
     Examples
     --------

@@ -13,6 +13,7 @@ from functools import cached_property
 from measurelab._validation import MeasurelabError
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
+from measurelab.stats.probrows import ProbabilityRows
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -51,7 +52,20 @@ class MultiStats:
 
     counts: MultiCounts
     table: MultiScoreTable | None = None
+    rows: ProbabilityRows | None = None
 
     @property
     def has_scores(self) -> bool:
         return self.table is not None
+
+    def merge(self, other: MultiStats) -> MultiStats:
+        """Statistics of the union; ``other``'s rows come after this one's."""
+        if (self.table is None) != (other.table is None):
+            raise MeasurelabError("cannot merge class scores with predicted labels only")
+        table = None if self.table is None else self.table.merge(other.table)
+        rows = None
+        if self.rows is not None and other.rows is not None:
+            rows = self.rows.merge(other.rows.shifted(self.rows.n_rows))
+        return MultiStats(self.counts.merge(other.counts), table, rows)
+
+    __add__ = merge

@@ -23,6 +23,30 @@ def _combine_rows(scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, n
     return s[starts], np.add.reduceat(counts[order], starts, axis=0)
 
 
+def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
+    """Column index of each label of ``y`` in ``labels`` (any order); an unknown label is a
+    :class:`MeasurelabError` naming it.
+
+    Examples
+    --------
+    >>> class_indices(["b", "a", "c"], ["c", "a", "b"]).tolist()
+    [2, 1, 0]
+    """
+    y = np.asarray(y)
+    labels = np.asarray(labels)
+    k = labels.size
+    order = np.argsort(labels, kind="stable")
+    sorted_labels = labels[order]
+    pos = np.searchsorted(sorted_labels, y)
+    bad = (pos >= k) | (sorted_labels[np.minimum(pos, k - 1)] != y)
+    if bad.any():
+        raise MeasurelabError(
+            f"{name} holds the label {show(y[np.flatnonzero(bad)[0]])}, "
+            f"which is not one of {labels.tolist()}"
+        )
+    return order[pos].astype(np.int64)
+
+
 @dataclass(frozen=True, eq=False)
 class MultiScoreTable:
     """For each class column c: distinct scores of column c and, at each, the weight of
@@ -60,22 +84,29 @@ class MultiScoreTable:
                 f"y_score must have one column per class ({k} classes: {labels.tolist()}), "
                 f"got shape {P.shape}"
             )
-        idx = np.searchsorted(labels, y)
-        bad = (idx >= k) | (labels[np.minimum(idx, k - 1)] != y)
-        if bad.any():
-            raise MeasurelabError(
-                f"y_true holds the label {show(y[np.flatnonzero(bad)[0]])}, "
-                f"which is not one of {labels.tolist()}"
-            )
+        return cls.from_indices(class_indices(y, labels), P, tuple(labels.tolist()),
+                                sample_weight)
+
+    @classmethod
+    def from_indices(
+        cls,
+        yi: np.ndarray,
+        P: np.ndarray,
+        labels: tuple[Any, ...],
+        sample_weight: Any = None,
+    ) -> MultiScoreTable:
+        """Build from true-class column indices ``yi`` (0 … k−1) and the n × k matrix."""
+        y = np.asarray(yi, dtype=np.int64)
+        k = P.shape[1]
         w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, float)
         onehot = np.zeros((y.size, k))
-        onehot[np.arange(y.size), idx] = w
+        onehot[np.arange(y.size), y] = w
         scores, counts = [], []
         for c in range(k):
             s, m = _combine_rows(P[:, c], onehot)
             scores.append(s)
             counts.append(m)
-        return cls(tuple(scores), tuple(counts), tuple(labels.tolist()))
+        return cls(tuple(scores), tuple(counts), tuple(labels))
 
     @property
     def k(self) -> int:
@@ -111,6 +142,14 @@ class MultiScoreTable:
         """Binary table of column i with class i positive and every other class negative."""
         m = self.counts[i]
         return self._select(i, m[:, i], m.sum(axis=1) - m[:, i])
+
+    def micro_table(self) -> ScoreTable:
+        """One binary table pooling every (case, class) pair: column c's score with "case is
+        of class c" as the positive (scikit-learn's ``average='micro'`` for AUC and AP)."""
+        out = ScoreTable.empty()
+        for i in range(self.k):
+            out = out.merge(self.ovr_table(i))
+        return out
 
     def _select(self, col: int, pos: np.ndarray, neg: np.ndarray) -> ScoreTable:
         keep = (pos > 0) | (neg > 0)
