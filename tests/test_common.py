@@ -98,11 +98,10 @@ def test_rank_measures_ignore_increasing_transforms(name):
 # Under a swap of the classes (and p -> 1 - p, >= at the threshold), each measure either
 # keeps its value, turns into another measure, or has no simple relation (class-specific).
 SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri", "op",
-             "avri", "oarp", "dp", "brier", "rms", "mxe", "cal", "sar"}
+             "avri", "oarp", "dp", "brier", "rms", "mxe", "cal", "sar", "top_k_acc"}
 PAIRED = {"sens": "spec", "spec": "sens", "prec": "npv", "npv": "prec"}
 RECIPROCAL = {"lr_pos": "lr_neg", "lr_neg": "lr_pos"}
-CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece",
-                  "top_k_acc"}  # top_k_acc: a score of exactly 0.5 is always negative
+CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece"}
 
 
 def test_every_measure_has_a_declared_swap_behaviour():

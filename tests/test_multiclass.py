@@ -110,8 +110,12 @@ def test_binary_top_k_against_scikit_learn(rng):
     y = rng.integers(0, 2, 200)
     s = np.round(rng.random(200), 1)
     assert ml.top_k_acc(y, s) == pytest.approx(skm.top_k_accuracy_score(y, s, k=1), abs=1e-12)
-    d = s * 4 - 2  # not probabilities: threshold 0, as scikit-learn
-    assert ml.top_k_acc(y, d) == pytest.approx(skm.top_k_accuracy_score(y, d, k=1), abs=1e-12)
+    d = s * 4 - 2  # decision scores: scikit-learn's threshold 0 is the threshold here
+    assert ml.top_k_acc(y, d, threshold=0) == pytest.approx(
+        skm.top_k_accuracy_score(y, d, k=1), abs=1e-12)
+    assert ml.evaluate_counts(3, 1, 2, 4, measures=["top_k_acc"])["top_k_acc"] == 0.7
+    labels_only = ml.evaluate([0, 1, 2, 2], [0, 2, 2, 1], measures=["top_k_acc"])
+    assert labels_only["top_k_acc"] == 0.5
     assert ml.evaluate(y, s, measures=["top_k_acc@2"])["top_k_acc@2"] == 1.0
     with pytest.raises(MeasurelabError, match="k >= 1"):
         ml.evaluate(y, s, measures=["top_k_acc@0"])

@@ -183,3 +183,109 @@ def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, .
     finally:
         if own:
             client.close()
+
+
+def part_multi_stats(
+    file: str, row_group: int, label_col: str, proba_cols: list[str],
+    classes: list[str] | None, weight_col: str | None = None,
+) -> Any:
+    """The k-class statistics (:class:`~measurelab.stats.bundle.MultiStats`) of one row
+    group, or None when it is empty; rows are numbered within the row group.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> f = Path(tempfile.mkdtemp()) / "a.parquet"
+    >>> pd.DataFrame({"y": ["a", "b"], "a": [.8, .3], "b": [.2, .7]}).to_parquet(f)
+    >>> part_multi_stats(str(f), 0, "y", ["a", "b"], None).counts.matrix.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    import pyarrow.parquet as pq
+
+    from measurelab.io import ClassMatcher, multi_frame_stats
+
+    cols = [label_col, *proba_cols] + ([weight_col] if weight_col else [])
+    t = pq.ParquetFile(file).read_row_group(row_group, columns=cols)
+    if t.num_rows == 0:
+        return None
+    matcher = ClassMatcher(classes if classes is not None else proba_cols,
+                           strip_prefix=classes is None)
+    return multi_frame_stats(t.to_pandas(), label_col=label_col, proba_cols=proba_cols,
+                             matcher=matcher, weight_col=weight_col,
+                             name=f"{Path(file).name}, row group {row_group}", first=1)
+
+
+def _merge_multi(*parts: Any) -> Any:
+    out = None
+    for p in parts:
+        if p is not None:
+            out = p if out is None else out.merge(p)
+    return out
+
+
+def evaluate_parquet_multi(
+    path: str | Path,
+    *,
+    scheduler: Any,
+    proba_cols: list[str],
+    classes: list[str] | None = None,
+    label_col: str | None = None,
+    weight_col: str | None = None,
+    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
+    average: str | None = "macro",
+) -> EvaluationResult:
+    """k-class evaluation of a (partitioned) Parquet data set with one probability column
+    per class, one task per row group; the statistics merge in partition order, so the
+    result equals :func:`measurelab.io.evaluate_multi_file` on the same data.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd, measurelab as ml
+    >>> d = Path(tempfile.mkdtemp())
+    >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "c0": [.6, .2, .1, .3], "c1": [.3, .5, .1, .4],
+    ...                    "c2": [.1, .3, .8, .3]})
+    >>> df[:2].to_parquet(d / "p0.parquet"); df[2:].to_parquet(d / "p1.parquet")
+    >>> r = evaluate_parquet_multi(d, scheduler=None, proba_cols=["c0", "c1", "c2"],
+    ...                            measures=["acc", "mxe"])
+    >>> r["mxe"] == ml.evaluate(df.y, df[["c0", "c1", "c2"]], measures=["mxe"])["mxe"]
+    True
+    """
+    import pyarrow.dataset as ds
+
+    from measurelab.io import multi_columns
+
+    parts = parquet_parts(path)
+    schema = ds.dataset(str(path), format="parquet").schema
+    label_col, weight_col = multi_columns(schema.names, proba_cols, label_col, weight_col,
+                                          str(path))
+    if classes is not None and len(classes) != len(proba_cols):
+        raise MeasurelabError(
+            f"--classes names {len(classes)} classes but --proba-cols {len(proba_cols)} columns"
+        )
+    args = (label_col, proba_cols, classes, weight_col)
+    if scheduler is None:
+        stats = _merge_multi(*(part_multi_stats(f, g, *args) for f, g in parts))
+    else:
+        stats = _on_cluster_multi(scheduler, parts, args)
+    if stats is None:
+        raise MeasurelabError(f"{str(path)!r} holds no rows to evaluate")
+    return compute_measures(stats, measures, average=average)
+
+
+def _on_cluster_multi(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
+                      ) -> Any:
+    from distributed import Client
+
+    if isinstance(scheduler, Client):
+        client, own = scheduler, False
+    else:
+        client, own = Client(scheduler), True
+    try:
+        futs = [client.submit(part_multi_stats, f, g, *args, pure=False) for f, g in parts]
+        while len(futs) > 1:  # balanced tree of merges, in partition order
+            futs = [client.submit(_merge_multi, *futs[i:i + 2], pure=False)
+                    for i in range(0, len(futs), 2)]
+        return futs[0].result()
+    finally:
+        if own:
+            client.close()

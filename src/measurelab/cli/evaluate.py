@@ -7,6 +7,8 @@ Examples (shell)::
     measurelab evaluate parts/ --scheduler tcp://host:8786 --json   # partitioned Parquet
     cat preds.txt | measurelab evaluate - --json
     measurelab evaluate --counts 1242 390 189 740
+    measurelab evaluate iris.csv --label-col y --proba-cols p_setosa,p_versicolor,p_virginica \
+        --average none --json                          # k classes: {measure: {class: value}}
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         "evaluate",
         help="evaluate predictions in a file (or confusion counts)",
         description=(
-            "Evaluate binary predictions with every applicable measure (or --measures). "
+            "Evaluate binary predictions (or k-class probabilities: --proba-cols) with every "
+            "applicable measure (or --measures). "
             "FILE is perf-style text ('target prediction' per line), CSV with a header, "
             "or Parquet (a file or a directory of parts); '-' reads standard input. "
             "The file is read in chunks, so there is no limit on the number of rows."
@@ -54,8 +57,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="CSV/Parquet column of sample weights (non-negative)")
     p.add_argument("--chunk-rows", type=int, default=DEFAULT_CHUNK_ROWS, metavar="N",
                    help=f"rows read at a time (default {DEFAULT_CHUNK_ROWS})")
-    p.add_argument("--average", choices=["macro", "weighted", "micro"], default="macro",
-                   help="how per-class values combine for multi-class input (default macro)")
+    p.add_argument("--proba-cols", metavar="C1,C2,...",
+                   help="multi-class input: one probability column per class (CSV/Parquet); "
+                        "the class names are the column names (or --classes)")
+    p.add_argument("--classes", metavar="A,B,...",
+                   help="class names of the --proba-cols columns, in the same order")
+    p.add_argument("--average", choices=["macro", "weighted", "micro", "none"],
+                   default="macro",
+                   help="how per-class values combine for multi-class input (default macro); "
+                        "none: per-class values, JSON {class: value}")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="evaluate a partitioned Parquet data set on a Dask cluster")
     p.add_argument("--json", action="store_true", help="print one JSON object {name: value}")
@@ -103,6 +113,8 @@ def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
         raise MeasurelabError("give a FILE to evaluate ('-' for standard input) or --counts")
     if args.chunk_rows < 1:
         raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
+    if args.proba_cols is not None or args.classes is not None:
+        return _evaluate_multi(args, measures)
     if args.scheduler is not None:
         return _evaluate_distributed(args, measures)
     from measurelab.io import evaluate_file
@@ -146,6 +158,41 @@ def _evaluate_distributed(args: argparse.Namespace, measures: list[str] | None) 
         threshold=args.threshold,
         pos_label=_pos_label(args.pos_label),
         inclusive=args.inclusive,
+    )
+
+
+def _evaluate_multi(args: argparse.Namespace, measures: list[str] | None) -> Any:
+    """k-class probability columns (--proba-cols), read in chunks or on a Dask cluster."""
+    from measurelab.io import parse_names
+
+    proba_cols = parse_names(args.proba_cols, "--proba-cols")
+    if proba_cols is None:
+        raise MeasurelabError("--classes needs --proba-cols (one probability column per class)")
+    if args.score_col is not None:
+        raise MeasurelabError("give either --score-col (binary) or --proba-cols (k classes)")
+    classes = parse_names(args.classes, "--classes")
+    average = None if args.average == "none" else args.average
+    if args.scheduler is not None:
+        if args.fmt not in ("auto", "parquet") or args.file == "-":
+            raise MeasurelabError("--scheduler evaluates Parquet data sets (a file or a folder)")
+        try:
+            from measurelab.distributed import evaluate_parquet_multi
+        except ImportError as exc:
+            raise MeasurelabError(
+                f"distributed evaluation is unavailable in this installation ({exc}); "
+                "run without --scheduler"
+            ) from None
+        return evaluate_parquet_multi(
+            args.file, scheduler=args.scheduler, proba_cols=proba_cols, classes=classes,
+            label_col=args.label_col, weight_col=args.weight_col, measures=measures,
+            average=average,
+        )
+    from measurelab.io import evaluate_multi_file
+
+    return evaluate_multi_file(
+        args.file, proba_cols=proba_cols, classes=classes, measures=measures, average=average,
+        label_col=args.label_col, weight_col=args.weight_col, fmt=args.fmt,
+        chunk_rows=args.chunk_rows,
     )
 
 

@@ -17,7 +17,9 @@ from typing import Any
 
 import numpy as np
 
+from measurelab.measures._arith import div
 from measurelab.registry import measure
+from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
 #: MXE clips p to [EPS, 1 − EPS] before taking logs, as scikit-learn's ``log_loss`` does.
@@ -163,25 +165,37 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
 
 
 def _top_k_multi(stats: Any, average: str | None = "macro", k: float = 1) -> float:
+    if int(k) < 1:
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError(f"top_k_acc needs k >= 1, got k={k!r}")
+    if stats.rows is None:  # predicted labels only: top-1 is the accuracy, top-k unknown
+        m = stats.counts.matrix
+        if int(k) == 1:
+            return float(np.trace(m) / m.sum())
+        from measurelab._validation import warn_undefined
+
+        warn_undefined("top_k_acc with k >= 2 needs class scores; returning NaN")
+        return math.nan
     rw = stats.rows.rank_weight
-    return float(rw[: max(int(k), 0)].sum() / rw.sum())
+    return float(rw[: int(k)].sum() / rw.sum())
 
 
 @measure(
     "top_k_acc",
     kind="threshold",
-    statistic="scores",
+    statistic="counts",
     aliases=("top_k_accuracy",),
     multiclass=_top_k_multi,
     main_param="k",
     source="scikit-learn top_k_accuracy_score",
 )
-def top_k_acc(t: ScoreTable, k: float = 1) -> float:
+def top_k_acc(c: BinaryCounts, k: float = 1) -> Any:
     """Top-k accuracy: the fraction of cases whose true class is among the k classes of
     highest score (``top_k_acc@2``). Ties inside a row as scikit-learn's
     ``top_k_accuracy_score``: of tied classes the later column ranks first. Binary (one
-    score column): k = 1 is the accuracy of ``score > 0.5`` (``score > 0`` when the scores
-    are not all in [0, 1]), k ≥ 2 is 1.
+    score column): k = 1 is the accuracy at the evaluation threshold (scikit-learn: ``score
+    > 0.5`` for probabilities, the default here too), k ≥ 2 is 1.
 
     Examples
     --------
@@ -197,6 +211,4 @@ def top_k_acc(t: ScoreTable, k: float = 1) -> float:
         raise MeasurelabError(f"top_k_acc needs k >= 1, got k={k!r}")
     if int(k) >= 2:
         return 1.0
-    probs = t.size == 0 or (t.scores[0] >= 0.0 and t.scores[-1] <= 1.0)
-    c = t.counts_at(0.5 if probs else 0.0)
-    return (c.tp + c.tn) / t.total
+    return div(c.tp + c.tn, c.total, what="accuracy")
