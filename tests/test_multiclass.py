@@ -229,3 +229,17 @@ def test_per_class_covers_every_binary_measure(rng):
 def test_average_is_checked():
     with pytest.raises(MeasurelabError, match="average='mean' is not valid"):
         ml.evaluate([0, 1, 2], np.eye(3), average="mean")
+
+
+def test_per_class_arrays_from_the_public_functions_and_two_level():
+    y = [0, 1, 2, 2]
+    P = [[.6, .3, .1], [.2, .5, .3], [.1, .1, .8], [.3, .4, .3]]
+    np.testing.assert_array_equal(ml.prec(y, P, average=None), [1.0, 0.5, 1.0])
+    assert ml.mxe(y, P, average=None) == ml.mxe(y, P)  # a whole-task measure stays a number
+    with pytest.raises(MeasurelabError, match="not defined for two-level measures"):
+        ml.evaluate(y, P, measures=["auc:acc"], average=None)
+    r = ml.evaluate(y, P, measures=["auc", "acc"], average=None)
+    frame = r.to_frame()
+    assert list(frame.index) == ["auc[0]", "auc[1]", "auc[2]", "acc"]
+    labels_only = ml.per_class(y, [0, 2, 2, 1])  # predicted labels: count measures only
+    assert "auc" not in labels_only and labels_only["precision"].tolist() == [1.0, 0.0, 0.5]

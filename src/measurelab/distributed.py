@@ -8,6 +8,10 @@ single-machine :func:`measurelab.evaluate` on all rows exactly: counts (and inte
 add exactly in floating point. With fractional ``weight_col`` values the weight sums may
 differ from a one-pass sum in the last bit (addition order).
 
+k-class data (one probability column per class, :func:`evaluate_parquet_multi`) works the
+same way with :class:`~measurelab.stats.bundle.MultiStats` per row group, merged in
+partition order.
+
 The workers read the files themselves, so every worker must see ``path`` (a shared or
 local disk; the loopback ``LocalCluster`` of the tests does).
 """

@@ -19,6 +19,10 @@ Formats
 ``parquet``
     A Parquet file or a directory of Parquet parts; columns as for CSV.
 
+Multi-class (k probability columns, ``proba_cols``): CSV, Parquet or CSV on standard input,
+read by :func:`read_multi_stats` / :func:`evaluate_multi_file` into merged
+:class:`~measurelab.stats.bundle.MultiStats`.
+
 ``auto`` chooses by the file name (``.csv``, ``.tsv``, ``.parquet``/``.pq`` or a
 directory; anything else is perf text); standard input (``-``) is CSV when its first line
 holds a comma, else perf text. Text files ending in ``.gz`` are decompressed.

@@ -96,7 +96,14 @@ def two_level(f: Measure | str, g: Measure | str) -> Measure:
     def formula(stats: Any, **params: Any) -> TwoLevelValue:
         return TwoLevelValue(oriented(f, f.compute(stats)), oriented(g, g.compute(stats)))
 
-    def multiclass(stats: Any, average: str = "macro", **params: Any) -> TwoLevelValue:
+    def multiclass(stats: Any, average: str | None = "macro", **params: Any) -> TwoLevelValue:
+        if average is None:
+            from measurelab._validation import MeasurelabError
+
+            raise MeasurelabError(
+                f"{f.name}:{g.name} ranks whole-task values; average=None (per-class values) "
+                "is not defined for two-level measures, use ml.per_class"
+            )
         return TwoLevelValue(
             oriented(f, f.compute(stats, average=average)),
             oriented(g, g.compute(stats, average=average)),
