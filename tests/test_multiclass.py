@@ -243,3 +243,41 @@ def test_per_class_arrays_from_the_public_functions_and_two_level():
     assert list(frame.index) == ["auc[0]", "auc[1]", "auc[2]", "acc"]
     labels_only = ml.per_class(y, [0, 2, 2, 1])  # predicted labels: count measures only
     assert "auc" not in labels_only and labels_only["precision"].tolist() == [1.0, 0.0, 0.5]
+
+
+MULTI = [m.name for m in registry if m.supports_multiclass]
+
+
+@pytest.mark.parametrize("name", MULTI)
+@pytest.mark.parametrize("average", ["macro", "weighted", "micro", None])
+def test_every_multiclass_measure_merges_exactly_and_ignores_order(name, average):
+    """Registry-driven, on k-class data: random splits merged as a tree equal the whole,
+    a permutation of the rows changes nothing, values stay in the declared range."""
+    rng = np.random.default_rng(11)
+    y, P, _ = _multi(rng, n=400, k=4)
+    w = rng.integers(1, 6, 400) / 4  # dyadic: weight sums are exact in any order
+    whole = ml.evaluate(y, P, sample_weight=w, measures=[name], average=average)[name]
+    perm = rng.permutation(400)
+    shuffled = ml.evaluate(y[perm], P[perm], sample_weight=w[perm], measures=[name],
+                           average=average)[name]
+    np.testing.assert_array_equal(shuffled, whole)
+    cuts = np.sort(rng.choice(np.arange(1, 400), 5, replace=False))
+    parts = [ml.Evaluator(measures=[name], average=average, labels=[0, 1, 2, 3]).update(
+        yy, pp, ww) for yy, pp, ww in zip(np.split(y, cuts), np.split(P, cuts),
+                                           np.split(w, cuts), strict=True)]
+    while len(parts) > 1:
+        parts = [parts[i].merge(parts[i + 1]) if i + 1 < len(parts) else parts[i]
+                 for i in range(0, len(parts), 2)]
+    np.testing.assert_array_equal(parts[0].compute()[name], whole)
+    lo, hi = registry.get(name).range
+    vals = np.atleast_1d(np.asarray(whole, dtype=float))
+    assert np.all(np.isnan(vals) | ((vals >= lo) & (vals <= hi)))
+
+
+def test_per_class_binary_negative_class_regroups_rounded_scores():
+    # 1 − 1e-17 and 1 − 0 are the same float: the negative class's table must group them
+    y = np.array([1, 0, 1, 0])
+    s = np.array([0.0, 1e-17, 0.6, 0.9])
+    df = ml.per_class(y, s, measures=["brier", "ece", "cal"])
+    assert df.loc[0, "brier"] == pytest.approx(ml.brier(1 - y, 1 - s), abs=1e-15)
+    assert df.loc[0, "cal"] == pytest.approx(ml.cal(1 - y, 1 - s), abs=1e-15)

@@ -27,7 +27,7 @@ from measurelab.registry import Measure, check_average, registry
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable, class_indices
-from measurelab.stats.scoretable import ScoreTable
+from measurelab.stats.scoretable import ScoreTable, _combine
 
 MeasureSpec = str | Measure
 
@@ -480,7 +480,8 @@ def per_class(
     pandas.DataFrame
         Index: the classes in label order (binary: positive first). Columns: ``precision``,
         ``recall``, ``f1`` (= prec, sens, f1), then every other measure by its registry name
-        in registry order, then ``support`` (the class's total weight).
+        in registry order (with ``measures=``: the given names, in order), then ``support``
+        (the class's total weight).
 
     Examples
     --------
@@ -550,10 +551,9 @@ def _one_vs_rest_stats(
     t = stats.table
     neg_counts = stats.counts.swapped()
     neg_rank = BinaryStats(table=t.swapped(), given_counts=neg_counts)
-    neg_prob = BinaryStats(
-        table=ScoreTable(1.0 - t.scores[::-1], t.neg[::-1].copy(), t.pos[::-1].copy()),
-        given_counts=neg_counts,
-    )
+    # 1 − score may round two close scores to one value: regroup the rows
+    neg_prob = BinaryStats(table=ScoreTable(*_combine(1.0 - t.scores, t.neg, t.pos)),
+                           given_counts=neg_counts)
     return names, [(stats, stats), (neg_rank, neg_prob)]
 
 
