@@ -281,3 +281,16 @@ def test_per_class_binary_negative_class_regroups_rounded_scores():
     df = ml.per_class(y, s, measures=["brier", "ece", "cal"])
     assert df.loc[0, "brier"] == pytest.approx(ml.brier(1 - y, 1 - s), abs=1e-15)
     assert df.loc[0, "cal"] == pytest.approx(ml.cal(1 - y, 1 - s), abs=1e-15)
+
+
+def test_declared_ranges_hold_at_the_extremes():
+    """All weight on a wrong class: Brier reaches 2, RMS sqrt(2/k); all on the true one: 0."""
+    y = np.array([0, 1, 2])
+    wrong = np.eye(3)[[1, 2, 0]]
+    r = ml.evaluate(y, wrong, measures=["brier", "rms", "ece", "top_k_acc"])
+    assert r["brier"] == 2.0 == registry.get("brier").range[1]
+    assert r["rms"] == pytest.approx(np.sqrt(2 / 3)) and r["ece"] == 1.0
+    assert r["top_k_acc"] == 0.0
+    right = ml.evaluate(y, np.eye(3), measures=["brier", "rms", "ece", "mxe"])
+    assert right["brier"] == right["rms"] == right["ece"] == 0.0
+    assert right["mxe"] == pytest.approx(0.0, abs=1e-15)

@@ -66,6 +66,7 @@ def _ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> f
     "brier",
     kind="probability",
     statistic="scores",
+    range=(0.0, 2.0),  # binary ≤ 1; k classes: Σ_k (p_k − [y = k])² reaches 2
     higher_is_better=False,
     aliases=("brier_score", "mse"),
     multiclass=_brier_multi,
