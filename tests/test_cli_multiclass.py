@@ -167,6 +167,10 @@ def test_rows_not_summing_to_one_warn_with_the_row(capsys, tmp_path, frame):
         ("two_models", ["--proba-cols", "c0,c1"], "the two --proba-cols sum to"),
         ("two_models", ["--proba-cols", "c0,c1"], "several --score-col"),
         ("no_label", ["--proba-cols", "c0,c1,c2"], "cannot tell which column holds the labels"),
+        (None, ["--proba-cols", "c0,c1,c2", "--threshold", "0.3"], "--threshold does not apply"),
+        (None, ["--proba-cols", "c0,,c2"], "has an empty name"),
+        (None, ["--proba-cols", "c0,c1,c0"], "names 'c0' twice"),
+        (None, ["--classes", "a,b,c"], "--classes needs --proba-cols"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, frame, edit, argv, match):
@@ -186,11 +190,17 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, frame, edit, argv, m
     assert err.count("\n") == 1 and match in err, err
 
 
-def test_perf_text_is_not_multiclass(capsys, tmp_path):
+def test_perf_text_and_empty_stdin_are_not_multiclass(capsys, tmp_path, monkeypatch):
     f = tmp_path / "p.txt"
     f.write_text("1 0.5\n0 0.2\n")
     code, _, err = run_cli(capsys, str(f), "--proba-cols", "a,b")
     assert code == 2 and "must be CSV or Parquet" in err
+    code, _, err = run_cli(capsys, "-", "--proba-cols", "a,b", stdin=b"1 0.5\n",
+                           monkeypatch=monkeypatch)
+    assert code == 2 and "must be CSV with a header" in err
+    code, _, err = run_cli(capsys, "-", "--proba-cols", "a,b", stdin=b"\n",
+                           monkeypatch=monkeypatch)
+    assert code == 2 and "<stdin> is empty" in err
 
 
 def test_scheduler_equals_local_reader(capsys, tmp_path, frame):

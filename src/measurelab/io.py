@@ -874,6 +874,8 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
     fh, opened = _open_binary(source)
     try:
         head = fh.read(1 << 16)
+        if not head.strip():
+            raise MeasurelabError(f"{name} is empty: no header and no rows")
         first_line = head.lstrip().split(b"\n", 1)[0]
         if kind == "auto" and b"," not in first_line:
             raise MeasurelabError(

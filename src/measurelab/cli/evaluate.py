@@ -171,6 +171,13 @@ def _evaluate_multi(args: argparse.Namespace, measures: list[str] | None) -> Any
     if args.score_col is not None:
         raise MeasurelabError("give either --score-col (binary) or --proba-cols (k classes)")
     classes = parse_names(args.classes, "--classes")
+    for flag, given in (("--threshold", args.threshold != 0.5), ("--inclusive", args.inclusive),
+                        ("--pos-label", args.pos_label != "1")):
+        if given:
+            raise MeasurelabError(
+                f"{flag} does not apply to --proba-cols: the predicted class is the arg-max "
+                "column"
+            )
     average = None if args.average == "none" else args.average
     if args.scheduler is not None:
         if args.fmt not in ("auto", "parquet") or args.file == "-":
