@@ -190,6 +190,13 @@ def test_bad_input_is_one_line_and_exit_2(capsys, tmp_path, frame, edit, argv, m
     assert err.count("\n") == 1 and match in err, err
 
 
+def test_average_on_a_binary_file_is_refused(capsys, tmp_path):
+    f = tmp_path / "p.txt"
+    f.write_text("1 0.5\n0 0.2\n")
+    code, out, err = run_cli(capsys, str(f), "--average", "none")
+    assert code == 2 and out == "" and "--average applies to multi-class input" in err
+
+
 def test_perf_text_and_empty_stdin_are_not_multiclass(capsys, tmp_path, monkeypatch):
     f = tmp_path / "p.txt"
     f.write_text("1 0.5\n0 0.2\n")

@@ -294,3 +294,23 @@ def test_declared_ranges_hold_at_the_extremes():
     right = ml.evaluate(y, np.eye(3), measures=["brier", "rms", "ece", "mxe"])
     assert right["brier"] == right["rms"] == right["ece"] == 0.0
     assert right["mxe"] == pytest.approx(0.0, abs=1e-15)
+
+
+def test_binary_average_none_as_scikit_learn(rng):
+    y = rng.integers(0, 2, 300)
+    s = np.round(rng.random(300), 1)
+    w = rng.uniform(0.5, 2, 300)
+    pred = (s > 0.5).astype(int)
+    r = ml.evaluate(y, s, sample_weight=w, average=None, measures=["prec", "sens", "f1", "auc"])
+    assert r.classes == (0, 1)
+    kw = {"sample_weight": w, "average": None}
+    np.testing.assert_allclose(r["prec"], skm.precision_score(y, pred, **kw), atol=1e-12)
+    np.testing.assert_allclose(r["sens"], skm.recall_score(y, pred, **kw), atol=1e-12)
+    np.testing.assert_allclose(r["f1"], skm.f1_score(y, pred, **kw), atol=1e-12)
+    assert r["auc"] == ml.auc(y, s, sample_weight=w)  # not per class, as scikit-learn
+    yl = np.where(y == 1, "yes", "no")
+    rl = ml.evaluate(yl, s, pos_label="yes", average=None, measures=["prec"])
+    assert rl.classes == ("no", "yes")
+    pl = np.where(pred == 1, "yes", "no")
+    np.testing.assert_allclose(rl["prec"], skm.precision_score(yl, pl, average=None),
+                               atol=1e-12)

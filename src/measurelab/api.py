@@ -386,8 +386,10 @@ def evaluate(
         (case, class) pair (counts for threshold measures, scores for rank measures); None
         gives each per-class measure as an array in label order (``result.classes``), as
         scikit-learn does. Measures of the whole k-class problem (acc, kappa, mcc, mxe,
-        brier, rms, ece, top_k_acc) are single numbers whatever ``average``. Binary input
-        ignores it (see :func:`per_class` for both classes' values).
+        brier, rms, ece, top_k_acc) are single numbers whatever ``average``. Binary input:
+        None gives the per-class threshold measures (prec, sens, f1, …) over both classes
+        in label order, as scikit-learn; other values of ``average`` do not apply (a binary
+        measure is about ``pos_label``); :func:`per_class` has every measure per class.
     labels : array-like, optional
         Class order of the columns of a 2-d ``y_score`` (any order; default sorted).
         Rows of a 2-d ``y_score`` are used as given: rows that do not sum to 1 give a
@@ -415,7 +417,32 @@ def evaluate(
         inclusive=inclusive,
         labels=labels,
     )
+    if isinstance(stats, BinaryStats) and check_average(average) is None:
+        return _binary_per_class(stats, measures, y_true, pos_label)
     return compute_measures(stats, measures, average=average)
+
+
+def _binary_per_class(
+    stats: BinaryStats, measures: Any, y_true: Any, pos_label: Any
+) -> EvaluationResult:
+    """Binary input with ``average=None``: the per-class threshold measures (those averaged
+    one-vs-rest for k classes) as arrays over both classes in label order, as scikit-learn's
+    ``precision_score(..., average=None)``; every other measure as usual."""
+    res = compute_measures(stats, measures)
+    names, parts = _one_vs_rest_stats(stats, y_true, pos_label)
+    order = [1, 0]
+    try:
+        if sorted(names) == names:
+            order = [0, 1]
+    except TypeError:
+        pass
+    values = dict(res)
+    for name in values:
+        m = res.measure(name)
+        if m.multiclass == "ovr" and m.statistic == "counts":
+            values[name] = np.array([m.compute(parts[i][0]) for i in order], dtype=np.float64)
+    return EvaluationResult(values, {n: res.measure(n) for n in values},
+                            classes=tuple(names[i] for i in order))
 
 
 def evaluate_counts(

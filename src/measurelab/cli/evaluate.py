@@ -115,6 +115,11 @@ def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
         raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
     if args.proba_cols is not None or args.classes is not None:
         return _evaluate_multi(args, measures)
+    if args.average != "macro":
+        raise MeasurelabError(
+            "--average applies to multi-class input (--proba-cols); binary measures are "
+            "about --pos-label (per-class values of a binary file: ml.per_class)"
+        )
     if args.scheduler is not None:
         return _evaluate_distributed(args, measures)
     from measurelab.io import evaluate_file
