@@ -300,7 +300,16 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
 
 def check_two_columns(P: np.ndarray, where: str = "y_score") -> None:
     """A two-column matrix whose rows do not sum to 1 is not a probability matrix: most
-    likely the scores of two models side by side. Raise a clear error pointing there."""
+    likely the scores of two models side by side. Raise a clear error pointing there.
+
+    Examples
+    --------
+    >>> check_two_columns(np.array([[0.3, 0.7], [0.9, 0.1]]))     # probabilities: fine
+    >>> check_two_columns(np.array([[0.3, 0.6], [0.9, 0.8]]))     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab._validation.MeasurelabError: y_score has two columns whose rows do not sum to 1 ...
+    """
     from measurelab.stats.probrows import SUM_TOLERANCE
 
     dev = np.abs(P.sum(axis=1) - 1.0)

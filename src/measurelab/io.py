@@ -711,7 +711,13 @@ def multi_columns(
     name: str,
 ) -> tuple[str, str | None]:
     """Check the probability columns of a multi-class file and find the label column
-    (``label_col`` or a usual label name) and the weight column."""
+    (``label_col`` or a usual label name) and the weight column.
+
+    Examples
+    --------
+    >>> multi_columns(["id", "target", "a", "b"], ["a", "b"], None, None, "f.csv")
+    ('target', None)
+    """
     import difflib
 
     if len(proba_cols) < 2:
@@ -907,7 +913,18 @@ def multi_frame_stats(
     weight_col: str | None, name: str, first: int,
 ) -> Any:
     """Validated :class:`~measurelab.stats.bundle.MultiStats` of one frame of rows
-    (``first`` = number of its first row, for messages)."""
+    (``first`` = number of its first row, for messages).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": ["a", "b"], "pa": [.9, .4], "pb": [.1, .6]})
+    >>> s = multi_frame_stats(df, label_col="y", proba_cols=["pa", "pb"],
+    ...                       matcher=ClassMatcher(["pa", "pb"]), weight_col=None,
+    ...                       name="f.csv", first=1)
+    >>> s.counts.matrix.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
     from measurelab.api import check_two_columns, multi_stats_from_indices
 
     y = _label_column(df[label_col].to_numpy(), label_col, name, first, "row")

@@ -58,7 +58,15 @@ def check_average(average: Any) -> str | None:
 
 def average_values(values: np.ndarray, support: np.ndarray, average: str | None) -> Any:
     """Combine per-class values: their mean ('macro'), support-weighted mean ('weighted'),
-    or the values themselves, in label order (None)."""
+    or the values themselves, in label order (None).
+
+    Examples
+    --------
+    >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), "weighted")
+    0.625
+    >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), None).tolist()
+    [1.0, 0.5]
+    """
     if average is None:
         return np.asarray(values, dtype=np.float64)
     if average == "weighted":
