@@ -769,13 +769,18 @@ class ClassMatcher:
     [2, 0, 0]
     >>> ClassMatcher(["p_a", "p_b"]).indices(np.array(["b", "p_a"]), "y", "f", 1).tolist()
     [1, 0]
+    >>> ClassMatcher(["c1", "c10"]).stripped
+    ['1', '10']
     """
 
     def __init__(self, names: list[str], *, strip_prefix: bool = True) -> None:
         self.names = list(names)
         prefix = _common_prefix(self.names) if strip_prefix else ""
         rest = [n[len(prefix):] for n in self.names]
-        self.stripped = rest if prefix and all(rest) and len(set(rest)) == len(rest) else None
+        while prefix and not all(rest):  # c1, c10: strip 'c', not 'c1'
+            prefix = prefix[:-1]
+            rest = [n[len(prefix):] for n in self.names]
+        self.stripped = rest if prefix else None
         self._cache: dict[Any, int] = {}
 
     @staticmethod
