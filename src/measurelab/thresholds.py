@@ -57,10 +57,10 @@ def _candidates(t: ScoreTable) -> tuple[np.ndarray, BinaryCounts]:
 
 def _levels(m: Measure) -> list[Measure]:
     """The measures compared in turn: ``[m]``, or ``[f, g]`` for a two-level ``f:g``."""
-    if ":" in m.name and m.source.startswith("Huang & Ling 2007 Def. 1"):
-        f, _, g = m.name.partition(":")
-        return [registry.resolve(f)[0], registry.resolve(g)[0]]
-    return [m]
+    from measurelab.measures.twolevel import two_level_parts
+
+    parts = two_level_parts(m)
+    return [m] if parts is None else list(parts)
 
 
 def _subset(counts: BinaryCounts, idx: np.ndarray) -> BinaryCounts:
