@@ -256,3 +256,22 @@ def test_roc_convex_hull_on_counts_equals_qhull(seed):
     # collinear points are not vertices
     assert curves.roc_convex_hull(np.array([0, 1, 2, 3.0]), np.array([0, 1, 2, 3.0])).tolist() \
         == [0, 3]
+
+
+def test_import_measurelab_stays_lean_and_lazy_names_resolve():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, measurelab as ml\n"
+        "heavy = [m for m in ('sklearn', 'matplotlib', 'measurelab.curves',\n"
+        "         'measurelab.scorers', 'measurelab.thresholds') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "assert 'roc_curve' in dir(ml) and 'make_scorer' in ml.__all__\n"
+        "assert ml.roc_curve is ml.curves.roc_curve\n"
+        "assert ml.best_threshold.__module__ == 'measurelab.thresholds'\n"
+        "assert 'sklearn' not in sys.modules\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
+        ml.nonexistent  # noqa: B018
