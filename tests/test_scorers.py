@@ -175,6 +175,11 @@ def test_scorer_pickles_and_labels_or_scores_standalone():
         assert s2(est, X, y) == s(est, X, y)
     f = MeasureScore("acc")
     assert f(["a", "b", "b"], ["a", "b", "a"]) == pytest.approx(2 / 3)
+    # a two-column probability matrix: the positive class's column
+    P = np.array([[0.8, 0.2], [0.3, 0.7], [0.6, 0.4], [0.1, 0.9]])
+    y = np.array([0, 1, 0, 0])
+    assert MeasureScore("auc")(y, P) == ml.auc(y, P[:, 1])
+    assert MeasureScore("auc")(y, P, pos_label=0) == ml.auc(y, P[:, 0], pos_label=0)
     with pytest.raises(ml.MeasurelabError, match="two_level"):
         MeasureScore("auc:acc", two_level="sum")
 

@@ -167,8 +167,9 @@ class MeasureScore:
             decided = None if y_pred is None else (np.asarray(y_pred) == pos).astype(float)
             if y_score is None:
                 y_score, decided = decided, None
-            elif np.ndim(y_score) == 2:
-                y_score = np.asarray(y_score)[:, -1]
+            elif np.ndim(y_score) == 2:  # a probability matrix: the positive column
+                cols = labels.tolist()
+                y_score = np.asarray(y_score)[:, cols.index(pos) if pos in cols else -1]
             stats = build_stats(y, y_score, pos_label=pos, sample_weight=sample_weight)
             if decided is not None:  # the threshold parts score the decisions
                 counts = build_stats(y, decided, pos_label=pos,
