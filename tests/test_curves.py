@@ -258,6 +258,25 @@ def test_roc_convex_hull_on_counts_equals_qhull(seed):
         == [0, 3]
 
 
+def test_roc_convex_hull_of_a_regular_staircase_and_a_wavy_curve():
+    # + − − repeated: every corner lies on one line from (0, 1) to (N − 2, P)
+    n = 300
+    y = (np.arange(n) % 3 == 0)
+    t = ml.ScoreTable.from_arrays(y, -np.arange(n, dtype=float))
+    fps = np.concatenate([[0.0], t.cum_neg_desc])
+    tps = np.concatenate([[0.0], t.cum_pos_desc])
+    hull = curves.roc_convex_hull(fps, tps)
+    assert [(fps[i], tps[i]) for i in hull] == [(0, 0), (0, 1), (198, 100), (200, 100)]
+    # a concave-and-convex wave needs several filtering passes before the chain
+    x = np.linspace(0, 1, 2001)
+    yv = np.sqrt(x) + 0.01 * np.sin(60 * x)
+    yv = np.maximum.accumulate(yv)
+    hull = curves.roc_convex_hull(x, yv)
+    want = _upper_hull_scipy(x, yv)
+    assert {(round(x[i], 12), round(yv[i], 12)) for i in hull} == {
+        (round(a, 12), round(b, 12)) for a, b in want}
+
+
 def test_import_measurelab_stays_lean_and_lazy_names_resolve():
     import subprocess
     import sys
