@@ -165,7 +165,7 @@ def _descending(t: ScoreTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def _rates(counts: np.ndarray, total: float, what: str) -> np.ndarray:
     if total <= 0:
-        warn_undefined(f"no {what} examples in y_true: the {what} rate is undefined (NaN)", 4)
+        warn_undefined(f"no {what} examples in y_true: rates over them are NaN", 5)
         return np.full(counts.shape, np.nan)
     return counts / total
 
@@ -241,7 +241,7 @@ def _precision_recall(t: ScoreTable) -> PrecisionRecallCurve:
     ps = tps + fps
     precision = np.divide(tps, ps, out=np.zeros_like(tps), where=ps != 0)
     if tps[-1] == 0:
-        warn_undefined("no positive examples in y_true: recall is set to 1 everywhere", 3)
+        warn_undefined("no positive examples in y_true: recall is set to 1 everywhere", 4)
         recall = np.ones_like(tps)
     else:
         recall = tps / tps[-1]
