@@ -294,3 +294,22 @@ def test_import_measurelab_stays_lean_and_lazy_names_resolve():
     subprocess.run([sys.executable, "-c", code], check=True)
     with pytest.raises(AttributeError, match="no attribute 'nonexistent'"):
         ml.nonexistent  # noqa: B018
+
+
+def test_curves_from_a_merged_table_equal_the_whole_data():
+    y, s, w = _data(8, n=200, weighted=True)
+    ev = ml.Evaluator(measures=["auc"])
+    for part in np.array_split(np.arange(200), 5):
+        ev.update(y[part], s[part], sample_weight=w[part])
+    whole = ml.ScoreTable.from_arrays(y == 1, s, w)
+    for f in (ml.roc_curve, ml.precision_recall_curve, ml.det_curve, ml.lift_curve,
+              ml.cumulative_gain_curve, ml.cost_curve):
+        merged, direct = f(ev.table), f(y, s, sample_weight=w)
+        for a, b in zip(merged, direct, strict=True):
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
+        for a, b in zip(f(whole), direct, strict=True):
+            np.testing.assert_array_equal(a, b)
+    with pytest.raises(ml.MeasurelabError, match="omit y_score"):
+        ml.roc_curve(whole, s)
+    with pytest.raises(ml.MeasurelabError, match="y_score is missing"):
+        ml.roc_curve(y)

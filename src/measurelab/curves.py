@@ -139,7 +139,17 @@ class CostCurve(NamedTuple):
 
 # --------------------------------------------------------------------------- the table
 def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ScoreTable:
-    """Validate binary input and build its score table (the one sort)."""
+    """Validate binary input and build its score table (the one sort), or take a table
+    already built (for example merged from chunks by :class:`~measurelab.Evaluator`)."""
+    if isinstance(y_true, ScoreTable):
+        if y_score is not None or sample_weight is not None:
+            raise MeasurelabError(
+                "a ScoreTable already holds the scores and weights; omit y_score and "
+                "sample_weight"
+            )
+        return y_true
+    if y_score is None:
+        raise MeasurelabError("y_score is missing: give y_true and y_score, or a ScoreTable")
     y_raw = _as_1d(y_true, "y_true")
     s_raw = _as_1d(y_score, "y_score")
     check_same_length(("y_true", y_raw), ("y_score", s_raw))
@@ -172,14 +182,16 @@ def _rates(counts: np.ndarray, total: float, what: str) -> np.ndarray:
 
 # ------------------------------------------------------------------------------ curves
 def roc_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
 ) -> RocCurve:
     """ROC curve at every distinct threshold, as scikit-learn's
     ``roc_curve(..., drop_intermediate=False)``.
 
     Parameters
     ----------
-    y_true : array-like of shape (n,), two labels
+    y_true : array-like of shape (n,), two labels; or a :class:`~measurelab.ScoreTable`
+        (then omit ``y_score``): every curve function takes a table built elsewhere,
+        e.g. merged from chunks, and gives the curve of all the data.
     y_score : array-like of shape (n,), higher = more likely positive
     pos_label : label of the positive class, default 1
     sample_weight : array-like of shape (n,), optional
@@ -213,7 +225,7 @@ def _roc(t: ScoreTable) -> RocCurve:
 
 
 def precision_recall_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
 ) -> PrecisionRecallCurve:
     """Precision and recall at every distinct threshold, as scikit-learn's
     ``precision_recall_curve``.
@@ -253,7 +265,7 @@ def _precision_recall(t: ScoreTable) -> PrecisionRecallCurve:
 
 
 def det_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
 ) -> DetCurve:
     """Detection error trade-off (false positive vs false negative rate), as
     scikit-learn's ``det_curve`` (≥ 1.7: the all-negative point at threshold ``inf`` is
@@ -290,7 +302,7 @@ def _det(t: ScoreTable) -> DetCurve:
 
 
 def cumulative_gain_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
 ) -> GainCurve:
     """Cumulative gain: the fraction of all positives among the top-scored fraction of cases.
 
@@ -315,7 +327,7 @@ def _gain(t: ScoreTable) -> GainCurve:
 
 
 def lift_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
 ) -> LiftCurve:
     """Lift at every distinct threshold: (positive rate among the cases with
     ``score >= thresholds[i]``) / (positive rate of all cases).
@@ -376,7 +388,7 @@ def roc_convex_hull(fps: np.ndarray, tps: np.ndarray) -> np.ndarray:
 
 
 def cost_curve(
-    y_true: Any, y_score: Any, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
 ) -> CostCurve:
     """Drummond & Holte's cost curve: normalized expected cost over probability cost, with
     its lower envelope.
