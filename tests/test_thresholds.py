@@ -123,3 +123,13 @@ def test_user_registered_scalar_only_measure():
         assert got.threshold == _brute(y, s, None, "tp_minus_fp_scalar")
     finally:
         ml.registry.unregister("tp_minus_fp_scalar")
+
+
+def test_from_a_merged_table():
+    y, s, w = _data(5, weighted=True)
+    a = ml.ScoreTable.from_arrays(y[:30] == 1, s[:30], w[:30])
+    b = ml.ScoreTable.from_arrays(y[30:] == 1, s[30:], w[30:])
+    assert ml.best_threshold(a + b, measure="f1") == ml.best_threshold(
+        y, s, "f1", sample_weight=w)
+    with pytest.raises(ml.MeasurelabError, match="omit y_score"):
+        ml.best_threshold(a, s, "f1")

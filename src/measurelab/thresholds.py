@@ -120,7 +120,7 @@ def _best_of_level(
 
 def best_threshold(
     y_true: Any,
-    y_score: Any,
+    y_score: Any = None,
     measure: str | Measure = "youden",
     *,
     pos_label: Any = 1,
@@ -130,7 +130,8 @@ def best_threshold(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,), two labels
+    y_true : array-like of shape (n,), two labels; or a :class:`~measurelab.ScoreTable`
+        (then omit ``y_score``)
     y_score : array-like of shape (n,)
     measure : registered name, alias, ``name@param`` or two-level ``f:g`` spec
         Any measure computed from the confusion counts (``youden``, ``acc``, ``f1``,
@@ -165,7 +166,16 @@ def best_threshold(
             f"{m.name} is a {m.kind} measure and does not depend on the threshold; "
             "best_threshold needs a threshold measure (e.g. 'youden', 'acc', 'f1')"
         )
-    stats = build_stats(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+    if isinstance(y_true, ScoreTable):  # a table built elsewhere (merged chunks)
+        if y_score is not None or sample_weight is not None:
+            raise MeasurelabError(
+                "a ScoreTable already holds the scores and weights; omit y_score and "
+                "sample_weight"
+            )
+        stats = BinaryStats(table=y_true)
+    else:
+        stats = build_stats(y_true, y_score, pos_label=pos_label,
+                            sample_weight=sample_weight)
     if not isinstance(stats, BinaryStats):
         raise MeasurelabError(
             "best_threshold needs binary y_true and one score per example, got "
