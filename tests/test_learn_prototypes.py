@@ -57,7 +57,10 @@ def test_predict_agrees_with_brute_force_nearest_prototype():
     sel = MonteCarloPrototypeSelector(n_samples=30, n_prototypes=4, random_state=2).fit(X, y)
     pred, S = _brute_scores(X, y, sel.sampled_sets_[sel.best_index_], 2)
     np.testing.assert_array_equal(sel.predict(X), pred)
-    np.testing.assert_allclose(sel.decision_function(X), S[:, 1])
+    np.testing.assert_allclose(sel.predict_proba(X), S)
+    # scikit-learn's sign convention: > 0 exactly when predicted positive
+    np.testing.assert_allclose(sel.decision_function(X), S[:, 1] - S[:, 0])
+    np.testing.assert_array_equal(sel.decision_function(X) > 0, pred == 1)
     # the selection measure on training data equals what evaluate gives for the predictions
     assert sel.best_score_ == ml.evaluate(y, (pred == 1).astype(float), measures=["acc"])["acc"]
 

@@ -36,6 +36,37 @@ from measurelab.stats import BinaryCounts, MultiCounts, MultiScoreTable, ScoreTa
 
 __version__ = "0.1.0"
 
+# curves, plots, scorers and threshold choice: loaded on first use, so `import measurelab`
+# stays lean (scikit-learn and matplotlib are imported only inside their functions)
+_LAZY = {
+    **dict.fromkeys(
+        (
+            "roc_curve", "precision_recall_curve", "det_curve", "lift_curve",
+            "cumulative_gain_curve", "cost_curve", "plot_roc_curve",
+            "plot_precision_recall_curve", "plot_det_curve", "plot_lift_curve",
+            "plot_cumulative_gain_curve", "plot_cost_curve",
+        ),
+        "measurelab.curves",
+    ),
+    "make_scorer": "measurelab.scorers",
+    "best_threshold": "measurelab.thresholds",
+}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'measurelab' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
+
 # one scikit-learn-style function per registered measure: measurelab.auc(y_true, y_score)
 for _m in list(registry):
     globals()[_m.name] = public_function(_m)
@@ -63,5 +94,6 @@ __all__ = [
     "per_class",
     "registry",
     "two_level",
+    *_LAZY,
     *(m.name for m in registry),
 ]

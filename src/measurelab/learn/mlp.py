@@ -32,6 +32,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from measurelab._validation import MeasurelabError
 from measurelab.learn.stopping import ImprovementStop
@@ -331,14 +334,32 @@ def train_monitored(
     return res
 
 
-class MonitoredMLPClassifier:
-    """scikit-learn style classifier: an :class:`MLP` stopped by a measure.
+class MonitoredMLPClassifier(ClassifierMixin, BaseEstimator):
+    """scikit-learn classifier: an :class:`MLP` stopped by a measure.
+
+    Passes scikit-learn's ``check_estimator``, so it runs in ``cross_val_score``,
+    ``GridSearchCV`` and pipelines (``get_params``/``set_params``, ``clone``, ``score`` =
+    accuracy, ``classes_``, ``n_features_in_``, input validation).
 
     Parameters
     ----------
     monitor : str, default 'auc:acc'
         Registered measure or two-level spec that decides when to stop.
-    **options : passed to :func:`train_monitored` (look_ahead, epsilon, hidden, ...)
+    hidden, learning_rate, momentum, batch_size, look_ahead, epsilon, rule, max_epochs,
+    monitor_on, validation_fraction, average, random_state
+        As in :func:`train_monitored` (same defaults).
+
+    Attributes
+    ----------
+    classes_, n_features_in_, net_ (the kept :class:`MLP`), result_ (:class:`MonitoredResult`),
+    stop_epoch_
+
+    Notes
+    -----
+    A binary ``predict`` is positive iff the output ``s > 0.5`` (Huang & Ling), which is
+    ``argmax`` of ``predict_proba = [1 − s, s]`` (first column on ties). A binary
+    ``decision_function`` is ``P(positive) − P(negative)`` in [−1, 1]: positive exactly when
+    ``predict`` is, as scikit-learn requires; multi-class it is the probability matrix.
 
     Examples
     --------
@@ -351,41 +372,82 @@ class MonitoredMLPClassifier:
     (100, [0.5125, 0.9625, 0.9875, 0.9875])
     """
 
-    def __init__(self, monitor: str = "auc:acc", **options: Any) -> None:
+    def __init__(
+        self,
+        monitor: str = "auc:acc",
+        *,
+        hidden: int | str = "a",
+        learning_rate: float = 0.3,
+        momentum: float = 0.2,
+        batch_size: int = 10,
+        look_ahead: int = 100,
+        epsilon: float = 0.01,
+        rule: str = "lexicographic",
+        max_epochs: int = 3000,
+        monitor_on: str = "train",
+        validation_fraction: float = 0.25,
+        average: str = "macro",
+        random_state: int | None = 0,
+    ) -> None:
         self.monitor = monitor
-        self.options = options
-
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {"monitor": self.monitor, **self.options}
-
-    def set_params(self, **params: Any) -> MonitoredMLPClassifier:
-        if "monitor" in params:
-            self.monitor = params.pop("monitor")
-        self.options.update(params)
-        return self
+        self.hidden = hidden
+        self.learning_rate = learning_rate
+        self.momentum = momentum
+        self.batch_size = batch_size
+        self.look_ahead = look_ahead
+        self.epsilon = epsilon
+        self.rule = rule
+        self.max_epochs = max_epochs
+        self.monitor_on = monitor_on
+        self.validation_fraction = validation_fraction
+        self.average = average
+        self.random_state = random_state
 
     def fit(self, X: Any, y: Any) -> MonitoredMLPClassifier:
-        y = np.asarray(y)
+        """Train the network and keep the weights where the monitor stopped it."""
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
         self.classes_, codes = np.unique(y, return_inverse=True)
-        k = max(2, self.classes_.size)
-        res = train_monitored(np.asarray(X, float), codes, [self.monitor], n_classes=k,
-                              **self.options)
+        k = _two_classes_or_more(self.classes_)
+        options = {
+            name: getattr(self, name)
+            for name in ("hidden", "learning_rate", "momentum", "batch_size", "look_ahead",
+                         "epsilon", "rule", "max_epochs", "monitor_on", "validation_fraction",
+                         "average", "random_state")
+        }
+        res = train_monitored(X, codes, [self.monitor], n_classes=k, **options)
         n_out = 1 if k == 2 else k
-        X = np.asarray(X, float)
         self.net_ = MLP(X.shape[1], res.weights[self.monitor][0].shape[1], n_out)
         self.net_.set_weights(res.weights[self.monitor])
         self.result_ = res
         self.stop_epoch_ = res.stop_epoch[self.monitor]
         return self
 
-    def decision_function(self, X: Any) -> np.ndarray:
-        return scores_from_outputs(self.net_.forward(np.asarray(X, float)))
+    def _outputs(self, X: Any) -> np.ndarray:
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        return scores_from_outputs(self.net_.forward(X))
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        s = self.decision_function(X)
+        """Binary: ``[1 − s, s]``; multi-class: the outputs divided by their row sum."""
+        s = self._outputs(X)
         return np.column_stack([1 - s, s]) if s.ndim == 1 else s
 
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Binary: ``P(positive) − P(negative)`` (> 0 iff predicted positive); else the
+        probability matrix."""
+        P = self.predict_proba(X)
+        return P[:, 1] - P[:, 0] if P.shape[1] == 2 else P
+
     def predict(self, X: Any) -> np.ndarray:
-        s = self.decision_function(X)
-        idx = (s > 0.5).astype(int) if s.ndim == 1 else np.argmax(s, axis=1)
-        return self.classes_[idx]
+        """The class of the largest probability (binary: positive iff ``s > 0.5``)."""
+        P = self.predict_proba(X)
+        return self.classes_[np.argmax(P, axis=1)]
+
+
+def _two_classes_or_more(classes: np.ndarray) -> int:
+    if classes.size < 2:
+        raise MeasurelabError(
+            f"y has one class ({classes.tolist()}); a classifier needs at least two"
+        )
+    return int(classes.size)

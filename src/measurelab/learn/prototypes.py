@@ -39,6 +39,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from measurelab._validation import MeasurelabError
 
@@ -127,7 +130,7 @@ def pairwise_distances(A: np.ndarray, B: np.ndarray, chunk: int = 64) -> np.ndar
     return out
 
 
-class MonteCarloPrototypeSelector:
+class MonteCarloPrototypeSelector(ClassifierMixin, BaseEstimator):
     """Nearest-prototype classifier whose prototypes are chosen by Monte-Carlo Sampling.
 
     Parameters
@@ -140,11 +143,21 @@ class MonteCarloPrototypeSelector:
     average : str, default 'macro' (multi-class measures)
     random_state : int, default 0
 
+    Passes scikit-learn's ``check_estimator`` (``clone``, ``get_params``, ``score`` =
+    accuracy, input validation), so it runs in ``cross_val_score`` and ``GridSearchCV``.
+
     Attributes
     ----------
     sampled_sets_ : (n_samples, m) indices into the training data
     scores_ : the selection measure's value of every sampled set
-    best_index_, best_score_, prototypes_, prototype_labels_ (class codes), classes_
+    best_index_, best_score_, prototypes_, prototype_labels_ (class codes), classes_,
+    n_features_in_
+
+    Notes
+    -----
+    A binary ``decision_function`` is ``s_pos − s_neg`` in [−1, 1]: positive exactly when
+    the nearest prototype is positive (as scikit-learn requires); multi-class it is the
+    score matrix.
 
     Examples
     --------
@@ -174,21 +187,6 @@ class MonteCarloPrototypeSelector:
         self.average = average
         self.random_state = random_state
 
-    def get_params(self, deep: bool = True) -> dict[str, Any]:
-        return {
-            "n_samples": self.n_samples,
-            "n_prototypes": self.n_prototypes,
-            "stratified": self.stratified,
-            "measure": self.measure,
-            "average": self.average,
-            "random_state": self.random_state,
-        }
-
-    def set_params(self, **params: Any) -> MonteCarloPrototypeSelector:
-        for k, v in params.items():
-            setattr(self, k, v)
-        return self
-
     def fit(
         self, X: Any, y: Any, *, distances: np.ndarray | None = None
     ) -> MonteCarloPrototypeSelector:
@@ -197,11 +195,12 @@ class MonteCarloPrototypeSelector:
         ``distances``: the (n, n) Euclidean distance matrix of X, if already computed
         (lets several selectors on the same fold share it).
         """
-        from measurelab.learn.mlp import measure_monitor
+        from measurelab.learn.mlp import _two_classes_or_more, measure_monitor
 
-        X = np.asarray(X, dtype=np.float64)
-        self.classes_, codes = np.unique(np.asarray(y), return_inverse=True)
-        k = max(2, self.classes_.size)
+        X, y = validate_data(self, X, y, dtype=np.float64)
+        check_classification_targets(y)
+        self.classes_, codes = np.unique(y, return_inverse=True)
+        k = _two_classes_or_more(self.classes_)
         m = self.n_prototypes if self.n_prototypes is not None else self.classes_.size
         rng = np.random.default_rng(self.random_state)
         sets = draw_prototype_sets(codes, self.n_samples, m, stratified=self.stratified,
@@ -228,20 +227,26 @@ class MonteCarloPrototypeSelector:
         return self
 
     def _scores(self, X: Any) -> np.ndarray:
-        D = pairwise_distances(np.asarray(X, dtype=np.float64), self.prototypes_)
+        check_is_fitted(self)
+        X = validate_data(self, X, reset=False, dtype=np.float64)
+        D = pairwise_distances(X, self.prototypes_)
         return nearest_prototype_scores(D, self.prototype_labels_, self.n_classes_)[1]
 
     def decision_function(self, X: Any) -> np.ndarray:
-        """Binary: the positive-class score d_neg/(d_pos+d_neg); else the score matrix."""
+        """Binary: ``s_pos − s_neg`` = (d_neg − d_pos)/(d_pos + d_neg), > 0 iff the nearest
+        prototype is positive; else the score matrix."""
         S = self._scores(X)
-        return S[:, 1] if self.classes_.size == 2 else S
+        return S[:, 1] - S[:, 0] if S.shape[1] == 2 else S
 
     def predict_proba(self, X: Any) -> np.ndarray:
-        return self._scores(X)[:, : self.classes_.size]
+        """Class scores ``(1/d_j) / Σ_c (1/d_c)`` (rows sum to 1)."""
+        return self._scores(X)
 
     def predict(self, X: Any) -> np.ndarray:
         """Label of the nearest prototype (distance ties: the lower class code)."""
-        return self.classes_[np.argmax(self._scores(X), axis=1)]
+        S = self._scores(X)
+        return self.classes_[np.argmax(S, axis=1)]
+
 
 
 def _strictly_better(a: Any, b: Any) -> bool:

@@ -128,3 +128,23 @@ def two_level(f: Measure | str, g: Measure | str) -> Measure:
         exact=f.exact and g.exact,
     )
 
+
+
+def two_level_parts(m: Measure) -> tuple[Measure, Measure] | None:
+    """The measures ``(f, g)`` of a two-level measure ``f:g``; None for any other measure.
+
+    Examples
+    --------
+    >>> f, g = two_level_parts(two_level("auc", "f_beta@2"))
+    >>> f.name, g.name, g.params["beta"]
+    ('auc', 'f_beta@2', 2.0)
+    >>> from measurelab.registry import registry
+    >>> two_level_parts(registry.get("acc")) is None
+    True
+    """
+    from measurelab.registry import registry
+
+    if ":" not in m.name or not m.source.startswith("Huang & Ling 2007 Def. 1"):
+        return None
+    f, _, g = m.name.partition(":")
+    return registry.resolve(f)[0], registry.resolve(g)[0]
