@@ -41,6 +41,17 @@ for _m in list(registry):
     globals()[_m.name] = public_function(_m)
 del _m, _measures
 
+
+
+def __getattr__(name: str) -> object:
+    # compare_classifiers loads on first use, so `import measurelab` stays fast
+    if name == "compare_classifiers":
+        from measurelab.compare.classifiers import compare_classifiers
+
+        return compare_classifiers
+    raise AttributeError(f"module 'measurelab' has no attribute {name!r}")
+
+
 __all__ = [
     "BinaryCounts",
     "EvaluationResult",
@@ -54,6 +65,7 @@ __all__ = [
     "TwoLevelValue",
     "UndefinedMeasureWarning",
     "build_stats",
+    "compare_classifiers",
     "dp_band",
     "evaluate",
     "evaluate_counts",
