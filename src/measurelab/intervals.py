@@ -117,7 +117,7 @@ def proportion_interval(k: float, n: float, level: float = 0.95,
         )
     from scipy.stats import binomtest
 
-    ci = binomtest(int(round(k)), int(round(n))).proportion_ci(
+    ci = binomtest(int(k), int(n)).proportion_ci(
         confidence_level=level, method="wilson" if method == "wilson" else "exact")
     return (float(ci.low), float(ci.high))
 

@@ -272,7 +272,8 @@ class ClassifierComparison:
                     jack=None if b is None else jack[:, a, b])
                 if math.isnan(r.lo) and not math.isnan(r.value):
                     warn_undefined(f"the {r.method} interval of {k} for model {name!r} is "
-                                   "undefined for this input (no cases in its denominator, or constant scores)")
+                                   "undefined for this input (no cases in its denominator, "
+                                   "or constant scores)")
                 rows.append({"model": name, "measure": k, **r._asdict()})
         self._cache["intervals"] = rows
         return rows
@@ -308,7 +309,7 @@ class ClassifierComparison:
                        "se": math.nan, "z": math.nan}
                 if pm == "delong":
                     auc, cov = self._delong()
-                    d, lo, hi, se, z, p = iv.delong_paired(auc, cov, a, b, level)
+                    _d, lo, hi, se, z, p = iv.delong_paired(auc, cov, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
                 else:
                     c = need.index(k)
