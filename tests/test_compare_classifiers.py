@@ -9,9 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_binary
 from scipy.stats import binomtest
-from test_intervals import _brute_delong
 
 import measurelab as ml
 from measurelab import intervals as iv
@@ -19,6 +17,8 @@ from measurelab.compare.classifiers import reliability
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
+from tests.conftest import make_binary
+from tests.test_intervals import _brute_delong
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ import warnings
 
 import numpy as np
 import pytest
-from conftest import make_binary
 from scipy.stats import beta, binomtest, norm, rankdata
 from sklearn.metrics import roc_auc_score
 
@@ -17,6 +16,7 @@ import measurelab as ml
 from measurelab import intervals as iv
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
+from tests.conftest import make_binary
 
 
 # ------------------------------------------------------------------ DeLong oracle
