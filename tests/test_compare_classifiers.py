@@ -115,10 +115,15 @@ def test_preferences_follow_direction(three):
     assert p.loc["auc", "prefers"] == v.loc["auc"].idxmax()
     assert p.loc["brier", "prefers"] == v.loc["brier"].idxmin()
     tests = r.tests()
-    best = p.loc["auc", "prefers"]
-    ps = tests[(tests.measure == "auc") & ((tests.a == best) | (tests.b == best))]["p_holm"]
-    assert p.loc["auc", "p_holm"] == ps.max()
-    assert p.loc["auc", "significant"] == bool(ps.max() < 0.05)
+    best, runner = p.loc["auc", "prefers"], p.loc["auc", "runner_up"]
+    assert runner == v.loc["auc"].drop(best).idxmax()
+    pair = tests[(tests.measure == "auc") & tests.a.isin([best, runner])
+                 & tests.b.isin([best, runner])]
+    assert p.loc["auc", "p_holm"] == pair["p_holm"].item()
+    assert p.loc["auc", "significant"] == bool(pair["p_holm"].item() < 0.05)
+    mine = tests[(tests.measure == "auc") & ((tests.a == best) | (tests.b == best))]
+    beaten = sorted(set(mine[mine.p_holm < 0.05][["a", "b"]].to_numpy().ravel()) - {best})
+    assert sorted(filter(None, p.loc["auc", "beats"].split(", "))) == beaten
 
 
 def test_json_shapes(three):
@@ -221,3 +226,20 @@ def test_lazy_top_level_export():
     code = ("import sys, measurelab; assert 'measurelab.compare.classifiers' not in "
             "sys.modules; assert 'scipy' not in sys.modules; measurelab.compare_classifiers")
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_demo_comparison_section(tmp_path, three):
+    import io
+
+    from measurelab.cli.demo import COMPARE_MEASURES, SEED, compare_demo_models
+
+    y, models = three
+    buf = io.StringIO()
+    md, page = compare_demo_models(y, models, tmp_path, buf)
+    assert page.exists() and "data:image/png;base64," in page.read_text()
+    assert "## Are the differences real?" in md and "| auc " in md
+    api = ml.compare_classifiers(y, models, measures=list(COMPARE_MEASURES), n_boot=1000,
+                                 seed=SEED)
+    lr = api.intervals().query("model == 'a' and measure == 'auc'").iloc[0]
+    assert f"{lr.value:.3f} [{lr.lo:.3f}, {lr.hi:.3f}]" in md
+    assert "mcnemar" in buf.getvalue() and "delong" in buf.getvalue()

@@ -521,8 +521,10 @@ class CaseDesign:
 
     def replicate(self, rng: np.random.Generator) -> list[ScoreTable]:
         """One stratified bootstrap replicate of every model (shared case draws)."""
-        mpos = np.bincount(rng.integers(0, self.n1, self.n1), minlength=self.n1)
-        mneg = np.bincount(rng.integers(0, self.n0, self.n0), minlength=self.n0)
+        mpos = np.bincount(rng.integers(0, self.n1, self.n1, dtype=_draw_dtype(self.n1)),
+                           minlength=self.n1)
+        mneg = np.bincount(rng.integers(0, self.n0, self.n0, dtype=_draw_dtype(self.n0)),
+                           minlength=self.n0)
         return self.weighted(mpos.astype(np.float64), mneg.astype(np.float64))
 
     def jackknife(self, rng: np.random.Generator, n_groups: int = 50) -> list[list[ScoreTable]]:
@@ -633,3 +635,8 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
     else:
         lo, hi = bca_interval(value, reps, jack, level)
     return Interval(value, lo, hi, method)
+
+
+def _draw_dtype(n: int) -> type:
+    """32-bit case draws when they fit: half the random bits of 64-bit ones."""
+    return np.int32 if n < 2**31 - 1 else np.int64

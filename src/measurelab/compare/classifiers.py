@@ -387,11 +387,14 @@ class ClassifierComparison:
                                            "dp_band_b"])
 
     def preferences(self) -> Any:
-        """Which model each measure prefers and whether significantly (Holm-adjusted p of
-        every pair with the preferred model below 1 − ci): where measures disagree.
+        """Which model each measure prefers and whether significantly: where measures
+        disagree.
 
-        Columns: ``measure, direction, prefers, value, runner_up, p_holm, significant``;
-        ``prefers`` is '' when the best value is tied.
+        Columns: ``measure, direction, prefers, value, runner_up, p_holm, significant,
+        beats``. ``p_holm`` is the Holm-adjusted p of the preferred model against the
+        runner-up, ``significant`` whether it is below 1 − ci, and ``beats`` lists every
+        model the preferred one is significantly better than. ``prefers`` is '' when the
+        best value is tied.
 
         Examples
         --------
@@ -410,20 +413,27 @@ class ClassifierComparison:
             order = np.argsort(-np.nan_to_num(v, nan=-np.inf), kind="stable")
             best = int(order[0])
             tied = len(order) > 1 and v[order[0]] == v[order[1]]
-            ps = [t["p_holm"] for t in tests if t["measure"] == m.name
-                  and self.names[best] in (t["a"], t["b"])]
-            p = max(ps) if ps else math.nan
+            best_name = self.names[best]
+            p_of = {}
+            for t in tests:
+                if t["measure"] == m.name and best_name in (t["a"], t["b"]):
+                    other = t["b"] if t["a"] == best_name else t["a"]
+                    p_of[other] = t["p_holm"]
+            runner = self.names[int(order[1])] if len(order) > 1 else ""
+            p = p_of.get(runner, math.nan)
+            beats = [o for o in self.names if o in p_of and p_of[o] < alpha and not tied]
             rows.append({
                 "measure": m.name,
                 "direction": "higher" if m.higher_is_better else "lower",
-                "prefers": "" if tied or math.isnan(v[best]) else self.names[best],
+                "prefers": "" if tied or math.isnan(v[best]) else best_name,
                 "value": float(self._vals[best, j]),
-                "runner_up": self.names[int(order[1])] if len(order) > 1 else "",
+                "runner_up": runner,
                 "p_holm": p,
                 "significant": bool(not tied and p < alpha),
+                "beats": ", ".join(beats),
             })
         return pd.DataFrame(rows, columns=["measure", "direction", "prefers", "value",
-                                           "runner_up", "p_holm", "significant"])
+                                           "runner_up", "p_holm", "significant", "beats"])
 
     # -------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
