@@ -496,10 +496,12 @@ class ClassifierComparison:
         roc_reps = np.full((nb, len(self.names), grid), np.nan)
         pr_reps = np.full((nb, len(self.names), grid), np.nan)
         rng = np.random.default_rng(self.seed)
-        for b in range(nb):
-            for a, t in enumerate(self._design.replicate(rng)):
-                roc_reps[b, a] = np.interp(x, *_roc_points(t))
-                pr_reps[b, a] = np.interp(x, *_pr_points(t))
+        with iv.progress_bar(nb, self._progress, "curve bands") as bar:
+            for b in range(nb):
+                for a, t in enumerate(self._design.replicate(rng)):
+                    roc_reps[b, a] = np.interp(x, *_roc_points(t))
+                    pr_reps[b, a] = np.interp(x, *_pr_points(t))
+                bar.update(1)
         q = [(1 - level) / 2, 1 - (1 - level) / 2]
         out: dict[str, Any] = {"grid": x, "roc": {}, "pr": {}}
         for a, (n, t) in enumerate(zip(self.names, self._design.tables, strict=True)):
