@@ -332,3 +332,32 @@ def test_evaluate_ci_constant_model_warns_not_crashes():
     with pytest.warns(ml.UndefinedMeasureWarning, match="delong interval of auc"):
         df = ml.evaluate([0, 1, 0, 1], [0.3] * 4, measures=["auc"], ci=0.95).intervals()
     assert df.loc[0, "value"] == 0.5 and math.isnan(df.loc[0, "lo"])
+
+
+def test_case_design_replicate_is_stratified_and_paired(rng):
+    yl, s, _ = make_binary(rng, 90)
+    y = yl == 1
+    s2 = s[::-1].copy()
+    d = iv.CaseDesign.from_cases(y, [s, s2])
+    g = np.random.default_rng(0)
+    for _ in range(20):
+        t1, t2 = d.replicate(g)
+        assert t1.n_pos == t2.n_pos == y.sum() and t1.n_neg == t2.n_neg == (~y).sum()
+    # the same seed gives the same multiplicities for both models: rebuild them by hand
+    g1, g2 = np.random.default_rng(7), np.random.default_rng(7)
+    t1, t2 = d.replicate(g1)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    mp = np.bincount(g2.integers(0, n1, n1, dtype=np.int32), minlength=n1)
+    mn = np.bincount(g2.integers(0, n0, n0, dtype=np.int32), minlength=n0)
+    idx = np.concatenate([np.repeat(np.flatnonzero(y), mp), np.repeat(np.flatnonzero(~y), mn)])
+    assert t1 == ScoreTable.from_arrays(y[idx], s[idx])
+    assert t2 == ScoreTable.from_arrays(y[idx], s2[idx])
+    # the jackknife leaves each case out exactly once
+    groups = d.jackknife(np.random.default_rng(1), n_groups=7)
+    assert sum(t.total for t in (u[0] for u in groups)) == (len(groups) - 1) * y.size
+
+
+def test_case_design_from_table_needs_whole_counts():
+    t = ScoreTable.from_arrays([True, False], [0.3, 0.6], [0.5, 1.0])
+    with pytest.raises(ml.MeasurelabError, match="whole case counts"):
+        iv.CaseDesign.from_table(t)

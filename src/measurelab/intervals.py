@@ -11,7 +11,7 @@ Everything here works on counts or on score tables, below the measures' API, so 
 * :func:`mcnemar_exact` — McNemar's exact two-sided test on discordant counts.
 * :func:`holm` — Holm's step-down adjustment.
 * Bootstrap from the score table: a stratified resample of the cases is a multinomial
-  reweighting of the table's rows (:func:`resample_rows`, :func:`resample_cases`), so a
+  reweighting of the table's rows (:class:`CaseDesign`, :func:`run_bootstrap`), so a
   replicate never sorts. :func:`percentile_interval` and :func:`bca_interval` turn
   replicates into intervals; BCa's acceleration comes from a grouped jackknife
   (:func:`jackknife_groups`).
@@ -294,46 +294,6 @@ def case_rows(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     k = np.arange(table.size)
     return (np.repeat(k, table.pos.astype(np.int64)),
             np.repeat(k, table.neg.astype(np.int64)))
-
-
-def resample_rows(pos_rows: np.ndarray, neg_rows: np.ndarray, size: int,
-                  rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """One stratified bootstrap replicate as row weights: multinomial(n₁, pos_i/n₁) for
-    the positives and likewise for the negatives, drawn as n₁ (n₀) uniform cases counted
-    per row (O(n), no sort).
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.4, 0.1])
-    >>> pr, nr = case_rows(t)
-    >>> p, n = resample_rows(pr, nr, t.size, np.random.default_rng(0))
-    >>> float(p.sum()), float(n.sum())
-    (2.0, 2.0)
-    """
-    pos = np.bincount(pos_rows[rng.integers(0, pos_rows.size, pos_rows.size)],
-                      minlength=size).astype(np.float64) if pos_rows.size else np.zeros(size)
-    neg = np.bincount(neg_rows[rng.integers(0, neg_rows.size, neg_rows.size)],
-                      minlength=size).astype(np.float64) if neg_rows.size else np.zeros(size)
-    return pos, neg
-
-
-def resample_cases(pos_idx: np.ndarray, neg_idx: np.ndarray, n: int,
-                   rng: np.random.Generator) -> np.ndarray:
-    """Per-case multiplicities of one stratified bootstrap replicate (positives and
-    negatives drawn separately, with replacement); shared by every model of a paired
-    bootstrap.
-
-    Examples
-    --------
-    >>> w = resample_cases(np.array([0, 2]), np.array([1, 3, 4]), 5, np.random.default_rng(1))
-    >>> int(w[[0, 2]].sum()), int(w[[1, 3, 4]].sum())
-    (2, 3)
-    """
-    w = np.zeros(n, dtype=np.float64)
-    for idx in (pos_idx, neg_idx):
-        if idx.size:
-            w += np.bincount(idx[rng.integers(0, idx.size, idx.size)], minlength=n)
-    return w
 
 
 def jackknife_groups(n_units: int, rng: np.random.Generator,
