@@ -472,7 +472,18 @@ class ClassifierComparison:
         return {"models": models, "pairs": pairs, "verdicts": verdicts}
 
     def to_json(self) -> str:
-        """:meth:`to_dict` as a JSON string (strict: no NaN tokens)."""
+        """:meth:`to_dict` as a JSON string (strict: no NaN tokens).
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"])
+        ...     text = r.to_json()   # a constant model: its AUC interval is undefined
+        >>> text[:70]
+        '{"models": {"k": {"auc": {"value": 0.5, "lo": null, "hi": null, "method'
+        """
         return json.dumps(self.to_dict(), allow_nan=False)
 
     # ------------------------------------------------------------------ figures
@@ -514,6 +525,14 @@ class ClassifierComparison:
     def plot(self, *, n_boot: int | None = None) -> Any:
         """A matplotlib Figure: ROC and PR curves with bootstrap bands, and a reliability
         diagram (10 equal-width bins, Wilson intervals) when the scores are probabilities.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=20)
+        >>> fig = r.plot()
+        >>> [ax.get_title() for ax in fig.axes]
+        ['ROC', 'precision–recall', 'reliability']
         """
         import matplotlib
 
@@ -554,7 +573,17 @@ class ClassifierComparison:
         return fig
 
     def to_html(self, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
-        """Write one self-contained HTML page: tables and the figure (embedded PNG)."""
+        """Write one self-contained HTML page: tables and the figure (embedded PNG).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=20)
+        >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html")
+        >>> "data:image/png;base64," in p.read_text()
+        True
+        """
         import matplotlib.pyplot as plt
 
         fig = self.plot()
