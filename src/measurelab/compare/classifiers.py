@@ -481,7 +481,7 @@ class ClassifierComparison:
         ...     warnings.simplefilter("ignore")
         ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"])
         ...     text = r.to_json()   # a constant model: its AUC interval is undefined
-        >>> text[:70]
+        >>> text[:71]
         '{"models": {"k": {"auc": {"value": 0.5, "lo": null, "hi": null, "method'
         """
         return json.dumps(self.to_dict(), allow_nan=False)
