@@ -42,7 +42,6 @@ for _m in list(registry):
 del _m, _measures
 
 
-
 def __getattr__(name: str) -> object:
     # compare_classifiers loads on first use, so `import measurelab` stays fast
     if name == "compare_classifiers":
