@@ -36,8 +36,8 @@ from measurelab.stats import BinaryCounts, MultiCounts, MultiScoreTable, ScoreTa
 
 __version__ = "0.1.0"
 
-# curves, plots, scorers and threshold choice: loaded on first use, so `import measurelab`
-# stays lean (scikit-learn and matplotlib are imported only inside their functions)
+# curves, plots, scorers, threshold choice and classifier comparison: loaded on first use,
+# so `import measurelab` stays lean (scikit-learn, scipy and matplotlib load with them)
 _LAZY = {
     **dict.fromkeys(
         (
@@ -49,6 +49,7 @@ _LAZY = {
         "measurelab.curves",
     ),
     "make_scorer": "measurelab.scorers",
+    "compare_classifiers": "measurelab.compare.classifiers",
     "best_threshold": "measurelab.thresholds",
 }
 
@@ -67,10 +68,12 @@ def __getattr__(name: str) -> object:
 def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_LAZY))
 
+
 # one scikit-learn-style function per registered measure: measurelab.auc(y_true, y_score)
 for _m in list(registry):
     globals()[_m.name] = public_function(_m)
 del _m, _measures
+
 
 __all__ = [
     "BinaryCounts",

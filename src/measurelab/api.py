@@ -46,11 +46,13 @@ class EvaluationResult(Mapping[str, Any]):
     """
 
     def __init__(self, values: dict[str, Any], measures: dict[str, Measure],
-                 classes: tuple[Any, ...] | None = None) -> None:
+                 classes: tuple[Any, ...] | None = None,
+                 intervals: dict[str, Any] | None = None) -> None:
         self._values = values
         self._measures = measures
         #: class labels in column order (multi-class input), naming per-class arrays
         self.classes = classes
+        self._intervals = intervals
 
     def __getitem__(self, name: str) -> Any:
         if name in self._values:
@@ -87,6 +89,24 @@ class EvaluationResult(Mapping[str, Any]):
         if "dp" in self._values and np.ndim(self._values["dp"]) == 0:
             out["dp"] = dp_band(float(self._values["dp"]))
         return out
+
+    def intervals(self) -> Any:
+        """A DataFrame of ``measure, value, lo, hi, method, se`` (``evaluate(..., ci=)``).
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> r = ml.evaluate([0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.1, 0.8, 0.6],
+        ...                 measures=["acc", "auc"], ci=0.95)
+        >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
+        [[0.3, 0.903], [0.581, 1.0]]
+        """
+        import pandas as pd
+
+        if self._intervals is None:
+            raise MeasurelabError("no intervals: evaluate with ci=0.95 (or another level)")
+        rows = [{"measure": k, **iv._asdict()} for k, iv in self._intervals.items()]
+        return pd.DataFrame(rows, columns=["measure", "value", "lo", "hi", "method", "se"])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready ``{name: number}``; two-level values give their display number,
@@ -370,6 +390,11 @@ def evaluate(
     inclusive: bool = False,
     average: str | None = "macro",
     labels: Any = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_boot: int = 2000,
+    seed: Any = 0,
+    progress: bool | None = None,
 ) -> EvaluationResult:
     """Evaluate predictions with many measures from one pass over the data.
 
@@ -404,11 +429,22 @@ def evaluate(
         Rows of a 2-d ``y_score`` are used as given: rows that do not sum to 1 give a
         warning naming the worst row; two columns that are not probabilities (the scores
         of two models) are an error.
+    ci : float in (0, 1), optional
+        Add an interval to every value (binary input; SPEC §6), read with
+        ``.intervals()``: Wilson for proportions, DeLong for AUC, BCa stratified
+        bootstrap from the score table for the rest.
+    ci_method : str, optional
+        Force 'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or
+        'bootstrap-percentile' where it applies.
+    n_boot : int, default 2000
+        Bootstrap replicates; ``seed`` seeds them (numpy Generator), ``progress`` shows a
+        bar (default: on a terminal).
 
     Returns
     -------
     EvaluationResult
-        A mapping ``{name: value}`` with ``.to_frame()`` and ``.to_dict()``.
+        A mapping ``{name: value}`` with ``.to_frame()``, ``.to_dict()`` and, with ``ci``,
+        ``.intervals()``.
 
     Examples
     --------
@@ -427,8 +463,84 @@ def evaluate(
         labels=labels,
     )
     if isinstance(stats, BinaryStats) and check_average(average) is None:
+        if ci is not None:
+            raise MeasurelabError(
+                "ci= gives intervals of single values; it does not combine with average=None"
+            )
         return _binary_per_class(stats, measures, y_true, pos_label)
-    return compute_measures(stats, measures, average=average)
+    result = compute_measures(stats, measures, average=average)
+    if ci is None:
+        return result
+    if not isinstance(stats, BinaryStats):
+        raise MeasurelabError("ci= gives intervals for binary evaluation only")
+    design = None
+    if sample_weight is not None:
+        from measurelab.intervals import CaseDesign
+
+        y = binarize(_as_1d(y_true, "y_true"), pos_label)
+        design = CaseDesign.from_cases(y, [check_scores(y_score)],
+                                       check_weights(sample_weight, y.size))
+    return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
+                          progress=progress, design=design)
+
+
+def with_intervals(
+    stats: BinaryStats,
+    result: EvaluationResult,
+    ci: Any,
+    *,
+    ci_method: str | None = None,
+    n_boot: int = 2000,
+    seed: Any = 0,
+    progress: bool | None = None,
+    design: Any = None,
+) -> EvaluationResult:
+    """``result`` with an interval for each value, from the score table of ``stats``
+    (SPEC §6). ``design`` (an :class:`~measurelab.intervals.CaseDesign`) resamples
+    weighted cases; by default the table's whole counts are resampled.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> s = build_stats([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> r = with_intervals(s, compute_measures(s, ["sens"]), 0.9)
+    >>> r.intervals()["method"].tolist()
+    ['wilson']
+    """
+    from measurelab import intervals as iv
+
+    level = iv.check_level(ci)
+    n_boot = iv.check_n_boot(n_boot)
+    table = stats.require_table("ci")
+    whole = table.is_integer and design is None
+    methods = {k: iv.default_method(k, ci_method, whole_counts=whole) for k in result}
+    boot = [k for k, m in methods.items() if m in iv.BOOTSTRAP_METHODS]
+    reps = jack = None
+    if boot:
+        if design is None:
+            design = iv.CaseDesign.from_table(table)
+
+        def values(t: ScoreTable) -> np.ndarray:
+            st = BinaryStats(table=t, threshold=stats.threshold, inclusive=stats.inclusive)
+            r = compute_measures(st, [result.measure(k) for k in boot])
+            return np.array([float(v) for v in r.values()])
+
+        reps, jack = iv.run_bootstrap(
+            design, values, n_boot, seed,
+            jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress)
+    out = {}
+    for k, v in result.items():
+        j = boot.index(k) if k in boot else None
+        out[k] = iv.measure_interval(
+            k, float(v), methods[k], level, table=table, counts=stats.counts,
+            reps=None if j is None else reps[:, 0, j],
+            jack=None if j is None else jack[:, 0, j])
+        if math.isnan(out[k].lo) and not math.isnan(float(v)):
+            from measurelab._validation import warn_undefined
+
+            warn_undefined(f"the {out[k].method} interval of {k} is undefined for this input")
+    return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
+                            intervals=out)
 
 
 def _binary_per_class(

@@ -9,6 +9,7 @@ Examples (shell)::
     measurelab evaluate --counts 1242 390 189 740
     measurelab evaluate iris.csv --label-col y --proba-cols p_setosa,p_versicolor,p_virginica \
         --average none --json                          # k classes: {measure: {class: value}}
+    measurelab evaluate preds.csv --score-col lr --score-col gb --ci 0.95 --html cmp.html
 """
 
 from __future__ import annotations
@@ -52,7 +53,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="input format (default: from the file name; stdin: CSV if the "
                         "first line has a comma, else perf text)")
     p.add_argument("--label-col", metavar="NAME", help="CSV/Parquet column of the labels")
-    p.add_argument("--score-col", metavar="NAME", help="CSV/Parquet column of the scores")
+    p.add_argument("--score-col", metavar="NAME", action="append",
+                   help="CSV/Parquet column of the scores; repeat it to compare several "
+                        "models on the same cases")
     p.add_argument("--weight-col", metavar="NAME",
                    help="CSV/Parquet column of sample weights (non-negative)")
     p.add_argument("--chunk-rows", type=int, default=DEFAULT_CHUNK_ROWS, metavar="N",
@@ -69,6 +72,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="evaluate a partitioned Parquet data set on a Dask cluster")
     p.add_argument("--json", action="store_true", help="print one JSON object {name: value}")
+    from measurelab.cli.evaluate_models import add_arguments
+
+    add_arguments(p)  # --ci, --html, --n-boot, --seed, --ci-method
     return p
 
 
@@ -221,6 +227,11 @@ def run(args: argparse.Namespace) -> int:
 
         for m in measures:
             registry.resolve(m)  # unknown names fail before any reading
+    from measurelab.cli.evaluate_models import run_models, wanted
+
+    if wanted(args):
+        return run_models(args, measures)
+    args.score_col = args.score_col[0] if args.score_col else None
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = _evaluate(args, measures)

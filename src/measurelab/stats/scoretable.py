@@ -211,3 +211,32 @@ class ScoreTable:
         tp = self.cum_pos_desc
         fp = self.cum_neg_desc
         return BinaryCounts(tp, fp, self.n_pos - tp, self.n_neg - fp)
+
+    # ------------------------------------------------------------- resampling
+    def reweighted(self, pos: np.ndarray, neg: np.ndarray) -> ScoreTable:
+        """The same scores with new positive and negative weights per row.
+
+        A stratified bootstrap replicate is a multinomial reweighting of the rows
+        (SPEC §6), so it needs no new sort. Rows where both new weights are 0 are dropped,
+        so every row of the result holds at least one case.
+
+        Examples
+        --------
+        >>> t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.4, 0.1])
+        >>> r = t.reweighted(np.array([0.0, 2.0, 0.0]), np.array([0.0, 1.0, 1.0]))
+        >>> r.scores.tolist(), r.pos.tolist(), r.neg.tolist()
+        ([0.4, 0.9], [2.0, 0.0], [1.0, 1.0])
+        """
+        pos = np.asarray(pos, dtype=np.float64)
+        neg = np.asarray(neg, dtype=np.float64)
+        if pos.shape != self.scores.shape or neg.shape != self.scores.shape:
+            from measurelab._validation import MeasurelabError
+
+            raise MeasurelabError(
+                f"reweighted needs {self.size} weights per class, got {pos.shape} and "
+                f"{neg.shape}"
+            )
+        keep = (pos != 0) | (neg != 0)
+        if keep.all():
+            return ScoreTable(self.scores, pos, neg)
+        return ScoreTable(self.scores[keep], pos[keep], neg[keep])

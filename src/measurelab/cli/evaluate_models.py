@@ -1,0 +1,175 @@
+"""``measurelab evaluate`` with several models, intervals or an HTML page (SPEC §6).
+
+The path taken when ``--score-col`` is repeated, or ``--ci`` / ``--html`` is given:
+
+    measurelab evaluate preds.csv --score-col lr --score-col gb --json
+    measurelab evaluate preds.csv --score-col lr --score-col gb --ci 0.95 --html cmp.html
+    measurelab evaluate preds.txt --ci 0.9 --n-boot 500 --seed 1      # one model, perf text
+
+JSON without ``--ci``: ``{"models": {name: {measure: value}}}``; with ``--ci``:
+``{"models": {name: {measure: {"value", "lo", "hi", "method"}}}, "pairs": [...],
+"verdicts": [...]}`` (AUC entries add ``"se"``, AUC pairs ``"se"`` and ``"z"``); undefined
+numbers are ``null``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from typing import Any
+
+import numpy as np
+
+from measurelab._validation import MeasurelabError
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    """The options of the several-models path (``--score-col`` itself repeats)."""
+    p.add_argument("--ci", metavar="LEVEL",
+                   help="add intervals at this level (e.g. 0.95) and, for several models, "
+                        "paired tests Holm-adjusted over all pairs and measures")
+    p.add_argument("--html", metavar="FILE",
+                   help="write one self-contained HTML page (tables and figures)")
+    p.add_argument("--n-boot", default="2000", metavar="B",
+                   help="bootstrap replicates (default 2000)")
+    p.add_argument("--seed", default="0", metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--ci-method", metavar="M",
+                   choices=["wilson", "clopper-pearson", "delong", "bootstrap-bca",
+                            "bootstrap-percentile"],
+                   help="force one interval method where it applies (default: Wilson for "
+                        "proportions, DeLong for AUC, BCa bootstrap for the rest)")
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    """True when this path handles the command (several score columns, --ci or --html)."""
+    cols = args.score_col or []
+    return len(cols) > 1 or args.ci is not None or args.html is not None
+
+
+def _int_option(flag: str, text: str, *, positive: bool) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise MeasurelabError(f"{flag} must be an integer, got {text!r}") from None
+    if positive and v < 1:
+        raise MeasurelabError(f"{flag} must be a positive integer, got {text!r}")
+    return v
+
+
+def _level(text: str | None) -> float | None:
+    if text is None:
+        return None
+    from measurelab.intervals import check_level
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise MeasurelabError(f"--ci must be a number in (0, 1), got {text!r}") from None
+    return check_level(value, "--ci")
+
+
+def read_models(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndarray],
+                                                   np.ndarray | None, Any]:
+    """Labels, one score vector per ``--score-col``, weights and the positive label.
+
+    Each column is read with the same validated reader as single-model evaluation (one
+    pass per column; standard input is buffered once).
+    """
+    from measurelab.io import _coerce_pos_label, detect_format, read_chunks, source_name
+
+    cols = list(args.score_col or [])
+    seen: set[str] = set()
+    for c in cols:
+        if c in seen:
+            raise MeasurelabError(f"--score-col {c!r} is given twice; give each model once")
+        seen.add(c)
+    source: Any = args.file
+    if source == "-":
+        source = io.BytesIO(sys.stdin.buffer.read())
+    if len(cols) > 1 and detect_format(args.file if args.file != "-" else source,
+                                       args.fmt) == "perf":
+        raise MeasurelabError(
+            f"{source_name(args.file)}: perf text holds one model; several --score-col need "
+            "CSV or Parquet"
+        )
+    y = None
+    w = None
+    models: dict[str, np.ndarray] = {}
+    for c in cols or [None]:
+        if isinstance(source, io.BytesIO):
+            source.seek(0)
+        chunks = list(read_chunks(source, fmt=args.fmt, label_col=args.label_col,
+                                  score_col=c, weight_col=args.weight_col,
+                                  chunk_rows=args.chunk_rows))
+        if not chunks or sum(len(ch) for ch in chunks) == 0:
+            raise MeasurelabError(f"{source_name(args.file)} is empty: no predictions to "
+                                  "evaluate")
+        if y is None:
+            y = np.concatenate([ch.y for ch in chunks])
+            if args.weight_col is not None:
+                w = np.concatenate([ch.weight for ch in chunks])
+        models[c if c is not None else "score"] = np.concatenate([ch.score for ch in chunks])
+    assert y is not None
+    from measurelab.cli.evaluate import _pos_label
+
+    return y, models, w, _coerce_pos_label(_pos_label(args.pos_label), y)
+
+
+def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
+    """Evaluate several models (or one with intervals) and print text or JSON."""
+    import warnings
+
+    from measurelab.compare.classifiers import compare_classifiers
+
+    if args.counts is not None or args.file is None:
+        raise MeasurelabError("--ci, --html and several --score-col need a FILE of scores")
+    if getattr(args, "proba_cols", None) is not None:
+        raise MeasurelabError("--ci, --html and several --score-col compare binary scores; "
+                              "they do not combine with --proba-cols")
+    if args.scheduler is not None:
+        raise MeasurelabError("--ci, --html and several --score-col run locally; drop "
+                              "--scheduler")
+    level = _level(args.ci)
+    n_boot = _int_option("--n-boot", args.n_boot, positive=True)
+    seed = _int_option("--seed", args.seed, positive=False)
+    if args.chunk_rows < 1:
+        raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
+    y, models, w, pos_label = read_models(args)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
+                                seed=seed, ci_method=args.ci_method, sample_weight=w,
+                                threshold=args.threshold, pos_label=pos_label,
+                                inclusive=args.inclusive)
+        out = r.to_json() if args.json else format_comparison(r)
+        if args.html is not None:
+            r.to_html(args.html)
+    shown: set[str] = set()
+    for wmsg in caught:
+        msg = " ".join(str(wmsg.message).split())
+        if msg not in shown:
+            shown.add(msg)
+            print(f"measurelab evaluate: warning: {msg}", file=sys.stderr)
+    print(out)
+    if args.html is not None and not args.json:
+        print(f"wrote {args.html}")
+    return 0
+
+
+def format_comparison(r: Any) -> str:
+    """Plain-text tables of a comparison: values, intervals, tests, preferences, verdicts."""
+    fmt = {"float_format": lambda v: f"{v:.4g}"}
+    parts = [r.values().to_string(**fmt)]
+    if r.level is not None:
+        parts += ["", f"intervals ({round(100 * r.level)}%):",
+                  r.intervals().drop(columns="se").to_string(index=False, **fmt)]
+        if len(r.names) > 1:
+            parts += ["", "paired tests (diff = a - b; p Holm-adjusted over all rows):",
+                      r.tests().drop(columns=["se", "z"]).to_string(index=False, **fmt)]
+    if len(r.names) > 1:
+        parts += ["", "preferences:", r.preferences().to_string(index=False, **fmt),
+                  "", "likelihood verdicts (Sokolova 2006):",
+                  r.verdicts().to_string(index=False, **fmt)]
+    return "\n".join(parts)
+

@@ -1,0 +1,688 @@
+"""Comparing classifiers on the same test cases, honestly (SPEC §6).
+
+:func:`compare_classifiers` evaluates several models scored on the same cases and returns
+a :class:`ClassifierComparison`: every measure's value per model with an interval, paired
+tests for every pair of models (DeLong for AUC, McNemar's exact test for acc/err, a paired
+stratified bootstrap for the rest) Holm-adjusted over everything reported, Sokolova's
+likelihood verdicts with both DP bands, the table of which model each measure prefers,
+figures and a self-contained HTML page.
+
+The bootstrap resamples cases once per replicate (positives and negatives separately)
+and adds the multiplicities into each model's score table rows (``np.bincount`` over a
+case→row map), so a replicate never sorts and both models see the same cases.
+
+For many data sets see :mod:`measurelab.compare.demsar` (Demšar 2006).
+
+Examples
+--------
+>>> import numpy as np
+>>> y = np.array([0, 0, 1, 1, 0, 1, 1, 0, 1, 0])
+>>> a = np.array([0.1, 0.3, 0.8, 0.7, 0.4, 0.9, 0.6, 0.2, 0.55, 0.45])
+>>> b = np.array([0.2, 0.6, 0.7, 0.4, 0.3, 0.8, 0.5, 0.1, 0.35, 0.65])
+>>> r = compare_classifiers(y, {"a": a, "b": b}, measures=["acc", "auc"], n_boot=200)
+>>> r.values().round(3).to_dict()
+{'a': {'acc': 1.0, 'auc': 1.0}, 'b': {'acc': 0.5, 'auc': 0.76}}
+>>> r.tests()[["measure", "method"]].values.tolist()
+[['acc', 'mcnemar'], ['auc', 'delong']]
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from measurelab import intervals as iv
+from measurelab._validation import (
+    MeasurelabError,
+    _as_1d,
+    binarize,
+    check_scores,
+    check_weights,
+    warn_undefined,
+)
+from measurelab.api import _resolve_all, compute_measures
+from measurelab.measures.likelihood import dp_band, likelihood_verdict
+from measurelab.registry import Measure
+from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.scoretable import ScoreTable
+
+__all__ = ["ClassifierComparison", "compare_classifiers"]
+
+
+def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
+    items = list(models.items()) if isinstance(models, Mapping) else list(models)
+    if not items:
+        raise MeasurelabError("models is empty; give at least one {name: scores}")
+    names: list[str] = []
+    scores: list[np.ndarray] = []
+    for item in items:
+        if not (isinstance(item, tuple | list) and len(item) == 2):
+            raise MeasurelabError(
+                f"models must be a mapping {{name: scores}} or (name, scores) pairs, got {item!r}"
+            )
+        name, s = str(item[0]), item[1]
+        if name in names:
+            raise MeasurelabError(f"model name {name!r} is given twice; names must be unique")
+        arr = _as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
+        if arr.size != n:
+            raise MeasurelabError(
+                f"model {name!r} has {arr.size} scores but y_true has {n} cases; every model "
+                "must score the same cases"
+            )
+        names.append(name)
+        scores.append(check_scores(arr))
+    return names, scores
+
+
+def compare_classifiers(
+    y_true: Any,
+    models: Mapping[str, Any] | Sequence[tuple[str, Any]],
+    *,
+    measures: Iterable[str | Measure] | str | None = None,
+    ci: float | None = 0.95,
+    n_boot: int = 2000,
+    seed: Any = 0,
+    ci_method: str | None = None,
+    sample_weight: Any = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    inclusive: bool = False,
+    progress: bool | None = None,
+) -> ClassifierComparison:
+    """Compare several models scored on the same cases: values, intervals, paired tests.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels.
+    models : mapping ``{name: scores}`` (or ``(name, scores)`` pairs)
+        One score vector of length n per model, higher = more likely positive.
+    measures : names or Measure objects, optional
+        Default: every measure that applies to all models.
+    ci : float in (0, 1) or None, default 0.95
+        Confidence level of the intervals (and of the tests' decisions in
+        :meth:`ClassifierComparison.preferences`); ``None`` gives values only.
+    n_boot : int, default 2000
+        Replicates of the paired stratified bootstrap.
+    seed : int or numpy Generator seed, default 0
+    ci_method : str, optional
+        'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or 'bootstrap-percentile';
+        default Wilson for proportions, DeLong for AUC, BCa for the rest.
+    sample_weight : array-like of shape (n,), optional
+        Case weights (intervals then come from the bootstrap; McNemar is replaced by it).
+    threshold, pos_label, inclusive
+        As in :func:`measurelab.evaluate`.
+    progress : bool, optional
+        Progress bar of the bootstrap (default: on a terminal, after two seconds).
+
+    Returns
+    -------
+    ClassifierComparison
+
+    Examples
+    --------
+    >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"m": [0.2, 0.9, 0.4, 0.6, 0.3, 0.1]},
+    ...                         measures=["sens"])
+    >>> r.intervals()[["model", "measure", "method"]].values.tolist()
+    [['m', 'sens', 'wilson']]
+    """
+    y_raw = _as_1d(y_true, "y_true")
+    names, scores = _models(models, y_raw.size)
+    y = binarize(y_raw, pos_label)
+    w = check_weights(sample_weight, y.size)
+    level = None if ci is None else iv.check_level(ci)
+    n_boot = iv.check_n_boot(n_boot)
+    if ci_method is not None:
+        iv.default_method("acc", ci_method)  # validates the name
+    design = iv.CaseDesign.from_cases(y, scores, w)
+    stats = [BinaryStats(table=t, threshold=float(threshold), inclusive=inclusive)
+             for t in design.tables]
+    probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
+    chosen = _resolve_all(measures)
+    first = compute_measures(stats[0], chosen, probabilities_ok=probs)
+    used = [first.measure(k) for k in first]
+    values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
+    return ClassifierComparison(
+        names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
+        measures=used, values=values, level=level, n_boot=n_boot, seed=seed,
+        ci_method=ci_method, inclusive=inclusive, threshold=float(threshold),
+        progress=progress,
+    )
+
+
+class ClassifierComparison:
+    """The result of :func:`compare_classifiers`; every table is a pandas DataFrame.
+
+    Intervals, tests and bootstrap replicates are computed once, on first use.
+    """
+
+    def __init__(self, *, names: list[str], y: np.ndarray, scores: list[np.ndarray],
+                 weight: np.ndarray | None, design: iv.CaseDesign, stats: list[BinaryStats],
+                 measures: list[Measure], values: list[Any], level: float | None,
+                 n_boot: int, seed: Any, ci_method: str | None, inclusive: bool,
+                 threshold: float, progress: bool | None) -> None:
+        self.names = names
+        self.level = level
+        self.n_boot = n_boot
+        self.seed = seed
+        self.ci_method = ci_method
+        self.threshold = threshold
+        self._y, self._scores, self._w = y, scores, weight
+        self._design, self._stats = design, stats
+        self._measures = measures
+        self._names_m = [m.name for m in measures]
+        self._vals = np.array([[float(v[k]) for k in self._names_m] for v in values])
+        self._inclusive = inclusive
+        self._progress = progress
+        self._cache: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ values
+    def values(self) -> Any:
+        """Measure values: rows = measures, columns = models.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
+        ...                         measures=["acc"], ci=None)
+        >>> r.values().to_dict()
+        {'a': {'acc': 1.0}}
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._vals.T, index=pd.Index(self._names_m, name="measure"),
+                            columns=self.names)
+
+    # --------------------------------------------------------------- machinery
+    def _need_level(self) -> float:
+        if self.level is None:
+            raise MeasurelabError("this comparison has no intervals: call it with ci=0.95")
+        return self.level
+
+    def _methods(self) -> dict[str, str]:
+        whole = self._w is None
+        return {k: iv.default_method(k, self.ci_method, whole_counts=whole)
+                for k in self._names_m}
+
+    def _pair_method(self, k: str) -> str:
+        m = self._methods()[k]
+        if k == "auc" and m == "delong":
+            return "delong"
+        if k in ("acc", "err") and self._w is None:
+            return "mcnemar"
+        return "bootstrap"
+
+    def _boot(self) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Measures needing replicates, replicates (B, models, m), jackknife (G, models, m)."""
+        if "boot" in self._cache:
+            return self._cache["boot"]
+        methods = self._methods()
+        pairs = len(self.names) > 1
+        need = [k for k in self._names_m
+                if methods[k] in iv.BOOTSTRAP_METHODS
+                or (pairs and self._pair_method(k) == "bootstrap")
+                or (pairs and self._pair_method(k) == "mcnemar")]
+        reps = jack = np.empty((0, len(self.names), 0))
+        if need:
+            ms = [self._measures[self._names_m.index(k)] for k in need]
+            thr, inc = self.threshold, self._inclusive
+
+            def evaluate(t: ScoreTable) -> np.ndarray:
+                r = compute_measures(BinaryStats(table=t, threshold=thr, inclusive=inc), ms)
+                return np.array([float(v) for v in r.values()])
+
+            reps, jack = iv.run_bootstrap(self._design, evaluate, self.n_boot, self.seed,
+                                          progress=self._progress)
+        self._cache["boot"] = (need, reps, jack)
+        return self._cache["boot"]
+
+    def _delong(self) -> tuple[np.ndarray, np.ndarray]:
+        if "delong" not in self._cache:
+            d = self._design
+            rows = []
+            for pr, nr in zip(d.pos_rows, d.neg_rows, strict=True):
+                r = np.empty(self._y.size, dtype=np.int64)
+                r[self._y] = pr
+                r[~self._y] = nr
+                rows.append(r)
+            self._cache["delong"] = iv.delong_cov(d.tables, rows, self._y)
+        return self._cache["delong"]
+
+    def _interval_rows(self) -> list[dict[str, Any]]:
+        if "intervals" in self._cache:
+            return self._cache["intervals"]
+        level = self._need_level()
+        methods = self._methods()
+        need, reps, jack = self._boot()
+        rows = []
+        for a, name in enumerate(self.names):
+            for j, k in enumerate(self._names_m):
+                b = need.index(k) if k in need else None
+                r = iv.measure_interval(
+                    k, self._vals[a, j], methods[k], level, table=self._design.tables[a],
+                    counts=self._stats[a].counts,
+                    reps=None if b is None else reps[:, a, b],
+                    jack=None if b is None else jack[:, a, b])
+                if math.isnan(r.lo) and not math.isnan(r.value):
+                    warn_undefined(f"the {r.method} interval of {k} for model {name!r} is "
+                                   "undefined for this input (no cases in its denominator, "
+                                   "or constant scores)")
+                rows.append({"model": name, "measure": k, **r._asdict()})
+        self._cache["intervals"] = rows
+        return rows
+
+    def intervals(self) -> Any:
+        """Long table ``model, measure, value, lo, hi, method`` (and ``se`` for DeLong).
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
+        ...                         measures=["acc"])
+        >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
+        [[0.51, 1.0]]
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._interval_rows(),
+                            columns=["model", "measure", "value", "lo", "hi", "method", "se"])
+
+    def _test_rows(self) -> list[dict[str, Any]]:
+        if "tests" in self._cache:
+            return self._cache["tests"]
+        level = self._need_level()
+        methods = self._methods()
+        need, reps, jack = self._boot()
+        rows: list[dict[str, Any]] = []
+        for a, b in combinations(range(len(self.names)), 2):
+            for j, k in enumerate(self._names_m):
+                pm = self._pair_method(k)
+                diff = float(self._vals[a, j] - self._vals[b, j])
+                row = {"a": self.names[a], "b": self.names[b], "measure": k, "diff": diff,
+                       "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
+                       "se": math.nan, "z": math.nan}
+                if pm == "delong":
+                    auc, cov = self._delong()
+                    _d, lo, hi, se, z, p = iv.delong_paired(auc, cov, a, b, level)
+                    row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+                else:
+                    c = need.index(k)
+                    dr = reps[:, a, c] - reps[:, b, c]
+                    if methods[k] == "bootstrap-percentile" or not math.isfinite(diff):
+                        lo, hi = iv.percentile_interval(dr, level)
+                    else:
+                        lo, hi = iv.bca_interval(diff, dr, jack[:, a, c] - jack[:, b, c], level)
+                    row.update(lo=lo, hi=hi)
+                    if pm == "mcnemar":
+                        row["p"] = self._mcnemar(a, b)
+                    else:
+                        row["p"] = iv.bootstrap_p(diff, dr)
+                rows.append(row)
+        adj = iv.holm([r["p"] for r in rows])
+        for r, q in zip(rows, adj, strict=True):
+            r["p_holm"] = float(q)
+        self._cache["tests"] = rows
+        return rows
+
+    def _mcnemar(self, a: int, b: int) -> float:
+        y, s = self._y, self._scores
+        pa = s[a] >= self.threshold if self._inclusive else s[a] > self.threshold
+        pb = s[b] >= self.threshold if self._inclusive else s[b] > self.threshold
+        ca, cb = pa == y, pb == y
+        return iv.mcnemar_exact(int(np.count_nonzero(ca & ~cb)),
+                                int(np.count_nonzero(~ca & cb)))
+
+    def tests(self) -> Any:
+        """Paired tests for every pair of models and measure: ``a, b, measure, diff, lo,
+        hi, p, p_holm, method`` (diff = a − b; plus ``se`` and ``z`` for DeLong), Holm over
+        all rows.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.2, 0.8, 0.7, 0.3],
+        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.45, 0.2]}, measures=["acc"], n_boot=100)
+        >>> t = r.tests()
+        >>> t.loc[0, "method"], float(t.loc[0, "p"])   # b = 2, c = 0: 2·(1/4)
+        ('mcnemar', 0.5)
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._test_rows(), columns=["a", "b", "measure", "diff", "lo", "hi",
+                                                        "p", "p_holm", "method", "se", "z"])
+
+    # ----------------------------------------------------------- verdicts etc.
+    def verdicts(self) -> Any:
+        """Sokolova's likelihood verdict (ρ+, ρ−) and both DP bands for each pair.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3],
+        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.7, 0.2]}, measures=["acc"], ci=None)
+        >>> r.verdicts().loc[0, "verdict"]
+        'A inferior overall'
+        """
+        import warnings
+
+        import pandas as pd
+
+        from measurelab.measures.likelihood import dp
+
+        rows = []
+        for a, b in combinations(range(len(self.names)), 2):
+            ca, cb = self._stats[a].counts, self._stats[b].counts
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                da, db = float(dp(ca)), float(dp(cb))
+                v = likelihood_verdict(ca, cb)
+            rows.append({"a": self.names[a], "b": self.names[b], "verdict": v,
+                         "dp_a": da, "dp_b": db, "dp_band_a": dp_band(da),
+                         "dp_band_b": dp_band(db)})
+        return pd.DataFrame(rows, columns=["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a",
+                                           "dp_band_b"])
+
+    def preferences(self) -> Any:
+        """Which model each measure prefers and whether significantly: where measures
+        disagree.
+
+        Columns: ``measure, direction, prefers, value, runner_up, p_holm, significant,
+        beats``. ``p_holm`` is the Holm-adjusted p of the preferred model against the
+        runner-up, ``significant`` whether it is below 1 − ci, and ``beats`` lists every
+        model the preferred one is significantly better than. ``prefers`` is '' when the
+        best value is tied.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8],
+        ...     "b": [0.3, 0.6, 0.4, 0.4]}, measures=["acc", "auc"], ci=None)
+        >>> r.preferences()[["measure", "prefers"]].values.tolist()   # acc: a tie
+        [['acc', ''], ['auc', 'a']]
+        """
+        import pandas as pd
+
+        tests = self._test_rows() if self.level is not None and len(self.names) > 1 else []
+        alpha = 1.0 - self.level if self.level is not None else math.nan
+        rows = []
+        for j, m in enumerate(self._measures):
+            v = self._vals[:, j] if m.higher_is_better else -self._vals[:, j]
+            order = np.argsort(-np.nan_to_num(v, nan=-np.inf), kind="stable")
+            best = int(order[0])
+            tied = len(order) > 1 and v[order[0]] == v[order[1]]
+            best_name = self.names[best]
+            p_of = {}
+            for t in tests:
+                if t["measure"] == m.name and best_name in (t["a"], t["b"]):
+                    other = t["b"] if t["a"] == best_name else t["a"]
+                    p_of[other] = t["p_holm"]
+            runner = self.names[int(order[1])] if len(order) > 1 else ""
+            p = p_of.get(runner, math.nan)
+            beats = [o for o in self.names if o in p_of and p_of[o] < alpha and not tied]
+            rows.append({
+                "measure": m.name,
+                "direction": "higher" if m.higher_is_better else "lower",
+                "prefers": "" if tied or math.isnan(v[best]) else best_name,
+                "value": float(self._vals[best, j]),
+                "runner_up": runner,
+                "p_holm": p,
+                "significant": bool(not tied and p < alpha),
+                "beats": ", ".join(beats),
+            })
+        return pd.DataFrame(rows, columns=["measure", "direction", "prefers", "value",
+                                           "runner_up", "p_holm", "significant", "beats"])
+
+    # -------------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"models": {name: {measure: value}}}`` without intervals; with
+        them ``{"models": {name: {measure: {"value", "lo", "hi", "method"}}}, "pairs": [...],
+        "verdicts": [...]}`` (AUC adds ``"se"``, AUC pairs ``"se"`` and ``"z"``).
+        NaN becomes ``None`` (JSON null); infinities the strings 'inf', '-inf'.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
+        ...                         measures=["acc"], ci=None)
+        >>> r.to_dict()
+        {'models': {'a': {'acc': 1.0}}}
+        """
+        if self.level is None:
+            return {"models": {n: {k: _num(self._vals[a, j]) for j, k in
+                                   enumerate(self._names_m)}
+                               for a, n in enumerate(self.names)}}
+        models: dict[str, dict[str, Any]] = {n: {} for n in self.names}
+        for r in self._interval_rows():
+            e = {"value": _num(r["value"]), "lo": _num(r["lo"]), "hi": _num(r["hi"]),
+                 "method": r["method"]}
+            if r["measure"] == "auc":
+                e["se"] = _num(r["se"])
+            models[r["model"]][r["measure"]] = e
+        pairs = []
+        for r in self._test_rows():
+            e = {k: (_num(r[k]) if isinstance(r[k], float) else r[k])
+                 for k in ("a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method")}
+            if r["measure"] == "auc":
+                e["se"], e["z"] = _num(r["se"]), _num(r["z"])
+            pairs.append(e)
+        verdicts = [{k: (_num(v) if isinstance(v, float) else v) for k, v in row.items()}
+                    for row in self.verdicts().to_dict("records")]
+        return {"models": models, "pairs": pairs, "verdicts": verdicts}
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string (strict: no NaN tokens).
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"])
+        ...     text = r.to_json()   # a constant model: its AUC interval is undefined
+        >>> text[:71]
+        '{"models": {"k": {"auc": {"value": 0.5, "lo": null, "hi": null, "method'
+        """
+        return json.dumps(self.to_dict(), allow_nan=False)
+
+    # ------------------------------------------------------------------ figures
+    def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
+        """ROC and PR curves of each model with pointwise percentile bands at ``ci``.
+
+        Curve points come from the score table; the bands from ``min(n_boot, 200)``
+        paired replicates, each interpolated on a common grid of ``grid`` points.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=20)
+        >>> b = r.curve_bands()
+        >>> b["grid"].shape, b["roc"]["a"]["lo"].shape
+        ((101,), (101,))
+        """
+        level = self.level if self.level is not None else 0.95
+        nb = min(self.n_boot, 200) if n_boot is None else n_boot
+        x = np.linspace(0.0, 1.0, grid)
+        roc_reps = np.full((nb, len(self.names), grid), np.nan)
+        pr_reps = np.full((nb, len(self.names), grid), np.nan)
+        rng = np.random.default_rng(self.seed)
+        with iv.progress_bar(nb, self._progress, "curve bands") as bar:
+            for b in range(nb):
+                for a, t in enumerate(self._design.replicate(rng)):
+                    roc_reps[b, a] = np.interp(x, *_roc_points(t))
+                    pr_reps[b, a] = np.interp(x, *_pr_points(t))
+                bar.update(1)
+        q = [(1 - level) / 2, 1 - (1 - level) / 2]
+        out: dict[str, Any] = {"grid": x, "roc": {}, "pr": {}}
+        for a, (n, t) in enumerate(zip(self.names, self._design.tables, strict=True)):
+            for key, reps, pts in (("roc", roc_reps, _roc_points(t)),
+                                   ("pr", pr_reps, _pr_points(t))):
+                lo, hi = np.nanquantile(reps[:, a], q, axis=0)
+                out[key][n] = {"x": pts[0], "y": pts[1], "lo": lo, "hi": hi}
+        return out
+
+    def plot(self, *, n_boot: int | None = None) -> Any:
+        """A matplotlib Figure: ROC and PR curves with bootstrap bands, and a reliability
+        diagram (10 equal-width bins, Wilson intervals) when the scores are probabilities.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=20)
+        >>> fig = r.plot()
+        >>> [ax.get_title() for ax in fig.axes]
+        ['ROC', 'precision–recall', 'reliability']
+        """
+        import matplotlib
+
+        if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo") and \
+                not _has_display():
+            matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        bands = self.curve_bands(n_boot)
+        probs = all(0.0 <= s.min() and s.max() <= 1.0 for s in self._scores)
+        fig, axes = plt.subplots(1, 3 if probs else 2, figsize=(13 if probs else 9, 4.2))
+        x = bands["grid"]
+        for n in self.names:
+            for ax, key in ((axes[0], "roc"), (axes[1], "pr")):
+                c = bands[key][n]
+                (line,) = ax.plot(c["x"], c["y"], label=n, lw=1.4)
+                ax.fill_between(x, c["lo"], c["hi"], color=line.get_color(), alpha=0.2, lw=0)
+        axes[0].plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
+        axes[0].set(xlabel="false positive rate", ylabel="true positive rate", title="ROC")
+        axes[1].set(xlabel="recall", ylabel="precision", title="precision–recall")
+        if probs:
+            ax = axes[2]
+            ax.plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
+            level = self.level if self.level is not None else 0.95
+            for n, t in zip(self.names, self._design.tables, strict=True):
+                mean_s, frac, lo, hi = reliability(t, level=level)
+                ok = ~np.isnan(frac)
+                ax.errorbar(mean_s[ok], frac[ok], yerr=[frac[ok] - lo[ok], hi[ok] - frac[ok]],
+                            marker="o", ms=3, capsize=2, lw=1, label=n)
+            ax.set(xlabel="mean predicted probability", ylabel="fraction positive",
+                   title="reliability", xlim=(0, 1), ylim=(0, 1))
+        for ax in axes:
+            ax.legend(fontsize=8, loc="lower right" if ax is axes[0] else "best")
+        pct = round(100 * (self.level if self.level is not None else 0.95))
+        fig.suptitle(f"{len(self.names)} model(s), {self._y.size} cases; bands and bars: "
+                     f"{pct}% intervals", fontsize=9)
+        fig.tight_layout()
+        return fig
+
+    def to_html(self, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
+        """Write one self-contained HTML page: tables and the figure (embedded PNG).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=20)
+        >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html")
+        >>> "data:image/png;base64," in p.read_text()
+        True
+        """
+        import matplotlib.pyplot as plt
+
+        fig = self.plot()
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=110)
+        plt.close(fig)
+        png = base64.b64encode(buf.getvalue()).decode("ascii")
+        fmt = {"float_format": lambda v: f"{v:.4g}", "border": 0, "na_rep": "—"}
+        parts = [f"<h1>{_esc(title)}</h1>",
+                 f"<p>{len(self.names)} model(s) on {self._y.size} cases "
+                 f"({int(self._y.sum())} positive); threshold {self.threshold:g}.</p>",
+                 "<h2>Values</h2>", self.values().to_html(**fmt)]
+        if self.level is not None:
+            parts += [f"<h2>Intervals ({round(100 * self.level)}%)</h2>",
+                      self.intervals().to_html(index=False, **fmt)]
+            if len(self.names) > 1:
+                parts += ["<h2>Paired tests (Holm-adjusted over all rows)</h2>",
+                          self.tests().to_html(index=False, **fmt)]
+        if len(self.names) > 1:
+            parts += ["<h2>Which model each measure prefers</h2>",
+                      self.preferences().to_html(index=False, **fmt),
+                      "<h2>Likelihood verdicts and DP bands (Sokolova 2006)</h2>",
+                      self.verdicts().to_html(index=False, **fmt)]
+        parts += ["<h2>Curves and reliability</h2>",
+                  f'<img alt="ROC, PR and reliability" src="data:image/png;base64,{png}">']
+        html = ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
+                f"<title>{_esc(title)}</title><style>body{{font-family:sans-serif;"
+                "max-width:1100px;margin:2em auto}table{border-collapse:collapse;"
+                "font-size:13px}td,th{padding:2px 8px;text-align:right}"
+                "tr:nth-child(even){background:#f4f4f4}img{max-width:100%}</style></head>"
+                "<body>" + "\n".join(parts) + "</body></html>\n")
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp")
+        tmp.write_text(html, encoding="utf-8")
+        tmp.replace(path)
+        return path
+
+
+def _has_display() -> bool:
+    import os
+
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def _esc(text: str) -> str:
+    import html
+
+    return html.escape(text)
+
+
+def _num(x: float) -> float | str | None:
+    x = float(x)
+    if math.isnan(x):
+        return None
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def _roc_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """ROC vertices (fpr, tpr) from (0, 0), one per distinct score (ties: a diagonal)."""
+    fpr = np.concatenate([[0.0], t.cum_neg_desc / t.n_neg]) if t.n_neg else np.zeros(1)
+    tpr = np.concatenate([[0.0], t.cum_pos_desc / t.n_pos]) if t.n_pos else np.zeros(1)
+    return fpr, tpr
+
+
+def _pr_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """PR vertices (recall, precision) at each distinct cutoff, starting at recall 0 with
+    the precision of the top group."""
+    tp, fp = t.cum_pos_desc, t.cum_neg_desc
+    with np.errstate(invalid="ignore", divide="ignore"):
+        prec = tp / (tp + fp)
+        rec = tp / t.n_pos if t.n_pos else np.zeros_like(tp)
+    return np.concatenate([[0.0], rec]), np.concatenate([prec[:1], prec])
+
+
+def reliability(table: ScoreTable, bins: int = 10, level: float = 0.95
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Reliability diagram from a score table: per equal-width bin the mean score, the
+    fraction of positives and its Wilson interval (NaN for empty bins, or non-whole
+    counts' intervals).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.05, 0.15, 0.95, 0.91])
+    >>> s, f, lo, hi = reliability(t, bins=2)
+    >>> s.round(3).tolist(), f.tolist()
+    ([0.1, 0.93], [0.5, 0.5])
+    """
+    b = np.minimum((table.scores * bins).astype(np.int64), bins - 1)
+    w = table.pos + table.neg
+    tot = np.bincount(b, weights=w, minlength=bins)
+    pos = np.bincount(b, weights=table.pos, minlength=bins)
+    ssum = np.bincount(b, weights=w * table.scores, minlength=bins)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean_s, frac = ssum / tot, pos / tot
+    lo = np.full(bins, np.nan)
+    hi = np.full(bins, np.nan)
+    for i in range(bins):
+        if tot[i] > 0 and tot[i] == round(tot[i]) and pos[i] == round(pos[i]):
+            lo[i], hi[i] = iv.proportion_interval(pos[i], tot[i], level)
+    return mean_s, frac, lo, hi

@@ -1,0 +1,363 @@
+"""Intervals and paired tests (SPEC §6) against independent routes: brute-force DeLong
+structural components, scipy's binomtest, closed forms, a hand-computed Holm, a
+case-resampling bootstrap, and coverage by simulation."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+from scipy.stats import beta, binomtest, norm, rankdata
+from sklearn.metrics import roc_auc_score
+
+import measurelab as ml
+from measurelab import intervals as iv
+from measurelab.stats.confusion import BinaryCounts
+from measurelab.stats.scoretable import ScoreTable
+from tests.conftest import make_binary
+
+
+# ------------------------------------------------------------------ DeLong oracle
+def _psi(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """Kernel of the Mann-Whitney statistic: 1 if x > y, ½ if tied, 0 below (matrix)."""
+    return (x[:, None] > y[None, :]) + 0.5 * (x[:, None] == y[None, :])
+
+
+def _brute_components(y: np.ndarray, s: np.ndarray) -> tuple[float, np.ndarray, np.ndarray]:
+    """DeLong's structural components by the O(n²) definition, with explicit loops."""
+    x, z = s[y], s[~y]
+    n1, n0 = x.size, z.size
+    v10 = np.array([sum(_psi(np.array([xi]), z)[0]) / n0 for xi in x])
+    v01 = np.array([sum(_psi(x, np.array([zj]))[:, 0]) / n1 for zj in z])
+    auc = float(_psi(x, z).sum() / (n1 * n0))
+    return auc, v10, v01
+
+
+def _brute_delong(y: np.ndarray, scores: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    comps = [_brute_components(y, s) for s in scores]
+    auc = np.array([c[0] for c in comps])
+    k = len(scores)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    cov = np.empty((k, k))
+    for a in range(k):
+        for b in range(k):
+            s10 = sum((comps[a][1][i] - auc[a]) * (comps[b][1][i] - auc[b])
+                      for i in range(n1)) / (n1 - 1)
+            s01 = sum((comps[a][2][j] - auc[a]) * (comps[b][2][j] - auc[b])
+                      for j in range(n0)) / (n0 - 1)
+            cov[a, b] = s10 / n1 + s01 / n0
+    return auc, cov
+
+
+def _rows(t: ScoreTable, s: np.ndarray) -> np.ndarray:
+    return np.searchsorted(t.scores, s)
+
+
+@pytest.mark.parametrize("ties", [True, False])
+@pytest.mark.parametrize("swap", [False, True])
+def test_delong_against_brute_force_structural_components(rng, ties, swap):
+    for _ in range(4):
+        yl, s1, _w = make_binary(rng, 60, ties=ties)
+        s2 = np.round(s1 + rng.normal(0, 0.2, s1.size), 1 if ties else 12)
+        y = yl == 1
+        if swap:  # the other label order: the negatives become the positive class
+            y = ~y
+        t1, t2 = ScoreTable.from_arrays(y, s1), ScoreTable.from_arrays(y, s2)
+        auc_b, cov_b = _brute_delong(y, [s1, s2])
+        one = iv.delong(t1, 0.95)
+        assert abs(one.value - auc_b[0]) < 1e-12
+        assert abs(one.value - roc_auc_score(y, s1)) < 1e-12
+        assert abs(one.se**2 - cov_b[0, 0]) < 1e-12
+        z = norm.ppf(0.975)
+        assert abs(one.lo - max(0.0, auc_b[0] - z * math.sqrt(cov_b[0, 0]))) < 1e-12
+        assert abs(one.hi - min(1.0, auc_b[0] + z * math.sqrt(cov_b[0, 0]))) < 1e-12
+        auc, cov = iv.delong_cov([t1, t2], [_rows(t1, s1), _rows(t2, s2)], y)
+        np.testing.assert_allclose(auc, auc_b, rtol=0, atol=1e-12)
+        np.testing.assert_allclose(cov, cov_b, rtol=0, atol=1e-12)
+        d, lo, hi, se, zs, p = iv.delong_paired(auc, cov, 0, 1, 0.95)
+        var_b = cov_b[0, 0] + cov_b[1, 1] - 2 * cov_b[0, 1]
+        assert abs(se - math.sqrt(var_b)) < 1e-12
+        assert abs(zs - (auc_b[0] - auc_b[1]) / math.sqrt(var_b)) < 1e-9
+        assert abs(p - 2 * norm.sf(abs(auc_b[0] - auc_b[1]) / math.sqrt(var_b))) < 1e-12
+        assert abs(lo - (d - z * se)) < 1e-12 and abs(hi - (d + z * se)) < 1e-12
+
+
+def test_delong_same_in_any_case_order(rng):
+    yl, s, _ = make_binary(rng, 200)
+    y = yl == 1
+    perm = rng.permutation(y.size)
+    a = iv.delong(ScoreTable.from_arrays(y, s))
+    b = iv.delong(ScoreTable.from_arrays(y[perm], s[perm]))
+    assert a == b
+
+
+def test_delong_undefined_cases():
+    one_class = ScoreTable.from_arrays(np.ones(4, bool), np.arange(4.0))
+    assert math.isnan(iv.delong(one_class).value)
+    const = ScoreTable.from_arrays(np.array([0, 1, 0, 1], bool), np.full(4, 0.3))
+    r = iv.delong(const)
+    assert r.value == 0.5 and math.isnan(r.lo) and math.isnan(r.hi)
+
+
+# ------------------------------------------------------------- McNemar, Wilson, CP
+def test_mcnemar_against_scipy_binomtest():
+    for b, c in [(0, 0), (3, 12), (12, 3), (7, 7), (0, 9), (40, 61), (1, 0)]:
+        expect = binomtest(b, b + c, 0.5).pvalue if b + c else 1.0
+        assert abs(iv.mcnemar_exact(b, c) - expect) < 1e-12
+
+
+def _wilson_closed(k: int, n: int, level: float) -> tuple[float, float]:
+    z = norm.ppf(0.5 + level / 2)
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z / (1 + z * z / n) * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return centre - half, centre + half
+
+
+def _cp_closed(k: int, n: int, level: float) -> tuple[float, float]:
+    a = 1 - level
+    lo = 0.0 if k == 0 else beta.ppf(a / 2, k, n - k + 1)
+    hi = 1.0 if k == n else beta.ppf(1 - a / 2, k + 1, n - k)
+    return lo, hi
+
+
+@pytest.mark.parametrize("k,n", [(0, 10), (3, 10), (10, 10), (81, 100), (1, 1), (517, 1000)])
+@pytest.mark.parametrize("level", [0.9, 0.95, 0.99])
+def test_wilson_and_clopper_pearson_against_closed_forms(k, n, level):
+    lo, hi = iv.proportion_interval(k, n, level, "wilson")
+    elo, ehi = _wilson_closed(k, n, level)
+    assert abs(lo - max(0.0, elo)) < 1e-12 and abs(hi - min(1.0, ehi)) < 1e-12
+    lo, hi = iv.proportion_interval(k, n, level, "clopper-pearson")
+    elo, ehi = _cp_closed(k, n, level)
+    assert abs(lo - elo) < 1e-12 and abs(hi - ehi) < 1e-12
+
+
+def test_proportion_interval_empty_and_weighted():
+    assert all(math.isnan(x) for x in iv.proportion_interval(0, 0))
+    with pytest.raises(ml.MeasurelabError, match="whole counts"):
+        iv.proportion_interval(1.5, 3)
+
+
+def test_holm_against_hand_computation():
+    p = [0.01, 0.04, 0.03, 0.005, 0.2]
+    # sorted: 0.005·5 = 0.025, 0.01·4 = 0.04, 0.03·3 = 0.09, 0.04·2 = 0.08 → 0.09 (monotone),
+    # 0.2·1 = 0.2
+    assert iv.holm(p).tolist() == pytest.approx([0.04, 0.09, 0.09, 0.025, 0.2], abs=1e-15)
+    assert iv.holm([0.5, 0.6]).tolist() == [1.0, 1.0]
+    assert np.isnan(iv.holm([]).sum()) or iv.holm([]).size == 0
+
+
+def test_measure_interval_uses_the_counts_of_each_proportion():
+    c = BinaryCounts(41, 9, 10, 40)
+    for name, (k, n) in {"acc": (81, 100), "err": (19, 100), "sens": (41, 51),
+                         "spec": (40, 49), "prec": (41, 50), "npv": (40, 50)}.items():
+        r = iv.measure_interval(name, k / n, "wilson", 0.95, counts=c)
+        assert (r.lo, r.hi) == iv.proportion_interval(k, n, 0.95)
+
+
+# --------------------------------------------------------------------- bootstrap
+def test_reweighted_table_equals_table_of_the_resampled_cases(rng):
+    yl, s, _ = make_binary(rng, 300)
+    y = yl == 1
+    t = ScoreTable.from_arrays(y, s)
+    d = iv.CaseDesign.from_cases(y, [s])
+    g = np.random.default_rng(5)
+    mpos = np.bincount(g.integers(0, y.sum(), y.sum()), minlength=y.sum())
+    mneg = np.bincount(g.integers(0, (~y).sum(), (~y).sum()), minlength=(~y).sum())
+    (u,) = d.weighted(mpos.astype(float), mneg.astype(float))
+    idx = np.concatenate([np.repeat(np.flatnonzero(y), mpos), np.repeat(np.flatnonzero(~y), mneg)])
+    assert u == ScoreTable.from_arrays(y[idx], s[idx])
+    assert u.scores.base is t.scores.base or np.isin(u.scores, t.scores).all()
+
+
+def test_bootstrap_by_reweighting_equals_case_resampling_in_distribution(rng):
+    yl, s, _ = make_binary(rng, 160, ties=True)
+    y = yl == 1
+    B = 2000
+    # reweighting route: the score table's rows reweighted, AUC through the measure API
+    from measurelab.api import compute_measures
+    from measurelab.stats.bundle import BinaryStats
+
+    design = iv.CaseDesign.from_table(ScoreTable.from_arrays(y, s))
+    reps, _ = iv.run_bootstrap(
+        design, lambda t: np.array([compute_measures(BinaryStats(table=t), ["auc"])["auc"]]),
+        B, 1, jackknife=False)
+    a = reps[:, 0, 0]
+    # case-resampling route: stratified indices, AUC of the resampled cases by mid-ranks
+    # (Mann-Whitney U / n₁n₀), checked once against scikit-learn
+    g = np.random.default_rng(2)
+    pi, ni = np.flatnonzero(y), np.flatnonzero(~y)
+    n1, n0 = pi.size, ni.size
+    b = np.empty(B)
+    for r in range(B):
+        idx = np.concatenate([g.choice(pi, n1), g.choice(ni, n0)])
+        ranks = rankdata(s[idx])
+        b[r] = (ranks[:n1].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
+        if r == 0:
+            assert abs(b[r] - roc_auc_score(y[idx], s[idx])) < 1e-12
+    se_mean = math.sqrt(a.var() / B + b.var() / B)
+    assert abs(a.mean() - b.mean()) < 4 * se_mean
+    # variance: each estimate has relative SE ≈ sqrt(2/(B-1)) ≈ 2.6 %
+    assert abs(a.var() / b.var() - 1) < 4 * math.sqrt(2 * 2 / (B - 1))
+
+
+def test_bootstrap_is_seeded_and_reproducible(rng):
+    yl, s, _ = make_binary(rng, 100)
+    r1 = ml.evaluate(yl, s, measures=["f1", "apr"], ci=0.95, n_boot=50, seed=3).intervals()
+    r2 = ml.evaluate(yl, s, measures=["f1", "apr"], ci=0.95, n_boot=50, seed=3).intervals()
+    r3 = ml.evaluate(yl, s, measures=["f1", "apr"], ci=0.95, n_boot=50, seed=4).intervals()
+    assert r1.equals(r2) and not r1.equals(r3)
+
+
+def test_bca_reduces_to_percentile_when_unbiased_and_unaccelerated():
+    reps = np.linspace(-3, 3, 1001)  # symmetric: z0 = 0; symmetric jackknife: a = 0
+    assert iv.bca_interval(0.0, reps, np.array([-1.0, 0.0, 1.0]), 0.9) == pytest.approx(
+        iv.percentile_interval(reps, 0.9), abs=1e-12)
+
+
+def test_grouped_jackknife_keeps_the_acceleration_ratio():
+    # the acceleration of the mean of skewed data: a = skew / (6 sqrt(n)) for the
+    # delete-one jackknife; the grouped jackknife estimates the same quantity
+    g = np.random.default_rng(0)
+    x = g.exponential(size=4000)
+    full = x.mean()
+    one = (full * x.size - x) / (x.size - 1)
+    groups = iv.jackknife_groups(x.size, g, 100)
+    grp = np.array([x[groups != k].mean() for k in range(100)])
+
+    def acc(j: np.ndarray) -> float:
+        d = j.mean() - j
+        return float(np.sum(d**3) / (6 * np.sum(d * d) ** 1.5))
+
+    assert acc(grp) == pytest.approx(acc(one), rel=0.5)
+    assert acc(one) == pytest.approx(2 / (6 * math.sqrt(x.size)), rel=0.2)
+
+
+def test_bootstrap_p_normal_form():
+    assert iv.bootstrap_p(0.0, np.zeros(10)) == 1.0
+    assert iv.bootstrap_p(0.1, np.full(10, 0.1)) == 0.0
+    assert math.isnan(iv.bootstrap_p(float("nan"), np.ones(3)))
+
+
+# ------------------------------------------------------------------ coverage
+def _population(mu: float, prev: float, thr: float) -> dict[str, float]:
+    """Population AUC, APR (mean precision over positives) and F1 of a binormal model."""
+    from scipy.integrate import quad
+
+    auc = norm.cdf(mu / math.sqrt(2))
+
+    def prec(s: float) -> float:
+        tpr, fpr = norm.sf(s - mu), norm.sf(s)
+        return prev * tpr / (prev * tpr + (1 - prev) * fpr)
+
+    apr = quad(lambda s: prec(s) * norm.pdf(s - mu), -10, 10 + mu, limit=200)[0]
+    tpr, fpr = norm.sf(thr - mu), norm.sf(thr)
+    f1 = 2 * prev * tpr / (prev + prev * tpr + (1 - prev) * fpr)
+    return {"auc": auc, "apr": apr, "f1": f1}
+
+
+def _coverage(n_sim: int, n1: int, n0: int, n_boot: int, seed: int) -> dict[str, float]:
+    mu, thr = 1.2, 0.6
+    truth = _population(mu, n1 / (n1 + n0), thr)
+    g = np.random.default_rng(seed)
+    hits = dict.fromkeys(truth, 0)
+    y = np.r_[np.ones(n1, bool), np.zeros(n0, bool)]
+    for i in range(n_sim):
+        s = np.r_[g.normal(mu, 1, n1), g.normal(0, 1, n0)]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            r = ml.evaluate(y, s, measures=list(truth), threshold=thr, ci=0.95,
+                            n_boot=n_boot, seed=i, progress=False).intervals()
+        for row in r.itertuples():
+            hits[row.measure] += row.lo <= truth[row.measure] <= row.hi
+    return {k: v / n_sim for k, v in hits.items()}
+
+
+def test_coverage_by_simulation_fast():
+    n_sim = 120
+    cov = _coverage(n_sim, 80, 120, 150, seed=11)
+    se = math.sqrt(0.95 * 0.05 / n_sim)
+    for k, c in cov.items():
+        assert abs(c - 0.95) < 3.5 * se + 0.02, (k, c)
+
+
+@pytest.mark.slow
+def test_coverage_by_simulation_large():
+    n_sim = 250
+    cov = _coverage(n_sim, 150, 250, 250, seed=12)
+    se = math.sqrt(0.95 * 0.05 / n_sim)
+    for k, c in cov.items():
+        assert abs(c - 0.95) < 3.5 * se + 0.01, (k, c)
+
+
+# ------------------------------------------------------------------ evaluate(ci=)
+def test_evaluate_ci_methods_and_values(rng):
+    yl, s, _ = make_binary(rng, 150)
+    r = ml.evaluate(yl, s, measures=["acc", "auc", "f1"], ci=0.9, n_boot=100)
+    df = r.intervals().set_index("measure")
+    assert df["method"].to_dict() == {"acc": "wilson", "auc": "delong", "f1": "bootstrap-bca"}
+    assert dict(r) == dict(ml.evaluate(yl, s, measures=["acc", "auc", "f1"]))
+    for k in ("acc", "auc", "f1"):
+        assert df.loc[k, "lo"] <= df.loc[k, "value"] <= df.loc[k, "hi"]
+    forced = ml.evaluate(yl, s, measures=["acc", "auc"], ci=0.9, n_boot=100,
+                         ci_method="clopper-pearson").intervals()
+    assert forced["method"].tolist() == ["clopper-pearson", "delong"]
+    pct = ml.evaluate(yl, s, measures=["acc", "auc"], ci=0.9, n_boot=100,
+                      ci_method="bootstrap-percentile").intervals()
+    assert pct["method"].tolist() == ["bootstrap-percentile"] * 2
+
+
+def test_evaluate_ci_weighted_uses_case_bootstrap(rng):
+    yl, s, w = make_binary(rng, 120, weighted=True)
+    df = ml.evaluate(yl, s, measures=["acc", "auc"], sample_weight=w, ci=0.95,
+                     n_boot=80).intervals()
+    assert df["method"].tolist() == ["bootstrap-bca"] * 2
+    assert (df["lo"] <= df["value"]).all() and (df["value"] <= df["hi"]).all()
+
+
+def test_evaluate_ci_bad_input():
+    with pytest.raises(ml.MeasurelabError, match=r"ci must be in \(0, 1\)"):
+        ml.evaluate([0, 1], [0.2, 0.7], ci=1.5)
+    with pytest.raises(ml.MeasurelabError, match="n_boot must be a positive integer"):
+        ml.evaluate([0, 1], [0.2, 0.7], ci=0.95, n_boot=0)
+    with pytest.raises(ml.MeasurelabError, match="ci_method='bogus' is not valid"):
+        ml.evaluate([0, 1], [0.2, 0.7], ci=0.95, ci_method="bogus")
+    with pytest.raises(ml.MeasurelabError, match="no intervals"):
+        ml.evaluate([0, 1], [0.2, 0.7]).intervals()
+
+
+def test_evaluate_ci_constant_model_warns_not_crashes():
+    with pytest.warns(ml.UndefinedMeasureWarning, match="delong interval of auc"):
+        df = ml.evaluate([0, 1, 0, 1], [0.3] * 4, measures=["auc"], ci=0.95).intervals()
+    assert df.loc[0, "value"] == 0.5 and math.isnan(df.loc[0, "lo"])
+
+
+def test_case_design_replicate_is_stratified_and_paired(rng):
+    yl, s, _ = make_binary(rng, 90)
+    y = yl == 1
+    s2 = s[::-1].copy()
+    d = iv.CaseDesign.from_cases(y, [s, s2])
+    g = np.random.default_rng(0)
+    for _ in range(20):
+        t1, t2 = d.replicate(g)
+        assert t1.n_pos == t2.n_pos == y.sum() and t1.n_neg == t2.n_neg == (~y).sum()
+    # the same seed gives the same multiplicities for both models: rebuild them by hand
+    g1, g2 = np.random.default_rng(7), np.random.default_rng(7)
+    t1, t2 = d.replicate(g1)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    mp = np.bincount(g2.integers(0, n1, n1, dtype=np.int32), minlength=n1)
+    mn = np.bincount(g2.integers(0, n0, n0, dtype=np.int32), minlength=n0)
+    idx = np.concatenate([np.repeat(np.flatnonzero(y), mp), np.repeat(np.flatnonzero(~y), mn)])
+    assert t1 == ScoreTable.from_arrays(y[idx], s[idx])
+    assert t2 == ScoreTable.from_arrays(y[idx], s2[idx])
+    # the jackknife leaves each case out exactly once
+    groups = d.jackknife(np.random.default_rng(1), n_groups=7)
+    assert sum(t.total for t in (u[0] for u in groups)) == (len(groups) - 1) * y.size
+
+
+def test_case_design_from_table_needs_whole_counts():
+    t = ScoreTable.from_arrays([True, False], [0.3, 0.6], [0.5, 1.0])
+    with pytest.raises(ml.MeasurelabError, match="whole case counts"):
+        iv.CaseDesign.from_table(t)
