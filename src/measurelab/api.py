@@ -23,7 +23,7 @@ from measurelab._validation import (
     show,
     unique_labels,
 )
-from measurelab.registry import Measure, registry
+from measurelab.registry import Measure, registry, set_data_evaluator
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
@@ -81,7 +81,8 @@ class EvaluationResult(Mapping[str, Any]):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready ``{name: number}``; two-level values give their display number,
-        non-finite numbers become the strings 'inf', '-inf', 'nan'; adds ``dp_band``."""
+        undefined values (NaN) become ``None`` (JSON ``null``), infinities the strings 'inf' and
+        '-inf'; adds ``dp_band``."""
         out: dict[str, Any] = {}
         for k, v in self._values.items():
             out[k] = _jsonable(float(v))
@@ -115,9 +116,9 @@ def _fmt(v: Any) -> str:
     return f"{float(v):.6g}"
 
 
-def _jsonable(x: float) -> float | str:
+def _jsonable(x: float) -> float | str | None:
     if math.isnan(x):
-        return "nan"
+        return None
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return x
@@ -322,6 +323,9 @@ def evaluate(
         labels=labels,
     )
     return compute_measures(stats, measures, average=average)
+
+
+set_data_evaluator(evaluate)
 
 
 def evaluate_counts(

@@ -167,8 +167,7 @@ class Measure:
         **params: Any,
     ) -> Any:
         """Compute the measure from data (see :func:`measurelab.evaluate`)."""
-        from measurelab.api import evaluate
-
+        evaluate = _DATA_EVALUATOR[0]  # measurelab.api registers it; no upward import
         res = evaluate(
             y_true,
             y_score,
@@ -301,6 +300,16 @@ class Registry:
 
 
 registry = Registry()
+
+#: the function that evaluates data, ``evaluate(y_true, y_score, measures=..., ...)``;
+#: :mod:`measurelab.api` (a layer above) fills it in when it is imported, which
+#: ``import measurelab`` always does, so the registry never imports the API.
+_DATA_EVALUATOR: list[Callable[..., Any]] = []
+
+
+def set_data_evaluator(evaluate: Callable[..., Any]) -> None:
+    """Register the data-level evaluator used by :meth:`Measure.__call__` (done by the API)."""
+    _DATA_EVALUATOR[:] = [evaluate]
 
 
 def measure(

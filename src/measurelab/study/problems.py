@@ -79,12 +79,9 @@ class Prepared:
 
     def save(self, path: Path) -> None:
         """Write the arrays to ``path`` (npz) atomically."""
-        import os
+        from measurelab._files import atomic_write_with
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp.npz")
-        np.savez(tmp, **self.arrays())
-        os.replace(tmp, path)
+        atomic_write_with(path, lambda tmp: np.savez(tmp, **self.arrays()), suffix=".tmp.npz")
 
     @classmethod
     def load(cls, path: Path, name: str = "") -> Prepared:

@@ -145,7 +145,7 @@ def prepare_problems(settings: StudySettings, store: ResultStore) -> dict[str, P
                                n_test=settings.n_test, seed=seed_for(settings.seed, prob.name))
             d = prepare(prob, split)
             d.save(npz)
-            from measurelab.experiments._report import atomic_write_text
+            from measurelab._files import atomic_write_text
 
             info = {"problem": prob.name, "positive": prob.positive, "note": prob.note,
                     "rows": prob.n, "pos_rate_all": prob.pos_rate,

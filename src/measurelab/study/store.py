@@ -18,9 +18,7 @@ killed run leaves whole files or none; the rerun skips units whose measure file 
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -37,16 +35,9 @@ KEY_SETTINGS: tuple[str, ...] = (
 
 def atomic_write_parquet(df: pd.DataFrame, path: Path) -> None:
     """Write ``df`` to ``path`` as Parquet via a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        df.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from measurelab._files import atomic_write_with
+
+    atomic_write_with(path, lambda tmp: df.to_parquet(tmp, index=False))
 
 
 class ResultStore:
@@ -79,7 +70,7 @@ class ResultStore:
                     f"{settings.get(k)!r}; use another --out folder to start a new study"
                 )
         else:
-            from measurelab.experiments._report import atomic_write_text
+            from measurelab._files import atomic_write_text
 
             atomic_write_text(path, json.dumps(settings, indent=1, sort_keys=True))
         for tmp in self.root.rglob(".*.tmp*"):  # leftovers of a killed run
