@@ -163,6 +163,33 @@ def evaluate_parquet(
     return compute_measures(stats, measures)
 
 
+#: seconds to wait for a Dask scheduler before giving up with one line
+CONNECT_TIMEOUT = 5.0
+
+
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, or a
+    :class:`MeasurelabError` within ``timeout`` seconds if it cannot be reached.
+
+    Examples
+    --------
+    >>> connect("tcp://127.0.0.1:1", timeout=0.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab._validation.MeasurelabError: cannot reach the Dask scheduler at ...
+    """
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=timeout)
+    except Exception as exc:  # any failure to connect is the user's address
+        reason = " ".join(str(exc).split())[:80] or type(exc).__name__
+        raise MeasurelabError(
+            f"cannot reach the Dask scheduler at {str(address)[:60]!r} within {timeout:g} s "
+            f"({reason}); expected a running scheduler such as tcp://host:8786"
+        ) from None
+
+
 def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
                 ) -> tuple[ScoreTable, list[Any]]:
     from distributed import Client
@@ -170,7 +197,7 @@ def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, .
     if isinstance(scheduler, Client):
         client, own = scheduler, False
     else:
-        client, own = Client(scheduler), True
+        client, own = connect(scheduler), True
     try:
         futs = [client.submit(part_table, f, g, *args, pure=False) for f, g in parts]
         while len(futs) > 1:  # balanced tree of merges, in partition order
