@@ -115,6 +115,30 @@ def binary_content(head: bytes) -> str | None:
     return None
 
 
+def big_int(value: int, digits: int = 15) -> str:
+    """An integer for a table: with thousands separators when short, else as
+    ``d.ddde+N (M digits)`` (any size: no conversion of the whole number to text).
+
+    Examples
+    --------
+    >>> big_int(1234567), big_int(10**40 + 7)
+    ('1,234,567', '1e+40 (41 digits)')
+    """
+    v = int(value)
+    if v.bit_length() <= 4 * digits:  # short enough to turn into text cheaply
+        s = str(abs(v))
+        if len(s) <= digits:
+            return f"{v:,}"
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    e = int((v.bit_length() - 1) * 0.30102999566398)  # log10, possibly one too small
+    while 10 ** (e + 1) <= v:
+        e += 1
+    lead = v // 10 ** (e - 3)  # four leading digits, truncated
+    mant = f"{lead / 1000:.3f}".rstrip("0").rstrip(".")
+    return f"{sign}{mant}e+{e} ({e + 1} digits)"
+
+
 def check_threshold(threshold: Any, name: str = "threshold") -> float:
     """``threshold`` as a float, or an error if it is not a number or is NaN.
 

@@ -17,8 +17,10 @@ from measurelab._validation import (
     MeasurelabError,
     _as_1d,
     binarize,
+    check_count,
     check_same_length,
     check_scores,
+    check_threshold,
     check_weights,
     show,
     unique_labels,
@@ -159,6 +161,7 @@ def compute_measures(
     values: dict[str, Any] = {}
     used: dict[str, Measure] = {}
     multi = isinstance(stats, MultiStats)
+    _check_total(stats)
     for m in chosen:
         if explicit:
             if multi and not m.supports_multiclass:
@@ -181,6 +184,20 @@ def compute_measures(
         values[m.name] = _plain(v)
         used[m.name] = m
     return EvaluationResult(values, used)
+
+
+def _check_total(stats: BinaryStats | MultiStats) -> None:
+    """Raise when there is nothing to evaluate: every weight (or count) is 0."""
+    if isinstance(stats, MultiStats):
+        total = stats.counts.matrix.sum()
+    else:
+        c = stats.counts
+        total = c.tp + c.fp + c.fn + c.tn
+    if not total > 0:
+        raise MeasurelabError(
+            "the total weight is 0 (every sample_weight or count is 0); "
+            "expected at least one example with a positive weight"
+        )
 
 
 def _plain(v: Any) -> Any:
@@ -228,8 +245,9 @@ def build_stats(
     y = binarize(y_raw, pos_label)
     s = check_scores(score_arr)
     w = check_weights(sample_weight, y.size)
+    threshold = check_threshold(threshold)
     table = ScoreTable.from_arrays(y, s, w)
-    return BinaryStats(table=table, threshold=float(threshold), inclusive=inclusive)
+    return BinaryStats(table=table, threshold=threshold, inclusive=inclusive)
 
 
 def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any) -> MultiStats:
@@ -345,10 +363,8 @@ def evaluate_counts(
     >>> round(r["acc"], 4), round(r["youden"], 4)
     (0.7739, 0.5228)
     """
-    for name, v in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)):
-        if not (isinstance(v, int | float | np.integer | np.floating) and v >= 0 and
-                math.isfinite(v)):
-            raise MeasurelabError(f"{name} must be a non-negative count, got {v!r}")
+    tp, fp, fn, tn = (check_count(v, name) for name, v in
+                      (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)))
     stats = BinaryStats(given_counts=BinaryCounts(tp, fp, fn, tn))
     return compute_measures(stats, measures, probabilities_ok=False)
 
@@ -429,7 +445,7 @@ class Evaluator:
         labels: Any = None,
     ) -> None:
         self.measures = _resolve_all(measures)
-        self.threshold = float(threshold)
+        self.threshold = check_threshold(threshold)
         self.pos_label = pos_label
         self.inclusive = inclusive
         self.average = average
@@ -437,6 +453,7 @@ class Evaluator:
         self.table: ScoreTable | MultiScoreTable | None = None
         self.counts: MultiCounts | None = None
         self.n_updates = 0
+        self._seen: list[Any] = []  # binary labels seen so far, in order of appearance
 
     def _settings(self) -> tuple[Any, ...]:
         return (self.threshold, self.pos_label, self.inclusive, self.labels)
@@ -458,9 +475,34 @@ class Evaluator:
                 raise MeasurelabError(
                     "Evaluator streams binary scores or multi-class probability columns"
                 )
+            seen = self._seen_with(_as_1d(y_true, "y_true"))
             self.table = stats.table if self.table is None else self.table.merge(stats.table)
+            self._seen = seen
         self.n_updates += 1
         return self
+
+    def _seen_with(self, y: np.ndarray) -> list[Any]:
+        """The binary labels seen so far plus those of ``y``, or the error
+        :func:`evaluate` would raise on all the data together (three classes, or two
+        classes without ``pos_label``)."""
+        if y.dtype == bool:
+            return self._seen
+        seen = list(self._seen)
+        for v in unique_labels(y).tolist():
+            if v not in seen:
+                seen.append(v)
+        if len(seen) > 2:
+            shown = ", ".join(map(show, seen[:6]))
+            raise MeasurelabError(
+                f"y_true has {len(seen)} classes ({shown}) across the updates; binary "
+                "measures need exactly two"
+            )
+        if len(seen) == 2 and self.pos_label not in seen:
+            raise MeasurelabError(
+                f"pos_label={self.pos_label!r} is not a valid label. It should be one of "
+                f"{sorted(seen, key=str)} (the labels of all updates)"
+            )
+        return seen
 
     def _add_multi(self, table: MultiScoreTable, counts: MultiCounts) -> None:
         if isinstance(self.table, ScoreTable):
@@ -492,6 +534,7 @@ class Evaluator:
             if part.table is None:
                 continue
             if isinstance(part.table, ScoreTable):
+                out._seen = out._seen_with(np.asarray(part._seen, dtype=object))
                 out.update_table(part.table)
             else:
                 out._add_multi(part.table, part.counts)

@@ -38,6 +38,38 @@ STATISTICS: tuple[str, ...] = ("counts", "scores", "stats")
 AVERAGES: tuple[str, ...] = ("macro", "weighted", "micro")
 
 
+#: what the main parameters of the built-in measures accept: (test, expected); a parameter
+#: not listed here need only be a finite number when it is a number
+PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
+    "beta": (lambda v: v >= 0, "a non-negative number (beta = 1 gives F1)"),
+    "base": (lambda v: v > 0 and v != 1, "a positive number other than 1 (2 gives bits)"),
+    "q": (lambda v: 0 < v <= 1, "a fraction 0 < q <= 1"),
+    "window": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+    "n_bins": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+}
+
+
+def check_param(measure: str, name: str, value: Any) -> None:
+    """Raise unless ``value`` is valid for parameter ``name`` (finite, within its domain).
+
+    Examples
+    --------
+    >>> check_param("mxe", "base", 2.0)
+    >>> check_param("mxe", "base", 0.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab._validation.MeasurelabError: mxe: base=0.0 is not valid; expected a positive ...
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return  # not a number: the formula's own business
+    v = float(value)
+    if not np.isfinite(v):
+        raise MeasurelabError(f"{measure}: {name}={v!r} is not valid; expected a finite number")
+    domain = PARAM_DOMAINS.get(name)
+    if domain is not None and not domain[0](v):
+        raise MeasurelabError(f"{measure}: {name}={value!r} is not valid; expected {domain[1]}")
+
+
 @dataclass(frozen=True)
 class Measure:
     """A registered measure: a formula over one statistic, and its metadata.
@@ -101,6 +133,8 @@ class Measure:
                 f"{self.name} has no parameter {sorted(unknown)[0]!r}; "
                 f"its parameters are {sorted(self.params) or 'none'}"
             )
+        for k, v in params.items():
+            check_param(self.name, k, v)
         return replace(self, params={**self.params, **params})
 
     # -- computing --------------------------------------------------------------
@@ -269,12 +303,13 @@ class Registry:
             m = self.get(base)
             if m.main_param is None:
                 raise MeasurelabError(f"{m.name} takes no parameter, so {spec!r} is not valid")
-            try:
-                v = float(value)
-            except ValueError:
+            from measurelab._validation import parse_number, quote
+
+            v = parse_number(value.strip())
+            if v is None:
                 raise MeasurelabError(
-                    f"{spec!r}: the value after '@' must be a number, got {value!r}"
-                ) from None
+                    f"{quote(spec)}: the value after '@' must be a number, got {quote(value)}"
+                )
             params = {m.main_param: v}
             return replace(m.with_params(**params), name=f"{m.name}@{value}"), params
         return self.get(spec), {}
