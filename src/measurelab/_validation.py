@@ -285,6 +285,12 @@ def binarize(y_true: Any, pos_label: Any = 1) -> np.ndarray:
             return y
         if pos_label in (0, False):
             return ~y
+    if y.dtype.kind in "fc" and np.isnan(y).any():
+        i = int(np.flatnonzero(np.isnan(y))[0])
+        raise MeasurelabError(
+            f"y_true contains NaN (first at position {i}); labels must be present for "
+            "every example"
+        )
     labels = unique_labels(y)
     if labels.size > 2:
         shown = ", ".join(map(show, labels[:6].tolist())) + (", ..." if labels.size > 6 else "")
@@ -297,8 +303,6 @@ def binarize(y_true: Any, pos_label: Any = 1) -> np.ndarray:
             f"pos_label={pos_label!r} is not a valid label. "
             f"It should be one of {labels.tolist()}"
         )
-    if y.dtype.kind in "fc" and np.isnan(y).any():
-        raise MeasurelabError("y_true contains NaN; labels must be present for every example")
     return np.asarray(y == pos_label)
 
 

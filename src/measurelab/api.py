@@ -274,11 +274,31 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
     return MultiStats(counts=counts, table=table)
 
 
+def _check_predicted_labels(y: np.ndarray, pred: np.ndarray) -> None:
+    """A 1-d ``y_score`` beside more than two classes is read as predicted labels; raise
+    if it holds values that are no label (it is then scores, and a number computed from
+    them would be meaningless)."""
+    known = set(unique_labels(y).tolist())
+    try:
+        stray = [v for v in unique_labels(pred).tolist() if v not in known]
+    except TypeError:  # pragma: no cover - labels of mixed types
+        return
+    if stray:
+        shown = ", ".join(map(show, sorted(known, key=str)[:6]))
+        raise MeasurelabError(
+            f"y_true has {len(known)} classes ({shown}) but y_score holds "
+            f"{show(stray[0])}, which is no class: binary measures need two classes, and a "
+            "1-d y_score beside more classes must hold predicted labels (or give one "
+            "probability column per class)"
+        )
+
+
 def _build_multi_from_predictions(
     y: np.ndarray, pred: np.ndarray, labels: Any, sample_weight: Any
 ) -> MultiStats:
     w = check_weights(sample_weight, y.size)
     if labels is None:
+        _check_predicted_labels(y, pred)
         labels = unique_labels(np.concatenate([y, pred]))
     return MultiStats(counts=MultiCounts.from_labels(y, pred, labels=labels, sample_weight=w))
 

@@ -136,6 +136,8 @@ def detect_format(source: Source, fmt: str = "auto") -> str:
         return "parquet"
     if name.endswith((".csv", ".tsv")):
         return "csv"
+    if not _is_regular(os.fspath(source)):
+        return "auto"  # a pipe such as <(...): decided on the first line, as stdin
     return "perf"
 
 
