@@ -95,7 +95,7 @@ CLI_CASES: list[tuple[str, list[str], str]] = [
     ("counts-huge-float", ["evaluate", "--counts", "1e20", "1", "1", "1"],
      "too large to be an exact count"),
     ("counts-negative", ["evaluate", "--counts", "-1", "1", "1", "1"], "non-negative count"),
-    ("counts-inf", ["evaluate", "--counts", "inf", "1", "1", "1"], "finite, non-negative"),
+    ("counts-inf", ["evaluate", "--counts", "inf", "1", "1", "1"], "TP must be a finite count"),
     ("counts-nan", ["evaluate", "--counts", "1", "nan", "1", "1"], "FP must be a finite"),
     ("counts-underscore", ["evaluate", "--counts", "1_0", "1", "1", "1"],
      "TP must be a number, got '1_0'"),

@@ -96,4 +96,4 @@ def progress_bar(total: float | None = None, desc: str = "", unit: str = "it",
         return tqdm(total=total, disable=True)
     if sys.stderr is not None and sys.stderr.isatty():
         return tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, **tqdm_kwargs)
-    return PeriodicLine(total, desc, unit)
+    return PeriodicLine(total, desc, unit)  # tqdm_kwargs (delay, leave, ...) are tqdm's

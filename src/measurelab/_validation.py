@@ -175,8 +175,10 @@ def check_count(value: Any, name: str) -> int | float:
             raise MeasurelabError(f"{name} must be a non-negative count, got {int(value)}")
         return int(value)
     v = float(value)
-    if not math.isfinite(v) or v < 0:
-        raise MeasurelabError(f"{name} must be a finite, non-negative count, got {v!r}")
+    if not math.isfinite(v):
+        raise MeasurelabError(f"{name} must be a finite count, got {v!r}")
+    if v < 0:
+        raise MeasurelabError(f"{name} must be a non-negative count, got {v:g}")
     if v.is_integer():
         if v >= 2.0**53:
             raise MeasurelabError(

@@ -713,11 +713,13 @@ def read_score_table(
     score_col: str | None = None,
     weight_col: str | None = None,
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    progress: bool = False,
 ) -> ScoreTable:
     """Read a binary prediction file chunk by chunk into one merged score table.
 
     Checks across all chunks that there are at most two classes (naming where a third
-    appears) and that ``pos_label`` is one of them when there are two.
+    appears) and that ``pos_label`` is one of them when there are two. ``progress`` shows
+    the rows read (a bar after 2 s on a terminal, a line every 20 s otherwise).
 
     Examples
     --------
@@ -732,8 +734,13 @@ def read_score_table(
     label = pos_label
     coerced = False
     n = 0
+    from measurelab._progress import progress_bar
+
+    bar = progress_bar(None, desc=f"reading {name}", unit="row", enabled=progress,
+                       delay=2, unit_scale=True)
     for chunk in read_chunks(source, fmt=fmt, label_col=label_col, score_col=score_col,
                              weight_col=weight_col, chunk_rows=chunk_rows):
+        bar.update(len(chunk))
         if not coerced:
             label, coerced = _coerce_pos_label(pos_label, chunk.y), True
         new = [v for v in _in_order(chunk.y) if v not in seen]
@@ -751,6 +758,7 @@ def read_score_table(
         y = np.asarray(chunk.y == label, dtype=bool)
         acc.add(ScoreTable.from_arrays(y, chunk.score, chunk.weight))
         n += len(chunk)
+    bar.close()
     if n == 0:
         raise MeasurelabError(f"{name} is empty: no predictions to evaluate")
     if len(seen) == 2 and label not in seen:
@@ -773,6 +781,7 @@ def evaluate_file(
     score_col: str | None = None,
     weight_col: str | None = None,
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    progress: bool = False,
 ) -> Any:
     """Evaluate a prediction file with every applicable measure (or the chosen ones).
 
@@ -796,6 +805,7 @@ def evaluate_file(
     chosen = _resolve_all(measures)  # unknown names fail before any reading
     threshold = check_threshold(threshold)
     table = read_score_table(source, pos_label=pos_label, fmt=fmt, label_col=label_col,
-                             score_col=score_col, weight_col=weight_col, chunk_rows=chunk_rows)
+                             score_col=score_col, weight_col=weight_col, chunk_rows=chunk_rows,
+                             progress=progress)
     stats = BinaryStats(table=table, threshold=float(threshold), inclusive=inclusive)
     return compute_measures(stats, chosen)

@@ -58,6 +58,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="evaluate a partitioned Parquet data set on a Dask cluster")
     p.add_argument("--json", action="store_true", help="print one JSON object {name: value}")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress report while reading a large file")
     return p
 
 
@@ -124,6 +126,7 @@ def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
         score_col=args.score_col,
         weight_col=args.weight_col,
         chunk_rows=args.chunk_rows,
+        progress=not args.no_progress,
     )
 
 
