@@ -197,6 +197,11 @@ CLI_CASES: list[tuple[str, list[str], str]] = [
      "--problems is empty"),
     ("argparse-bad-int", ["compare", "auc", "acc", "--n", "ten", "--pos", "5"],
      "invalid int value: 'ten'"),
+    ("reproduce-out-is-a-file", ["reproduce", "ling2003", "--out", "{d}/afile"],
+     "afile' is in the way"),
+    ("demo-out-is-a-file", ["demo", "--out", "{d}/afile"], "afile' is in the way"),
+    ("parquet-format-on-text", ["evaluate", "{d}/ok.txt", "--format", "parquet"],
+     "not a readable Parquet data set"),
 ]
 
 
@@ -266,7 +271,26 @@ API_CASES: list[tuple[str, object, str]] = [
      lambda: mlio.evaluate_file(io.BytesIO(b"1 .5\n0 .2\n"), threshold=math.nan),
      "threshold must be a number"),
     ("unknown-measure", lambda: ml.registry.get("nosuch"), "unknown measure 'nosuch'"),
+    ("three-classes-with-scores", lambda: ml.evaluate([0, 1, 2], [.1, .5, .9]),
+     "y_score holds 0.1, which is no class"),
+    ("distributed-threshold-nan", lambda: _parquet_eval(threshold=math.nan),
+     "threshold must be a number"),
+    ("distributed-damaged-page", lambda: _parquet_eval(damaged=True),
+     "damaged Parquet data"),
 ]
+
+
+def _parquet_eval(threshold: float = 0.5, damaged: bool = False) -> None:
+    import tempfile
+
+    from measurelab.distributed import evaluate_parquet
+
+    path = Path(tempfile.mkdtemp()) / "d.parquet"
+    if damaged:
+        _damaged_parquet(path)
+    else:
+        pd.DataFrame({"y": [0, 1], "p": [0.2, 0.8]}).to_parquet(path)
+    evaluate_parquet(path, scheduler=None, label_col="y", score_col="p", threshold=threshold)
 
 
 @pytest.mark.parametrize("call,fragment", [c[1:] for c in API_CASES],
@@ -378,3 +402,30 @@ def test_unreachable_scheduler_fails_within_seconds(argv: list[str], tmp_path: P
     assert r.returncode == 2, err
     assert "Traceback" not in err and err.count("\n") == 1, err
     assert "cannot reach the Dask scheduler at 'tcp://127.0.0.1:1' within 5 s" in err
+
+
+# ---------------------------------------------------------------- fuzz
+_TOKENS = [b"0", b"1", b"2", b"0.5", b"1e-3", b"-1", b"nan", b"inf", b"1_0", b"\xef\xbc\x91",
+           b"x", b"", b" ", b"\t", b",", b"\n", b"\r\n", b"\x00", b"\x1f\x8b", b"PAR1",
+           b"y,p", b"9" * 80, b"\xff\xfe"]
+
+
+def test_fuzzed_perf_and_csv_text_is_read_or_refused_in_one_line() -> None:
+    """Random mixtures of good and bad tokens: the readers return a table or raise
+    MeasurelabError with one short line, nothing else."""
+    rng = np.random.default_rng(2026)
+    outcomes = {"ok": 0, "refused": 0}
+    for _ in range(300):
+        data = [b"1 0.9\n0 0.2\n1 0.4\n0 0.1\n", b"y,p\n1,0.9\n0,0.2\n1,0.4\n"][_ % 2]
+        for _m in range(int(rng.integers(0, 3))):  # a few random edits of a valid file
+            i, j = sorted(rng.integers(0, len(data) + 1, 2))
+            data = data[:i] + _TOKENS[int(rng.integers(0, len(_TOKENS)))] + data[j:]
+        for fmt in ("auto", "perf", "csv"):
+            try:
+                mlio.read_score_table(io.BytesIO(data), fmt=fmt, chunk_rows=3)
+                outcomes["ok"] += 1
+            except MeasurelabError as exc:
+                msg = str(exc)
+                assert "\n" not in msg and len(msg) <= 400, msg
+                outcomes["refused"] += 1
+    assert outcomes["ok"] > 0 and outcomes["refused"] > 0

@@ -49,11 +49,19 @@ def parquet_parts(path: str | Path) -> list[tuple[str, int]]:
         raise MeasurelabError(f"{str(path)!r} is neither a Parquet file nor a folder")
     parts = []
     for f in files:
-        n = pq.ParquetFile(f).metadata.num_row_groups
+        try:
+            n = pq.ParquetFile(f).metadata.num_row_groups
+        except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
+            raise MeasurelabError(f"{f}: not a readable Parquet file ({_short(exc)})") from None
         parts.extend((str(f), g) for g in range(n))
     if not parts:
         raise MeasurelabError(f"no Parquet row groups under {str(path)!r}")
     return parts
+
+
+def _short(exc: BaseException, limit: int = 80) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def part_table(
@@ -83,7 +91,12 @@ def part_table(
             f"column {missing[0]!r} is not in {Path(file).name}; columns: "
             f"{', '.join(pf.schema_arrow.names[:20])}"
         )
-    t = pf.read_row_group(row_group, columns=cols)
+    try:
+        t = pf.read_row_group(row_group, columns=cols)
+    except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
+        raise MeasurelabError(
+            f"{file}, row group {row_group}: damaged Parquet data ({_short(exc)})"
+        ) from None
     if t.num_rows == 0:
         return ScoreTable.empty(), []
     y_raw = t.column(label_col).to_numpy(zero_copy_only=False)
@@ -145,6 +158,9 @@ def evaluate_parquet(
     >>> dict(r) == dict(ml.evaluate(df.y, df.s, measures=["acc", "auc"]))
     True
     """
+    from measurelab._validation import check_threshold
+
+    threshold = check_threshold(threshold)
     parts = parquet_parts(path)
     args = (label_col, score_col, pos_label, weight_col)
     if scheduler is None:
