@@ -46,6 +46,7 @@ class PeriodicLine:
         self.every = every
         self.file = file
         self.n = 0.0
+        self.n0 = 0.0
         self._t0 = time.monotonic()
         self._next = self._t0 + every
 
@@ -60,7 +61,8 @@ class PeriodicLine:
         elapsed = now - self._t0
         if self.total:
             frac = min(self.n / self.total, 1.0)
-            left = elapsed * (1 - frac) / frac if frac > 0 else float("nan")
+            done = self.n - self.n0  # work of this run (a resumed run starts at n0)
+            left = elapsed * (self.total - self.n) / done if done > 0 else float("nan")
             eta = f", about {_clock(left)} left" if left == left else ""
             text = (f"{self.desc}: {frac:.0%} ({self.n:,.0f}/{self.total:,.0f} {self.unit}s), "
                     f"{_clock(elapsed)} elapsed{eta}")
@@ -96,4 +98,6 @@ def progress_bar(total: float | None = None, desc: str = "", unit: str = "it",
         return tqdm(total=total, disable=True)
     if sys.stderr is not None and sys.stderr.isatty():
         return tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, **tqdm_kwargs)
-    return PeriodicLine(total, desc, unit)  # tqdm_kwargs (delay, leave, ...) are tqdm's
+    bar = PeriodicLine(total, desc, unit)  # the other tqdm_kwargs (delay, leave) are tqdm's
+    bar.n = bar.n0 = float(tqdm_kwargs.get("initial", 0))
+    return bar

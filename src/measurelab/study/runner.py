@@ -247,10 +247,10 @@ def _run_locked(settings: StudySettings, store: ResultStore, loaded: dict[str, A
     units = [u for name in paths for u in grid(grid_name, name)]
     todo = [u for u in units if not store.is_done(u.problem, u.id)]
     total = sum(u.n_models for u in units)
-    from tqdm.auto import tqdm
+    from measurelab._progress import progress_bar
 
-    bar = tqdm(total=total, initial=total - sum(u.n_models for u in todo), unit="model",
-               desc="study", disable=None if progress else True, dynamic_ncols=True)
+    bar = progress_bar(total, desc="study", unit="model", enabled=progress,
+                       initial=total - sum(u.n_models for u in todo))
     delay = float(os.environ.get(_DELAY_ENV, "0") or 0)
     train_s = eval_s = 0.0
     try:
