@@ -210,6 +210,8 @@ def _as_1d(x: Any, name: str) -> np.ndarray:
 def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
     """Return ``y_score`` as a finite float64 vector or raise naming the first bad value."""
     arr = _as_1d(y_score, name)
+    if arr.dtype.kind == "c":
+        raise MeasurelabError(f"{name} must be real numbers, got complex values")
     if arr.dtype.kind not in "biuf":
         try:
             arr = arr.astype(np.float64)

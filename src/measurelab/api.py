@@ -131,7 +131,13 @@ def _resolve_all(measures: Iterable[MeasureSpec] | MeasureSpec | None) -> list[M
         return None
     if isinstance(measures, str | Measure):
         measures = [measures]
-    return [registry.resolve(m)[0] for m in measures]
+    try:
+        items = list(measures)
+    except TypeError:
+        raise MeasurelabError(
+            f"measures must be a name, a Measure or a list of them, got {show(measures)[:60]}"
+        ) from None
+    return [registry.resolve(m)[0] for m in items]
 
 
 def compute_measures(
@@ -242,6 +248,8 @@ def build_stats(
         # more than two classes and one column: the column holds predicted labels
         return _build_multi_from_predictions(y_raw, _as_1d(score_arr, "y_score"), labels,
                                              sample_weight)
+    if not isinstance(inclusive, bool | np.bool_):
+        raise MeasurelabError(f"inclusive must be True or False, got {show(inclusive)[:60]}")
     y = binarize(y_raw, pos_label)
     s = check_scores(score_arr)
     w = check_weights(sample_weight, y.size)
@@ -268,6 +276,11 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
                 f"({labels.tolist()}); pass labels= to name the columns"
             )
     labels = np.asarray(labels)
+    if labels.ndim != 1 or labels.size != P.shape[1]:
+        raise MeasurelabError(
+            f"labels has {labels.size} entries but y_score has {P.shape[1]} columns; "
+            "expected one label per column"
+        )
     pred = labels[np.argmax(P, axis=1)]
     counts = MultiCounts.from_labels(y, pred, labels=labels, sample_weight=w)
     table = MultiScoreTable.from_arrays(y, P, labels=labels, sample_weight=w)
@@ -538,6 +551,8 @@ class Evaluator:
 
     def merge(self, other: Evaluator) -> Evaluator:
         """A new evaluator holding both evaluators' data."""
+        if not isinstance(other, Evaluator):
+            raise MeasurelabError(f"can merge only another Evaluator, got {show(other)[:60]}")
         if self._settings() != other._settings() and other.table is not None:
             raise MeasurelabError(
                 "cannot merge evaluators with different threshold, pos_label, inclusive or labels"

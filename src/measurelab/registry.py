@@ -134,6 +134,15 @@ class Measure:
                 f"its parameters are {sorted(self.params) or 'none'}"
             )
         for k, v in params.items():
+            default = self.params[k]
+            numeric = (int, float, np.integer, np.floating)
+            if (isinstance(default, numeric) and not isinstance(default, bool)
+                    and (not isinstance(v, numeric) or isinstance(v, bool))):
+                from measurelab._validation import quote
+
+                raise MeasurelabError(
+                    f"{self.name}: {k} must be a number, got {quote(v)}"
+                )
             check_param(self.name, k, v)
         return replace(self, params={**self.params, **params})
 
@@ -275,10 +284,16 @@ class Registry:
         if isinstance(name, str) and (":" in name or "@" in name):
             return self.resolve(name)[0]
         choices = list(self._measures) + list(self._aliases)
-        close = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.5)
+        from measurelab._validation import quote
+
+        if not isinstance(name, str):
+            raise MeasurelabError(
+                f"a measure is a name such as 'auc' or a Measure, got {quote(name)}"
+            )
+        close = difflib.get_close_matches(name[:100], choices, n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise MeasurelabError(
-            f"unknown measure {name!r}{hint} (`measurelab measures` lists them all)"
+            f"unknown measure {quote(name)}{hint} (`measurelab measures` lists them all)"
         )
 
     def resolve(self, spec: str | Measure) -> tuple[Measure, dict[str, Any]]:
@@ -288,6 +303,8 @@ class Registry:
         """
         if isinstance(spec, Measure):
             return spec, {}
+        if not isinstance(spec, str):
+            return self.get(spec), {}  # raises: not a name
         spec = spec.strip()
         if ":" in spec:
             from measurelab.measures.twolevel import two_level
