@@ -153,13 +153,10 @@ def _open_binary(source: Source) -> tuple[IO[bytes], bool]:
         raise MeasurelabError(f"{s}: no such file")
     if p.is_dir():
         raise MeasurelabError(f"{s} is a directory; only Parquet data sets may be directories")
-    try:
-        fh = open(p, "rb")  # returned to the caller, who closes it
+    try:  # returned to the caller, who closes it
+        return (gzip.open(p, "rb") if s.endswith(".gz") else open(p, "rb")), True
     except OSError as exc:
         raise MeasurelabError(f"{s}: cannot be read ({exc.strerror or exc})") from None
-    if s.endswith(".gz"):
-        return gzip.open(fh, "rb"), True
-    return fh, True
 
 
 def _is_regular(path: str) -> bool:
