@@ -132,3 +132,18 @@ def test_exact_work_matches_the_rows() -> None:
 
     for n, pos, k in [(6, 3, None), (9, 4, 2), (10, 3, 7), (12, 6, 0)]:
         assert exact_work(n, pos, k) == sum(r.size for _, _, r in auc_acc_rows(n, pos, k))
+
+
+def test_heartbeat_prints_while_work_runs_when_not_a_terminal(
+        capsys: pytest.CaptureFixture) -> None:
+    import time
+
+    from measurelab._progress import heartbeat
+
+    with heartbeat("slow work", every=0.05):
+        time.sleep(0.3)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) >= 2 and all(ln.startswith("slow work: still running, ") for ln in lines)
+    with heartbeat("off", enabled=False, every=0.01):
+        time.sleep(0.05)
+    assert capsys.readouterr().err == ""

@@ -10,7 +10,10 @@ readable. ``enabled=False`` (``--no-progress``) turns both off.
 from __future__ import annotations
 
 import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any, TextIO
 
 #: seconds between two lines when standard error is not a terminal
@@ -101,3 +104,33 @@ def progress_bar(total: float | None = None, desc: str = "", unit: str = "it",
     bar = PeriodicLine(total, desc, unit)  # the other tqdm_kwargs (delay, leave) are tqdm's
     bar.n = bar.n0 = float(tqdm_kwargs.get("initial", 0))
     return bar
+
+
+@contextmanager
+def heartbeat(desc: str, enabled: bool = True, every: float = EVERY) -> Iterator[None]:
+    """While the block runs, print "desc: still running, MM:SS elapsed" every ``every``
+    seconds when standard error is not a terminal (work whose own bars are off there).
+
+    Examples
+    --------
+    >>> with heartbeat("quick work"):
+    ...     pass
+    """
+    if not enabled or sys.stderr is None or sys.stderr.isatty():
+        yield
+        return
+    stop = threading.Event()
+    t0 = time.monotonic()
+
+    def beat() -> None:
+        while not stop.wait(every):
+            print(f"{desc}: still running, {_clock(time.monotonic() - t0)} elapsed",
+                  file=sys.stderr, flush=True)
+
+    thread = threading.Thread(target=beat, name="measurelab-heartbeat", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
