@@ -200,6 +200,8 @@ CLI_CASES: list[tuple[str, list[str], str]] = [
     ("reproduce-out-is-a-file", ["reproduce", "ling2003", "--out", "{d}/afile"],
      "afile' is in the way"),
     ("demo-out-is-a-file", ["demo", "--out", "{d}/afile"], "afile' is in the way"),
+    ("column-flag-on-perf-text", ["evaluate", "{d}/ok.txt", "--label-col", "y"],
+     "--label-col applies to CSV and Parquet"),
     ("parquet-format-on-text", ["evaluate", "{d}/ok.txt", "--format", "parquet"],
      "not a readable Parquet data set"),
 ]

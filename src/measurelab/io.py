@@ -622,6 +622,13 @@ def _read_text(source: Source, fh: IO[bytes], kind: str, name: str, is_path: boo
         yield from _read_csv(stream, name, chunk_rows,  # type: ignore[arg-type]
                              label_col, score_col, weight_col, sep)
     else:
+        given = [f for f, c in (("--label-col", label_col), ("--score-col", score_col),
+                                ("--weight-col", weight_col)) if c is not None]
+        if given:
+            raise MeasurelabError(
+                f"{name} is perf text ('target prediction' lines) with no columns to name; "
+                f"{given[0]} applies to CSV and Parquet (pass --format csv if it is CSV)"
+            )
         yield from _read_perf(fh, name, chunk_rows, head)
 
 
