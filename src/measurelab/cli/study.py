@@ -42,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
     from measurelab.study import run_study
 
     for name, v in (("--n-train", args.n_train), ("--n-valid", args.n_valid),
-                    ("--n-test", args.n_test)):
+                    ("--n-test", args.n_test), ("--workers", args.workers or 1)):
         if v < 1:
             from measurelab._validation import MeasurelabError
 
