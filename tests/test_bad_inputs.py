@@ -59,6 +59,8 @@ FILES: dict[str, object] = {
     "trunc.txt.gz": gzip.compress(b"1 0.9\n0 0.2\n" * 1000)[:60],
     "notgz.txt.gz": b"1 0.9\n0 0.2\n",
     "garbage.parquet": b"hello, this is not parquet\n",
+    "hugelabel.csv": b"y,p\n0,0.1\n1,0.2\n" + b"z" * 5000 + b",0.3\n",
+    "hugepos.csv": b"y,p\n" + b"a" * 3000 + b",0.1\n" + b"b" * 3000 + b",0.2\n",
 }
 
 
@@ -208,6 +210,8 @@ CLI_CASES: list[tuple[str, list[str], str]] = [
     ("reproduce-out-is-a-file", ["reproduce", "ling2003", "--out", "{d}/afile"],
      "afile' is in the way"),
     ("demo-out-is-a-file", ["demo", "--out", "{d}/afile"], "afile' is in the way"),
+    ("huge-third-class", ["evaluate", "{d}/hugelabel.csv"], "row 3: a third class 'zzz"),
+    ("huge-labels-pos-label", ["evaluate", "{d}/hugepos.csv"], "It should be one of ['aaa"),
     ("column-flag-on-perf-text", ["evaluate", "{d}/ok.txt", "--label-col", "y"],
      "--label-col applies to CSV and Parquet"),
     ("parquet-format-on-text", ["evaluate", "{d}/ok.txt", "--format", "parquet"],

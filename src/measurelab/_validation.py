@@ -60,6 +60,23 @@ def quote(token: Any, limit: int = QUOTE_LIMIT) -> str:
     return f"{text[:limit]!r}… ({len(text)} characters)"
 
 
+def short_repr(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of a value (numpy scalars as Python ones), cut to ``limit`` characters.
+
+    Examples
+    --------
+    >>> short_repr(2), short_repr("a" * 100, 10)
+    ('2', "'aaaaaaaa…")
+    """
+    text = show(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def short_list(values: Sequence[Any], limit: int = QUOTE_LIMIT) -> str:
+    """A list of labels for a message: ``[0, 1]``, each label cut to ``limit`` characters."""
+    return "[" + ", ".join(short_repr(v, limit) for v in values) + "]"
+
+
 _NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
 _NONFINITE_TEXT = {"inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "infinity": math.inf,
                    "+infinity": math.inf, "-infinity": -math.inf, "nan": math.nan,
@@ -297,15 +314,16 @@ def binarize(y_true: Any, pos_label: Any = 1) -> np.ndarray:
         )
     labels = unique_labels(y)
     if labels.size > 2:
-        shown = ", ".join(map(show, labels[:6].tolist())) + (", ..." if labels.size > 6 else "")
+        shown = (", ".join(short_repr(v, 30) for v in labels[:6].tolist())
+                 + (", ..." if labels.size > 6 else ""))
         raise MeasurelabError(
             f"y_true has {labels.size} classes ({shown}); binary measures need exactly two "
             "(give a 2-d y_score of class probabilities for multi-class evaluation)"
         )
     if labels.size == 2 and pos_label not in labels.tolist():
         raise MeasurelabError(
-            f"pos_label={pos_label!r} is not a valid label. "
-            f"It should be one of {labels.tolist()}"
+            f"pos_label={short_repr(pos_label)} is not a valid label. "
+            f"It should be one of {short_list(labels.tolist())}"
         )
     return np.asarray(y == pos_label)
 

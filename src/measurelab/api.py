@@ -22,6 +22,8 @@ from measurelab._validation import (
     check_scores,
     check_threshold,
     check_weights,
+    short_list,
+    short_repr,
     show,
     unique_labels,
 )
@@ -525,15 +527,15 @@ class Evaluator:
             if v not in seen:
                 seen.append(v)
         if len(seen) > 2:
-            shown = ", ".join(map(show, seen[:6]))
+            shown = ", ".join(short_repr(v, 30) for v in seen[:6])
             raise MeasurelabError(
                 f"y_true has {len(seen)} classes ({shown}) across the updates; binary "
                 "measures need exactly two"
             )
         if len(seen) == 2 and self.pos_label not in seen:
             raise MeasurelabError(
-                f"pos_label={self.pos_label!r} is not a valid label. It should be one of "
-                f"{sorted(seen, key=str)} (the labels of all updates)"
+                f"pos_label={short_repr(self.pos_label)} is not a valid label. It should be "
+                f"one of {short_list(sorted(seen, key=str))} (the labels of all updates)"
             )
         return seen
 

@@ -53,6 +53,8 @@ from measurelab._validation import (
     check_threshold,
     parse_number,
     quote,
+    short_list,
+    short_repr,
 )
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
@@ -753,9 +755,10 @@ def read_score_table(
             if len(seen) > 2:
                 # the third label in order of appearance, at its first row
                 i = int(np.flatnonzero(chunk.y == seen[2])[0])
-                shown = ", ".join(map(repr, _label_list(seen[:2])))
+                shown = ", ".join(map(short_repr, _label_list(seen[:2])))
+                third = short_repr(_label_list([chunk.y[i]])[0])
                 raise MeasurelabError(
-                    f"{name}, {chunk.locate(i)}: a third class {_label_list([chunk.y[i]])[0]!r}"
+                    f"{name}, {chunk.locate(i)}: a third class {third}"
                     f" (after {shown}); binary evaluation needs exactly two classes in the "
                     "label column"
                 )
@@ -767,8 +770,8 @@ def read_score_table(
         raise MeasurelabError(f"{name} is empty: no predictions to evaluate")
     if len(seen) == 2 and label not in seen:
         raise MeasurelabError(
-            f"pos_label={pos_label!r} is not a valid label. "
-            f"It should be one of {_label_list(seen)}"
+            f"pos_label={short_repr(pos_label)} is not a valid label. "
+            f"It should be one of {short_list(_label_list(seen))}"
         )
     return acc.result()
 
