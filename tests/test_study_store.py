@@ -65,6 +65,7 @@ def _truncate(path: Path, keep: float = 0.5) -> None:
 # ------------------------------------------------------------------ truncation
 @pytest.mark.parametrize("target", [
     "unit", "pred", "study.json", "data.npz", "info.json", "index.sqlite", "empty-unit",
+    "index.sqlite-truncated",
 ])
 def test_truncated_file_is_repaired_and_rerun_equals_uninterrupted(
         target: str, reference: Path, tmp_path: Path, capsys: pytest.CaptureFixture) -> None:
@@ -80,6 +81,7 @@ def test_truncated_file_is_repaired_and_rerun_equals_uninterrupted(
         "data.npz": out / "problems" / "sonar" / "data.npz",
         "info.json": out / "problems" / "sonar" / "info.json",
         "index.sqlite": out / "index.sqlite",
+        "index.sqlite-truncated": out / "index.sqlite",
     }[target]
     if target == "empty-unit":
         path.write_bytes(b"")
