@@ -147,3 +147,16 @@ def test_heartbeat_prints_while_work_runs_when_not_a_terminal(
     with heartbeat("off", enabled=False, every=0.01):
         time.sleep(0.05)
     assert capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("high", [3, 1000, 2**40])
+def test_unique_rows_equals_numpy_unique_axis0(high: int) -> None:
+    import numpy as np
+
+    from measurelab.compare.consistency import _unique_rows
+
+    rng = np.random.default_rng(high % 97)
+    cols = [rng.integers(0, high, 5000) for _ in range(4)]
+    uniq, inverse = _unique_rows(cols)
+    want_u, want_inv = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
+    assert (uniq == want_u).all() and (inverse == np.asarray(want_inv).ravel()).all()
