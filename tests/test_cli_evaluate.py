@@ -35,7 +35,9 @@ def run_cli(capsys, *argv: str, stdin: bytes | None = None, monkeypatch=None):
 
 def from_json(out: str) -> dict:
     def num(v):
-        return float(v) if v in ("nan", "inf", "-inf") else v
+        if v is None:  # undefined values are JSON null
+            return math.nan
+        return float(v) if v in ("inf", "-inf") else v
 
     return {k: num(v) for k, v in json.loads(out).items()}
 
@@ -125,7 +127,7 @@ def test_single_class_auc_warns_in_one_line(capsys, monkeypatch):
     code, out, err = run_cli(capsys, "-", "--measures", "auc,acc", "--json",
                              stdin=b"1 0.2\n1 0.9\n", monkeypatch=monkeypatch)
     assert code == 0
-    assert json.loads(out) == {"auc": "nan", "acc": 0.5}
+    assert json.loads(out) == {"auc": None, "acc": 0.5}
     assert err.count("\n") == 1 and "warning" in err and "AUC is undefined" in err
     assert "Traceback" not in err and "UndefinedMeasureWarning" not in err
 

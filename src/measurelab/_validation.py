@@ -7,6 +7,8 @@ was expected (the CLI prints that line and exits with status 2).
 
 from __future__ import annotations
 
+import math
+import re
 import warnings
 from collections.abc import Sequence
 from typing import Any
@@ -34,6 +36,176 @@ def show(value: Any) -> str:
     return repr(value)
 
 
+#: longest piece of a bad token quoted in a message
+QUOTE_LIMIT = 60
+
+
+def quote(token: Any, limit: int = QUOTE_LIMIT) -> str:
+    r"""A short, printable quotation of a bad token: ``repr`` of its text (bytes decoded with
+    U+FFFD for undecodable bytes), cut to about ``limit`` characters with '…' and the full length.
+
+    Examples
+    --------
+    >>> quote(b"1_0"), quote("x" * 100)
+    ("'1_0'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)")
+    >>> print(quote(b"\x1f\x8b\x08"))
+    '\x1f�\x08'
+    """
+    if isinstance(token, bytes | bytearray | memoryview):
+        text = bytes(token).decode("utf-8", errors="replace")
+    else:
+        text = str(token)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
+
+
+def short_repr(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of a value (numpy scalars as Python ones), cut to ``limit`` characters.
+
+    Examples
+    --------
+    >>> short_repr(2), short_repr("a" * 100, 10)
+    ('2', "'aaaaaaaa…")
+    """
+    text = show(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def short_list(values: Sequence[Any], limit: int = QUOTE_LIMIT) -> str:
+    """A list of labels for a message: ``[0, 1]``, each label cut to ``limit`` characters."""
+    return "[" + ", ".join(short_repr(v, limit) for v in values) + "]"
+
+
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_NONFINITE_TEXT = {"inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "infinity": math.inf,
+                   "+infinity": math.inf, "-infinity": -math.inf, "nan": math.nan,
+                   "+nan": math.nan, "-nan": math.nan}
+
+
+def parse_number(token: str | bytes) -> float | None:
+    """The number a text field spells in plain decimal notation, else None.
+
+    Stricter than ``float``: ASCII digits only (no full-width digits), no '_' separators,
+    no surrounding spaces. ``inf`` and ``nan`` spellings give the non-finite float so the
+    caller can say "must be finite".
+
+    Examples
+    --------
+    >>> parse_number("1e-3"), parse_number(b"-.5"), parse_number("1_0"), parse_number("１")
+    (0.001, -0.5, None, None)
+    >>> parse_number("NaN")
+    nan
+    """
+    text = token.decode("ascii", errors="replace") if isinstance(token, bytes) else token
+    if _NUMBER_TEXT.fullmatch(text):
+        return float(text)
+    return _NONFINITE_TEXT.get(text.lower())
+
+
+#: the first bytes of files that are not text, and what to say about them
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "looks gzip-compressed; name it .gz (or decompress it)"),
+    (b"BZh", "looks bzip2-compressed; decompress it first (bunzip2)"),
+    (b"\xfd7zXZ\x00", "looks xz-compressed; decompress it first (unxz)"),
+    (b"\x28\xb5\x2f\xfd", "looks zstd-compressed; decompress it first (unzstd)"),
+    (b"PK\x03\x04", "looks like a zip archive; extract the file first"),
+    (b"PAR1", "looks like a Parquet file; name it .parquet or pass --format parquet"),
+)
+
+
+def binary_content(head: bytes) -> str | None:
+    r"""What a file starting with ``head`` is, if it is a known non-text format, else None.
+
+    Examples
+    --------
+    >>> binary_content(b"\x1f\x8b\x08\x00")
+    'looks gzip-compressed; name it .gz (or decompress it)'
+    >>> binary_content(b"1 0.5\n") is None
+    True
+    """
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            return what
+    if b"\x00" in head[:4096]:
+        return "holds NUL bytes; it is not a text file"
+    return None
+
+
+def big_int(value: int, digits: int = 15) -> str:
+    """An integer for a table: with thousands separators when short, else as
+    ``d.ddde+N (M digits)`` (any size: no conversion of the whole number to text).
+
+    Examples
+    --------
+    >>> big_int(1234567), big_int(10**40 + 7)
+    ('1,234,567', '1e+40 (41 digits)')
+    """
+    v = int(value)
+    if v.bit_length() <= 4 * digits:  # short enough to turn into text cheaply
+        s = str(abs(v))
+        if len(s) <= digits:
+            return f"{v:,}"
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    e = int((v.bit_length() - 1) * 0.30102999566398)  # log10, possibly one too small
+    while 10 ** (e + 1) <= v:
+        e += 1
+    lead = v // 10 ** (e - 3)  # four leading digits, truncated
+    mant = f"{lead / 1000:.3f}".rstrip("0").rstrip(".")
+    return f"{sign}{mant}e+{e} ({e + 1} digits)"
+
+
+def check_threshold(threshold: Any, name: str = "threshold") -> float:
+    """``threshold`` as a float, or an error if it is not a number or is NaN.
+
+    Examples
+    --------
+    >>> check_threshold(0.5), check_threshold(1)
+    (0.5, 1.0)
+    """
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        raise MeasurelabError(f"{name} must be a number, got {quote(threshold)}") from None
+    if math.isnan(t):
+        raise MeasurelabError(
+            f"{name} must be a number, got NaN (no score is above or below NaN)"
+        )
+    return t
+
+
+def check_count(value: Any, name: str) -> int | float:
+    """A confusion-matrix count: a finite, non-negative number. Integers are kept exact at
+    any size; a float that is a whole number becomes an int when it is exact (below 2**53),
+    and a non-integer count (real-valued weights) stays a float.
+
+    Examples
+    --------
+    >>> check_count(12, "tp"), check_count(3.0, "fp"), check_count(0.5, "fn")
+    (12, 3, 0.5)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise MeasurelabError(f"{name} must be a non-negative count, got {quote(value)}")
+    if isinstance(value, int | np.integer):
+        if value < 0:
+            raise MeasurelabError(f"{name} must be a non-negative count, got {int(value)}")
+        return int(value)
+    v = float(value)
+    if not math.isfinite(v):
+        raise MeasurelabError(f"{name} must be a finite count, got {v!r}")
+    if v < 0:
+        raise MeasurelabError(f"{name} must be a non-negative count, got {v:g}")
+    if v.is_integer():
+        if v >= 2.0**53:
+            raise MeasurelabError(
+                f"{name}={v:g} is a float too large to be an exact count (above 2**53); "
+                "give it as an integer"
+            )
+        return int(v)
+    return v
+
+
 def warn_undefined(message: str, stacklevel: int = 3) -> None:
     """Warn that a measure is undefined for its input."""
     warnings.warn(message, UndefinedMeasureWarning, stacklevel=stacklevel)
@@ -55,6 +227,8 @@ def _as_1d(x: Any, name: str) -> np.ndarray:
 def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
     """Return ``y_score`` as a finite float64 vector or raise naming the first bad value."""
     arr = _as_1d(y_score, name)
+    if arr.dtype.kind == "c":
+        raise MeasurelabError(f"{name} must be real numbers, got complex values")
     if arr.dtype.kind not in "biuf":
         try:
             arr = arr.astype(np.float64)
@@ -132,20 +306,25 @@ def binarize(y_true: Any, pos_label: Any = 1) -> np.ndarray:
             return y
         if pos_label in (0, False):
             return ~y
+    if y.dtype.kind in "fc" and np.isnan(y).any():
+        i = int(np.flatnonzero(np.isnan(y))[0])
+        raise MeasurelabError(
+            f"y_true contains NaN (first at position {i}); labels must be present for "
+            "every example"
+        )
     labels = unique_labels(y)
     if labels.size > 2:
-        shown = ", ".join(map(show, labels[:6].tolist())) + (", ..." if labels.size > 6 else "")
+        shown = (", ".join(short_repr(v, 30) for v in labels[:6].tolist())
+                 + (", ..." if labels.size > 6 else ""))
         raise MeasurelabError(
             f"y_true has {labels.size} classes ({shown}); binary measures need exactly two "
             "(give a 2-d y_score of class probabilities for multi-class evaluation)"
         )
     if labels.size == 2 and pos_label not in labels.tolist():
         raise MeasurelabError(
-            f"pos_label={pos_label!r} is not a valid label. "
-            f"It should be one of {labels.tolist()}"
+            f"pos_label={short_repr(pos_label)} is not a valid label. "
+            f"It should be one of {short_list(labels.tolist())}"
         )
-    if y.dtype.kind in "fc" and np.isnan(y).any():
-        raise MeasurelabError("y_true contains NaN; labels must be present for every example")
     return np.asarray(y == pos_label)
 
 

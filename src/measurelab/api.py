@@ -17,13 +17,17 @@ from measurelab._validation import (
     MeasurelabError,
     _as_1d,
     binarize,
+    check_count,
     check_same_length,
     check_scores,
+    check_threshold,
     check_weights,
+    short_list,
+    short_repr,
     show,
     unique_labels,
 )
-from measurelab.registry import Measure, check_average, registry
+from measurelab.registry import Measure, check_average, registry, set_data_evaluator
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable, class_indices
@@ -110,8 +114,9 @@ class EvaluationResult(Mapping[str, Any]):
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready ``{name: number}``; two-level values give their display number,
-        non-finite numbers become the strings 'inf', '-inf', 'nan'; adds ``dp_band``.
-        Per-class values (``average=None``) become ``{class: number}`` in label order."""
+        undefined values (NaN) become ``None`` (JSON ``null``), infinities the strings 'inf' and
+        '-inf'; adds ``dp_band``. Per-class values (``average=None``) become
+        ``{class: number}`` in label order."""
         out: dict[str, Any] = {}
         for k, v in self._values.items():
             if np.ndim(v) == 1:
@@ -155,9 +160,9 @@ def _fmt(v: Any) -> str:
     return f"{float(v):.6g}"
 
 
-def _jsonable(x: float) -> float | str:
+def _jsonable(x: float) -> float | str | None:
     if math.isnan(x):
-        return "nan"
+        return None
     if math.isinf(x):
         return "inf" if x > 0 else "-inf"
     return x
@@ -168,7 +173,13 @@ def _resolve_all(measures: Iterable[MeasureSpec] | MeasureSpec | None) -> list[M
         return None
     if isinstance(measures, str | Measure):
         measures = [measures]
-    return [registry.resolve(m)[0] for m in measures]
+    try:
+        items = list(measures)
+    except TypeError:
+        raise MeasurelabError(
+            f"measures must be a name, a Measure or a list of them, got {show(measures)[:60]}"
+        ) from None
+    return [registry.resolve(m)[0] for m in items]
 
 
 def compute_measures(
@@ -199,6 +210,7 @@ def compute_measures(
     values: dict[str, Any] = {}
     used: dict[str, Measure] = {}
     multi = isinstance(stats, MultiStats)
+    _check_total(stats)
     for m in chosen:
         if explicit:
             if multi and not m.supports_multiclass:
@@ -240,6 +252,20 @@ def _warn_row_sums(stats: MultiStats, used: Iterable[Measure]) -> None:
         UserWarning,
         stacklevel=3,
     )
+
+
+def _check_total(stats: BinaryStats | MultiStats) -> None:
+    """Raise when there is nothing to evaluate: every weight (or count) is 0."""
+    if isinstance(stats, MultiStats):
+        total = stats.counts.matrix.sum()
+    else:
+        c = stats.counts
+        total = c.tp + c.fp + c.fn + c.tn
+    if not total > 0:
+        raise MeasurelabError(
+            "the total weight is 0 (every sample_weight or count is 0); "
+            "expected at least one example with a positive weight"
+        )
 
 
 def _plain(v: Any) -> Any:
@@ -284,11 +310,14 @@ def build_stats(
         # more than two classes and one column: the column holds predicted labels
         return _build_multi_from_predictions(y_raw, _as_1d(score_arr, "y_score"), labels,
                                              sample_weight)
+    if not isinstance(inclusive, bool | np.bool_):
+        raise MeasurelabError(f"inclusive must be True or False, got {show(inclusive)[:60]}")
     y = binarize(y_raw, pos_label)
     s = check_scores(score_arr)
     w = check_weights(sample_weight, y.size)
+    threshold = check_threshold(threshold)
     table = ScoreTable.from_arrays(y, s, w)
-    return BinaryStats(table=table, threshold=float(threshold), inclusive=inclusive)
+    return BinaryStats(table=table, threshold=threshold, inclusive=inclusive)
 
 
 def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any) -> MultiStats:
@@ -311,9 +340,10 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
                 f"({labels.tolist()}); pass labels= to name the columns"
             )
     labels = np.asarray(labels)
-    if P.shape[1] != labels.size:
+    if labels.ndim != 1 or labels.size != P.shape[1]:
         raise MeasurelabError(
-            f"y_score has {P.shape[1]} columns but labels= names {labels.size} classes"
+            f"labels has {labels.size} entries but y_score has {P.shape[1]} columns; "
+            "expected one label per column"
         )
     return multi_stats_from_indices(class_indices(y, labels), P, tuple(labels.tolist()), w)
 
@@ -370,11 +400,31 @@ def multi_stats_from_indices(
     )
 
 
+def _check_predicted_labels(y: np.ndarray, pred: np.ndarray) -> None:
+    """A 1-d ``y_score`` beside more than two classes is read as predicted labels; raise
+    if it holds values that are no label (it is then scores, and a number computed from
+    them would be meaningless)."""
+    known = set(unique_labels(y).tolist())
+    try:
+        stray = [v for v in unique_labels(pred).tolist() if v not in known]
+    except TypeError:  # pragma: no cover - labels of mixed types
+        return
+    if stray:
+        shown = ", ".join(map(show, sorted(known, key=str)[:6]))
+        raise MeasurelabError(
+            f"y_true has {len(known)} classes ({shown}) but y_score holds "
+            f"{show(stray[0])}, which is no class: binary measures need two classes, and a "
+            "1-d y_score beside more classes must hold predicted labels (or give one "
+            "probability column per class)"
+        )
+
+
 def _build_multi_from_predictions(
     y: np.ndarray, pred: np.ndarray, labels: Any, sample_weight: Any
 ) -> MultiStats:
     w = check_weights(sample_weight, y.size)
     if labels is None:
+        _check_predicted_labels(y, pred)
         labels = unique_labels(np.concatenate([y, pred]))
     return MultiStats(counts=MultiCounts.from_labels(y, pred, labels=labels, sample_weight=w))
 
@@ -566,6 +616,9 @@ def _binary_per_class(
                             classes=tuple(names[i] for i in order))
 
 
+set_data_evaluator(evaluate)
+
+
 def evaluate_counts(
     tp: float,
     fp: float,
@@ -583,10 +636,8 @@ def evaluate_counts(
     >>> round(r["acc"], 4), round(r["youden"], 4)
     (0.7739, 0.5228)
     """
-    for name, v in (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)):
-        if not (isinstance(v, int | float | np.integer | np.floating) and v >= 0 and
-                math.isfinite(v)):
-            raise MeasurelabError(f"{name} must be a non-negative count, got {v!r}")
+    tp, fp, fn, tn = (check_count(v, name) for name, v in
+                      (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)))
     stats = BinaryStats(given_counts=BinaryCounts(tp, fp, fn, tn))
     return compute_measures(stats, measures, probabilities_ok=False)
 
@@ -730,7 +781,7 @@ class Evaluator:
         labels: Any = None,
     ) -> None:
         self.measures = _resolve_all(measures)
-        self.threshold = float(threshold)
+        self.threshold = check_threshold(threshold)
         self.pos_label = pos_label
         self.inclusive = inclusive
         self.average = average
@@ -739,6 +790,7 @@ class Evaluator:
         self.counts: MultiCounts | None = None
         self._multi: MultiStats | None = None
         self.n_updates = 0
+        self._seen: list[Any] = []  # binary labels seen so far, in order of appearance
 
     def _settings(self) -> tuple[Any, ...]:
         return (self.threshold, self.pos_label, self.inclusive, self.labels)
@@ -761,9 +813,34 @@ class Evaluator:
                 raise MeasurelabError(
                     "Evaluator streams binary scores or multi-class probability columns"
                 )
+            seen = self._seen_with(_as_1d(y_true, "y_true"))
             self.table = stats.table if self.table is None else self.table.merge(stats.table)
+            self._seen = seen
         self.n_updates += 1
         return self
+
+    def _seen_with(self, y: np.ndarray) -> list[Any]:
+        """The binary labels seen so far plus those of ``y``, or the error
+        :func:`evaluate` would raise on all the data together (three classes, or two
+        classes without ``pos_label``)."""
+        if y.dtype == bool:
+            return self._seen
+        seen = list(self._seen)
+        for v in unique_labels(y).tolist():
+            if v not in seen:
+                seen.append(v)
+        if len(seen) > 2:
+            shown = ", ".join(short_repr(v, 30) for v in seen[:6])
+            raise MeasurelabError(
+                f"y_true has {len(seen)} classes ({shown}) across the updates; binary "
+                "measures need exactly two"
+            )
+        if len(seen) == 2 and self.pos_label not in seen:
+            raise MeasurelabError(
+                f"pos_label={short_repr(self.pos_label)} is not a valid label. It should be "
+                f"one of {short_list(sorted(seen, key=str))} (the labels of all updates)"
+            )
+        return seen
 
     def update_multi(self, stats: MultiStats) -> Evaluator:
         """Add already-built multi-class statistics (rows after the ones seen so far)."""
@@ -787,6 +864,8 @@ class Evaluator:
 
     def merge(self, other: Evaluator) -> Evaluator:
         """A new evaluator holding both evaluators' data."""
+        if not isinstance(other, Evaluator):
+            raise MeasurelabError(f"can merge only another Evaluator, got {show(other)[:60]}")
         if self._settings() != other._settings() and other.table is not None:
             raise MeasurelabError(
                 "cannot merge evaluators with different threshold, pos_label, inclusive or labels"
@@ -803,6 +882,7 @@ class Evaluator:
             if part.table is None:
                 continue
             if isinstance(part.table, ScoreTable):
+                out._seen = out._seen_with(np.asarray(part._seen, dtype=object))
                 out.update_table(part.table)
             else:
                 out.update_multi(part._multi)

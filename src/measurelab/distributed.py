@@ -53,11 +53,19 @@ def parquet_parts(path: str | Path) -> list[tuple[str, int]]:
         raise MeasurelabError(f"{str(path)!r} is neither a Parquet file nor a folder")
     parts = []
     for f in files:
-        n = pq.ParquetFile(f).metadata.num_row_groups
+        try:
+            n = pq.ParquetFile(f).metadata.num_row_groups
+        except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
+            raise MeasurelabError(f"{f}: not a readable Parquet file ({_short(exc)})") from None
         parts.extend((str(f), g) for g in range(n))
     if not parts:
         raise MeasurelabError(f"no Parquet row groups under {str(path)!r}")
     return parts
+
+
+def _short(exc: BaseException, limit: int = 80) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def part_table(
@@ -87,7 +95,12 @@ def part_table(
             f"column {missing[0]!r} is not in {Path(file).name}; columns: "
             f"{', '.join(pf.schema_arrow.names[:20])}"
         )
-    t = pf.read_row_group(row_group, columns=cols)
+    try:
+        t = pf.read_row_group(row_group, columns=cols)
+    except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
+        raise MeasurelabError(
+            f"{file}, row group {row_group}: damaged Parquet data ({_short(exc)})"
+        ) from None
     if t.num_rows == 0:
         return ScoreTable.empty(), []
     y_raw = t.column(label_col).to_numpy(zero_copy_only=False)
@@ -149,6 +162,9 @@ def evaluate_parquet(
     >>> dict(r) == dict(ml.evaluate(df.y, df.s, measures=["acc", "auc"]))
     True
     """
+    from measurelab._validation import check_threshold
+
+    threshold = check_threshold(threshold)
     parts = parquet_parts(path)
     args = (label_col, score_col, pos_label, weight_col)
     if scheduler is None:
@@ -167,6 +183,33 @@ def evaluate_parquet(
     return compute_measures(stats, measures)
 
 
+#: seconds to wait for a Dask scheduler before giving up with one line
+CONNECT_TIMEOUT = 5.0
+
+
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, or a
+    :class:`MeasurelabError` within ``timeout`` seconds if it cannot be reached.
+
+    Examples
+    --------
+    >>> connect("tcp://127.0.0.1:1", timeout=0.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab._validation.MeasurelabError: cannot reach the Dask scheduler at ...
+    """
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=timeout)
+    except Exception as exc:  # any failure to connect is the user's address
+        reason = " ".join(str(exc).split())[:80] or type(exc).__name__
+        raise MeasurelabError(
+            f"cannot reach the Dask scheduler at {str(address)[:60]!r} within {timeout:g} s "
+            f"({reason}); expected a running scheduler such as tcp://host:8786"
+        ) from None
+
+
 def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
                 ) -> tuple[ScoreTable, list[Any]]:
     from distributed import Client
@@ -174,7 +217,7 @@ def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, .
     if isinstance(scheduler, Client):
         client, own = scheduler, False
     else:
-        client, own = Client(scheduler), True
+        client, own = connect(scheduler), True
     try:
         futs = [client.submit(part_table, f, g, *args, pure=False) for f, g in parts]
         while len(futs) > 1:  # balanced tree of merges, in partition order

@@ -43,6 +43,7 @@ import io
 import math
 import os
 import sys
+import zlib
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,7 +51,15 @@ from typing import IO, Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError, unique_labels
+from measurelab._validation import (
+    MeasurelabError,
+    binary_content,
+    check_threshold,
+    parse_number,
+    quote,
+    short_list,
+    short_repr,
+)
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
 
@@ -133,6 +142,8 @@ def detect_format(source: Source, fmt: str = "auto") -> str:
         return "parquet"
     if name.endswith((".csv", ".tsv")):
         return "csv"
+    if not _is_regular(os.fspath(source)):
+        return "auto"  # a pipe such as <(...): decided on the first line, as stdin
     return "perf"
 
 
@@ -148,9 +159,30 @@ def _open_binary(source: Source) -> tuple[IO[bytes], bool]:
         raise MeasurelabError(f"{s}: no such file")
     if p.is_dir():
         raise MeasurelabError(f"{s} is a directory; only Parquet data sets may be directories")
-    if s.endswith(".gz"):
-        return gzip.open(p, "rb"), True
-    return open(p, "rb"), True
+    try:  # returned to the caller, who closes it
+        return (gzip.open(p, "rb") if s.endswith(".gz") else open(p, "rb")), True
+    except OSError as exc:
+        raise MeasurelabError(f"{s}: cannot be read ({exc.strerror or exc})") from None
+
+
+def _is_regular(path: str) -> bool:
+    """Whether ``path`` is a regular file (not a named pipe, ``<(...)`` or device), which
+    may be opened twice; anything else is read once, as a stream."""
+    import stat
+
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError:
+        return True  # let the reader report a missing file
+
+
+def _check_text(head: bytes, name: str, gz: bool) -> None:
+    """Raise if the first bytes of a text source show it is compressed or binary."""
+    what = binary_content(head)
+    if what is not None:
+        if gz and what.startswith("looks gzip"):
+            what = "is gzip-compressed twice"
+        raise MeasurelabError(f"{name} {what}")
 
 
 class _Prefixed(io.RawIOBase):
@@ -217,22 +249,21 @@ def _scan_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.ndar
             continue
         where = f"{name}, line {line0 + k}"
         if len(fields) != 2:
-            shown = raw.strip().decode(errors="replace")[:60]
             what = "one column" if len(fields) == 1 else f"{len(fields)} columns"
             raise MeasurelabError(
-                f"{where}: expected two columns 'target prediction', got {what}: {shown!r}"
+                f"{where}: expected two columns 'target prediction', got {what}: "
+                f"{quote(raw.strip())}"
             )
         vals = []
         for role, f in zip(("target", "prediction"), fields, strict=True):
-            text = f.decode(errors="replace")
-            try:
-                v = float(text)
-            except ValueError:
+            v = parse_number(f)
+            if v is None:
                 raise MeasurelabError(
-                    f"{where}: the {role} {text!r} is not a number"
-                ) from None
+                    f"{where}: the {role} {quote(f)} is not a number (expected plain "
+                    "decimal notation such as 1, 0.25 or 1e-3)"
+                )
             if not math.isfinite(v):
-                raise MeasurelabError(f"{where}: the {role} is {text!r}; it must be finite")
+                raise MeasurelabError(f"{where}: the {role} is {quote(f)}; it must be finite")
             vals.append(v)
         ys.append(vals[0])
         ss.append(vals[1])
@@ -284,7 +315,7 @@ def _pick_columns(
                 close = difflib.get_close_matches(given, columns, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
                 raise MeasurelabError(
-                    f"{name}: no column {given!r}{hint} (columns: {', '.join(columns)})"
+                    f"{name}: no column {quote(given)}{hint} (columns: {_some(columns)})"
                 )
             return given
         lower = {c.lower(): c for c in columns}
@@ -295,7 +326,7 @@ def _pick_columns(
             return columns[0] if role == "label" else columns[1]
         raise MeasurelabError(
             f"{name}: cannot tell which column holds the {role}s; pass {flag} "
-            f"(columns: {', '.join(columns)})"
+            f"(columns: {_some(columns)})"
         )
 
     lab = find(label_col, LABEL_NAMES, "label", "--label-col")
@@ -304,6 +335,13 @@ def _pick_columns(
         raise MeasurelabError(f"{name}: the label and score columns are both {lab!r}")
     w = None if weight_col is None else find(weight_col, (), "weight", "--weight-col")
     return lab, sc, w
+
+
+def _some(columns: list[str], limit: int = 8) -> str:
+    """The first few column names (messages stay short for wide files)."""
+    shown = ", ".join(quote(c, 30)[1:-1] if len(c) <= 30 else quote(c, 30) for c in
+                      columns[:limit])
+    return shown + (f", ... ({len(columns)} columns)" if len(columns) > limit else "")
 
 
 def _numeric_column(
@@ -321,11 +359,14 @@ def _numeric_column(
     else:
         out = pd.to_numeric(pd.Series(arr), errors="coerce").to_numpy(dtype=np.float64)
         bad = np.isnan(out) & ~pd.isna(pd.Series(arr)).to_numpy()
+        if not bad.any() and arr.dtype.kind in "OSU":
+            bad = np.array([isinstance(v, str) and parse_number(v.strip()) is None
+                            for v in arr.tolist()])
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
             raise MeasurelabError(
-                f"{name}, {unit} {first + i}: the {role} {arr[i]!r} in column {col!r} "
-                "is not a number"
+                f"{name}, {unit} {first + i}: the {role} {quote(arr[i])} in column "
+                f"{quote(col)} is not a number"
             )
     ok = np.isfinite(out)
     if not ok.all():
@@ -390,23 +431,55 @@ def _read_csv(
 ) -> Iterator[Chunk]:
     import pandas as pd
 
-    usecols = None
-    if isinstance(fh, str):  # a path: read the header first and only the needed columns
+    if isinstance(fh, str):  # a path: check the header before reading the rows
         try:
             header = pd.read_csv(fh, sep=sep, nrows=0)
         except pd.errors.EmptyDataError:
             raise MeasurelabError(f"{name} is empty: no header and no rows") from None
-        usecols = [c for c in _pick_columns([str(c) for c in header.columns], label_col,
-                                            score_col, weight_col, name) if c is not None]
+        except (UnicodeDecodeError, pd.errors.ParserError) as exc:
+            raise MeasurelabError(f"{name}: not readable as CSV text ({_short(exc)})") from None
+        _pick_columns([str(c) for c in header.columns], label_col, score_col, weight_col,
+                      name)
+    # every column is read (no usecols) so that a row with more fields than the header is
+    # an error, and index_col=False so that pandas does not take a first row with one
+    # field too many as an index
     try:
-        reader = pd.read_csv(fh, sep=sep, usecols=usecols, chunksize=chunk_rows,
-                             low_memory=False)
-        yield from _frame_chunks(reader, name, label_col, score_col, weight_col)
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            reader = pd.read_csv(fh, sep=sep, chunksize=chunk_rows, low_memory=False,
+                                 index_col=False)
+            yield from _frame_chunks(reader, name, label_col, score_col, weight_col)
     except pd.errors.EmptyDataError:
         raise MeasurelabError(f"{name} is empty: no header and no rows") from None
+    except pd.errors.ParserWarning:
+        raise MeasurelabError(
+            f"{name}, row 1: more fields than the header has columns"
+        ) from None
     except pd.errors.ParserError as exc:
-        msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
-        raise MeasurelabError(f"{name}: {msg}") from None
+        problem = _csv_problem(exc)
+        sep_ = ", " if problem.startswith("line ") else ": "
+        raise MeasurelabError(f"{name}{sep_}{problem}") from None
+    except UnicodeDecodeError as exc:
+        raise MeasurelabError(f"{name}: not readable as UTF-8 CSV text ({_short(exc)})") from None
+
+
+def _short(exc: BaseException, limit: int = 80) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _csv_problem(exc: BaseException) -> str:
+    """pandas' tokenizer message as 'line N: expected K fields (as the header), got M'."""
+    import re
+
+    text = " ".join(str(exc).split())
+    m = re.search(r"Expected (\d+) fields in line (\d+), saw (\d+)", text)
+    if m:
+        k, line, got = m.groups()
+        return f"line {line}: expected {k} fields (as the header), got {got}"
+    return _short(exc) or "malformed CSV"
 
 
 def _read_parquet(
@@ -420,7 +493,18 @@ def _read_parquet(
     cols = [c for c in (lab, sc, wc) if c is not None]
 
     def frames() -> Iterator[Any]:
-        for batch in dset.to_batches(columns=cols, batch_size=chunk_rows):
+        import pyarrow as pa
+
+        batches = dset.to_batches(columns=cols, batch_size=chunk_rows)
+        while True:
+            try:
+                batch = next(batches)
+            except StopIteration:
+                return
+            except (pa.ArrowException, OSError) as exc:
+                raise MeasurelabError(
+                    f"{name}: damaged Parquet data ({_short(exc)})"
+                ) from None
             yield batch.to_pandas()
 
     yield from _frame_chunks(frames(), name, lab, sc, wc)
@@ -451,8 +535,10 @@ def parquet_columns(
         raise MeasurelabError(f"{name}: no such file or directory")
     try:
         schema = ds.dataset(name, format="parquet").schema
-    except (pa.ArrowInvalid, OSError) as exc:
-        raise MeasurelabError(f"{name}: not a readable Parquet data set ({exc})") from None
+    except (pa.ArrowException, OSError) as exc:
+        raise MeasurelabError(
+            f"{name}: not a readable Parquet data set ({_short(exc)})"
+        ) from None
     return _pick_columns(schema.names, label_col, score_col, weight_col, name)
 
 
@@ -498,34 +584,64 @@ def read_chunks(
                                  weight_col)
         return
     is_path = isinstance(source, str | os.PathLike) and os.fspath(source) != "-"
-    if kind == "csv" and is_path:
+    sep = ","
+    if is_path:
         p = os.fspath(source)
         if not Path(p).exists():
             raise MeasurelabError(f"{p}: no such file")
         sep = "\t" if p.lower().removesuffix(".gz").endswith(".tsv") else ","
-        yield from _read_csv(p, name, chunk_rows, label_col, score_col, weight_col, sep)
-        return
     fh, opened = _open_binary(source)
     try:
-        head = b""
-        if kind == "auto":
-            # decide on the first non-blank line: a comma means CSV
-            while True:
-                more = fh.read(1 << 16)
-                head += more
-                if not more or (head.strip() and b"\n" in head.lstrip()):
-                    break
-            first_line = head.lstrip().split(b"\n", 1)[0]
-            kind = "csv" if b"," in first_line else "perf"
-        if kind == "csv":
-            stream = io.BufferedReader(_Prefixed(head, fh))
-            yield from _read_csv(stream, name, chunk_rows,  # type: ignore[arg-type]
-                                 label_col, score_col, weight_col)
-        else:
-            yield from _read_perf(fh, name, chunk_rows, head)
+        yield from _read_text(source, fh, kind, name, is_path, sep, chunk_rows, label_col,
+                              score_col, weight_col)
+    except (OSError, EOFError, zlib.error) as exc:  # a damaged .gz, an I/O error
+        raise MeasurelabError(f"{name}: cannot be read ({_short(exc)})") from None
     finally:
         if opened:
             fh.close()
+
+
+def _read_text(source: Source, fh: IO[bytes], kind: str, name: str, is_path: bool, sep: str,
+               chunk_rows: int, label_col: str | None, score_col: str | None,
+               weight_col: str | None) -> Iterator[Chunk]:
+    """Chunks of a text source (perf text or CSV), opened as ``fh``."""
+    # the first bytes: compressed or binary content is named, not parsed as text;
+    # read1 returns what a slow pipe has so far instead of waiting for a full block
+    head = _read_some(fh)
+    gz = is_path and os.fspath(source).endswith(".gz")  # type: ignore[arg-type]
+    _check_text(head, name, gz)
+    path = os.fspath(source) if is_path else ""  # type: ignore[arg-type]
+    if kind == "csv" and is_path and not gz and _is_regular(path):
+        yield from _read_csv(path, name, chunk_rows, label_col, score_col, weight_col, sep)
+        return
+    if kind == "auto":
+        # decide on the first non-blank line: a comma means CSV
+        while not (head.strip() and b"\n" in head.lstrip()):
+            more = _read_some(fh)
+            if not more:
+                break
+            head += more
+        first_line = head.lstrip().split(b"\n", 1)[0]
+        kind = "csv" if b"," in first_line else "perf"
+    if kind == "csv":
+        stream = io.BufferedReader(_Prefixed(head, fh))
+        yield from _read_csv(stream, name, chunk_rows,  # type: ignore[arg-type]
+                             label_col, score_col, weight_col, sep)
+    else:
+        given = [f for f, c in (("--label-col", label_col), ("--score-col", score_col),
+                                ("--weight-col", weight_col)) if c is not None]
+        if given:
+            raise MeasurelabError(
+                f"{name} is perf text ('target prediction' lines) with no columns to name; "
+                f"{given[0]} applies to CSV and Parquet (pass --format csv if it is CSV)"
+            )
+        yield from _read_perf(fh, name, chunk_rows, head)
+
+
+def _read_some(fh: IO[bytes], size: int = 1 << 16) -> bytes:
+    """Up to ``size`` bytes, returning as soon as some are available (pipes, slow stdin)."""
+    read1 = getattr(fh, "read1", None)
+    return read1(size) if read1 is not None else fh.read(size)
 
 
 # ----------------------------------------------------------------------------- tables
@@ -578,6 +694,13 @@ def _coerce_pos_label(pos_label: Any, y: np.ndarray) -> Any:
     return pos_label
 
 
+def _in_order(y: np.ndarray) -> list[Any]:
+    """Distinct labels in order of first appearance."""
+    import pandas as pd
+
+    return pd.unique(y).tolist()
+
+
 def _label_list(labels: list[Any]) -> list[Any]:
     out = []
     for v in labels:
@@ -600,11 +723,13 @@ def read_score_table(
     score_col: str | None = None,
     weight_col: str | None = None,
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    progress: bool = False,
 ) -> ScoreTable:
     """Read a binary prediction file chunk by chunk into one merged score table.
 
     Checks across all chunks that there are at most two classes (naming where a third
-    appears) and that ``pos_label`` is one of them when there are two.
+    appears) and that ``pos_label`` is one of them when there are two. ``progress`` shows
+    the rows read (a bar after 2 s on a terminal, a line every 20 s otherwise).
 
     Examples
     --------
@@ -619,30 +744,38 @@ def read_score_table(
     label = pos_label
     coerced = False
     n = 0
+    from measurelab._progress import progress_bar
+
+    bar = progress_bar(None, desc=f"reading {name}", unit="row", enabled=progress,
+                       delay=2, unit_scale=True)
     for chunk in read_chunks(source, fmt=fmt, label_col=label_col, score_col=score_col,
                              weight_col=weight_col, chunk_rows=chunk_rows):
+        bar.update(len(chunk))
         if not coerced:
             label, coerced = _coerce_pos_label(pos_label, chunk.y), True
-        new = [v for v in unique_labels(chunk.y).tolist() if v not in seen]
+        new = [v for v in _in_order(chunk.y) if v not in seen]
         if new:
             seen.extend(new)
             if len(seen) > 2:
-                i = int(np.flatnonzero(~np.isin(chunk.y, seen[:2]))[0])
-                shown = ", ".join(map(repr, _label_list(seen[:2])))
+                # the third label in order of appearance, at its first row
+                i = int(np.flatnonzero(chunk.y == seen[2])[0])
+                shown = ", ".join(map(short_repr, _label_list(seen[:2])))
+                third = short_repr(_label_list([chunk.y[i]])[0])
                 raise MeasurelabError(
-                    f"{name}, {chunk.locate(i)}: a third class {_label_list([chunk.y[i]])[0]!r}"
+                    f"{name}, {chunk.locate(i)}: a third class {third}"
                     f" (after {shown}); binary evaluation needs exactly two classes in the "
                     "label column"
                 )
         y = np.asarray(chunk.y == label, dtype=bool)
         acc.add(ScoreTable.from_arrays(y, chunk.score, chunk.weight))
         n += len(chunk)
+    bar.close()
     if n == 0:
         raise MeasurelabError(f"{name} is empty: no predictions to evaluate")
     if len(seen) == 2 and label not in seen:
         raise MeasurelabError(
-            f"pos_label={pos_label!r} is not a valid label. "
-            f"It should be one of {_label_list(seen)}"
+            f"pos_label={short_repr(pos_label)} is not a valid label. "
+            f"It should be one of {short_list(_label_list(seen))}"
         )
     return acc.result()
 
@@ -659,6 +792,7 @@ def evaluate_file(
     score_col: str | None = None,
     weight_col: str | None = None,
     chunk_rows: int = DEFAULT_CHUNK_ROWS,
+    progress: bool = False,
 ) -> Any:
     """Evaluate a prediction file with every applicable measure (or the chosen ones).
 
@@ -680,8 +814,10 @@ def evaluate_file(
     from measurelab.api import _resolve_all, compute_measures
 
     chosen = _resolve_all(measures)  # unknown names fail before any reading
+    threshold = check_threshold(threshold)
     table = read_score_table(source, pos_label=pos_label, fmt=fmt, label_col=label_col,
-                             score_col=score_col, weight_col=weight_col, chunk_rows=chunk_rows)
+                             score_col=score_col, weight_col=weight_col, chunk_rows=chunk_rows,
+                             progress=progress)
     stats = BinaryStats(table=table, threshold=float(threshold), inclusive=inclusive)
     return compute_measures(stats, chosen)
 

@@ -73,6 +73,37 @@ def average_values(values: np.ndarray, support: np.ndarray, average: str | None)
         return float(np.average(values, weights=support))
     return float(np.mean(values))
 
+#: what the main parameters of the built-in measures accept: (test, expected); a parameter
+#: not listed here need only be a finite number when it is a number
+PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
+    "beta": (lambda v: v >= 0, "a non-negative number (beta = 1 gives F1)"),
+    "base": (lambda v: v > 0 and v != 1, "a positive number other than 1 (2 gives bits)"),
+    "q": (lambda v: 0 < v <= 1, "a fraction 0 < q <= 1"),
+    "window": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+    "n_bins": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+}
+
+
+def check_param(measure: str, name: str, value: Any) -> None:
+    """Raise unless ``value`` is valid for parameter ``name`` (finite, within its domain).
+
+    Examples
+    --------
+    >>> check_param("mxe", "base", 2.0)
+    >>> check_param("mxe", "base", 0.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab._validation.MeasurelabError: mxe: base=0.0 is not valid; expected a positive ...
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return  # not a number: the formula's own business
+    v = float(value)
+    if not np.isfinite(v):
+        raise MeasurelabError(f"{measure}: {name}={v!r} is not valid; expected a finite number")
+    domain = PARAM_DOMAINS.get(name)
+    if domain is not None and not domain[0](v):
+        raise MeasurelabError(f"{measure}: {name}={value!r} is not valid; expected {domain[1]}")
+
 
 @dataclass(frozen=True)
 class Measure:
@@ -137,6 +168,17 @@ class Measure:
                 f"{self.name} has no parameter {sorted(unknown)[0]!r}; "
                 f"its parameters are {sorted(self.params) or 'none'}"
             )
+        for k, v in params.items():
+            default = self.params[k]
+            numeric = (int, float, np.integer, np.floating)
+            if (isinstance(default, numeric) and not isinstance(default, bool)
+                    and (not isinstance(v, numeric) or isinstance(v, bool))):
+                from measurelab._validation import quote
+
+                raise MeasurelabError(
+                    f"{self.name}: {k} must be a number, got {quote(v)}"
+                )
+            check_param(self.name, k, v)
         return replace(self, params={**self.params, **params})
 
     # -- computing --------------------------------------------------------------
@@ -199,8 +241,7 @@ class Measure:
         **params: Any,
     ) -> Any:
         """Compute the measure from data (see :func:`measurelab.evaluate`)."""
-        from measurelab.api import evaluate
-
+        evaluate = _DATA_EVALUATOR[0]  # measurelab.api registers it; no upward import
         res = evaluate(
             y_true,
             y_score,
@@ -274,10 +315,16 @@ class Registry:
         if isinstance(name, str) and (":" in name or "@" in name):
             return self.resolve(name)[0]
         choices = list(self._measures) + list(self._aliases)
-        close = difflib.get_close_matches(str(name), choices, n=1, cutoff=0.5)
+        from measurelab._validation import quote
+
+        if not isinstance(name, str):
+            raise MeasurelabError(
+                f"a measure is a name such as 'auc' or a Measure, got {quote(name)}"
+            )
+        close = difflib.get_close_matches(name[:100], choices, n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise MeasurelabError(
-            f"unknown measure {name!r}{hint} (`measurelab measures` lists them all)"
+            f"unknown measure {quote(name)}{hint} (`measurelab measures` lists them all)"
         )
 
     def resolve(self, spec: str | Measure) -> tuple[Measure, dict[str, Any]]:
@@ -287,6 +334,8 @@ class Registry:
         """
         if isinstance(spec, Measure):
             return spec, {}
+        if not isinstance(spec, str):
+            return self.get(spec), {}  # raises: not a name
         spec = spec.strip()
         if ":" in spec:
             from measurelab.measures.twolevel import two_level
@@ -302,12 +351,13 @@ class Registry:
             m = self.get(base)
             if m.main_param is None:
                 raise MeasurelabError(f"{m.name} takes no parameter, so {spec!r} is not valid")
-            try:
-                v = float(value)
-            except ValueError:
+            from measurelab._validation import parse_number, quote
+
+            v = parse_number(value.strip())
+            if v is None:
                 raise MeasurelabError(
-                    f"{spec!r}: the value after '@' must be a number, got {value!r}"
-                ) from None
+                    f"{quote(spec)}: the value after '@' must be a number, got {quote(value)}"
+                )
             params = {m.main_param: v}
             return replace(m.with_params(**params), name=f"{m.name}@{value}"), params
         return self.get(spec), {}
@@ -333,6 +383,16 @@ class Registry:
 
 
 registry = Registry()
+
+#: the function that evaluates data, ``evaluate(y_true, y_score, measures=..., ...)``;
+#: :mod:`measurelab.api` (a layer above) fills it in when it is imported, which
+#: ``import measurelab`` always does, so the registry never imports the API.
+_DATA_EVALUATOR: list[Callable[..., Any]] = []
+
+
+def set_data_evaluator(evaluate: Callable[..., Any]) -> None:
+    """Register the data-level evaluator used by :meth:`Measure.__call__` (done by the API)."""
+    _DATA_EVALUATOR[:] = [evaluate]
 
 
 def measure(

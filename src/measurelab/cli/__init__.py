@@ -59,6 +59,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a path the user gave cannot be used: one line, no traceback
+        if exc.filename is None:
+            raise
+        print(f"measurelab {args.command}: error: {_os_problem(exc)}", file=sys.stderr)
+        return 2
+
+
+def _os_problem(exc: OSError) -> str:
+    """One line for an operating-system error on a user's path."""
+    name = str(exc.filename)
+    if len(name) > 80:
+        name = "…" + name[-79:]
+    if isinstance(exc, FileExistsError | NotADirectoryError):
+        return f"{name!r} is in the way: a file where a folder is needed (or the reverse)"
+    if isinstance(exc, PermissionError):
+        return f"{name!r}: permission denied"
+    return f"{name!r}: {exc.strerror or type(exc).__name__}"
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -56,6 +56,25 @@ def _fmt(x: Any, undefined: str = "undefined") -> str:
     return str(x)
 
 
+def _check_exact_size(n: int, pos: int, cutoff: int | None) -> None:
+    """Refuse sizes the generating function cannot finish in reasonable time; say on
+    standard error how long a large one may take."""
+    from measurelab.compare.exact import EXACT_MAX_WORK, exact_work
+
+    work = exact_work(n, pos, cutoff)
+    if work > EXACT_MAX_WORK:
+        raise MeasurelabError(
+            f"--exact at n={n}, pos={pos} needs {work:.2g} coefficient updates, more than "
+            f"the limit of {EXACT_MAX_WORK:.0e} (about balanced n = 1000, minutes); "
+            "use --sample for larger n"
+        )
+    if work > 2 * 10**6:
+        seconds = work * 5e-6  # measured under load: n = 600 (9e6 updates) in about 45 s
+        when = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
+        print(f"measurelab compare: --exact at n={n}: {work:.2g} coefficient updates, "
+              f"estimated {when}", file=sys.stderr)
+
+
 def run(args: argparse.Namespace) -> int:
     from measurelab.compare.consistency import (
         _resolve,
@@ -65,6 +84,8 @@ def run(args: argparse.Namespace) -> int:
 
     if args.sample is not None and args.sample < 2:
         raise MeasurelabError(f"--sample must be at least 2, got {args.sample}")
+    if args.seed < 0:
+        raise MeasurelabError(f"--seed must be a non-negative integer, got {args.seed}")
     f, g = _resolve(args.f), _resolve(args.g)
     note = None
     exact = args.exact
@@ -76,7 +97,9 @@ def run(args: argparse.Namespace) -> int:
                 "instead")
         print(f"measurelab compare: {note}", file=sys.stderr)
         exact = False
-    progress = not args.no_progress and sys.stderr.isatty()
+    progress = not args.no_progress  # a bar on a terminal, else a line every 20 s
+    if exact:
+        _check_exact_size(args.n, args.pos, args.cutoff)
     res = compare_on_ranked_lists(f, g, args.n, args.pos, args.cutoff, sample=args.sample,
                                   seed=args.seed, exact=exact, progress=progress)
     d = res.to_dict()
@@ -86,11 +109,18 @@ def run(args: argparse.Namespace) -> int:
     if note:
         d["note"] = note
     if args.json:
-        print(json.dumps(d))
+        if hasattr(sys, "set_int_max_str_digits"):
+            sys.set_int_max_str_digits(0)  # exact integers of any length in JSON
+        print(json.dumps(d, allow_nan=False))
         return 0
     print(f"{res.f} vs {res.g} over {res.domain} ({res.method})")
+    from measurelab._validation import big_int
+
     for k in ("objects", "pairs", "R", "S", "P", "Q", "T"):
-        print(f"  {k:<14} {d[k]}")
+        print(f"  {k:<14} {big_int(d[k]) if isinstance(d[k], int) else d[k]}")
+    if any(isinstance(d[k], int) and abs(d[k]) >= 10**15 for k in ("pairs", "R", "S", "P",
+                                                                   "Q", "T")):
+        print("  (large counts abbreviated; --json prints them exactly)")
     print(f"  {'C(f,g)':<14} {_fmt(res.consistency, 'undefined (R = S = 0)')}  "
           "(R/(R+S); consistent iff > 0.5)")
     print(f"  {'D(f/g)':<14} {_fmt(res.discriminancy, 'undefined (P = Q = 0)')}  "

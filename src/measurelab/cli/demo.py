@@ -314,7 +314,11 @@ def _run_reproductions(
         if name not in present:
             continue  # module not written yet
         try:
-            report = experiments.get(name)(out / name, quick=True, full=False, progress=False)
+            from measurelab._progress import heartbeat
+
+            with heartbeat(f"measurelab demo: {name}"):
+                report = experiments.get(name)(out / name, quick=True, full=False,
+                                               progress=False)
             report.print(file)
             report.write(out / name)
             ran.append(name)

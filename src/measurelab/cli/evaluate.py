@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import warnings
 from typing import Any
@@ -75,6 +74,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     from measurelab.cli.evaluate_models import add_arguments
 
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --ci-method
+
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress report while reading a large file")
     return p
 
 
@@ -88,13 +90,20 @@ def _parse_measures(text: str | None) -> list[str] | None:
 
 
 def _parse_count(name: str, text: str) -> int | float:
+    """A count as typed: digits give an exact integer of any size; a decimal or exponent
+    form must be finite, non-negative and, if whole, below 2**53 (else give the digits)."""
+    from measurelab._validation import check_count, parse_number, quote
+
+    t = text.strip()
+    if t.isascii() and t.isdigit():
+        return int(t)
+    v = parse_number(t)
+    if v is None:
+        raise MeasurelabError(f"--counts: {name} must be a number, got {quote(text)}")
     try:
-        v = float(text)
-    except ValueError:
-        raise MeasurelabError(f"--counts: {name} must be a number, got {text!r}") from None
-    if not math.isfinite(v) or v < 0:
-        raise MeasurelabError(f"--counts: {name} must be a non-negative count, got {text!r}")
-    return int(v) if v.is_integer() else v
+        return check_count(v, name)
+    except MeasurelabError as exc:
+        raise MeasurelabError(f"--counts: {exc}") from None
 
 
 def _pos_label(text: str) -> Any:
@@ -141,6 +150,7 @@ def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
         score_col=args.score_col,
         weight_col=args.weight_col,
         chunk_rows=args.chunk_rows,
+        progress=not args.no_progress,
     )
 
 

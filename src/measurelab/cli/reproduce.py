@@ -54,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
         else:
             out = args.out / name if args.name == "all" else args.out
         t0 = time.perf_counter()
-        report = fn(out, quick=args.quick, full=args.full, progress=progress)
+        from measurelab._progress import heartbeat
+
+        with heartbeat(f"measurelab reproduce: {name}", enabled=not args.no_progress):
+            report = fn(out, quick=args.quick, full=args.full, progress=progress)
         report.print()
         written = report.write(out)
         print(f"[{name}] wrote {len(written)} files to {out} "

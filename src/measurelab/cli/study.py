@@ -19,7 +19,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
             + ", ".join(known_problems()) + ", or a .csv/.parquet file with --target."),
     )
     p.add_argument("--problems", nargs="+", required=True, metavar="PROBLEM",
-                   help="problem names or CSV/Parquet files")
+                   help="problem names or CSV/Parquet files, separated by spaces or commas")
     p.add_argument("--grid", choices=["quick", "full", "tiny"], default="quick",
                    help="model grid: quick (a few dozen models per problem), full (hundreds)")
     p.add_argument("--out", required=True, metavar="DIR", help="result folder")
@@ -42,13 +42,18 @@ def run(args: argparse.Namespace) -> int:
     from measurelab.study import run_study
 
     for name, v in (("--n-train", args.n_train), ("--n-valid", args.n_valid),
-                    ("--n-test", args.n_test)):
+                    ("--n-test", args.n_test), ("--workers", args.workers or 1)):
         if v < 1:
             from measurelab._validation import MeasurelabError
 
             raise MeasurelabError(f"{name} must be a positive integer, got {v}")
+    problems = [p.strip() for arg in args.problems for p in arg.split(",") if p.strip()]
+    if not problems:
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError("--problems is empty; give names such as sonar vote")
     res = run_study(
-        args.problems, out=args.out, grid_name=args.grid, seed=args.seed,
+        problems, out=args.out, grid_name=args.grid, seed=args.seed,
         n_train=args.n_train, n_valid=args.n_valid, n_test=args.n_test, target=args.target,
         pos_label=args.pos_label, workers=args.workers, scheduler=args.scheduler,
         progress=not args.no_progress,

@@ -61,8 +61,11 @@ def _rank_values(values: list[Any], name: str) -> tuple[np.ndarray, int]:
     return dense_ranks(values)
 
 
-def measure_ranks(measure: str | Measure, domain: Domain) -> tuple[np.ndarray, int]:
+def measure_ranks(measure: str | Measure, domain: Domain, *,
+                  progress: bool = False) -> tuple[np.ndarray, int]:
     """Dense ranks (0 = worst, higher = better) of a measure's values on every object.
+
+    ``progress`` reports the objects evaluated one by one (measures of the scores).
 
     Returns ``(ranks, number_of_distinct_values)``; equal ranks mean exactly equal values
     (see the module docstring for how each kind of measure is decided).
@@ -78,8 +81,8 @@ def measure_ranks(measure: str | Measure, domain: Domain) -> tuple[np.ndarray, i
     m = _resolve(measure)
     parts = _two_level_parts(m)
     if parts is not None:
-        rf, _ = measure_ranks(parts[0], domain)
-        rg, ug = measure_ranks(parts[1], domain)
+        rf, _ = measure_ranks(parts[0], domain, progress=progress)
+        rg, ug = measure_ranks(parts[1], domain, progress=progress)
         return dense_ranks(rf.astype(np.int64) * ug + rg)
     if m.name == "auc" and m.statistic == "scores":
         den = domain.auc_den2
@@ -98,9 +101,18 @@ def measure_ranks(measure: str | Measure, domain: Domain) -> tuple[np.ndarray, i
                 f"{m.name} needs probabilities in [0, 1]; the objects of this domain "
                 f"({domain.describe()}) have none"
             )
+        from measurelab._progress import progress_bar
+
+        bar = progress_bar(len(domain), desc=f"compare: {m.name}", unit="object",
+                           enabled=progress and len(domain) > 20000, leave=False)
+        vals = []
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            vals = [m.compute(domain.stats(i)) for i in range(len(domain))]
+            for i in range(len(domain)):
+                vals.append(m.compute(domain.stats(i)))
+                if i % 1000 == 999:
+                    bar.update(1000)
+        bar.close()
         r, u = _rank_values([v.item() if isinstance(v, np.generic) else v for v in vals],
                             m.name)
     if not m.higher_is_better:
@@ -108,10 +120,25 @@ def measure_ranks(measure: str | Measure, domain: Domain) -> tuple[np.ndarray, i
     return r, u
 
 
+def _unique_rows(cols: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(stack(cols), axis=0, return_inverse=True)``, fast for small
+    non-negative integer columns (one int64 key per row instead of sorting rows)."""
+    rows = np.stack(cols, axis=1)
+    if rows.size and rows.dtype.kind in "iu" and rows.min() >= 0:
+        base = int(rows.max()) + 1
+        if base ** len(cols) < 2**62:
+            key = np.zeros(rows.shape[0], dtype=np.int64)
+            for c in cols:
+                key = key * base + c.astype(np.int64)
+            _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+            return rows[first], np.asarray(inverse).ravel()
+    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+    return uniq, np.asarray(inverse).ravel()
+
+
 def _count_measure_ranks(m: Measure, domain: Domain) -> tuple[np.ndarray, int]:
     tp, fp, fn, tn = domain.counts()
-    rows = np.stack([tp, fp, fn, tn], axis=1)
-    uniq, inverse = np.unique(rows, axis=0, return_inverse=True)
+    uniq, inverse = _unique_rows([tp, fp, fn, tn])
     vals = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -335,8 +362,8 @@ def compare_measures(
         pc = exact_counts(fm, gm, domain.n, domain.n_pos, domain.cutoff, progress=progress)
         return ConsistencyResult(fm.name, gm.name, pc, domain.describe(),
                                  "generating function", None, settings)
-    ra, ua = measure_ranks(fm, domain)
-    rb, ub = measure_ranks(gm, domain)
+    ra, ua = measure_ranks(fm, domain, progress=progress)
+    rb, ub = measure_ranks(gm, domain, progress=progress)
     pc = pair_counts_ranks(ra, ua, rb, ub)
     ci = None
     if isinstance(domain, SampledRankedLists):

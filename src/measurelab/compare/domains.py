@@ -84,8 +84,10 @@ class RankedLists(_RankedListDomain):
         self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff)
         size = math.comb(self.n, self.n_pos)
         if size > MAX_ENUMERATE:
+            from measurelab._validation import big_int
+
             raise MeasurelabError(
-                f"n={self.n}, pos={self.n_pos} has {size:,} ranked lists, more than "
+                f"n={self.n}, pos={self.n_pos} has {big_int(size)} ranked lists, more than "
                 f"{MAX_ENUMERATE:,} to enumerate; sample them (--sample) or, for AUC vs acc, "
                 "use the generating function (--exact)"
             )

@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._files import atomic_write_text
 from measurelab._validation import MeasurelabError
-from measurelab.experiments._report import atomic_write_text
 
 
 @dataclass(frozen=True)

@@ -58,7 +58,7 @@ class Analysis:
         """Each table as CSV, the normalized scores as Parquet, each figure as PNG and SVG."""
         import os
 
-        from measurelab.experiments._report import atomic_write_text
+        from measurelab._files import atomic_write_text
         from measurelab.study.store import atomic_write_parquet
 
         folder = Path(folder)

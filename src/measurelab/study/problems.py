@@ -79,12 +79,9 @@ class Prepared:
 
     def save(self, path: Path) -> None:
         """Write the arrays to ``path`` (npz) atomically."""
-        import os
+        from measurelab._files import atomic_write_with
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.tmp.npz")
-        np.savez(tmp, **self.arrays())
-        os.replace(tmp, path)
+        atomic_write_with(path, lambda tmp: np.savez(tmp, **self.arrays()), suffix=".tmp.npz")
 
     @classmethod
     def load(cls, path: Path, name: str = "") -> Prepared:
@@ -157,15 +154,37 @@ def load_problem(spec: str, *, target: str | None = None, pos_label: Any = None)
     )
 
 
+def _read_table(path: Path) -> pd.DataFrame:
+    """A user's CSV or Parquet problem file, or one line saying why it cannot be read."""
+    import warnings
+
+    from measurelab._validation import binary_content
+
+    try:
+        if path.suffix.lower() in (".parquet", ".pq"):
+            return pd.read_parquet(path)
+        if not path.name.lower().endswith(".gz"):
+            with open(path, "rb") as fh:
+                what = binary_content(fh.read(4096))
+            if what is not None:
+                raise MeasurelabError(f"problem file {path.name} {what}")
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", pd.errors.ParserWarning)
+            return pd.read_csv(path, low_memory=False, index_col=False)
+    except MeasurelabError:
+        raise
+    except (pd.errors.ParserError, pd.errors.ParserWarning, pd.errors.EmptyDataError,
+            UnicodeDecodeError, OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
+        text = " ".join(str(exc).split())[:100] or type(exc).__name__
+        raise MeasurelabError(f"problem file {path.name} cannot be read ({text})") from None
+
+
 def _file_problem(path: Path, *, target: str | None, pos_label: Any) -> Problem:
     if not path.is_file():
         raise MeasurelabError(f"problem file {str(path)!r} does not exist")
     if target is None:
         raise MeasurelabError(f"problem file {str(path)!r} needs --target COLUMN")
-    if path.suffix.lower() in (".parquet", ".pq"):
-        df = pd.read_parquet(path)
-    else:
-        df = pd.read_csv(path, low_memory=False)
+    df = _read_table(path)
     if target not in df.columns:
         raise MeasurelabError(
             f"--target {target!r} is not a column of {path.name}; columns: "

@@ -123,8 +123,28 @@ def run_unit(unit: Unit, data: Prepared | str, seed: int) -> dict[str, Any]:
             "eval_seconds": time.perf_counter() - t0}
 
 
-def prepare_problems(settings: StudySettings, store: ResultStore) -> dict[str, Path]:
+def _prepared_ok(npz: Path) -> str | None:
+    """None if a problem's stored data and info read back whole, else what is wrong."""
+    info = npz.parent / "info.json"
+    try:
+        json.loads(info.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        return f"{info} is unreadable or truncated ({type(exc).__name__})"
+    try:
+        with np.load(npz) as z:
+            for k in z.files:
+                z[k]  # reading every array checks the file's integrity
+    except Exception as exc:  # any failure to read back means damage
+        return f"{npz} is unreadable or truncated ({type(exc).__name__})"
+    return None
+
+
+def prepare_problems(settings: StudySettings, store: ResultStore,
+                     loaded: dict[str, Any] | None = None) -> dict[str, Path]:
     """Load, split and preprocess each problem once; returns the npz path of each.
+
+    ``loaded`` maps a problem spec to its already loaded :class:`Problem`. Stored data
+    that do not read back (a truncated ``data.npz`` or ``info.json``) are prepared again.
 
     Examples
     --------
@@ -135,17 +155,25 @@ def prepare_problems(settings: StudySettings, store: ResultStore) -> dict[str, P
     >>> paths["sonar"].name, (paths["sonar"].parent / "info.json").exists()
     ('data.npz', True)
     """
+    from measurelab.study.store import note
+
     paths = {}
     for spec in settings.problems:
-        prob = load_problem(spec, target=settings.target, pos_label=settings.pos_label)
+        prob = (loaded or {}).get(spec) or load_problem(spec, target=settings.target,
+                                                        pos_label=settings.pos_label)
         folder = store.root / "problems" / prob.name
         npz = folder / "data.npz"
+        if npz.exists():
+            damage = _prepared_ok(npz)
+            if damage is not None:
+                note(f"{damage}; the problem is prepared again")
+                npz.unlink()
         if not npz.exists():
             split = make_split(prob.y, n_train=settings.n_train, n_valid=settings.n_valid,
                                n_test=settings.n_test, seed=seed_for(settings.seed, prob.name))
             d = prepare(prob, split)
             d.save(npz)
-            from measurelab.experiments._report import atomic_write_text
+            from measurelab._files import atomic_write_text
 
             info = {"problem": prob.name, "positive": prob.positive, "note": prob.note,
                     "rows": prob.n, "pos_rate_all": prob.pos_rate,
@@ -201,16 +229,28 @@ def run_study(
     settings = StudySettings(list(problems), grid_name, seed, n_train, n_valid, n_test,
                              target, None if pos_label is None else str(pos_label))
     store = ResultStore(out)
+    store.check_folder()
+    grid(grid_name, "check")  # an unknown grid fails before anything is written
+    # every problem loads before the folder is touched: a failed start leaves nothing behind
+    loaded = {spec: load_problem(spec, target=target, pos_label=settings.pos_label)
+              for spec in settings.problems}
+    with store.lock():
+        return _run_locked(settings, store, loaded, workers, scheduler, progress)
+
+
+def _run_locked(settings: StudySettings, store: ResultStore, loaded: dict[str, Any],
+                workers: int | None, scheduler: Any, progress: bool) -> StudyResult:
+    grid_name, seed = settings.grid, settings.seed
     store.open(asdict(settings))
     t_wall = time.perf_counter()
-    paths = prepare_problems(settings, store)
+    paths = prepare_problems(settings, store, loaded)
     units = [u for name in paths for u in grid(grid_name, name)]
     todo = [u for u in units if not store.is_done(u.problem, u.id)]
     total = sum(u.n_models for u in units)
-    from tqdm.auto import tqdm
+    from measurelab._progress import progress_bar
 
-    bar = tqdm(total=total, initial=total - sum(u.n_models for u in todo), unit="model",
-               desc="study", disable=None if progress else True, dynamic_ncols=True)
+    bar = progress_bar(total, desc="study", unit="model", enabled=progress,
+                       initial=total - sum(u.n_models for u in todo))
     delay = float(os.environ.get(_DELAY_ENV, "0") or 0)
     train_s = eval_s = 0.0
     try:
@@ -247,7 +287,8 @@ def _execute(todo: list[Unit], paths: dict[str, Path], seed: int, workers: int |
     import multiprocessing as mp
     from concurrent.futures import ProcessPoolExecutor, as_completed
 
-    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(workers, mp_context=mp.get_context("spawn"),
+                             initializer=_watch_parent, initargs=(os.getpid(),)) as pool:
         futs = {pool.submit(run_unit, u, str(paths[u.problem]), seed): u for u in todo}
         try:
             for f in as_completed(futs):
@@ -258,12 +299,31 @@ def _execute(todo: list[Unit], paths: dict[str, Path], seed: int, workers: int |
             raise
 
 
+def _watch_parent(parent: int, every: float = 0.5) -> None:
+    """Worker initializer: end this process when the driver (``parent``) is gone, even in
+    the middle of training a unit (a killed driver leaves no workers behind)."""
+    import threading
+
+    def watch() -> None:
+        while True:
+            time.sleep(every)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="measurelab-watch-parent", daemon=True).start()
+
+
 def _execute_dask(todo: list[Unit], paths: dict[str, Path], seed: int,
                   scheduler: Any) -> Iterator[tuple[Unit, dict[str, Any]]]:
     from distributed import Client, as_completed
 
     own = not isinstance(scheduler, Client)
-    client = Client(scheduler) if own else scheduler
+    if own:
+        from measurelab.distributed import connect
+
+        client = connect(scheduler)
+    else:
+        client = scheduler
     try:
         data = {name: client.scatter(Prepared.load(p, name), broadcast=True)
                 for name, p in paths.items() if any(u.problem == name for u in todo)}

@@ -1,18 +1,26 @@
-"""The result store of a study: one folder, written atomically, resumable.
+"""The result store of a study: one folder, written atomically, resumable, shared safely.
 
 Layout of ``out/``::
 
     study.json                      the settings; a rerun must match them
-    index.sqlite                    one row per finished unit (models, seconds, time)
+    index.sqlite                    one row per finished unit (models, seconds, time) and a
+                                    copy of the settings
     problems/NAME/data.npz          the prepared train / valid / test arrays
     problems/NAME/info.json         sizes, positive class, preprocessing
     units/NAME/UNIT.pred.parquet    every model's validation and test scores
     units/NAME/UNIT.parquet         every model's ten measures on both splits (written last:
                                     its presence marks the unit finished)
     measures.parquet                all measure rows, sorted (written at the end)
+    .lock                           held (``flock``) by the run writing the folder
 
 Every file is written to a temporary name and moved into place with ``os.replace``, so a
 killed run leaves whole files or none; the rerun skips units whose measure file exists.
+Files damaged afterwards (truncated, overwritten) are detected when the study resumes: a
+unit whose measure or prediction file does not read back is trained again, damaged
+prepared data are prepared again, a damaged ``index.sqlite`` is rebuilt from the unit
+files and a damaged ``study.json`` from the copy of the settings in the index; each repair
+is reported in one line on standard error. Two runs on one folder take turns through the
+lock: the second waits, then finds the units stored and only reads them.
 """
 
 from __future__ import annotations
@@ -20,8 +28,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tempfile
+import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -34,19 +44,25 @@ KEY_SETTINGS: tuple[str, ...] = (
     "problems", "grid", "seed", "n_train", "n_valid", "n_test", "target", "pos_label",
 )
 
+#: columns every unit's measure file has
+_UNIT_COLUMNS = ("problem", "unit", "algo", "model", "params", "split")
+
 
 def atomic_write_parquet(df: pd.DataFrame, path: Path) -> None:
     """Write ``df`` to ``path`` as Parquet via a temporary file and ``os.replace``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
-        df.to_parquet(tmp, index=False)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    from measurelab._files import atomic_write_with
+
+    atomic_write_with(path, lambda tmp: df.to_parquet(tmp, index=False))
+
+
+def note(message: str) -> None:
+    """One line on standard error about a repair of the store."""
+    print(f"measurelab study: {message}", file=sys.stderr, flush=True)
+
+
+def _reason(exc: BaseException) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= 80 else text[:79] + "…"
 
 
 class ResultStore:
@@ -65,12 +81,48 @@ class ResultStore:
         self.root = Path(root)
 
     # ------------------------------------------------------------------ settings
+    def check_folder(self) -> None:
+        """Raise unless ``root`` is a folder or does not exist yet."""
+        if self.root.exists() and not self.root.is_dir():
+            raise MeasurelabError(
+                f"--out {str(self.root)!r} is a file; the study needs a folder (a new or "
+                "an existing study's)"
+            )
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """Hold the folder's lock (waiting, with one line, while another run holds it)."""
+        self.check_folder()
+        self.root.mkdir(parents=True, exist_ok=True)
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - not POSIX: no lock
+            yield
+            return
+        fd = os.open(self.root / ".lock", os.O_RDWR | os.O_CREAT, 0o666)
+        try:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                other = os.pread(fd, 64, 0).decode(errors="replace").strip() or "?"
+                note(f"another run (pid {other}) is writing {self.root}; waiting for it")
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, str(os.getpid()).encode(), 0)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock (the kernel does so if we are killed)
+
     def open(self, settings: dict[str, Any]) -> None:
         """Create the folder, or check that an existing study has the same settings."""
+        self.check_folder()
         self.root.mkdir(parents=True, exist_ok=True)
+        for tmp in self.root.rglob(".*.tmp*"):  # leftovers of a killed run
+            tmp.unlink(missing_ok=True)
+        self._open_db()
         path = self.root / "study.json"
-        if path.exists():
-            old = json.loads(path.read_text())
+        old = self._read_settings()
+        if old is not None:
             diff = [k for k in KEY_SETTINGS if old.get(k) != settings.get(k)]
             if diff:
                 k = diff[0]
@@ -78,18 +130,80 @@ class ResultStore:
                     f"{self.root} holds a study with {k}={old.get(k)!r}, not "
                     f"{settings.get(k)!r}; use another --out folder to start a new study"
                 )
-        else:
-            from measurelab.experiments._report import atomic_write_text
+        from measurelab._files import atomic_write_text
 
-            atomic_write_text(path, json.dumps(settings, indent=1, sort_keys=True))
-        for tmp in self.root.rglob(".*.tmp*"):  # leftovers of a killed run
-            tmp.unlink(missing_ok=True)
+        text = json.dumps(settings, indent=1, sort_keys=True)
+        if old is None:
+            atomic_write_text(path, text)
         with self._db() as db:
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS units (problem TEXT, unit TEXT, algo TEXT, "
-                "n_models INTEGER, train_seconds REAL, eval_seconds REAL, finished REAL, "
-                "PRIMARY KEY (problem, unit))"
+            db.execute("INSERT OR REPLACE INTO settings VALUES ('study', ?)", (text,))
+
+    def _read_settings(self) -> dict[str, Any] | None:
+        """The stored settings: study.json, or (if it is damaged) the index's copy."""
+        path = self.root / "study.json"
+        if not path.exists():
+            return None
+        try:
+            return json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            damage = _reason(exc)
+        with self._db() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = 'study'").fetchone()
+        if row is None:
+            raise MeasurelabError(
+                f"{path} is damaged ({damage}) and no copy of the settings survives; "
+                "remove it to start the study anew in this folder"
             )
+        from measurelab._files import atomic_write_text
+
+        atomic_write_text(path, row[0])
+        note(f"{path} was damaged ({damage}); rebuilt from the copy in index.sqlite")
+        return json.loads(row[0])
+
+    def _open_db(self) -> None:
+        """Create the index, or rebuild it from the unit files if it is damaged."""
+        path = self.root / "index.sqlite"
+        try:
+            with self._db() as db:
+                self._create_tables(db)
+                ok = db.execute("PRAGMA quick_check").fetchone()[0]
+                db.execute("SELECT COUNT(*) FROM units").fetchone()
+            if ok != "ok":
+                raise sqlite3.DatabaseError(ok)
+        except sqlite3.DatabaseError as exc:
+            for p in (path, path.with_name(path.name + "-journal")):
+                p.unlink(missing_ok=True)
+            with self._db() as db:
+                self._create_tables(db)
+            n = self._reindex()
+            note(f"{path} was damaged ({_reason(exc)}); rebuilt from {n} stored units")
+
+    @staticmethod
+    def _create_tables(db: sqlite3.Connection) -> None:
+        db.execute(
+            "CREATE TABLE IF NOT EXISTS units (problem TEXT, unit TEXT, algo TEXT, "
+            "n_models INTEGER, train_seconds REAL, eval_seconds REAL, finished REAL, "
+            "PRIMARY KEY (problem, unit))"
+        )
+        db.execute("CREATE TABLE IF NOT EXISTS settings (key TEXT PRIMARY KEY, value TEXT)")
+
+    def _reindex(self) -> int:
+        """Index rows for every readable unit file (seconds unknown: NULL)."""
+        n = 0
+        with self._db() as db:
+            for f in sorted((self.root / "units").glob("*/*.parquet")):
+                if f.name.endswith(".pred.parquet"):
+                    continue
+                df = self._read_unit(f)
+                if df is None:
+                    continue
+                db.execute(
+                    "INSERT OR REPLACE INTO units VALUES (?, ?, ?, ?, NULL, NULL, ?)",
+                    (f.parent.name, f.name.removesuffix(".parquet"), str(df["algo"].iloc[0]),
+                     int(df["model"].nunique()), f.stat().st_mtime),
+                )
+                n += 1
+        return n
 
     def settings(self) -> dict[str, Any]:
         return json.loads((self.root / "study.json").read_text())
@@ -103,7 +217,49 @@ class ResultStore:
                                                 else f"{unit}.parquet")
 
     def is_done(self, problem: str, unit: str) -> bool:
-        return self.unit_path(problem, unit).exists()
+        """Whether the unit's files are stored and read back; damaged ones are removed
+        (with one line on standard error) so that the unit is trained again."""
+        path = self.unit_path(problem, unit)
+        if not path.exists():
+            return False
+        pred = self.unit_path(problem, unit, pred=True)
+        problem_found = self._check_unit(path, pred)
+        if problem_found is None:
+            return True
+        for p in (path, pred):
+            p.unlink(missing_ok=True)
+        with self._db() as db:
+            db.execute("DELETE FROM units WHERE problem = ? AND unit = ?", (problem, unit))
+        note(f"{problem_found}; the unit is trained again")
+        return False
+
+    @staticmethod
+    def _read_unit(path: Path) -> pd.DataFrame | None:
+        try:
+            df = pd.read_parquet(path)
+        except Exception:  # any failure to read back means damage
+            return None
+        if df.empty or not set(_UNIT_COLUMNS) <= set(df.columns):
+            return None
+        return df
+
+    def _check_unit(self, path: Path, pred: Path) -> str | None:
+        """None if both files of a unit read back whole, else what is wrong."""
+        df = self._read_unit(path)
+        if df is None:
+            return f"{path} is unreadable or truncated"
+        if not pred.exists():
+            return f"{pred} is missing"
+        try:
+            import pyarrow.parquet as pq
+
+            pt = pq.read_table(pred)  # every column: damaged pages fail here
+        except Exception as exc:  # any failure to read back means damage
+            return f"{pred} is unreadable or truncated ({_reason(exc)})"
+        models = set(df["model"])
+        if set(pt.column("model").to_pylist()) != models:
+            return f"{pred} does not hold the unit's {len(models)} models"
+        return None
 
     def write_unit(self, problem: str, unit: str, algo: str, measures: pd.DataFrame,
                    predictions: pd.DataFrame, train_seconds: float,
