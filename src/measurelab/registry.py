@@ -81,6 +81,7 @@ PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
     "q": (lambda v: 0 < v <= 1, "a fraction 0 < q <= 1"),
     "window": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
     "n_bins": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+    "k": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
 }
 
 
