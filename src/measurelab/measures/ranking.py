@@ -12,13 +12,11 @@ negative weight at each), so one sort serves them all. Tied scores are handled e
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
 from measurelab._validation import warn_undefined
-from measurelab.measures._arith import exact_sum
 from measurelab.registry import measure
 from measurelab.stats.scoretable import ScoreTable
 
@@ -224,43 +222,28 @@ def ap11(t: ScoreTable) -> float:
     precision = cp / (cp + cn)
     # best precision at recall >= R_k: suffix maximum over thresholds k, k+1, ...
     best = np.maximum.accumulate(precision[::-1])[::-1]
-    first = _first_at_recall_levels(t.pos[::-1], cp, t.is_integer)
+    first = _first_at_recall_levels(cp, t.is_integer)
     vals = np.where(first < cp.size, best[np.minimum(first, cp.size - 1)], 0.0)
     return float(vals.mean())
 
 
-def _first_at_recall_levels(p: np.ndarray, cp: np.ndarray, integer: bool) -> np.ndarray:
-    """For i = 0..10, the first threshold k with recall ≥ i/10, decided exactly:
-    10·Σ_{j≤k} p_j ≥ i·Σ_j p_j in exact arithmetic of the table's weights.
+#: real weights: a recall this close (relatively) below a level counts as reaching it
+_RECALL_TOL = 2.0**-30
 
-    Integer weights: the float cumulative sums are exact. Real weights: the float sums
-    decide every k outside a narrow band around the level (their rounding is bounded);
-    inside it, exact sums (:func:`exact_sum`) decide.
+
+def _first_at_recall_levels(cp: np.ndarray, integer: bool) -> np.ndarray:
+    """For i = 0..10, the first threshold k with recall ≥ i/10: 10·tp_k ≥ i·P.
+
+    Integer weights: decided exactly (the float sums of whole numbers are exact). Real
+    weights: the table's sums carry rounding that depends on the order of summation
+    (whole data vs chunks), so a recall within a relative 2^-30 below a level counts as
+    reaching it; a recall that equals the level in exact arithmetic of the weights (ten
+    cases of weight 0.1) reaches it in every order.
     """
     levels = np.arange(11)
-    if integer:
-        return np.searchsorted(cp * 10.0, levels * cp[-1], side="left")
-    # sequential float sums: relative error below (k+2)·2^-53 each; 4× margin
-    tau = 4.0 * (cp.size + 2) * 2.0**-53
-    total = cp[-1]
-    ten = cp * 10.0
-    lo = np.searchsorted(ten, levels * total * (1 - tau), side="left")
-    hi = np.searchsorted(ten, levels * total * (1 + tau), side="left")
-    first = lo.copy()
-    exact_total = None
-    for i in np.flatnonzero(hi > lo):
-        if exact_total is None:
-            exact_total = exact_sum(p)
-        a, b = int(lo[i]), int(min(hi[i], cp.size - 1))
-        acc = exact_sum(p[:a])  # exact positives before k = a
-        k = a
-        while k < b:  # the band: first k with 10·(exact cp_k) ≥ i·P
-            acc += Fraction(float(p[k]))
-            if 10 * acc >= int(i) * exact_total:
-                break
-            k += 1
-        first[i] = k
-    return first
+    total = cp[-1]  # the same sums on both sides: recall 1 at the last threshold
+    need = levels * total if integer else levels * total * (1.0 - _RECALL_TOL)
+    return np.searchsorted(cp * 10.0, need, side="left")
 
 
 def expected_tp_at(t: ScoreTable, k: float) -> float:
