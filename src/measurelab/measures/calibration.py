@@ -136,7 +136,10 @@ def _jensen_gap(target: np.ndarray, M1: np.ndarray, p1: np.ndarray, k1: np.ndarr
         k1, k2 = np.where(swap, k2, k1), np.where(swap, k1, k2)
         s1, s2 = np.where(swap, s2, s1), np.where(swap, s1, s2)
     mean = target - k1 * (p1 / M1) - k2 * (p2 / M2)
-    idx = np.flatnonzero((s1 > 1) | (s2 > 1))  # the others are fixed: no gap
+    # no gap unless D can take both signs (fixed ends included: support of one point)
+    lo_sum = np.maximum(0, k1 - (M1 - p1)) + np.maximum(0, k2 - (M2 - p2))
+    hi_sum = np.minimum(k1, p1) + np.minimum(k2, p2)
+    idx = np.flatnonzero((target - hi_sum < 0) & (target - lo_sum > 0))
     total = 0.0
     if idx.size == 0:
         return total
