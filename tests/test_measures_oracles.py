@@ -162,16 +162,11 @@ def test_apr_large_tie_groups_block_boundaries(rng, monkeypatch):
 
 
 def _brute_cal(yb, s, window):
-    """Sliding windows over the sorted cases; a tied case counts as its group's positive rate."""
-    order = np.argsort(s, kind="stable")
-    ss, yy = s[order], yb[order].astype(float)
-    for v in np.unique(ss):
-        yy[ss == v] = yy[ss == v].mean()
-    n = len(ss)
-    if n <= window:
-        return abs(ss.mean() - yy.mean())
-    errs = [abs(ss[i:i + window].mean() - yy[i:i + window].mean()) for i in range(n - window + 1)]
-    return float(np.mean(errs))
+    """Sliding windows over the sorted cases; ties in expectation over random orderings
+    (SPEC §8), window by window from scipy's hypergeometric pmf."""
+    from tests.test_cal_ties import convolution_oracle
+
+    return convolution_oracle(np.asarray(yb, dtype=int), np.asarray(s), window)
 
 
 @pytest.mark.parametrize("n,window,ties", [(50, 100, True), (250, 100, True), (400, 100, False),

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.measures._arith import div, sqrt
+from measurelab.measures._arith import div, exact_for_whole_counts, sqrt
 from measurelab.registry import measure
 from measurelab.stats.confusion import BinaryCounts
 
@@ -33,6 +33,7 @@ def _multiclass_acc(stats: Any, average: str = "macro") -> float:
     source="Sokolova 2006 eq. 1; Caruana 2004 ACC",
     exact=True,
 )
+@exact_for_whole_counts
 def acc(c: BinaryCounts) -> Any:
     """Accuracy: (tp + tn) / N.
 
@@ -61,6 +62,7 @@ def _multiclass_err(stats: Any, average: str = "macro") -> float:
     source="all five papers (1 - acc)",
     exact=True,
 )
+@exact_for_whole_counts
 def err(c: BinaryCounts) -> Any:
     """Error rate: (fp + fn) / N = 1 - acc.
 
@@ -82,6 +84,7 @@ def err(c: BinaryCounts) -> Any:
     source="Sokolova 2006 eq. 2, 5",
     exact=True,
 )
+@exact_for_whole_counts
 def sens(c: BinaryCounts, zero_division: float = math.nan) -> Any:
     """Sensitivity (recall, true positive rate): tp / (tp + fn).
 
@@ -103,6 +106,7 @@ def sens(c: BinaryCounts, zero_division: float = math.nan) -> Any:
     source="Sokolova 2006 eq. 3",
     exact=True,
 )
+@exact_for_whole_counts
 def spec(c: BinaryCounts, zero_division: float = math.nan) -> Any:
     """Specificity (true negative rate): tn / (tn + fp).
 
@@ -124,6 +128,7 @@ def spec(c: BinaryCounts, zero_division: float = math.nan) -> Any:
     source="Sokolova 2006 eq. 4",
     exact=True,
 )
+@exact_for_whole_counts
 def prec(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     """Precision (positive predictive value): tp / (tp + fp); 0 when nothing is predicted positive.
 
@@ -144,6 +149,7 @@ def prec(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     source="negative predictive value; Hossin 2011 eq. 9 (p2)",
     exact=True,
 )
+@exact_for_whole_counts
 def npv(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     """Negative predictive value: tn / (tn + fn); 0 when nothing is predicted negative.
 
@@ -166,6 +172,7 @@ def npv(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     source="Sokolova 2006 eq. 6 (formula; beta > 1 weighs recall)",
     exact=True,
 )
+@exact_for_whole_counts
 def f_beta(c: BinaryCounts, beta: float = 1.0, zero_division: float = 0.0) -> Any:
     """F-beta: (1+β²)·prec·sens / (β²·prec + sens) = (1+β²)tp / ((1+β²)tp + β²fn + fp).
 
@@ -193,6 +200,7 @@ def f_beta(c: BinaryCounts, beta: float = 1.0, zero_division: float = 0.0) -> An
     source="Sokolova 2006 eq. 6 with β = 1; Caruana 2004 FSC",
     exact=True,
 )
+@exact_for_whole_counts
 def f1(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     """F1 score: 2·tp / (2·tp + fn + fp), the harmonic mean of precision and recall.
 
@@ -216,6 +224,7 @@ def f1(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     source="Sokolova 2006 eq. 8 (AUC_b); multi-class: mean recall",
     exact=True,
 )
+@exact_for_whole_counts
 def bacc(c: BinaryCounts) -> Any:
     """Balanced accuracy: (sens + spec) / 2 (Sokolova's AUC_b of a single operating point).
 
@@ -236,6 +245,7 @@ def bacc(c: BinaryCounts) -> Any:
     multiclass="ovr",
     source="Kubat & Matwin 1997: sqrt(sens·spec)",
 )
+@exact_for_whole_counts
 def gmean(c: BinaryCounts) -> Any:
     """Geometric mean of sensitivity and specificity: sqrt(sens · spec).
 

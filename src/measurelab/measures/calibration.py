@@ -2,16 +2,34 @@
 
 Sort the cases by score; for every window of ``window`` consecutive cases take
 |mean score − fraction positive|; CAL is the mean over all windows (one window of all
-cases when there are fewer than ``window``).
+cases when there are at most ``window``).
 
-**Ties.** ``perf`` leaves the order of tied cases to its sort. Here the result must not
-depend on input order, so every case in a group of tied scores counts as the group's
-fraction of positives — each window's positive count is its expectation over random
-orderings of ties (the absolute value is taken after). With no ties this is exactly perf's
-CA2. The computation is O(distinct scores): between break points (where a window edge
-crosses a tie-group boundary) the window error is linear in the window position, so its
-absolute sum has a closed form. When ties are few (at most ``_EXPAND_FACTOR`` cases per
-distinct score on average) expanding to per-case values is cheaper and gives the same value.
+**Ties** (SPEC §8). ``perf`` leaves the order of tied cases to its sort. CAL here is the
+*expected value of CA2 over uniformly random orderings inside every tie group*, so it is a
+function of the score table (independent of input order, mergeable). A window's score sum
+is fixed (tied cases share a score); its positive count is fixed except for the (at most
+two) tie groups the window cuts: a cut group of m cases with p positives, k of them inside
+the window, contributes a hypergeometric count H(m, p, k), independently at the two ends
+(one hypergeometric when the window lies inside one group). Per window the expectation
+E|S − C − X − Y| (S the score sum, C the fixed positives, X and Y the two ends) is
+Σ_x P(X = x)·E|S − C − x − Y|, and E|u − Y| = u(2F(u) − 1) − 2M(u) + E[Y] from the
+cumulative pmf F and the partial first moment M of Y, so a window costs O(support).
+The expectation of the absolute value is not the absolute value at the expected count:
+that shortcut (used before) is biased low.
+
+Computation, by the kind of table:
+
+* no group holds both classes (no ties, or ties only among cases of one class, as in a
+  bootstrap replicate of untied data): every ordering gives the same CA2; one cumulative
+  sum over the cases (or, when cases far outnumber distinct scores, a closed form over
+  pieces where the window error is linear in the window position);
+* otherwise: windows inside one group share one value (one hypergeometric per group);
+  only the windows that cross a group boundary (at most ``window − 1`` per boundary, at most
+  the number of cases in all) need distributions, computed in vectorized blocks of bounded
+  memory.
+
+Without ties the value is computed exactly as before (perf's CA2: windows are differences
+of one cumulative sum of score − label).
 """
 
 from __future__ import annotations
@@ -24,8 +42,12 @@ from measurelab._validation import warn_undefined
 from measurelab.registry import measure
 from measurelab.stats.scoretable import ScoreTable
 
-#: expand to per-case values when cases ≤ this many times the distinct scores
+#: pure tables: expand to per-case values when cases ≤ this many times the distinct scores
 _EXPAND_FACTOR = 4
+#: cells (windows × support) handled at once by the distribution route (bounds memory)
+_CELLS = 1 << 20
+#: windows enumerated at once by the distribution route
+_BLOCK_WINDOWS = 1 << 17
 
 
 def _abs_linear_sum(alpha: np.ndarray, beta: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -44,6 +66,174 @@ def _abs_linear_sum(alpha: np.ndarray, beta: np.ndarray, a: np.ndarray, b: np.nd
     return float(np.sum(np.where(beta == 0, np.abs(alpha) * (b - a), split)))
 
 
+def _sum_abs_expected(s: np.ndarray, pos: np.ndarray, m: np.ndarray, n: int, w: int) -> float:
+    """Σ over windows of |score sum − expected positives| (each case of a group counts as
+    the group's positive fraction). With no group mixing the classes this is CA2 itself."""
+    if m.size == n:  # no ties at all: per-case values are the table's rows
+        fc = np.concatenate([[0.0], np.cumsum(s - pos)])
+        return float(np.abs(fc[w:] - fc[:-w]).sum())
+    slope = s - pos / m  # a case's score − expected label
+    if n <= _EXPAND_FACTOR * m.size:
+        fc = np.concatenate([[0.0], np.cumsum(np.repeat(slope, m.astype(np.int64)))])
+        return float(np.abs(fc[w:] - fc[:-w]).sum())
+    # closed form: between break points (a window edge crossing a group boundary) the
+    # window error D(i) = F(i+w) − F(i) is linear in the start i
+    bounds = np.concatenate([[0.0], np.cumsum(m)])
+    F = np.concatenate([[0.0], np.cumsum(s * m - pos)])
+    last = n - w + 1  # windows start at i = 0 .. n-w
+    br = np.concatenate([bounds, bounds - w, [0.0, float(last)]])
+    br = np.unique(br[(br >= 0) & (br <= last)])
+    a, b = br[:-1], br[1:]
+    G = m.size
+    g1 = np.clip(np.searchsorted(bounds, a, side="right") - 1, 0, G - 1)
+    g2 = np.clip(np.searchsorted(bounds, a + w, side="right") - 1, 0, G - 1)
+    beta = slope[g2] - slope[g1]
+    alpha = (F[g2] + slope[g2] * (w - bounds[g2])) - (F[g1] - slope[g1] * bounds[g1])
+    return _abs_linear_sum(alpha, beta, a, b)
+
+
+def _hypergeom_pmf(M: np.ndarray, p: np.ndarray, k: np.ndarray,
+                   width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of hypergeometric pmfs: positives among ``k`` of ``M`` cases holding ``p``.
+
+    Returns (lo, pmf): row r gives P(X = lo[r] + j) in column j (zero past the support).
+    Built by the ratio recurrence outward from the mode (no overflow, ~1e-14 relative).
+    """
+    lo = np.maximum(0, k - (M - p))
+    sup = np.minimum(k, p) - lo + 1
+    rows = M.size
+    pmf = np.ones((rows, width))
+    if width > 1:
+        j = np.arange(width - 1)
+        x = lo[:, None] + j  # ratio P(x+1)/P(x)
+        ok = j < (sup - 1)[:, None]
+        num = ((p[:, None] - x) * (k[:, None] - x)).astype(np.float64)
+        den = ((x + 1) * ((M - p - k)[:, None] + x + 1)).astype(np.float64)
+        r = np.ones_like(num)
+        np.divide(num, den, out=r, where=ok)
+        mode = np.clip((k + 1) * (p + 1) // (M + 2), lo, lo + sup - 1) - lo
+        up = j >= mode[:, None]
+        fwd = np.cumprod(np.where(up, r, 1.0), axis=1)
+        bwd = np.cumprod(np.where(up, 1.0, 1.0 / r)[:, ::-1], axis=1)[:, ::-1]
+        pmf[:, 1:] = fwd
+        pmf[:, :-1] *= bwd
+        pmf[np.arange(width) >= sup[:, None]] = 0.0
+        pmf /= pmf.sum(axis=1, keepdims=True)
+    return lo, pmf
+
+
+def _jensen_gap(target: np.ndarray, M1: np.ndarray, p1: np.ndarray, k1: np.ndarray,
+               M2: np.ndarray, p2: np.ndarray, k2: np.ndarray) -> float:
+    """Σ over rows of E|D| − |E D|, D = target − X − Y, X ~ H(M1, p1, k1) and
+    Y ~ H(M2, p2, k2) independent (a fixed end has k = M or a pure group)."""
+    s1 = np.minimum(k1, p1) - np.maximum(0, k1 - (M1 - p1)) + 1
+    s2 = np.minimum(k2, p2) - np.maximum(0, k2 - (M2 - p2)) + 1
+    # the larger support is summed over (rows × its width), the other looked up
+    swap = s2 > s1
+    if swap.any():
+        M1, M2 = np.where(swap, M2, M1), np.where(swap, M1, M2)
+        p1, p2 = np.where(swap, p2, p1), np.where(swap, p1, p2)
+        k1, k2 = np.where(swap, k2, k1), np.where(swap, k1, k2)
+        s1, s2 = np.where(swap, s2, s1), np.where(swap, s1, s2)
+    mean = target - k1 * (p1 / M1) - k2 * (p2 / M2)
+    # no gap unless D can take both signs (fixed ends included: support of one point)
+    lo_sum = np.maximum(0, k1 - (M1 - p1)) + np.maximum(0, k2 - (M2 - p2))
+    hi_sum = np.minimum(k1, p1) + np.minimum(k2, p2)
+    idx = np.flatnonzero((target - hi_sum < 0) & (target - lo_sum > 0))
+    total = 0.0
+    if idx.size == 0:
+        return total
+    # blocks of similar support (powers of two), each with bounded cells
+    cls = np.ceil(np.log2(s1[idx])).astype(np.int64) * 64 + np.ceil(np.log2(s2[idx]))
+    order = np.argsort(cls, kind="stable")
+    idx, cls = idx[order], cls[order]
+    starts = np.flatnonzero(np.r_[True, cls[1:] != cls[:-1]])
+    for b0, b1 in zip(starts, np.r_[starts[1:], idx.size], strict=True):
+        wx = int(s1[idx[b0:b1]].max())
+        wy = int(s2[idx[b0:b1]].max())
+        step = max(1, _CELLS // (wx + wy))
+        for c0 in range(b0, b1, step):
+            r = idx[c0:min(c0 + step, b1)]
+            lx, px = _hypergeom_pmf(M1[r], p1[r], k1[r], wx)
+            u = (target[r] - lx)[:, None] - np.arange(wx, dtype=np.float64)
+            if wy == 1:  # the other end is fixed
+                u -= np.maximum(0, k2[r] - (M2[r] - p2[r]))[:, None]
+                e = np.abs(u)
+            else:
+                # E|u − Y| = u(2F(u) − 1) − 2M(u) + E[Y], with Y and u measured from ly
+                ly, py = _hypergeom_pmf(M2[r], p2[r], k2[r], wy)
+                Fy = np.cumsum(py, axis=1)
+                My = np.cumsum(py * np.arange(wy, dtype=np.float64), axis=1)
+                u -= ly[:, None]
+                fl = np.floor(u)
+                below = fl < 0
+                g = np.clip(fl, 0, wy - 1).astype(np.int64)
+                F = np.where(below, 0.0, np.take_along_axis(Fy, g, axis=1))
+                Mu = np.where(below, 0.0, np.take_along_axis(My, g, axis=1))
+                e = u * (2.0 * F - 1.0) - 2.0 * Mu + My[:, -1:]
+            total += float(np.sum(np.sum(px * e, axis=1) - np.abs(mean[r])))
+    return total
+
+
+def _windows_gap(s: np.ndarray, pos: np.ndarray, m: np.ndarray, n: int, w: int) -> float:
+    """Σ over the windows whose positive count is random of E|D| − |E D| (D = score sum −
+    positives): the windows inside a mixed group, and those that cut one."""
+    mi = m.astype(np.int64)
+    pi = np.rint(pos).astype(np.int64)
+    mixed = (pi > 0) & (pi < mi)
+    bounds = np.concatenate([[0], np.cumsum(mi)])
+    total = 0.0
+    # windows inside one mixed group: m − w + 1 of them, all of the same value
+    inside = np.flatnonzero(mixed & (mi > w))
+    if inside.size:
+        kk = np.full(inside.size, w, dtype=np.int64)
+        lo, pmf = _hypergeom_pmf(mi[inside], pi[inside], kk, w + 1)
+        t = w * s[inside]
+        gap = (np.sum(pmf * np.abs((t - lo)[:, None] - np.arange(w + 1)), axis=1)
+               - np.abs(t - w * pos[inside] / m[inside]))
+        total += float(np.dot(gap, (mi[inside] - w + 1).astype(np.float64)))
+    # Q[g] = Σ_{h<g} (m_h·s_h − p_h): window sums over whole groups are its differences
+    # (extended precision where the platform has it)
+    Q = np.concatenate([[0.0], np.cumsum(s * m - pos, dtype=np.longdouble)])
+    # windows crossing a boundary whose start cuts a mixed group (k1 of its cases inside,
+    # 1 ≤ k1 < min(m, w)), then those whose end cuts one (k2 inside) and start does not
+    grp = np.flatnonzero(mixed)
+    sides = (
+        (grp, np.maximum(1, bounds[grp + 1] - (n - w)), np.minimum(mi[grp], w) - 1, True),
+        (grp, np.maximum(1, w - bounds[grp]), np.minimum(mi[grp], w) - 1, False),
+    )
+    for g_all, lo_all, hi_all, at_start in sides:
+        cnt = np.maximum(0, hi_all - lo_all + 1)
+        keep = cnt > 0
+        g_all, lo_all, cnt = g_all[keep], lo_all[keep], cnt[keep]
+        cc = np.cumsum(cnt)
+        g0 = 0
+        while g0 < g_all.size:
+            base = cc[g0] - cnt[g0]
+            g1 = max(g0 + 1, int(np.searchsorted(cc, base + _BLOCK_WINDOWS, side="right")))
+            c = cnt[g0:g1]
+            grp_rep = np.repeat(g_all[g0:g1], c)
+            k = np.repeat(lo_all[g0:g1], c) + np.arange(int(c.sum())) - np.repeat(
+                np.cumsum(c) - c, c)
+            if at_start:
+                a, k1 = grp_rep, k
+                start = bounds[a + 1] - k1
+                end = start + w - 1  # last position in the window
+                b = np.searchsorted(bounds, end, side="right") - 1
+                k2 = end - bounds[b] + 1
+            else:
+                b, k2 = grp_rep, k
+                start = bounds[b] + k2 - w
+                a = np.searchsorted(bounds, start, side="right") - 1
+                k1 = bounds[a + 1] - start
+                sel = ~(mixed[a] & (k1 < mi[a]))  # not already counted from the start
+                a, b, k1, k2 = a[sel], b[sel], k1[sel], k2[sel]
+            target = (k1 * s[a] + k2 * s[b]) + (Q[b] - Q[a + 1]).astype(np.float64)
+            total += _jensen_gap(target, mi[a], pi[a], k1, mi[b], pi[b], k2)
+            g0 = g1
+    return total
+
+
 @measure(
     "cal",
     kind="probability",
@@ -51,10 +241,12 @@ def _abs_linear_sum(alpha: np.ndarray, beta: np.ndarray, a: np.ndarray, b: np.nd
     higher_is_better=False,
     aliases=("ca2", "calibration"),
     main_param="window",
-    source="Caruana 2004 CAL (perf CA2, sliding windows of 100)",
+    source="Caruana 2004 CAL (perf CA2, sliding windows of 100; ties: expectation over "
+    "random orderings inside tie groups, SPEC §8)",
 )
 def cal(t: ScoreTable, window: int = 100) -> float:
-    """Calibration error over sliding windows of ``window`` cases in score order (perf CA2).
+    """Calibration error over sliding windows of ``window`` cases in score order (perf CA2),
+    expected over random orderings of tied cases.
 
     Needs integer (frequency) weights. Ties: see the module docstring.
 
@@ -63,32 +255,28 @@ def cal(t: ScoreTable, window: int = 100) -> float:
     >>> import measurelab as ml
     >>> round(ml.cal([0, 1, 0, 1], [0.1, 0.3, 0.6, 0.9], window=2), 12)  # (.3 + .05 + .25)/3
     0.2
+    >>> round(ml.cal([0, 1, 0, 1], [0.1, 0.5, 0.5, 0.9], window=2), 12)  # (.2 + .1333)/2
+    0.166666666667
     """
     if not t.is_integer:
         warn_undefined("CAL needs integer (frequency) weights; returning NaN")
         return math.nan
-    w = int(window)
-    m = t.pos + t.neg
-    d = t.scores * m - t.pos  # per group: Σ (score − expected label)
-    bounds = np.concatenate([[0.0], np.cumsum(m)])
-    n = round(float(bounds[-1]))
-    F = np.concatenate([[0.0], np.cumsum(d)])  # F at group boundaries
-    if n <= w:
-        return abs(F[-1]) / n
-    slope = t.scores - t.pos / m  # dF/dt inside each group = a case's score − expected label
-    if n <= _EXPAND_FACTOR * m.size:
-        # few ties: per-case values cost at most a few times the table; windows are
-        # differences of one cumulative sum
-        fc = np.concatenate([[0.0], np.cumsum(np.repeat(slope, m.astype(np.int64)))])
-        return float(np.abs(fc[w:] - fc[:-w]).sum()) / w / (n - w + 1)
-    last = n - w + 1  # windows start at i = 0 .. n-w
-    br = np.concatenate([bounds, bounds - w, [0.0, float(last)]])
-    br = np.unique(br[(br >= 0) & (br <= last)])
-    a, b = br[:-1], br[1:]
-    G = m.size
-    g1 = np.clip(np.searchsorted(bounds, a, side="right") - 1, 0, G - 1)
-    g2 = np.clip(np.searchsorted(bounds, a + w, side="right") - 1, 0, G - 1)
-    # D(i) = F(i+w) − F(i) = alpha + beta·i on [a, b)
-    beta = slope[g2] - slope[g1]
-    alpha = (F[g2] + slope[g2] * (w - bounds[g2])) - (F[g1] - slope[g1] * bounds[g1])
-    return _abs_linear_sum(alpha, beta, a, b) / w / last
+    w = int(window) if isinstance(window, int | float) and math.isfinite(window) else 0
+    if w < 1 or w != window:
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError(f"cal needs a whole window of at least 1 case, got {window!r}")
+    s, pos, m = t.scores, t.pos, t.pos + t.neg
+    if not np.all(m > 0):  # rows of zero weight hold no case
+        keep = m > 0
+        s, pos, m = s[keep], pos[keep], m[keep]
+    n = round(float(m.sum()))
+    if n == 0:
+        warn_undefined("CAL is undefined with no cases; returning NaN")
+        return math.nan
+    if n <= w:  # one window of all cases: its positive count is fixed
+        return abs(math.fsum(s * m - pos)) / n
+    total = _sum_abs_expected(s, pos, m, n, w)
+    if np.any((pos > 0) & (pos < m)):  # some group mixes the classes: add E|D| − |E D|
+        total += _windows_gap(s, pos, m, n, w)
+    return total / w / (n - w + 1)

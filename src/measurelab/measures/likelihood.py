@@ -7,16 +7,27 @@ A ratio with a zero denominator is ±inf (not an error); 0/0 is NaN with a warni
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
 
-from measurelab.measures._arith import div, log
+from measurelab.measures._arith import div, exact_for_whole_counts, log, log_fraction
 from measurelab.measures.basic import sens, spec
 from measurelab.registry import measure
 from measurelab.stats.confusion import BinaryCounts
 
 SQRT3_OVER_PI = math.sqrt(3.0) / math.pi
+
+
+def _fpr(c: BinaryCounts) -> Any:
+    """1 − spec as fp / (fp + tn), free of the cancellation in 1 − spec."""
+    return div(c.fp, c.fp + c.tn, what="specificity (no negatives)")
+
+
+def _fnr(c: BinaryCounts) -> Any:
+    """1 − sens as fn / (tp + fn)."""
+    return div(c.fn, c.tp + c.fn, what="sensitivity (no positives)")
 
 
 @measure(
@@ -29,6 +40,7 @@ SQRT3_OVER_PI = math.sqrt(3.0) / math.pi
     source="Sokolova 2006 eq. 9–10: sens - (1 - spec) = 2·bacc - 1",
     exact=True,
 )
+@exact_for_whole_counts
 def youden(c: BinaryCounts) -> Any:
     """Youden's index γ: sens − (1 − spec).
 
@@ -50,6 +62,7 @@ def youden(c: BinaryCounts) -> Any:
     source="Sokolova 2006 eq. 11",
     exact=True,
 )
+@exact_for_whole_counts
 def lr_pos(c: BinaryCounts) -> Any:
     """Positive likelihood ratio ρ+: sens / (1 − spec); +inf when spec = 1 < sens·∞.
 
@@ -58,7 +71,7 @@ def lr_pos(c: BinaryCounts) -> Any:
     >>> round(lr_pos(BinaryCounts(1242, 390, 189, 740)), 2)   # Sokolova Table 5, SVM: 2.51
     2.51
     """
-    return div(sens(c), 1 - spec(c), what="positive likelihood ratio")
+    return div(sens(c), _fpr(c), what="positive likelihood ratio")
 
 
 @measure(
@@ -72,6 +85,7 @@ def lr_pos(c: BinaryCounts) -> Any:
     source="Sokolova 2006 eq. 12 (lower is better)",
     exact=True,
 )
+@exact_for_whole_counts
 def lr_neg(c: BinaryCounts) -> Any:
     """Negative likelihood ratio ρ−: (1 − sens) / spec; lower is better.
 
@@ -80,7 +94,7 @@ def lr_neg(c: BinaryCounts) -> Any:
     >>> round(lr_neg(BinaryCounts(1242, 390, 189, 740)), 2)   # Sokolova Table 5, SVM: 0.20
     0.2
     """
-    return div(1 - sens(c), spec(c), what="negative likelihood ratio")
+    return div(_fnr(c), spec(c), what="negative likelihood ratio")
 
 
 @measure(
@@ -92,6 +106,7 @@ def lr_neg(c: BinaryCounts) -> Any:
     multiclass="ovr",
     source="Sokolova 2006 eq. 13–15 (natural log)",
 )
+@exact_for_whole_counts
 def dp(c: BinaryCounts) -> Any:
     """Discriminant power: (√3/π)·(ln X + ln Y), X = sens/(1−sens), Y = spec/(1−spec).
 
@@ -103,10 +118,13 @@ def dp(c: BinaryCounts) -> Any:
     1.39
     """
     s, p = sens(c), spec(c)
-    x = div(s, 1 - s, what="sens/(1-sens)")
-    y = div(p, 1 - p, what="spec/(1-spec)")
+    if isinstance(c.tp, Fraction) and c.tp * c.tn * c.fp * c.fn != 0:
+        return SQRT3_OVER_PI * log_fraction(c.tp * c.tn / (c.fp * c.fn))  # ln(XY), exact XY
+    x = div(c.tp, c.fn, what="sens/(1-sens)")  # = s/(1 − s) without the cancellation
+    y = div(c.tn, c.fp, what="spec/(1-spec)")
     with np.errstate(invalid="ignore"):
         out = SQRT3_OVER_PI * (log(x) + log(y))
+    s, p = np.asarray(s, dtype=np.float64), np.asarray(p, dtype=np.float64)
     if np.any(np.isnan(out)) and not (np.any(np.isnan(s)) or np.any(np.isnan(p))):
         from measurelab._validation import warn_undefined
 

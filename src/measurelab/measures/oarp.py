@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from measurelab.measures._arith import absolute, div
+from measurelab.measures._arith import absolute, div, exact_for_whole_counts
 from measurelab.measures.basic import acc, npv, prec, sens, spec
 from measurelab.registry import measure
 from measurelab.stats.confusion import BinaryCounts
@@ -28,6 +28,7 @@ def _ratio_index(a: Any, b: Any) -> Any:
     source="Ranawana & Palade 2006, via Hossin 2011 eq. 6",
     exact=True,
 )
+@exact_for_whole_counts
 def ri(c: BinaryCounts) -> Any:
     """Relationship index: |spec − sens| / (spec + sens); lower is better.
 
@@ -48,6 +49,7 @@ def ri(c: BinaryCounts) -> Any:
     source="Ranawana & Palade 2006; Hossin 2011 eq. 7–8",
     exact=True,
 )
+@exact_for_whole_counts
 def op(c: BinaryCounts) -> Any:
     """Optimized precision: acc − |spec − sens| / (spec + sens) (= acc when sens = spec).
 
@@ -78,6 +80,7 @@ def extended_precision_recall(c: BinaryCounts) -> dict[str, Any]:
     source="Hossin 2011 eq. 11–13",
     exact=True,
 )
+@exact_for_whole_counts
 def avri(c: BinaryCounts) -> Any:
     """Average relationship index: (RI1 + RI2) / 2 (lower is better).
 
@@ -100,6 +103,7 @@ def avri(c: BinaryCounts) -> Any:
     source="Hossin 2011 eq. 14–15 (decimal scaling, x = 1)",
     exact=True,
 )
+@exact_for_whole_counts
 def oarp(c: BinaryCounts, x: int = 1) -> Any:
     """Optimized accuracy with recall-precision: acc − AVRI / 10^x (x = 1).
 

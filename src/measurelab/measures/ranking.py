@@ -222,11 +222,28 @@ def ap11(t: ScoreTable) -> float:
     precision = cp / (cp + cn)
     # best precision at recall >= R_k: suffix maximum over thresholds k, k+1, ...
     best = np.maximum.accumulate(precision[::-1])[::-1]
-    levels = np.arange(11)
-    # first threshold with recall >= i/10, decided on cp*10 >= i*P (no float rounding of i/10)
-    first = np.searchsorted(cp * 10.0, levels * t.n_pos, side="left")
+    first = _first_at_recall_levels(cp, t.is_integer)
     vals = np.where(first < cp.size, best[np.minimum(first, cp.size - 1)], 0.0)
     return float(vals.mean())
+
+
+#: real weights: a recall this close (relatively) below a level counts as reaching it
+_RECALL_TOL = 2.0**-30
+
+
+def _first_at_recall_levels(cp: np.ndarray, integer: bool) -> np.ndarray:
+    """For i = 0..10, the first threshold k with recall ≥ i/10: 10·tp_k ≥ i·P.
+
+    Integer weights: decided exactly (the float sums of whole numbers are exact). Real
+    weights: the table's sums carry rounding that depends on the order of summation
+    (whole data vs chunks), so a recall within a relative 2^-30 below a level counts as
+    reaching it; a recall that equals the level in exact arithmetic of the weights (ten
+    cases of weight 0.1) reaches it in every order.
+    """
+    levels = np.arange(11)
+    total = cp[-1]  # the same sums on both sides: recall 1 at the last threshold
+    need = levels * total if integer else levels * total * (1.0 - _RECALL_TOL)
+    return np.searchsorted(cp * 10.0, need, side="left")
 
 
 def expected_tp_at(t: ScoreTable, k: float) -> float:

@@ -201,7 +201,11 @@ class ScoreTable:
         k = self.size - i  # number of distinct scores predicted positive
         tp = float(self.cum_pos_desc[k - 1]) if k > 0 else 0.0
         fp = float(self.cum_neg_desc[k - 1]) if k > 0 else 0.0
-        return BinaryCounts(tp, fp, self.n_pos - tp, self.n_neg - fp)
+        # fn and tn as sums of their own rows, not totals minus tp/fp: with real weights
+        # a difference of two rounded sums leaves crumbs (tn = 1e-16 for tn = 0)
+        fn = float(np.sum(self.pos[:i])) if i > 0 else 0.0
+        tn = float(np.sum(self.neg[:i])) if i > 0 else 0.0
+        return BinaryCounts(tp, fp, fn, tn)
 
     def counts_all_thresholds(self) -> BinaryCounts:
         """Counts at every distinct cutoff, as arrays (decreasing threshold order).
