@@ -117,7 +117,7 @@ def test_binary_top_k_against_scikit_learn(rng):
     labels_only = ml.evaluate([0, 1, 2, 2], [0, 2, 2, 1], measures=["top_k_acc"])
     assert labels_only["top_k_acc"] == 0.5
     assert ml.evaluate(y, s, measures=["top_k_acc@2"])["top_k_acc@2"] == 1.0
-    with pytest.raises(MeasurelabError, match="k=0.0 is not valid; expected a positive integer"):
+    with pytest.raises(MeasurelabError, match=r"k=0\.0 is not valid; expected a positive integer"):
         ml.evaluate(y, s, measures=["top_k_acc@0"])
 
 
