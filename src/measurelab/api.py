@@ -23,6 +23,7 @@ from measurelab._validation import (
     show,
     unique_labels,
 )
+from measurelab.measures._fused import prime as fused_prime
 from measurelab.registry import Measure, registry
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
@@ -158,6 +159,8 @@ def compute_measures(
     values: dict[str, Any] = {}
     used: dict[str, Measure] = {}
     multi = isinstance(stats, MultiStats)
+    if not multi:
+        fused_prime(stats, chosen)  # one compiled pass for a large table (else nothing)
     for m in chosen:
         if explicit:
             if multi and not m.supports_multiclass:

@@ -10,6 +10,7 @@ import math
 
 import numpy as np
 
+from measurelab.measures._fused import lookup
 from measurelab.registry import measure
 from measurelab.stats.scoretable import ScoreTable
 
@@ -18,7 +19,8 @@ EPS = float(np.finfo(np.float64).eps)
 
 
 def _squared_error_sum(t: ScoreTable) -> float:
-    return t.squared_error_sum
+    fused = lookup(t, "sq_sum")
+    return float(fused) if fused is not None else t.squared_error_sum
 
 
 @measure(
@@ -83,6 +85,9 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     >>> round(ml.mxe([0, 1], [0.5, 0.5], base=2), 12)
     1.0
     """
+    fused = lookup(t, "log_sum")
+    if fused is not None:
+        return float(-fused / t.total / math.log(base))
     p = np.clip(t.scores, EPS, 1 - EPS)
     nats = -(np.dot(t.pos, np.log(p)) + np.dot(t.neg, np.log1p(-p))) / t.total
     return float(nats / math.log(base))
@@ -109,6 +114,10 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
     0.175
     """
     n_bins = int(n_bins)
+    fused = lookup(t, ("ece", n_bins))
+    if fused is not None:
+        ws, wp = fused
+        return float(np.abs(ws - wp).sum() / t.total)
     b = np.minimum(np.floor(t.scores * n_bins).astype(np.int64), n_bins - 1)
     w = t.pos + t.neg
     ws = np.bincount(b, weights=w * t.scores, minlength=n_bins)
