@@ -235,8 +235,25 @@ def _scan_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.ndar
     return np.array(ys, dtype=np.float64), np.array(ss, dtype=np.float64)
 
 
+#: perf text pieces shorter than this are parsed by the exact scan (no pyarrow import)
+_SMALL_PIECE_BYTES = 1 << 16
+
+
+def _column_numpy(col: Any) -> np.ndarray:
+    """A pyarrow column (ChunkedArray) as one numpy array, without pandas."""
+    chunks = [c.to_numpy(zero_copy_only=False) for c in col.chunks]
+    if len(chunks) == 1:
+        return chunks[0]
+    return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float64)
+
+
 def _parse_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Parse a piece of perf text fast (pyarrow); on any doubt fall back to the exact scan."""
+    """Parse a piece of perf text fast (pyarrow); on any doubt fall back to the exact scan.
+
+    Small pieces go straight to the exact scan: for a few thousand lines it is quicker
+    than importing pyarrow (the command line on a small file stays fast)."""
+    if len(piece) < _SMALL_PIECE_BYTES:
+        return _scan_perf(piece, line0, name)
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
@@ -250,8 +267,9 @@ def _parse_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.nda
                 column_types={"y": pa.float64(), "s": pa.float64()}
             ),
         )
-        y = tbl.column("y").to_numpy()
-        s = tbl.column("s").to_numpy()
+        # per chunk: ChunkedArray.to_numpy would import pandas
+        y = _column_numpy(tbl.column("y"))
+        s = _column_numpy(tbl.column("s"))
     except (pa.ArrowInvalid, ValueError):
         return _scan_perf(piece, line0, name)
     if not (np.isfinite(s).all() and np.isfinite(y).all()):
