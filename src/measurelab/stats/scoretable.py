@@ -147,6 +147,39 @@ class ScoreTable:
         return cls(sp, wp, np.zeros(sp.size)).merge(cls(sn, np.zeros(sn.size), wn))
 
     @classmethod
+    def from_class_scores(cls, pos: list[np.ndarray], neg: list[np.ndarray]) -> ScoreTable:
+        """Unweighted table from the scores of the positives and of the negatives, each
+        given in pieces (the pieces are released as they are copied).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> t = ScoreTable.from_class_scores([np.array([0.9]), np.array([0.4])], [np.array([0.4])])
+        >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
+        ([0.4, 0.9], [1.0, 1.0], [1.0, 0.0])
+        """
+        k = sum(int(p.size) for p in pos)
+        n = k + sum(int(q.size) for q in neg)
+        if not use_compiled(n):
+            y = np.zeros(n, dtype=bool)
+            y[:k] = True
+            return cls.from_arrays(y, np.concatenate([*pos, *neg]) if n else np.zeros(0))
+        from measurelab.stats import _compiled
+
+        runs = []
+        for parts in (pos, neg):
+            a = np.empty(sum(int(x.size) for x in parts) + 2)
+            a[0], a[-1] = -np.inf, np.inf
+            at = 1
+            while parts:  # copy piece by piece, dropping each piece once copied
+                x = parts.pop(0)
+                a[at : at + x.size] = x
+                at += x.size
+            a[1:-1].sort()
+            runs.append(a)
+        return cls(*_compiled.table_from_sorted(*runs))
+
+    @classmethod
     def empty(cls) -> ScoreTable:
         z = np.zeros(0, dtype=np.float64)
         return cls(z, z.copy(), z.copy())
