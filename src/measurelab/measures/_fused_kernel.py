@@ -77,7 +77,8 @@ def walk(
         if q != 0.0:
             auc2 += q * (2.0 * cp_prev + p)
         prec = cp / (cp + cn)
-        ap_sum += p * prec
+        if p != 0.0:  # a group of zero weight adds nothing (even at 0/0 precision)
+            ap_sum += p * prec
         # 11-point AP: levels i with cp·10 >= i·P are reached from this threshold on
         while lvl <= 10 and cp * 10.0 >= lvl * n_pos:
             reached[lvl] = True

@@ -204,7 +204,8 @@ def ap(t: ScoreTable) -> float:
     if fused is not None:
         return float(fused / t.n_pos)
     cp, cn = t.cum_pos_desc, t.cum_neg_desc
-    return float(np.dot(t.pos[::-1], cp / (cp + cn)) / t.n_pos)
+    has = t.pos[::-1] > 0  # only thresholds that add recall (zero-weight rows add nothing)
+    return float(np.dot(t.pos[::-1][has], cp[has] / (cp[has] + cn[has])) / t.n_pos)
 
 
 @measure(

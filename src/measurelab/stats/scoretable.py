@@ -149,7 +149,7 @@ class ScoreTable:
     @classmethod
     def from_class_scores(cls, pos: list[np.ndarray], neg: list[np.ndarray]) -> ScoreTable:
         """Unweighted table from the scores of the positives and of the negatives, each
-        given in pieces (the pieces are released as they are copied).
+        given in pieces; the lists are emptied (each piece is released once copied).
 
         Examples
         --------
@@ -163,7 +163,10 @@ class ScoreTable:
         if not use_compiled(n):
             y = np.zeros(n, dtype=bool)
             y[:k] = True
-            return cls.from_arrays(y, np.concatenate([*pos, *neg]) if n else np.zeros(0))
+            s = np.concatenate([*pos, *neg]) if n else np.zeros(0)
+            pos.clear()
+            neg.clear()
+            return cls.from_arrays(y, s)
         from measurelab.stats import _compiled
 
         runs = []
