@@ -190,3 +190,20 @@ def test_accumulator_of_raw_rows_equals_whole_data(monkeypatch):
         for lo in range(0, 400, 30):
             acc.add_rows(y[lo:lo + 30], s[lo:lo + 30])
         assert acc.result() == ScoreTable.from_arrays(y, s)
+
+
+def test_compiled_pair_counter_equals_brute_force_and_the_sorted_route(monkeypatch):
+    from measurelab.compare import pairs
+
+    rng = np.random.default_rng(4)
+    for i in range(40):
+        K = int(rng.integers(2, 120))
+        a = rng.integers(0, int(rng.integers(1, 30)), K) / 7.0
+        b = rng.integers(0, int(rng.integers(1, 30)), K) / 3.0
+        if i % 4 == 0:
+            a = rng.random(K)  # distinct values
+        monkeypatch.setattr(pairs, "_TABLE_CELLS", 0)  # never the contingency table
+        monkeypatch.setattr(pairs, "_TREE_MIN_OBJECTS", 0)
+        tree = pairs.pair_counts(a, b)
+        monkeypatch.setattr(pairs, "_TREE_MIN_OBJECTS", 10**12)
+        assert tree == pairs.pair_counts(a, b) == pairs.pair_counts_brute(a.tolist(), b.tolist())

@@ -114,7 +114,7 @@ def unique_labels(y: np.ndarray) -> np.ndarray:
         # whole-number labels in a small range: a count per value (no hashing, no pandas)
         lo, hi = y.min(), y.max()
         if np.isfinite(lo) and np.isfinite(hi) and hi - lo < 1 << 16:
-            k = (y - lo).astype(np.intp)
+            k = y if lo == 0 and y.dtype == np.intp else (y - lo).astype(np.intp)
             if y.dtype.kind != "f" or np.array_equal(k + lo, y):
                 return (np.flatnonzero(np.bincount(k)) + lo).astype(y.dtype)
     import pandas as pd
