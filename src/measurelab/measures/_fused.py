@@ -43,7 +43,7 @@ from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
 #: distinct scores from which a table is evaluated by the compiled walk
-FUSED_MIN_SIZE = 1 << 17
+FUSED_MIN_SIZE = 1 << 21
 #: once the compiled walk is loaded (numba's import is paid), from this many
 FUSED_MIN_SIZE_LOADED = 1 << 11
 

@@ -21,7 +21,7 @@ from measurelab.stats.confusion import BinaryCounts
 
 #: from this many rows a table is built (and merged) by the compiled loops of
 #: ``stats/_compiled.py``; below it numpy is used and numba is never imported
-COMPILED_MIN_ROWS = 1 << 17
+COMPILED_MIN_ROWS = 1 << 21
 #: once the compiled loops are loaded (numba's import is paid), from this many rows
 COMPILED_MIN_ROWS_LOADED = 1 << 12
 
