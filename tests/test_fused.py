@@ -156,6 +156,7 @@ def _force_compiled(monkeypatch, on: bool) -> None:
     big = 0 if on else 10**12
     monkeypatch.setattr(st, "COMPILED_MIN_ROWS", big)
     monkeypatch.setattr(st, "COMPILED_MIN_ROWS_LOADED", big)
+    monkeypatch.setattr(st, "_mostly_tied", lambda s: not on)  # ties through both routes
 
 
 def test_compiled_build_and_merge_equal_the_numpy_routes(monkeypatch):

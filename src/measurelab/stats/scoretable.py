@@ -55,6 +55,13 @@ def _build_compiled(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return k.table_from_sorted(a, b)
 
 
+def _mostly_tied(s: np.ndarray) -> bool:
+    """Whether a sample of the scores repeats values a lot (then the table is small and
+    the numpy route, which never allocates per-case arrays beyond two sorts, is quicker)."""
+    probe = s[:: max(1, s.size // 65536)]
+    return 2 * np.unique(probe).size < probe.size
+
+
 def _class_table(s: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Distinct scores of one class and the weight at each; weights tied at one score are
     added (``np.add.reduceat``) in increasing order, so the sums do not depend on the
@@ -132,7 +139,7 @@ class ScoreTable:
         y = np.asarray(y_true, dtype=bool)
         s = np.asarray(y_score, dtype=np.float64)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        if w is None and use_compiled(s.size):
+        if w is None and use_compiled(s.size) and not _mostly_tied(s):
             return cls(*_build_compiled(y, s))
         if w is None:
             # one sort of all scores gives the groups; one sort of the positives their share
