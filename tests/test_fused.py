@@ -208,3 +208,17 @@ def test_compiled_pair_counter_equals_brute_force_and_the_sorted_route(monkeypat
         tree = pairs.pair_counts(a, b)
         monkeypatch.setattr(pairs, "_TREE_MIN_OBJECTS", 10**12)
         assert tree == pairs.pair_counts(a, b) == pairs.pair_counts_brute(a.tolist(), b.tolist())
+
+
+def test_repeated_evaluation_of_large_tables_switches_to_the_walk(monkeypatch):
+    monkeypatch.setattr(_fused, "FUSED_MIN_SIZE", 10**12)
+    monkeypatch.setattr(_fused, "FUSED_MIN_SIZE_LOADED", 10**12)
+    monkeypatch.setattr(_fused, "REPEATED_MIN_SIZE", 10)
+    monkeypatch.setattr(_fused, "_repeated", 0)
+    t = ScoreTable.from_arrays(np.arange(20) % 3 == 0, np.linspace(0, 1, 20))
+    seen = []
+    for _ in range(_fused.REPEATED_COUNT + 1):
+        stats = BinaryStats(table=ScoreTable(t.scores, t.pos, t.neg))
+        compute_measures(stats, ["auc"])
+        seen.append("_fused_sums" in stats.table.__dict__)
+    assert seen == [False] * _fused.REPEATED_COUNT + [True]

@@ -47,6 +47,12 @@ FUSED_MIN_SIZE = 1 << 21
 #: once the compiled walk is loaded (numba's import is paid), from this many
 FUSED_MIN_SIZE_LOADED = 1 << 11
 
+#: evaluations of tables at least this large after which numba is loaded anyway (a
+#: process that evaluates many tables, such as a bootstrap, pays the load once)
+REPEATED_MIN_SIZE = 1 << 15
+REPEATED_COUNT = 3
+_repeated = 0
+
 _KERNEL = "measurelab.measures._fused_kernel"
 _MEMO = "_fused_sums"
 #: MXE's clipping (as probability.EPS; repeated here to avoid an import cycle)
@@ -63,7 +69,9 @@ def use_fused(t: ScoreTable) -> bool:
     False
     """
     n = t.size
-    if n >= FUSED_MIN_SIZE or (n >= FUSED_MIN_SIZE_LOADED and _KERNEL in sys.modules):
+    if n >= FUSED_MIN_SIZE or (n >= FUSED_MIN_SIZE_LOADED and _KERNEL in sys.modules) or (
+        n >= REPEATED_MIN_SIZE and _repeated >= REPEATED_COUNT
+    ):
         try:
             import measurelab.measures._fused_kernel  # noqa: F401
         except ImportError:  # numba missing: the numpy route gives the same values
@@ -139,8 +147,13 @@ def lookup(t: ScoreTable, key: Any) -> Any:
 def prime(stats: Any, measures: Iterable[Any]) -> None:
     """Walk the table of a binary statistics bundle once for all ``measures`` (their
     lift and ECE parameters, BEP, the counts at the threshold), when it is large."""
+    global _repeated
     t = getattr(stats, "table", None)
-    if not isinstance(t, ScoreTable) or not use_fused(t):
+    if not isinstance(t, ScoreTable):
+        return
+    if t.size >= REPEATED_MIN_SIZE:
+        _repeated += 1
+    if not use_fused(t):
         return
     from measurelab.measures import probability, ranking
 
