@@ -62,13 +62,17 @@ def write_perf_file(
 
 
 _MEMORY_CHILD = """
-import resource, sys, numpy as np, measurelab as ml
+import sys, numpy as np, measurelab as ml
 import measurelab.measures._fused_kernel, measurelab.stats._compiled
+def hwm():  # peak RSS of this process image (ru_maxrss would include the parent's)
+    for line in open('/proc/self/status'):
+        if line.startswith('VmHWM'):
+            return float(line.split()[1]) / 1024
 y, s = np.load(sys.argv[1]), np.load(sys.argv[2])
 ml.evaluate(y[:5000], s[:5000])
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+base = hwm()
 ml.evaluate(y, s)
-print(base, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+print(base, hwm())
 """
 
 
