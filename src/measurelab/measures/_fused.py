@@ -5,13 +5,14 @@ numpy (cumulative sums, temporaries as large as the table). On a large table
 (:func:`use_fused`) one compiled walk (``_fused_kernel.walk``, numba) computes all their
 sums at once — the AUC numerator, AP's and APR's sums (APR with its expectation over tied
 orders), the 11 levels of 11-point AP, the expected positives among the top k (BEP,
-lift@q), the squared-error and log-loss sums, the ECE bins and the confusion counts at
-the threshold — and keeps them on the table. Each measure function asks :func:`lookup`
+lift@q), the squared-error sum, the ECE bins and the confusion counts at the
+threshold — and keeps them on the table. Each measure function asks :func:`lookup`
 for its sum first and finishes with its own formula, so the measures stay individually
 callable and a value never depends on which route computed it beyond rounding:
 
 * counts, 11-point AP, BEP and lift repeat numpy's operations in numpy's order (bit for
   bit);
+* MXE keeps numpy's route (its vectorized ``log`` beats a call per row);
 * AUC, AP, APR and the probability sums add in walk order instead of numpy's pairwise
   order: exact on integer weights (every partial sum is a whole or half number below
   2**53), within a few units of rounding otherwise (docs/DECISIONS.md).
@@ -55,8 +56,6 @@ _repeated = 0
 
 _KERNEL = "measurelab.measures._fused_kernel"
 _MEMO = "_fused_sums"
-#: MXE's clipping (as probability.EPS; repeated here to avoid an import cycle)
-_EPS = float(np.finfo(np.float64).eps)
 
 
 def use_fused(t: ScoreTable) -> bool:
@@ -111,11 +110,10 @@ def run(
     probs = t.size > 0 and t.scores[0] >= 0.0 and t.scores[-1] <= 1.0
     nb = int(n_bins) if probs and int(n_bins) > 0 else 0
     do_apr = bool(apr and n_pos > 0 and t.is_integer)
-    (auc_num, ap_sum, apr_sum, ap11_vals, tp_at, tp_top, fp_top, sq, logs, ws,
-     wp) = walk(t.scores, t.pos, t.neg, n_pos, karr, k_top, nb, do_apr, _EPS)
+    (auc_num, ap_sum, apr_sum, ap11_vals, tp_at, tp_top, fp_top, sq, ws,
+     wp) = walk(t.scores, t.pos, t.neg, n_pos, karr, k_top, nb, do_apr)
     memo: dict[Any, Any] = t.__dict__.setdefault(_MEMO, {})
-    memo.update(auc_num=auc_num, ap_sum=ap_sum, ap11_vals=ap11_vals, sq_sum=sq,
-                log_sum=logs)
+    memo.update(auc_num=auc_num, ap_sum=ap_sum, ap11_vals=ap11_vals, sq_sum=sq)
     if do_apr:
         memo["apr_sum"] = apr_sum
     for k, v in zip(karr.tolist(), tp_at.tolist(), strict=True):

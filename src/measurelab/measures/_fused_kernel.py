@@ -5,7 +5,8 @@ probability measures need. Each quantity mirrors the numpy formula in ``ranking.
 ``probability.py`` operation for operation where it can (the cumulative counts are the
 same sequential sums as ``np.cumsum``, so counts, ``ap11``, BEP and lift are bit for bit
 the numpy values); the other sums are added in walk order rather than by numpy's pairwise
-``dot``, which is exact on integers and agrees to rounding otherwise.
+``dot``, which is exact on integers and agrees to rounding otherwise. Logarithms (MXE)
+are left to numpy, whose vectorized ``log`` is several times quicker than a call per row.
 """
 
 from __future__ import annotations
@@ -34,7 +35,6 @@ def walk(
     k_top: int,
     n_bins: int,
     do_apr: bool,
-    eps: float,
 ) -> tuple:
     """One pass from the highest score down.
 
@@ -49,8 +49,6 @@ def walk(
     apr_sum = 0.0
     sq_pos = 0.0
     sq_neg = 0.0
-    lp = 0.0
-    ln = 0.0
     cp = 0.0
     cn = 0.0
     tp_top = 0.0
@@ -109,12 +107,8 @@ def walk(
         # probability sums (zero weights add nothing)
         if p != 0.0:
             sq_pos += p * ((1.0 - s) * (1.0 - s))
-            pc = min(max(s, eps), 1.0 - eps)
-            lp += p * math.log(pc)
         if q != 0.0:
             sq_neg += q * (s * s)
-            pc = min(max(s, eps), 1.0 - eps)
-            ln += q * math.log1p(-pc)
         if n_bins > 0:
             b = min(int(math.floor(s * n_bins)), n_bins - 1)  # noqa: RUF046
             ws[b] += m * s
@@ -131,4 +125,4 @@ def walk(
         if reached[li]:
             vals[li] = best
     return (auc2 / 2.0, ap_sum, apr_sum, vals, tp_at, tp_top, fp_top,
-            sq_pos + sq_neg, lp + ln, ws, wp)
+            sq_pos + sq_neg, ws, wp)

@@ -85,9 +85,6 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     >>> round(ml.mxe([0, 1], [0.5, 0.5], base=2), 12)
     1.0
     """
-    fused = lookup(t, "log_sum")
-    if fused is not None:
-        return float(-fused / t.total / math.log(base))
     p = np.clip(t.scores, EPS, 1 - EPS)
     nats = -(np.dot(t.pos, np.log(p)) + np.dot(t.neg, np.log1p(-p))) / t.total
     return float(nats / math.log(base))
