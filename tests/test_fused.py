@@ -220,15 +220,3 @@ def test_repeated_evaluation_of_large_tables_switches_to_the_walk(monkeypatch):
         seen.append("_fused_sums" in stats.table.__dict__)
     assert seen == [False] * (_fused.REPEATED_COUNT - 1) + [True, True]
 
-
-def test_compiled_float_ranks_equal_numpy_ranks(monkeypatch):
-    from measurelab.compare import pairs
-
-    rng = np.random.default_rng(6)
-    monkeypatch.setattr(pairs, "_TREE_MIN_OBJECTS", 0)
-    for levels in (1, 7, 300):
-        a = np.round(rng.normal(size=5000) * levels) / levels
-        a[:3] = [0.0, -0.0, 0.0]
-        ranks, u = pairs._sorted_ranks(a)
-        want = np.unique(a, return_inverse=True)[1]
-        assert u == int(want.max()) + 1 and np.array_equal(ranks, want)

@@ -48,20 +48,3 @@ def discordant_and_tied(key: np.ndarray, ub: int, shift: int) -> tuple[int, int]
         lo = hi
     return S, T
 
-
-@nb.njit(cache=True, nogil=True)
-def ranks_in(u: np.ndarray, x: np.ndarray) -> np.ndarray:
-    """Index of each ``x`` in the sorted distinct values ``u`` (every x is one of them):
-    a branch-free binary search, quick while ``u`` stays in cache."""
-    n = u.size
-    out = np.empty(x.size, dtype=np.int64)
-    for i in range(x.size):
-        v = x[i]
-        base = 0
-        m = n
-        while m > 1:
-            half = m >> 1
-            base = base + half if u[base + half] <= v else base
-            m -= half
-        out[i] = base
-    return out

@@ -130,10 +130,6 @@ def _numeric_ranks(arr: np.ndarray) -> tuple[np.ndarray, int]:
     n = arr.size
     probe = arr[:: max(1, n // 65536)]
     if n > 4096 and np.unique(probe).size * 2 < probe.size:
-        if n >= _TREE_MIN_OBJECTS and arr.dtype.kind == "f":
-            fast = _sorted_ranks(arr)
-            if fast is not None:
-                return fast
         import pandas as pd
 
         codes, uniq = pd.factorize(arr, sort=False, use_na_sentinel=False)
@@ -158,24 +154,6 @@ def _numeric_ranks(arr: np.ndarray) -> tuple[np.ndarray, int]:
     ranks = np.empty(n, dtype=np.int64)
     ranks[order] = np.cumsum(flag) - 1
     return ranks, int(flag.sum())
-
-
-def _sorted_ranks(arr: np.ndarray) -> tuple[np.ndarray, int] | None:
-    """Dense ranks of floats with few distinct values: one ``np.sort``, then each value
-    looked up among the distinct ones (compiled binary search); None when the distinct
-    values are too many to stay in cache or numba is missing."""
-    s = np.sort(arr)
-    flag = np.empty(s.size, dtype=bool)
-    flag[0] = True
-    np.not_equal(s[1:], s[:-1], out=flag[1:])
-    u = s[flag]  # -0.0 and 0.0 are one value here, as they compare equal
-    if u.size > 1 << 16:
-        return None
-    try:
-        from measurelab.compare._pairs_kernel import ranks_in
-    except ImportError:
-        return None
-    return ranks_in(u, arr), int(u.size)
 
 
 def _as_values(x: Any) -> Any:
