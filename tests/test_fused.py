@@ -220,3 +220,26 @@ def test_repeated_evaluation_of_large_tables_switches_to_the_walk(monkeypatch):
         seen.append("_fused_sums" in stats.table.__dict__)
     assert seen == [False] * (_fused.REPEATED_COUNT - 1) + [True, True]
 
+
+
+def test_command_line_on_a_small_file_loads_no_heavy_module(tmp_path):
+    import os
+    import subprocess
+    import sys
+
+    f = tmp_path / "p.txt"
+    f.write_text("".join(f"{i % 2} {i / 500:.4f}\n" for i in range(500)))
+    code = (
+        "import sys, contextlib, io\n"
+        "from measurelab.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['evaluate', {str(f)!r}, '--json']) == 0\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['evaluate', {str(f)!r}]) == 0\n"
+        "print(sorted(m for m in ('pandas', 'scipy', 'pyarrow', 'numba', 'sklearn')"
+        " if m in sys.modules))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
+                         check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
