@@ -15,22 +15,50 @@ import numba as nb
 import numpy as np
 
 
-@nb.njit(cache=True, nogil=True)
 def _cut(x: np.ndarray, k: int) -> np.ndarray:
     """The first ``k`` values; a copy when that frees most of ``x``."""
     return x[:k].copy() if 2 * k < x.size else x[:k]
 
 
-@nb.njit(cache=True, nogil=True)
+# Output arrays are allocated by numpy, not inside the compiled code: numpy asks the kernel
+# for huge pages on large arrays, which saves most of the page faults of a first write.
+
+
 def split_by_label(s: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Scores of the positives and of the negatives, each between a -inf and a +inf slot
-    (sentinels for :func:`table_from_sorted`; sort ``[1:-1]``)."""
-    n = s.size
-    k = 0
-    for i in range(n):
-        k += y[i]
+    """Scores of the positives and of the negatives (``y`` as uint8), each between a -inf
+    and a +inf slot (sentinels for :func:`table_from_sorted`; sort ``[1:-1]``)."""
+    k = int(np.count_nonzero(y))
     a = np.empty(k + 2)
-    b = np.empty(n - k + 2)
+    b = np.empty(s.size - k + 2)
+    _split(s, y, a, b)
+    return a, b
+
+
+def table_from_sorted(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The unweighted table from the sorted positive and negative scores (each between
+    -inf and +inf sentinels)."""
+    n = a.size + b.size - 4
+    ms, pos, neg = np.empty(n), np.empty(n), np.empty(n)
+    g = _merge_sorted(a, b, ms, pos, neg)
+    return _cut(ms, g), _cut(pos, g), _cut(neg, g)
+
+
+def merge_tables(
+    sa: np.ndarray, pa: np.ndarray, na: np.ndarray,
+    sb: np.ndarray, pb: np.ndarray, nb_: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Union of two tables with strictly increasing scores; weights at a common score are
+    added as a + b."""
+    m = sa.size + sb.size
+    s, p, q = np.empty(m), np.empty(m), np.empty(m)
+    g = _merge_tables(sa, pa, na, sb, pb, nb_, s, p, q)
+    return _cut(s, g), _cut(p, g), _cut(q, g)
+
+
+@nb.njit(cache=True, nogil=True)
+def _split(s: np.ndarray, y: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    n = s.size
+    k = a.size - 2
     ia = 1
     ib = 1
     for i in range(n):
@@ -44,18 +72,15 @@ def split_by_label(s: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray
     b[0] = -np.inf
     a[k + 1] = np.inf
     b[n - k + 1] = np.inf
-    return a, b
 
 
 @nb.njit(cache=True, nogil=True)
-def table_from_sorted(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The unweighted table from the sorted positive scores ``a`` and negative scores
-    ``b`` (each between -inf and +inf sentinels): a merge from both ends at once (two
-    independent dependency chains, no branches), then tied scores combined in place."""
-    n = a.size + b.size - 4
-    ms = np.empty(n)
-    pos = np.empty(n)
-    neg = np.empty(n)
+def _merge_sorted(
+    a: np.ndarray, b: np.ndarray, ms: np.ndarray, pos: np.ndarray, neg: np.ndarray
+) -> int:
+    """Merge from both ends at once (two independent dependency chains, no branches),
+    then combine tied scores in place; returns the number of distinct scores."""
+    n = ms.size
     h = n // 2
     i = 1  # front: smallest first; a before b among equal scores
     j = 1
@@ -91,7 +116,7 @@ def table_from_sorted(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndar
     while t < n and ms[t] != ms[t - 1]:
         t += 1
     if t >= n:
-        return ms, pos, neg
+        return n
     g = t - 1
     for r in range(t, n):
         v = ms[r]
@@ -103,21 +128,17 @@ def table_from_sorted(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndar
         else:
             pos[g] += pos[r]
             neg[g] += neg[r]
-    return _cut(ms, g + 1), _cut(pos, g + 1), _cut(neg, g + 1)
+    return g + 1
 
 
 @nb.njit(cache=True, nogil=True)
-def merge_tables(
+def _merge_tables(
     sa: np.ndarray, pa: np.ndarray, na: np.ndarray,
     sb: np.ndarray, pb: np.ndarray, nb_: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Union of two tables with strictly increasing scores; weights at a common score
-    are added as a + b."""
+    s: np.ndarray, p: np.ndarray, q: np.ndarray,
+) -> int:
     la = sa.size
     lb = sb.size
-    s = np.empty(la + lb)
-    p = np.empty(la + lb)
-    q = np.empty(la + lb)
     i = 0
     j = 0
     g = 0
@@ -153,4 +174,4 @@ def merge_tables(
         q[g] = nb_[j]
         j += 1
         g += 1
-    return _cut(s, g), _cut(p, g), _cut(q, g)
+    return g
