@@ -96,7 +96,7 @@ def run(
     ks : case counts k for the expected positives among the top k (BEP: the number of
         positives; lift@q: q times the total)
     threshold, inclusive : also the confusion counts at this threshold
-    n_bins : ECE bins
+    n_bins : ECE bins (0: none)
     apr : also APR's sum (when the weights are whole numbers)
     """
     from measurelab.measures._fused_kernel import walk
@@ -156,7 +156,7 @@ def prime(stats: Any, measures: Iterable[Any]) -> None:
     from measurelab.measures import probability, ranking
 
     ks: list[float] = []
-    n_bins = 10
+    n_bins = 0  # ECE bins only when ECE is asked for
     apr = False
     for m in measures:
         f = getattr(m, "formula", None)
