@@ -86,6 +86,30 @@ class PeriodicLine:
         self.close()
 
 
+class _NullBar:
+    """A disabled bar: accepts tqdm's calls and does nothing."""
+
+    n = 0
+
+    def update(self, n: float = 1) -> None:
+        self.n += n
+
+    def set_postfix_str(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def set_description(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> _NullBar:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
 def progress_bar(total: float | None = None, desc: str = "", unit: str = "it",
                  enabled: bool = True, **tqdm_kwargs: Any) -> Any:
     """A tqdm bar on a terminal, a :class:`PeriodicLine` otherwise, nothing if not enabled.
@@ -95,11 +119,11 @@ def progress_bar(total: float | None = None, desc: str = "", unit: str = "it",
     >>> bar = progress_bar(10, "work", enabled=False)
     >>> bar.update(3); bar.close()
     """
-    from tqdm.auto import tqdm
-
     if not enabled:
-        return tqdm(total=total, disable=True)
+        return _NullBar()
     if sys.stderr is not None and sys.stderr.isatty():
+        from tqdm.auto import tqdm  # on first use: the CLI's start-up stays light
+
         return tqdm(total=total, desc=desc, unit=unit, dynamic_ncols=True, **tqdm_kwargs)
     bar = PeriodicLine(total, desc, unit)  # the other tqdm_kwargs (delay, leave) are tqdm's
     bar.n = bar.n0 = float(tqdm_kwargs.get("initial", 0))

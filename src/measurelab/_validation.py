@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 
 class MeasurelabError(ValueError):
@@ -212,8 +211,8 @@ def warn_undefined(message: str, stacklevel: int = 3) -> None:
 
 
 def _as_1d(x: Any, name: str) -> np.ndarray:
-    if isinstance(x, pd.Series | pd.Index):
-        x = x.to_numpy()
+    if type(x).__module__.startswith("pandas") and hasattr(x, "to_numpy"):
+        x = x.to_numpy()  # a Series or Index (pandas is not imported for other input)
     arr = np.asarray(x)
     if arr.ndim == 0:
         raise MeasurelabError(f"{name} must be a 1-d array-like, got a scalar {arr!r}")
@@ -285,6 +284,15 @@ def unique_labels(y: np.ndarray) -> np.ndarray:
     """Sorted distinct labels in O(n) (hash-based) rather than a full sort."""
     if y.dtype == bool:
         return np.unique(y[[0, -1]]) if y.all() or not y.any() else np.array([False, True])
+    if y.dtype.kind in "iuf" and y.size:
+        # whole-number labels in a small range: a count per value (no hashing, no pandas)
+        lo, hi = y.min(), y.max()
+        if np.isfinite(lo) and np.isfinite(hi) and hi - lo < 1 << 16:
+            k = y if lo == 0 and y.dtype == np.intp else (y - lo).astype(np.intp)
+            if y.dtype.kind != "f" or np.array_equal(k + lo, y):
+                return (np.flatnonzero(np.bincount(k)) + lo).astype(y.dtype)
+    import pandas as pd
+
     u = pd.unique(y)
     try:
         return np.sort(u)

@@ -27,6 +27,7 @@ from measurelab._validation import (
     show,
     unique_labels,
 )
+from measurelab.measures._fused import prime as fused_prime
 from measurelab.registry import Measure, check_average, registry, set_data_evaluator
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
@@ -211,6 +212,8 @@ def compute_measures(
     used: dict[str, Measure] = {}
     multi = isinstance(stats, MultiStats)
     _check_total(stats)
+    if not multi:
+        fused_prime(stats, chosen)  # one compiled pass for a large table (else nothing)
     for m in chosen:
         if explicit:
             if multi and not m.supports_multiclass:

@@ -65,8 +65,8 @@ from measurelab.stats.scoretable import ScoreTable
 
 #: rows per chunk unless the caller says otherwise
 DEFAULT_CHUNK_ROWS = 1 << 20
-#: bytes read from a text stream at a time
-_BLOCK_BYTES = 1 << 21
+#: bytes read from a text stream at a time (perf text: fewer, larger parser calls)
+_BLOCK_BYTES = 1 << 22
 
 FORMATS = ("auto", "perf", "csv", "parquet")
 LABEL_NAMES = ("target", "label", "labels", "y", "y_true", "class", "truth", "actual")
@@ -270,12 +270,37 @@ def _scan_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.ndar
     return np.array(ys, dtype=np.float64), np.array(ss, dtype=np.float64)
 
 
+#: perf text pieces shorter than this are parsed by the exact scan (no pyarrow import)
+_SMALL_PIECE_BYTES = 1 << 16
+
+
+def _column_numpy(col: Any) -> np.ndarray:
+    """A float64 pyarrow column (ChunkedArray) as one numpy array, read from its data
+    buffers (``to_numpy`` would import pandas)."""
+    chunks = []
+    for c in col.chunks:
+        if c.null_count:
+            raise ValueError("missing values")  # the exact scan names the line
+        chunks.append(np.frombuffer(c.buffers()[1], dtype=np.float64, count=len(c),
+                                    offset=8 * c.offset))
+    if len(chunks) == 1:
+        return chunks[0]
+    return np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.float64)
+
+
 def _parse_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.ndarray]:
-    """Parse a piece of perf text fast (pyarrow); on any doubt fall back to the exact scan."""
+    """Parse a piece of perf text fast (pyarrow); on any doubt fall back to the exact scan.
+
+    Small pieces go straight to the exact scan: for a few thousand lines it is quicker
+    than importing pyarrow (the command line on a small file stays fast)."""
+    if len(piece) < _SMALL_PIECE_BYTES:
+        return _scan_perf(piece, line0, name)
     import pyarrow as pa
     import pyarrow.csv as pacsv
 
-    text = piece.translate(_WS)
+    # other white space becomes a space (checked first: most files have none)
+    text = piece.translate(_WS) if any(c in piece for c in (b"\t", b"\r", b"\v", b"\f")) \
+        else piece
     try:
         tbl = pacsv.read_csv(
             io.BytesIO(text),
@@ -285,8 +310,9 @@ def _parse_perf(piece: bytes, line0: int, name: str) -> tuple[np.ndarray, np.nda
                 column_types={"y": pa.float64(), "s": pa.float64()}
             ),
         )
-        y = tbl.column("y").to_numpy()
-        s = tbl.column("s").to_numpy()
+        # per chunk: ChunkedArray.to_numpy would import pandas
+        y = _column_numpy(tbl.column("y"))
+        s = _column_numpy(tbl.column("s"))
     except (pa.ArrowInvalid, ValueError):
         return _scan_perf(piece, line0, name)
     if not (np.isfinite(s).all() and np.isfinite(y).all()):
@@ -300,6 +326,10 @@ def _read_perf(fh: IO[bytes], name: str, chunk_rows: int, first: bytes = b"") ->
         if s.size:
             blank = s.size != piece.count(b"\n") + (not piece.endswith(b"\n"))
             yield Chunk(y, s, None, first=line0, unit="line", _lines=piece if blank else None)
+    if "pyarrow" in sys.modules:  # hand the parser's cached buffers back to the system
+        import pyarrow as pa
+
+        pa.default_memory_pool().release_unused()
 
 
 # ----------------------------------------------------------------------------- columns
@@ -658,8 +688,42 @@ class TableAccumulator:
     [1.0, 1.0]
     """
 
+    #: unweighted rows kept as class scores (8 bytes a row) before one table is built of
+    #: them, when the scores are mostly distinct (a table row takes 24 bytes, and one
+    #: build of many rows is cheaper than merging many small tables)
+    RAW_ROWS = 1 << 24
+
     def __init__(self) -> None:
         self._stack: list[tuple[int, ScoreTable]] = []
+        self._pos: list[np.ndarray] = []
+        self._neg: list[np.ndarray] = []
+        self._raw = 0
+        self._distinct: bool | None = None  # decided on the first unweighted chunk
+
+    def add_rows(self, y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None) -> None:
+        """Add a chunk's rows (boolean labels, scores, optional weights)."""
+        if w is not None:
+            self.add(ScoreTable.from_arrays(y, s, w))
+            return
+        if self._distinct is None:
+            t = ScoreTable.from_arrays(y, s)
+            self._distinct = 2 * t.size > s.size
+            if not self._distinct:
+                self.add(t)
+                return
+        if not self._distinct:
+            self.add(ScoreTable.from_arrays(y, s))
+            return
+        self._pos.append(s[y])
+        self._neg.append(s[~y])
+        self._raw += s.size
+        if self._raw >= self.RAW_ROWS:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._raw:
+            self._raw = 0
+            self.add(ScoreTable.from_class_scores(self._pos, self._neg))
 
     def add(self, table: ScoreTable) -> None:
         level = 0
@@ -670,6 +734,7 @@ class TableAccumulator:
         self._stack.append((level, table))
 
     def result(self) -> ScoreTable:
+        self._flush()
         out = ScoreTable.empty()
         for _, t in self._stack:
             out = out.merge(t)
@@ -695,10 +760,12 @@ def _coerce_pos_label(pos_label: Any, y: np.ndarray) -> Any:
 
 
 def _in_order(y: np.ndarray) -> list[Any]:
-    """Distinct labels in order of first appearance."""
-    import pandas as pd
-
-    return pd.unique(y).tolist()
+    """Distinct labels in order of first appearance (numpy; no pandas on the CLI's path)."""
+    try:
+        vals, first = np.unique(y, return_index=True)
+    except TypeError:  # labels of mixed types cannot be sorted
+        return list(dict.fromkeys(y.tolist()))
+    return vals[np.argsort(first, kind="stable")].tolist()
 
 
 def _label_list(labels: list[Any]) -> list[Any]:
@@ -767,7 +834,7 @@ def read_score_table(
                     "label column"
                 )
         y = np.asarray(chunk.y == label, dtype=bool)
-        acc.add(ScoreTable.from_arrays(y, chunk.score, chunk.weight))
+        acc.add_rows(y, chunk.score, chunk.weight)
         n += len(chunk)
     bar.close()
     if n == 0:

@@ -22,7 +22,9 @@ class _Parser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line parser; ``only`` builds just that subcommand's options (the
+    others' modules, and what they import, are then not loaded)."""
     parser = _Parser(
         prog="measurelab",
         description="Measures that judge classifiers: evaluate, compare, reproduce.",
@@ -32,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"measurelab {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for name in SUBCOMMANDS:
+        if only is not None and name != only:
+            continue
         try:
             mod = importlib.import_module(f"measurelab.cli.{name}")
         except ModuleNotFoundError as exc:
@@ -43,9 +47,18 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (the first non-option word), if any."""
+    for a in argv:
+        if not a.startswith("-"):
+            return a if a in SUBCOMMANDS else None
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_command(args_list))
+    args = parser.parse_args(args_list)
     if not getattr(args, "_run", None):
         parser.print_help()
         return 2

@@ -20,6 +20,8 @@ import sys
 import warnings
 from typing import Any
 
+import numpy as np
+
 from measurelab._validation import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS
 
@@ -225,9 +227,27 @@ def _evaluate_multi(args: argparse.Namespace, measures: list[str] | None) -> Any
 
 
 def format_table(result: Any) -> str:
-    """The result as an aligned text table: value, kind, direction and notes."""
-    df = result.to_frame()[["value", "kind", "direction", "note"]]
-    return df.to_string(float_format=lambda v: f"{v:.6g}")
+    """The result as an aligned text table: value, kind, direction and notes (plain
+    Python: the command line does not import pandas to print it)."""
+    notes = result.notes()
+    head = ["measure", "value", "kind", "direction", "note"]
+    rows = []
+    for name, v in result.items():
+        m = result.measure(name)
+        direction = "higher" if m.higher_is_better else "lower"
+        if np.ndim(v) == 1:  # per-class values (--average none): one row per class
+            for c, x in zip(result._class_names(v), v, strict=True):
+                rows.append([f"{name}[{c}]", f"{float(x):.6g}", m.kind, direction, ""])
+            continue
+        rows.append([name, f"{float(v):.6g}", m.kind, direction, notes.get(name, "")])
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
+    lines = [" " * widths[0] + "".join(f"  {h:>{w}}" for h, w in zip(head[1:], widths[1:],
+                                                                      strict=True)),
+             head[0]]  # the index name on its own line, as pandas prints a table
+    for r in rows:
+        lines.append(f"{r[0]:<{widths[0]}}" + "".join(
+            f"  {c:>{w}}" for c, w in zip(r[1:], widths[1:], strict=True)))
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -278,6 +278,20 @@ def _counts_table(ra: np.ndarray, ua: int, rb: np.ndarray, ub: int) -> PairCount
     return counts_from_table(contingency(ra, ua, rb, ub))
 
 
+#: smaller rank range up to which the compiled counter (a Fenwick tree over it) is used
+_TREE_RANKS = 1 << 24
+#: objects from which the compiled counter is worth loading numba
+_TREE_MIN_OBJECTS = 1 << 16
+
+
+def _tree_counter() -> Any:
+    try:
+        from measurelab.compare._pairs_kernel import discordant_and_tied
+    except ImportError:  # numba missing: the sorted route gives the same counts
+        return None
+    return discordant_and_tied
+
+
 def _counts_sorted(ra: np.ndarray, ua: int, rb: np.ndarray, ub: int) -> PairCounts:
     K = int(ra.size)
     if ub > ua:  # count inversions over the smaller rank range (fewer bit levels)
@@ -285,6 +299,17 @@ def _counts_sorted(ra: np.ndarray, ua: int, rb: np.ndarray, ub: int) -> PairCoun
         swapped = True
     else:
         swapped = False
+    fn = _tree_counter() if ub <= _TREE_RANKS and K >= _TREE_MIN_OBJECTS else None
+    if fn is not None:
+        # one sort of the (a, b) keys, then one pass with a Fenwick tree over the b-ranks
+        shift = max(1, (ub - 1).bit_length())
+        key = np.sort((ra.astype(np.int64) << shift) | rb.astype(np.int64))
+        S, T = (int(v) for v in fn(key, ub, shift))
+        ta = _choose2(np.bincount(ra, minlength=ua))
+        tb = _choose2(np.bincount(rb, minlength=ub))
+        P, Q = tb - T, ta - T
+        out = PairCounts(K * (K - 1) // 2 - S - P - Q - T, S, P, Q, T, K)
+        return out.swapped() if swapped else out
     key = np.sort(ra.astype(np.int64) * ub + rb)
     flag = np.empty(K, dtype=bool)
     flag[0] = True

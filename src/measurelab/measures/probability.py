@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 
 from measurelab.measures._arith import div
+from measurelab.measures._fused import lookup
 from measurelab.registry import measure
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
@@ -27,7 +28,8 @@ EPS = float(np.finfo(np.float64).eps)
 
 
 def _squared_error_sum(t: ScoreTable) -> float:
-    return t.squared_error_sum
+    fused = lookup(t, "sq_sum")
+    return float(fused) if fused is not None else t.squared_error_sum
 
 
 def _class_squared_error(stats: Any) -> float:
@@ -158,6 +160,10 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
     0.175
     """
     n_bins = int(n_bins)
+    fused = lookup(t, ("ece", n_bins))
+    if fused is not None:
+        ws, wp = fused
+        return float(np.abs(ws - wp).sum() / t.total)
     b = np.minimum(np.floor(t.scores * n_bins).astype(np.int64), n_bins - 1)
     w = t.pos + t.neg
     ws = np.bincount(b, weights=w * t.scores, minlength=n_bins)

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._validation import warn_undefined
+from measurelab.measures._fused import lookup
 from measurelab.registry import measure
 from measurelab.stats.scoretable import ScoreTable
 
@@ -34,6 +35,9 @@ def _need_both_classes(t: ScoreTable, name: str) -> bool:
 def auc_numerator(t: ScoreTable) -> float:
     """Mann–Whitney U of the positives: Σ over positive/negative pairs of
     [pos > neg] + ½[pos = neg] (weighted). Exact for integer weights below 2**53."""
+    fused = lookup(t, "auc_num")
+    if fused is not None:
+        return float(fused)
     neg_below = np.cumsum(t.neg) - t.neg
     return float(np.dot(t.pos, neg_below + 0.5 * t.neg))
 
@@ -140,6 +144,9 @@ def apr(t: ScoreTable) -> float:
     if not t.is_integer:
         warn_undefined("APR needs integer (frequency) weights; returning NaN")
         return math.nan
+    fused = lookup(t, "apr_sum")
+    if fused is not None:
+        return fused / t.n_pos
     p, m, pa, a = _desc(t)
     has = p > 0
     single = has & (m == 1)
@@ -193,8 +200,12 @@ def ap(t: ScoreTable) -> float:
     if t.n_pos <= 0:
         warn_undefined("AP is undefined with no positive examples; returning NaN")
         return math.nan
+    fused = lookup(t, "ap_sum")
+    if fused is not None:
+        return float(fused / t.n_pos)
     cp, cn = t.cum_pos_desc, t.cum_neg_desc
-    return float(np.dot(t.pos[::-1], cp / (cp + cn)) / t.n_pos)
+    has = t.pos[::-1] > 0  # only thresholds that add recall (zero-weight rows add nothing)
+    return float(np.dot(t.pos[::-1][has], cp[has] / (cp[has] + cn[has])) / t.n_pos)
 
 
 @measure(
@@ -218,6 +229,9 @@ def ap11(t: ScoreTable) -> float:
     if t.n_pos <= 0:
         warn_undefined("11-point AP is undefined with no positive examples; returning NaN")
         return math.nan
+    fused = lookup(t, "ap11_vals")
+    if fused is not None:
+        return float(fused.mean())
     cp, cn = t.cum_pos_desc, t.cum_neg_desc
     precision = cp / (cp + cn)
     # best precision at recall >= R_k: suffix maximum over thresholds k, k+1, ...
@@ -249,9 +263,12 @@ def _first_at_recall_levels(cp: np.ndarray, integer: bool) -> np.ndarray:
 def expected_tp_at(t: ScoreTable, k: float) -> float:
     """Expected positives among the top ``k`` cases (ties in random order; k may be
     fractional, which interpolates linearly inside the straddling tie group)."""
-    p, m, pa, a = _desc(t)
     if k <= 0:
         return 0.0
+    fused = lookup(t, ("tp_at", float(k)))
+    if fused is not None:
+        return float(fused)
+    p, m, pa, a = _desc(t)
     g = int(np.searchsorted(a + m, k, side="left"))
     if g >= p.size:
         return float(t.n_pos)

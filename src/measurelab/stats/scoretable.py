@@ -11,12 +11,92 @@ often far less (rounded scores, tree leaves, k-NN votes).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from measurelab.stats.confusion import BinaryCounts
+
+#: from this many rows a table is built (and merged) by the compiled loops of
+#: ``stats/_compiled.py``; below it numpy is used and numba is never imported
+COMPILED_MIN_ROWS = 1 << 21
+#: once the compiled loops are loaded (numba's import is paid), from this many rows
+COMPILED_MIN_ROWS_LOADED = 1 << 12
+
+
+def use_compiled(n: int) -> bool:
+    """Whether ``n`` rows are worth the compiled loops (numba loads on first use).
+
+    Examples
+    --------
+    >>> use_compiled(10)
+    False
+    """
+    if n >= COMPILED_MIN_ROWS or (
+        n >= COMPILED_MIN_ROWS_LOADED and "measurelab.stats._compiled" in sys.modules
+    ):
+        try:
+            import measurelab.stats._compiled  # noqa: F401
+        except ImportError:  # numba missing: the numpy route gives the same table
+            return False
+        return True
+    return False
+
+
+def _build_compiled(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Linear-time unweighted build: sort each class's scores, merge the two sorted runs."""
+    from measurelab.stats import _compiled as k
+
+    a, b = k.split_by_label(s, y.view(np.uint8))
+    a[1:-1].sort()
+    b[1:-1].sort()
+    return k.table_from_sorted(a, b)
+
+
+def _mostly_tied(s: np.ndarray) -> bool:
+    """Whether a sample of the scores repeats values a lot (then the table is small and
+    the numpy route, which never allocates per-case arrays beyond two sorts, is quicker)."""
+    probe = s[:: max(1, s.size // 65536)]
+    return 2 * np.unique(probe).size < probe.size
+
+
+def _class_table(s: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct scores of one class and the weight at each; weights tied at one score are
+    added (``np.add.reduceat``) in increasing order, so the sums do not depend on the
+    input order."""
+    order = np.argsort(s)
+    s, w = s[order], w[order]
+    if s.size == 0:
+        return s, w
+    flag = np.empty(s.size, dtype=bool)
+    flag[0] = True
+    np.not_equal(s[1:], s[:-1], out=flag[1:])
+    if not flag.all():
+        # order the weights inside each run of tied scores (only the tied cases are sorted)
+        tied = ~flag
+        tied[:-1] |= ~flag[1:]
+        idx = np.flatnonzero(tied)
+        w[idx] = w[idx][np.lexsort((w[idx], s[idx]))]
+    starts = np.flatnonzero(flag)
+    return s[starts], np.add.reduceat(w, starts)
+
+
+def _combine(
+    scores: np.ndarray, pos: np.ndarray, neg: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Sort (score, pos, neg) rows by score and add rows with equal scores (e.g. after a
+    transformation such as 1 − score has rounded two close scores to one value)."""
+    order = np.argsort(scores, kind="stable")
+    s = scores[order]
+    if s.size == 0:
+        return s, pos[order], neg[order]
+    flag = np.empty(s.size, dtype=bool)
+    flag[0] = True
+    np.not_equal(s[1:], s[:-1], out=flag[1:])
+    starts = np.flatnonzero(flag)
+    return s[starts], np.add.reduceat(pos[order], starts), np.add.reduceat(neg[order], starts)
 
 
 def _group_sorted(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -29,21 +109,6 @@ def _group_sorted(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     starts = np.flatnonzero(flag)
     counts = np.diff(np.append(starts, s.size)).astype(np.float64)
     return s[starts], counts
-
-
-def _combine(
-    scores: np.ndarray, pos: np.ndarray, neg: np.ndarray
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Sort (score, pos, neg) rows by score and add rows with equal scores."""
-    order = np.argsort(scores, kind="stable")
-    s = scores[order]
-    if s.size == 0:
-        return s, pos[order], neg[order]
-    flag = np.empty(s.size, dtype=bool)
-    flag[0] = True
-    np.not_equal(s[1:], s[:-1], out=flag[1:])
-    starts = np.flatnonzero(flag)
-    return s[starts], np.add.reduceat(pos[order], starts), np.add.reduceat(neg[order], starts)
 
 
 @dataclass(frozen=True, eq=False)
@@ -83,22 +148,62 @@ class ScoreTable:
         """Build from a boolean truth vector and float scores (already validated).
 
         Unweighted input takes the fast route: ``np.sort`` of all scores and of the
-        positives' scores (no argsort).
+        positives' scores (no argsort). Large input (:func:`use_compiled`) sorts each
+        class's scores and merges the two sorted runs in one linear pass: about one
+        ``np.sort`` of all scores in all.
         """
         y = np.asarray(y_true, dtype=bool)
         s = np.asarray(y_score, dtype=np.float64)
-        if sample_weight is None:
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        if w is None and use_compiled(s.size) and not _mostly_tied(s):
+            return cls(*_build_compiled(y, s))
+        if w is None:
             # one sort of all scores gives the groups; one sort of the positives their share
             scores, total = _group_sorted(np.sort(s))
             pu, pc = _group_sorted(np.sort(s[y]))
             pos = np.zeros(scores.size, dtype=np.float64)
             pos[np.searchsorted(scores, pu)] = pc
             return cls(scores, pos, total - pos)
-        w = np.asarray(sample_weight, dtype=np.float64)
-        # order ties by weight, so the float sums do not depend on the input order
-        order = np.lexsort((w, y, s))
-        s, y, w = s[order], y[order], w[order]
-        return cls(*_combine(s, np.where(y, w, 0.0), np.where(y, 0.0, w)))
+        # each class apart (ties ordered by weight), then the union of the two tables
+        sp, wp = _class_table(s[y], w[y])
+        sn, wn = _class_table(s[~y], w[~y])
+        return cls(sp, wp, np.zeros(sp.size)).merge(cls(sn, np.zeros(sn.size), wn))
+
+    @classmethod
+    def from_class_scores(cls, pos: list[np.ndarray], neg: list[np.ndarray]) -> ScoreTable:
+        """Unweighted table from the scores of the positives and of the negatives, each
+        given in pieces; the lists are emptied (each piece is released once copied).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> t = ScoreTable.from_class_scores([np.array([0.9]), np.array([0.4])], [np.array([0.4])])
+        >>> t.scores.tolist(), t.pos.tolist(), t.neg.tolist()
+        ([0.4, 0.9], [1.0, 1.0], [1.0, 0.0])
+        """
+        k = sum(int(p.size) for p in pos)
+        n = k + sum(int(q.size) for q in neg)
+        if not use_compiled(n):
+            y = np.zeros(n, dtype=bool)
+            y[:k] = True
+            s = np.concatenate([*pos, *neg]) if n else np.zeros(0)
+            pos.clear()
+            neg.clear()
+            return cls.from_arrays(y, s)
+        from measurelab.stats import _compiled
+
+        runs = []
+        for parts in (pos, neg):
+            a = np.empty(sum(int(x.size) for x in parts) + 2)
+            a[0], a[-1] = -np.inf, np.inf
+            at = 1
+            while parts:  # copy piece by piece, dropping each piece once copied
+                x = parts.pop(0)
+                a[at : at + x.size] = x
+                at += x.size
+            a[1:-1].sort()
+            runs.append(a)
+        return cls(*_compiled.table_from_sorted(*runs))
 
     @classmethod
     def empty(cls) -> ScoreTable:
@@ -111,6 +216,11 @@ class ScoreTable:
             return self
         if self.scores.size == 0:
             return other
+        if use_compiled(self.scores.size + other.scores.size):
+            from measurelab.stats._compiled import merge_tables
+
+            return ScoreTable(*merge_tables(self.scores, self.pos, self.neg,
+                                            other.scores, other.pos, other.neg))
         # both score vectors are strictly increasing: place each table's rows in the union
         # (the indices of one table are distinct, so plain fancy assignment adds exactly)
         scores = np.union1d(self.scores, other.scores)

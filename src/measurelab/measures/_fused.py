@@ -1,0 +1,177 @@
+"""Every rank and probability measure of a large score table from one compiled pass.
+
+The measures in ``ranking.py`` and ``probability.py`` each walk the score table with
+numpy (cumulative sums, temporaries as large as the table). On a large table
+(:func:`use_fused`) one compiled walk (``_fused_kernel.walk``, numba) computes all their
+sums at once — the AUC numerator, AP's and APR's sums (APR with its expectation over tied
+orders), the 11 levels of 11-point AP, the expected positives among the top k (BEP,
+lift@q), the squared-error sum, the ECE bins and the confusion counts at the
+threshold — and keeps them on the table. Each measure function asks :func:`lookup`
+for its sum first and finishes with its own formula, so the measures stay individually
+callable and a value never depends on which route computed it beyond rounding:
+
+* counts, 11-point AP, BEP and lift repeat numpy's operations in numpy's order (bit for
+  bit);
+* MXE keeps numpy's route (its vectorized ``log`` beats a call per row);
+* AUC, AP, APR and the probability sums add in walk order instead of numpy's pairwise
+  order: exact on integer weights (every partial sum is a whole or half number below
+  2**53), within a few units of rounding otherwise (docs/DECISIONS.md).
+
+CAL is not part of the walk: it is :func:`measurelab.measures.calibration.cal`.
+
+Small tables keep the numpy route, so numba is never imported for them (a command line
+run on a small file stays fast); the compiled code is cached on disk.
+
+Examples
+--------
+>>> import numpy as np
+>>> from measurelab.stats.scoretable import ScoreTable
+>>> t = ScoreTable.from_arrays([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+>>> sums = run(t, ks=[2.0])
+>>> sums["auc_num"], sums[("tp_at", 2.0)]
+(3.0, 1.0)
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from measurelab.stats.confusion import BinaryCounts
+from measurelab.stats.scoretable import ScoreTable
+
+#: distinct scores from which a table is evaluated by the compiled walk
+FUSED_MIN_SIZE = 1 << 21
+#: once the compiled walk is loaded (numba's import is paid), from this many
+FUSED_MIN_SIZE_LOADED = 1 << 11
+
+#: evaluations of tables at least this large after which numba is loaded anyway (a
+#: process that evaluates many tables, such as a bootstrap, pays the load once)
+REPEATED_MIN_SIZE = 1 << 15
+REPEATED_COUNT = 3
+_repeated = 0
+
+_KERNEL = "measurelab.measures._fused_kernel"
+_MEMO = "_fused_sums"
+
+
+def use_fused(t: ScoreTable) -> bool:
+    """Whether ``t`` is large enough for the compiled walk (numba loads on first use).
+
+    Examples
+    --------
+    >>> from measurelab.stats.scoretable import ScoreTable
+    >>> use_fused(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
+    False
+    """
+    n = t.size
+    if n >= FUSED_MIN_SIZE or (n >= FUSED_MIN_SIZE_LOADED and _KERNEL in sys.modules) or (
+        n >= REPEATED_MIN_SIZE and _repeated >= REPEATED_COUNT
+    ):
+        try:
+            import measurelab.measures._fused_kernel  # noqa: F401
+        except ImportError:  # numba missing: the numpy route gives the same values
+            return False
+        return True
+    return False
+
+
+def run(
+    t: ScoreTable,
+    *,
+    ks: Iterable[float] = (),
+    threshold: float | None = None,
+    inclusive: bool = False,
+    n_bins: int = 10,
+    apr: bool = True,
+) -> dict[Any, Any]:
+    """Walk ``t`` once and keep the sums on it (see the module docstring); returns them.
+
+    Parameters
+    ----------
+    t : ScoreTable
+    ks : case counts k for the expected positives among the top k (BEP: the number of
+        positives; lift@q: q times the total)
+    threshold, inclusive : also the confusion counts at this threshold
+    n_bins : ECE bins (0: none)
+    apr : also APR's sum (when the weights are whole numbers)
+    """
+    from measurelab.measures._fused_kernel import walk
+
+    n_pos = t.n_pos
+    karr = np.array(sorted({float(k) for k in ks if k > 0}), dtype=np.float64)
+    k_top = -1
+    if threshold is not None:
+        i = int(np.searchsorted(t.scores, threshold, side="left" if inclusive else "right"))
+        k_top = t.size - i
+    probs = t.size > 0 and t.scores[0] >= 0.0 and t.scores[-1] <= 1.0
+    nb = int(n_bins) if probs and int(n_bins) > 0 else 0
+    do_apr = bool(apr and n_pos > 0 and t.is_integer)
+    (auc_num, ap_sum, apr_sum, ap11_vals, tp_at, tp_top, fp_top, sq, ws,
+     wp) = walk(t.scores, t.pos, t.neg, n_pos, karr, k_top, nb, do_apr, t.is_integer)
+    memo: dict[Any, Any] = t.__dict__.setdefault(_MEMO, {})
+    memo.update(auc_num=auc_num, ap_sum=ap_sum, ap11_vals=ap11_vals, sq_sum=sq)
+    if do_apr:
+        memo["apr_sum"] = apr_sum
+    for k, v in zip(karr.tolist(), tp_at.tolist(), strict=True):
+        memo[("tp_at", k)] = v
+    if nb:
+        memo[("ece", nb)] = (ws, wp)
+    if k_top >= 0:
+        tp = float(tp_top) if k_top > 0 else 0.0
+        fp = float(fp_top) if k_top > 0 else 0.0
+        memo[("counts", float(threshold), inclusive)] = BinaryCounts(
+            tp, fp, n_pos - tp, t.n_neg - fp)
+    return memo
+
+
+def lookup(t: ScoreTable, key: Any) -> Any:
+    """A sum of the compiled walk, or None (then the measure uses its numpy route).
+
+    A large table not yet walked is walked now with the default parameters (BEP,
+    lift@0.25, ECE with 10 bins).
+    """
+    memo = t.__dict__.get(_MEMO)
+    if memo is None:
+        if not use_fused(t):
+            return None
+        memo = run(t, ks=(t.n_pos, 0.25 * t.total))
+    return memo.get(key)
+
+
+def prime(stats: Any, measures: Iterable[Any]) -> None:
+    """Walk the table of a binary statistics bundle once for all ``measures`` (their
+    lift and ECE parameters, BEP, the counts at the threshold), when it is large."""
+    global _repeated
+    t = getattr(stats, "table", None)
+    if not isinstance(t, ScoreTable):
+        return
+    if t.size >= REPEATED_MIN_SIZE:
+        _repeated += 1
+    if not use_fused(t):
+        return
+    from measurelab.measures import probability, ranking
+
+    ks: list[float] = []
+    n_bins = 0  # ECE bins only when ECE is asked for
+    apr = False
+    for m in measures:
+        f = getattr(m, "formula", None)
+        if f is ranking.lift:
+            q = float(m.params.get("q", 0.25))
+            if 0 < q <= 1:
+                ks.append(q * t.total)
+        elif f is ranking.bep:
+            ks.append(t.n_pos)
+        elif f is ranking.apr:
+            apr = True
+        elif f is probability.ece:
+            n_bins = int(m.params.get("n_bins", 10))
+    with_counts = getattr(stats, "given_counts", None) is None
+    memo = run(t, ks=ks, threshold=stats.threshold if with_counts else None,
+               inclusive=stats.inclusive, n_bins=n_bins, apr=apr)
+    if with_counts and "counts" not in stats.__dict__:
+        stats.__dict__["counts"] = memo[("counts", float(stats.threshold), stats.inclusive)]
