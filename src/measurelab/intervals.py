@@ -398,14 +398,13 @@ def bootstrap_p(diff: float, reps: np.ndarray) -> float:
 
 
 def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
-    """A tqdm bar over ``total`` steps, shown only on a terminal (or when forced), and only
-    once the run lasts a couple of seconds (``delay``)."""
-    import sys
+    """Progress over ``total`` steps through :func:`measurelab._progress.progress_bar` (a
+    tqdm bar on a terminal, shown once the run lasts a couple of seconds; a periodic line
+    otherwise); ``progress=False`` turns it off."""
+    from measurelab._progress import progress_bar as bar
 
-    from tqdm.auto import tqdm
-
-    disable = not sys.stderr.isatty() if progress is None else not progress
-    return tqdm(total=total, desc=desc, disable=disable, delay=2.0, leave=False)
+    return bar(total, desc=desc, unit="replicate", enabled=progress is not False,
+               delay=2.0, leave=False)
 
 
 class CaseDesign:
