@@ -26,6 +26,56 @@ REPRODUCTIONS: dict[str, str] = {
     "hossin2011": "measurelab.experiments.hossin2011:run_mcs",
     "ling2003-nb-trees": "measurelab.experiments.ling2003_nb_trees:run",
     "caruana2004": "measurelab.experiments.caruana2004:run",
+    "ling2003-examples": "measurelab.experiments.examples:run_ling2003",
+    "huang2007-examples": "measurelab.experiments.examples:run_huang2007",
+    "datasets-tables": "measurelab.experiments.datasets_tables:run",
+}
+
+#: paper key -> citation, the headings of the contents page
+PAPERS: dict[str, str] = {
+    "ling2003": "Ling, Huang & Zhang (2003), AUC: a statistically consistent and more "
+                "discriminating measure than accuracy (IJCAI)",
+    "huang2007": "Huang & Ling (2007), Constructing new and better evaluation measures for "
+                 "machine learning (IJCAI)",
+    "sokolova2006": "Sokolova, Japkowicz & Szpakowicz (2006), Beyond accuracy, F-score and "
+                    "ROC (AI 2006)",
+    "hossin2011": "Hossin, Sulaiman, Mustapha, Mustapha & Rahmat (2011), A hybrid evaluation "
+                  "metric for optimizing classifier (DMO)",
+    "caruana2004": "Caruana & Niculescu-Mizil (2004), Data mining in metric space (KDD)",
+    "data": "The data sets the papers used, compared with ours",
+}
+
+#: name -> paper key, one-line description and the expected run time with --quick and with
+#: the default/--full settings (measured on the 2-core development machine under load)
+INFO: dict[str, dict[str, str]] = {
+    "sokolova2006": {"paper": "sokolova2006", "what": "Tables 3-6 from the confusion "
+                     "matrices of Table 2", "quick": "2 s", "full": "2 s"},
+    "hossin2011-table2": {"paper": "hossin2011", "what": "Table 2a-d: OARP vs accuracy on "
+                          "given confusion counts", "quick": "1 s", "full": "1 s"},
+    "huang2007-table4": {"paper": "huang2007", "what": "Table 4: a true and a perturbed "
+                         "ranked list", "quick": "1 s", "full": "1 s"},
+    "ling2003": {"paper": "ling2003", "what": "C and D of AUC vs accuracy, balanced and "
+                 "imbalanced lists, extended to n = 100+", "quick": "15 s", "full": "2 min"},
+    "huang2007-table3": {"paper": "huang2007", "what": "Table 3: AUC:acc vs AUC and acc "
+                         "(consistency, discriminancy)", "quick": "10 s", "full": "1 min"},
+    "huang2007-table5": {"paper": "huang2007", "what": "Table 5: correlation with 1 - RMS on "
+                         "perturbed lists", "quick": "10 s", "full": "2 min"},
+    "huang2007-ann": {"paper": "huang2007", "what": "Tables 7-8: networks stopped by "
+                      "AUC:acc, AUC and acc", "quick": "1 min", "full": "1 h"},
+    "hossin2011": {"paper": "hossin2011", "what": "Tables 4-5: Monte Carlo prototype "
+                   "selection by accuracy vs OARP", "quick": "30 s", "full": "30 min"},
+    "ling2003-nb-trees": {"paper": "ling2003", "what": "naive Bayes vs trees vs SVM by AUC "
+                          "and accuracy on UCI data", "quick": "30 s", "full": "20 min"},
+    "caruana2004": {"paper": "caruana2004", "what": "the metric-space study: findings, "
+                    "Figure 1, Tables 1-4", "quick": "2 min", "full": "see docs/CARUANA_FULL.md"},
+    "ling2003-examples": {"paper": "ling2003", "what": "Tables 1-4: the worked AUC example "
+                          "and the counter-examples, checked by the measures", "quick": "1 s",
+                          "full": "1 s"},
+    "huang2007-examples": {"paper": "huang2007", "what": "Tables 1-2 and the Table 2 AUC "
+                           "discrepancy (2/5 printed, 3/5 computed)", "quick": "1 s",
+                           "full": "1 s"},
+    "datasets-tables": {"paper": "data", "what": "Huang Table 6 and Hossin Table 3 beside the "
+                        "data sets actually used", "quick": "5 s", "full": "5 s"},
 }
 
 
@@ -41,6 +91,21 @@ def get(name: str) -> Callable[..., Any]:
         )
     mod_name, func = REPRODUCTIONS[name].split(":")
     return getattr(importlib.import_module(mod_name), func)
+
+
+def describe(name: str) -> str:
+    """One line for ``--list``: the name, what it reproduces, the expected run times.
+
+    Examples
+    --------
+    >>> describe("ling2003-examples").startswith("ling2003-examples")
+    True
+    """
+    info = INFO.get(name)
+    if info is None:
+        return name
+    return (f"{name:<20} {info['what']} (quick {info['quick']}, "
+            f"default/full {info['full']})")
 
 
 def available() -> list[str]:
