@@ -129,3 +129,22 @@ def test_sokolova_value_note():
     assert sokolova2006.value_note(0.2016, 0.20, 2) == ""
     assert sokolova2006.value_note(65.4867, 65.4, 1).startswith("paper truncates")
     assert sokolova2006.value_note(81.097, 81.2, 1).startswith("not explained")
+
+
+def test_datasets_tables_against_hand_counts():
+    from measurelab.experiments import datasets_tables as dt
+
+    h6, offset = dt.huang_table6()
+    assert offset == 1  # e.g. sonar: 60 attributes + the class = the printed 61
+    assert h6.loc["sonar", "match"] and h6.loc["sonar", "our attributes"] == 60
+    # Pima: the paper's 392 = the rows with no zero in the five zero-coded columns
+    assert not h6.loc["pima", "match"]
+    assert "392 = our rows with no zero" in h6.loc["pima", "differences"]
+    assert "instances differ: 700 printed, 1728" in h6.loc["cars", "differences"]
+    h3 = dt.hossin_table3()
+    assert h3["match"].tolist().count(False) == 1 and not h3.loc["Card-Ger", "match"]
+    assert "attributes 24 printed vs 20" in h3.loc["Card-Ger", "differences"]
+    d = dt.describe("pima")
+    assert (d["instances"], d["complete_cases"]) == (768, 392)
+    rep = dt.run()
+    assert rep.verdict == "Huang Table 6: 12/20 rows agree; Hossin Table 3: 8/9"

@@ -233,7 +233,7 @@ def figure1(stress: pd.DataFrame) -> pd.DataFrame:
     Examples
     --------
     >>> st = pd.DataFrame({"normalized": [0.3, 0.08, 0.04]}, index=[1, 2, 3])
-    >>> figure1(st).loc["normalized", "dims for stress < 0.05"]
+    >>> int(figure1(st).loc["normalized", "dims for stress < 0.05"])
     3
     """
     rows = []

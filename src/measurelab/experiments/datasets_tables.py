@@ -59,7 +59,7 @@ def describe(name: str) -> dict[str, Any]:
 
     X, y = datasets.load(name)
     counts = y.value_counts()
-    d = {"instances": int(len(X)), "attributes": int(X.shape[1]),
+    d = {"instances": len(X), "attributes": int(X.shape[1]),
          "classes": int(counts.size), "missing_cells": int(X.isna().sum().sum()),
          "minority_pct": round(100 * float(counts.min()) / len(y), 1)}
     if set(PIMA_ZERO_MISSING) <= set(X.columns):
@@ -115,7 +115,7 @@ def hossin_table3() -> pd.DataFrame:
     from measurelab.experiments.hossin2011 import DATASETS
 
     rows = []
-    for p, (n, a, mv, cd) in HOSSIN_TABLE3.items():
+    for p, (n, a, mv, _cd) in HOSSIN_TABLE3.items():
         o = describe(DATASETS[p])
         has_missing = o["missing_cells"] > 0
         notes = []
