@@ -232,3 +232,10 @@ def test_list_describes_each_with_run_times(capsys):
     assert all("(quick " in ln and "default/full " in ln for ln in lines)
     assert set(experiments.INFO) == set(experiments.REPRODUCTIONS)
     assert {i["paper"] for i in experiments.INFO.values()} <= set(experiments.PAPERS)
+
+
+def test_verdict_column_counts_claims():
+    r = Report("v", "V")
+    r.add_table("claims", pd.DataFrame({"verdict": ["holds", "holds in part",
+                                                    "not supported", ""]}))
+    assert r.checks() == (1, 3) and r.status() == "in part"

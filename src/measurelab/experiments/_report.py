@@ -8,7 +8,9 @@ built from), one CSV per table and the figures to a folder, atomically (a file a
 or not at all).
 
 The verdict at a glance (:meth:`Report.checks`) is computed, never written: it counts the
-cells of the boolean check columns (:data:`CHECK_COLUMNS`) of the report's tables. A
+cells of the boolean check columns (:data:`CHECK_COLUMNS`) of the report's tables, and the
+cells of a text column ``verdict`` (a claim verdict: "holds" or "holds (…)" agrees;
+"holds in part", "not supported" or anything else does not). A
 reproduction may add its own one-line ``verdict`` (a sentence built from its numbers) and the
 run time ``seconds`` is set by whoever ran it.
 """
@@ -55,9 +57,17 @@ def comparison(
 
 #: boolean columns that count as checks of the paper against ours (True = agrees)
 CHECK_COLUMNS: tuple[str, ...] = ("match", "agrees", "holds", "reproduced", "consistent")
+#: a text column of claim verdicts also counts: a cell agrees when it starts with "holds"
+VERDICT_COLUMN = "verdict"
 
 #: meta keys that are bookkeeping, not settings
 _PRIVATE_META = ("captions", "_rendered")
+
+
+def _verdict_holds(text: str) -> bool:
+    """A verdict cell agrees when its words before any ':' or '(' are exactly "holds"."""
+    head = text.split(":")[0].split("(")[0].strip().lower()
+    return head == "holds"
 
 
 @dataclass
@@ -93,6 +103,10 @@ class Report:
                 if col in df.columns and df[col].dtype == bool:
                     ok += int(df[col].sum())
                     total += int(df[col].size)
+            if VERDICT_COLUMN in df.columns:
+                cells = [v for v in df[VERDICT_COLUMN] if isinstance(v, str) and v.strip()]
+                ok += sum(_verdict_holds(v) for v in cells)
+                total += len(cells)
         return ok, total
 
     def status(self) -> str:

@@ -28,7 +28,8 @@ CSS = ("body{font-family:system-ui,sans-serif;max-width:1150px;margin:2em auto;p
        "margin:0.5em 0}h2{margin-top:1.6em;border-bottom:1px solid #ddd}"
        ".yes,.agrees{color:#17702a;font-weight:bold}.no,.differs{color:#b3261e;"
        "font-weight:bold}.in-part{color:#a15c00;font-weight:bold}.no-checks{color:#666}"
-       "nav{margin-bottom:1em}pre{background:#f7f7f7;padding:0.5em;overflow-x:auto}")
+       "nav{margin-bottom:1em}pre{background:#f7f7f7;padding:0.5em;overflow-x:auto}"
+       "table.index th,table.index td{text-align:left}")
 
 
 def _cell(v: Any) -> str:
@@ -108,6 +109,8 @@ def page_html(rep: Report, index_href: str | None = "../index.html") -> str:
 def _fmt_seconds(s: float | None) -> str:
     if s is None:
         return "—"
+    if s < 0.05:
+        return "< 0.1 s"
     return f"{s:.1f} s" if s < 120 else f"{s / 60:.1f} min"
 
 
@@ -194,8 +197,8 @@ def write_index(out: str | Path, reports: list[Report] | None = None, *,
         cite = PAPERS.get(paper, paper)
         h.append(f"<h2>{html.escape(cite)}</h2>")
         md += [f"## {cite}", ""]
-        h.append("<table><thead><tr><th>reproduction</th><th>tables</th><th>at a glance</th>"
-                 "<th>run time</th><th>settings</th></tr></thead><tbody>")
+        h.append("<table class='index'><thead><tr><th>reproduction</th><th>tables</th>"
+                 "<th>at a glance</th><th>run time</th><th>settings</th></tr></thead><tbody>")
         md += ["| reproduction | tables | at a glance | run time | settings |",
                "|---|---|---|---|---|"]
         for s in items:
