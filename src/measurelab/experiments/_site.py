@@ -68,7 +68,14 @@ def table_html(df: Any) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
-def _glance(status: str, checks: list[int] | tuple[int, int]) -> str:
+def glance_html(status: str, checks: list[int] | tuple[int, int]) -> str:
+    """The verdict at a glance as HTML: the status, coloured, and the counted checks.
+
+    Examples
+    --------
+    >>> glance_html("in part", (4, 6))
+    "<span class='in-part'>in part</span> (4 of 6 checks agree)"
+    """
     ok, total = checks
     cls = status.replace(" ", "-")
     count = f"{ok} of {total} checks agree" if total else "no paper-vs-ours check column"
@@ -85,7 +92,7 @@ def page_html(rep: Report, index_href: str | None = "../index.html") -> str:
         parts.append(f"<nav><a href='{html.escape(index_href)}'>← all reproductions</a> · "
                      f"<a href='{rep.name}.md'>Markdown</a></nav>")
     parts.append(f"<h1>{title}</h1>")
-    parts.append(f"<p><b>At a glance:</b> {_glance(rep.status(), rep.checks())}"
+    parts.append(f"<p><b>At a glance:</b> {glance_html(rep.status(), rep.checks())}"
                  + (f" — {html.escape(rep.verdict)}" if rep.verdict else "")
                  + (f"; ran in {rep.seconds:.1f} s" if rep.seconds is not None else "")
                  + "</p>")
@@ -212,7 +219,7 @@ def write_index(out: str | Path, reports: list[Report] | None = None, *,
                      f"<br><small>{html.escape(s['title'])}</small><br>"
                      f"<a href='{html.escape(s['dir'])}/{html.escape(s['markdown'])}'>"
                      f"Markdown</a></td><td class='text'>{tables}</td>"
-                     f"<td class='text'>{_glance(s['status'], s['checks'])}{verdict}</td>"
+                     f"<td class='text'>{glance_html(s['status'], s['checks'])}{verdict}</td>"
                      f"<td>{_fmt_seconds(s.get('seconds'))}</td>"
                      f"<td class='text'>{html.escape(sets)}</td></tr>")
             ok, n = s["checks"]

@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from measurelab.experiments._report import Report, atomic_write_text, comparison
+from measurelab.experiments._site import glance_html
 from measurelab.study.problems import PAPER_PROBLEMS, PAPER_SIZES
 
 SEED = 0
@@ -445,7 +446,11 @@ def to_html(rep: Report) -> str:
            "font-weight:bold}.no{color:#b3261e;font-weight:bold}")
     parts = ["<!DOCTYPE html><html><head><meta charset='utf-8'>",
              f"<title>{html.escape(rep.title)}</title><style>{css}</style></head><body>",
-             f"<h1>{html.escape(rep.title)}</h1>"]
+             "<nav><a href='../index.html'>← all reproductions</a> · "
+             f"<a href='{rep.name}.md'>Markdown</a></nav>",
+             f"<h1>{html.escape(rep.title)}</h1>",
+             f"<p><b>At a glance:</b> {glance_html(rep.status(), rep.checks())}"
+             + (f" — {html.escape(rep.verdict)}" if rep.verdict else "") + "</p>"]
     parts += [f"<p>{html.escape(p)}</p>" for p in rep.paragraphs]
     order = ["findings", "algorithm_rank", "data"]
     names = order + [n for n in rep.tables if n not in order]
@@ -457,7 +462,8 @@ def to_html(rep: Report) -> str:
         if name not in rep.tables:
             continue
         df = rep.tables[name]
-        parts.append(f"<h2>{html.escape(captions.get(name, name))}</h2>")
+        parts.append(f"<h2 id='table-{html.escape(name)}'>"
+                     f"{html.escape(captions.get(name, name))}</h2>")
         parts.append(_table_html(df))
         for fig in figs_after.get(name, []):
             if fig in rep.figures:
