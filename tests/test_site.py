@@ -229,7 +229,7 @@ def test_list_describes_each_with_run_times(capsys):
     assert main(["reproduce", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [ln.split()[0] for ln in lines] == experiments.available()
-    assert all("(quick " in ln and "default/full " in ln for ln in lines)
+    assert all("(--quick " in ln and ", --full " in ln for ln in lines)
     assert set(experiments.INFO) == set(experiments.REPRODUCTIONS)
     assert {i["paper"] for i in experiments.INFO.values()} <= set(experiments.PAPERS)
 

@@ -45,37 +45,63 @@ PAPERS: dict[str, str] = {
     "data": "The data sets the papers used, compared with ours",
 }
 
-#: name -> paper key, one-line description and the expected run time with --quick and with
-#: the default/--full settings (measured on the 2-core development machine under load)
+#: name -> paper key, one-line description and the run time with --quick and with --full,
+#: measured once on the shared 2-core development machine under load (so upper bounds)
 INFO: dict[str, dict[str, str]] = {
-    "sokolova2006": {"paper": "sokolova2006", "what": "Tables 3-6 from the confusion "
-                     "matrices of Table 2", "quick": "2 s", "full": "2 s"},
-    "hossin2011-table2": {"paper": "hossin2011", "what": "Table 2a-d: OARP vs accuracy on "
-                          "given confusion counts", "quick": "1 s", "full": "1 s"},
-    "huang2007-table4": {"paper": "huang2007", "what": "Table 4: a true and a perturbed "
-                         "ranked list", "quick": "1 s", "full": "1 s"},
-    "ling2003": {"paper": "ling2003", "what": "C and D of AUC vs accuracy, balanced and "
-                 "imbalanced lists, extended to n = 100+", "quick": "15 s", "full": "2 min"},
-    "huang2007-table3": {"paper": "huang2007", "what": "Table 3: AUC:acc vs AUC and acc "
-                         "(consistency, discriminancy)", "quick": "10 s", "full": "1 min"},
-    "huang2007-table5": {"paper": "huang2007", "what": "Table 5: correlation with 1 - RMS on "
-                         "perturbed lists", "quick": "10 s", "full": "2 min"},
-    "huang2007-ann": {"paper": "huang2007", "what": "Tables 7-8: networks stopped by "
-                      "AUC:acc, AUC and acc", "quick": "1 min", "full": "1 h"},
-    "hossin2011": {"paper": "hossin2011", "what": "Tables 4-5: Monte Carlo prototype "
-                   "selection by accuracy vs OARP", "quick": "30 s", "full": "30 min"},
-    "ling2003-nb-trees": {"paper": "ling2003", "what": "naive Bayes vs trees vs SVM by AUC "
-                          "and accuracy on UCI data", "quick": "30 s", "full": "20 min"},
-    "caruana2004": {"paper": "caruana2004", "what": "the metric-space study: findings, "
-                    "Figure 1, Tables 1-4", "quick": "2 min", "full": "see docs/CARUANA_FULL.md"},
-    "ling2003-examples": {"paper": "ling2003", "what": "Tables 1-4: the worked AUC example "
-                          "and the counter-examples, checked by the measures", "quick": "1 s",
-                          "full": "1 s"},
-    "huang2007-examples": {"paper": "huang2007", "what": "Tables 1-2 and the Table 2 AUC "
-                           "discrepancy (2/5 printed, 3/5 computed)", "quick": "1 s",
-                           "full": "1 s"},
-    "datasets-tables": {"paper": "data", "what": "Huang Table 6 and Hossin Table 3 beside the "
-                        "data sets actually used", "quick": "5 s", "full": "5 s"},
+    "sokolova2006": {
+        "paper": "sokolova2006", "quick": "< 1 s", "full": "< 1 s",
+        "what": "Tables 3-6 from the confusion matrices of Table 2",
+    },
+    "hossin2011-table2": {
+        "paper": "hossin2011", "quick": "< 1 s", "full": "< 1 s",
+        "what": "Table 2a-d: OARP vs accuracy on given confusion counts",
+    },
+    "huang2007-table4": {
+        "paper": "huang2007", "quick": "< 1 s", "full": "< 1 s",
+        "what": "Table 4: a true and a perturbed ranked list",
+    },
+    "ling2003": {
+        "paper": "ling2003", "quick": "3 s", "full": "4 min",
+        "what": "C and D of AUC vs accuracy, balanced and imbalanced lists, extended to "
+                "n = 100+",
+    },
+    "huang2007-table3": {
+        "paper": "huang2007", "quick": "< 1 s", "full": "30 s",
+        "what": "Table 3: AUC:acc vs AUC and acc (consistency, discriminancy)",
+    },
+    "huang2007-table5": {
+        "paper": "huang2007", "quick": "1 s", "full": "16 s",
+        "what": "Table 5: correlation with 1 - RMS on perturbed lists",
+    },
+    "huang2007-ann": {
+        "paper": "huang2007", "quick": "20 s", "full": "hours (not measured here)",
+        "what": "Tables 7-8: networks stopped by AUC:acc, AUC and acc",
+    },
+    "hossin2011": {
+        "paper": "hossin2011", "quick": "40 s", "full": "hours (not measured here)",
+        "what": "Tables 4-5: Monte Carlo prototype selection by accuracy vs OARP",
+    },
+    "ling2003-nb-trees": {
+        "paper": "ling2003", "quick": "7 s", "full": "not measured here",
+        "what": "naive Bayes vs trees vs SVM by AUC and accuracy on UCI data",
+    },
+    "caruana2004": {
+        "paper": "caruana2004", "quick": "2-8 min", "full": "FULL_EST",
+        "what": "the metric-space study: findings, Figure 1, Tables 1-4",
+    },
+    "ling2003-examples": {
+        "paper": "ling2003", "quick": "3 s", "full": "3 s",
+        "what": "Tables 1-4: the worked AUC example and the counter-examples, checked "
+                "by the measures",
+    },
+    "huang2007-examples": {
+        "paper": "huang2007", "quick": "< 1 s", "full": "< 1 s",
+        "what": "Tables 1-2 and the Table 2 AUC discrepancy (2/5 printed, 3/5 computed)",
+    },
+    "datasets-tables": {
+        "paper": "data", "quick": "1-9 s", "full": "1-9 s",
+        "what": "Huang Table 6 and Hossin Table 3 beside the data sets actually used",
+    },
 }
 
 
@@ -104,8 +130,7 @@ def describe(name: str) -> str:
     info = INFO.get(name)
     if info is None:
         return name
-    return (f"{name:<20} {info['what']} (quick {info['quick']}, "
-            f"default/full {info['full']})")
+    return f"{name:<20} {info['what']} (--quick {info['quick']}, --full {info['full']})"
 
 
 def available() -> list[str]:
