@@ -82,6 +82,8 @@ def test_table1_names_missing_problems_and_figure1() -> None:
     assert len(t1) == 7 and t1["used"].sum() == 4
     assert {"MEDIS", "SLAC", "HYPER_SPECT"} <= set(t1.index[~t1["used"]])
     assert not t1["paper numbers checked against the text"].any()
+    assert t1.loc["ADULT", "differences"].startswith("test 35222 vs 20000 (ours capped")
+    assert "% positive 53 vs 50" in t1.loc["LETTER.P2", "differences"]
     st = pd.DataFrame({"normalized": [0.3, 0.12, 0.07, 0.03]}, index=[1, 2, 3, 4])
     f1 = c4.figure1(st)
     assert f1.loc["normalized", "dims for stress < 0.1"] == 3

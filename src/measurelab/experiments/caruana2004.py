@@ -269,6 +269,16 @@ def problems_table1(probs: pd.DataFrame) -> pd.DataFrame:
             "our % pos": round(100 * float(probs.loc[p, "pos_rate_test"]), 1) if used
             else None,
             "note": _data_note(p) if used else MISSING_PROBLEMS[p]})
+        r = rows[-1]
+        diffs = []
+        for what, pk, ok in (("train", "paper train", "our train"),
+                             ("test", "paper test", "our test"),
+                             ("% positive", "paper % pos", "our % pos")):
+            if used and r[pk] is not None and r[ok] is not None and r[pk] != r[ok]:
+                diffs.append(f"{what} {r[pk]:g} vs {r[ok]:g}"
+                             + (f" (ours capped at {N_TEST})" if what == "test"
+                                and r[ok] == N_TEST else ""))
+        r["differences"] = "; ".join(diffs)
     return pd.DataFrame(rows).set_index("problem")
 
 
