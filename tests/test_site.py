@@ -237,5 +237,8 @@ def test_list_describes_each_with_run_times(capsys):
 def test_verdict_column_counts_claims():
     r = Report("v", "V")
     r.add_table("claims", pd.DataFrame({"verdict": ["holds", "holds in part",
-                                                    "not supported", ""]}))
-    assert r.checks() == (1, 3) and r.status() == "in part"
+                                                    "not supported", "", "holds (p = 0.01)"]}))
+    assert r.checks() == (2, 4) and r.status() == "in part"
+    # a t-test's win/draw/loss column is not a claim verdict
+    r.add_table("ttests", pd.DataFrame({"verdict": ["win", "draw", "loss"]}))
+    assert r.checks() == (2, 4)

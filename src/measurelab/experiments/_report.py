@@ -9,8 +9,9 @@ or not at all).
 
 The verdict at a glance (:meth:`Report.checks`) is computed, never written: it counts the
 cells of the boolean check columns (:data:`CHECK_COLUMNS`) of the report's tables, and the
-cells of a text column ``verdict`` (a claim verdict: "holds" or "holds (…)" agrees;
-"holds in part", "not supported" or anything else does not). A
+cells of a text column ``verdict`` that hold a claim verdict (:data:`CLAIM_VERDICTS`:
+"holds" or "reproduced" agree; "holds in part", "not supported" … do not; other values
+such as a t-test's "win" are not counted). A
 reproduction may add its own one-line ``verdict`` (a sentence built from its numbers) and the
 run time ``seconds`` is set by whoever ran it.
 """
@@ -57,17 +58,20 @@ def comparison(
 
 #: boolean columns that count as checks of the paper against ours (True = agrees)
 CHECK_COLUMNS: tuple[str, ...] = ("match", "agrees", "holds", "reproduced", "consistent")
-#: a text column of claim verdicts also counts: a cell agrees when it starts with "holds"
+#: a text column of claim verdicts also counts, but only its cells whose head (the words
+#: before any ':' or '(') is one of these; the first two agree. Other values (for example a
+#: t-test's win/draw/loss) are not claim verdicts and are not counted.
 VERDICT_COLUMN = "verdict"
+CLAIM_VERDICTS: tuple[str, ...] = ("holds", "reproduced", "holds in part", "in part",
+                                   "not supported", "does not hold", "not reproduced")
 
 #: meta keys that are bookkeeping, not settings
 _PRIVATE_META = ("captions", "_rendered")
 
 
-def _verdict_holds(text: str) -> bool:
-    """A verdict cell agrees when its words before any ':' or '(' are exactly "holds"."""
-    head = text.split(":")[0].split("(")[0].strip().lower()
-    return head == "holds"
+def _verdict_head(text: str) -> str:
+    """The words of a verdict cell before any ':' or '(', lower case."""
+    return " ".join(text.split(":")[0].split("(")[0].lower().split())
 
 
 @dataclass
@@ -104,9 +108,10 @@ class Report:
                     ok += int(df[col].sum())
                     total += int(df[col].size)
             if VERDICT_COLUMN in df.columns:
-                cells = [v for v in df[VERDICT_COLUMN] if isinstance(v, str) and v.strip()]
-                ok += sum(_verdict_holds(v) for v in cells)
-                total += len(cells)
+                heads = [_verdict_head(v) for v in df[VERDICT_COLUMN] if isinstance(v, str)]
+                heads = [h for h in heads if h in CLAIM_VERDICTS]
+                ok += sum(h in CLAIM_VERDICTS[:2] for h in heads)
+                total += len(heads)
         return ok, total
 
     def status(self) -> str:
