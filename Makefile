@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install install-test lint bench clean
+.PHONY: demo test install install-test lint bench clean chromium
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -18,7 +18,16 @@ install-test: $(BIN)/python
 demo: install
 	$(BIN)/measurelab demo --out out/demo
 
-test: install-test
+# tests/test_site.py renders the report in headless Chromium (Debian package `chromium`);
+# installed here when missing and the machine allows it (root), else say what to run.
+chromium:
+	@command -v chromium >/dev/null 2>&1 || \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
+	  else echo "chromium is missing and this is not root: run" \
+	    "'sudo apt-get update && sudo apt-get install -y chromium'" \
+	    "(tests/test_site.py fails without it)"; fi
+
+test: install-test chromium
 	$(BIN)/ruff check src tests $(wildcard benchmarks)
 	$(BIN)/python -m pytest -n 2 -q
 

@@ -43,3 +43,9 @@ def test_demo_writes_report_and_agrees_with_sklearn(tmp_path, capsys):
     for name in set(QUICK_REPRODUCTIONS) & set(experiments.available()):
         assert any((out / name).glob("*.md")), name
         assert f"[{name}]" in md
+    # the demo ends by printing the path of the contents page over its reproductions
+    assert printed.strip().splitlines()[-1] == (
+        f"index of the reproductions: {out / 'index.html'}")
+    index = (out / "index.html").read_text()
+    for name in set(QUICK_REPRODUCTIONS) & set(experiments.available()):
+        assert f"{name}/{name}.html" in index

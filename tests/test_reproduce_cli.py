@@ -46,9 +46,11 @@ def fakes(monkeypatch):
 def test_list_real_registry(capsys):
     assert main(["reproduce", "--list"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines == experiments.available()
-    assert all(name in experiments.REPRODUCTIONS for name in lines)
-    assert len(set(lines)) == len(lines) and all(" " not in x for x in lines)
+    names = [ln.split()[0] for ln in lines]
+    assert names == experiments.available()
+    assert all(name in experiments.REPRODUCTIONS for name in names)
+    assert len(set(names)) == len(names)
+    assert all(experiments.INFO[n]["what"] in ln for n, ln in zip(names, lines, strict=True))
 
 
 def test_list_one_name_per_line(fakes, capsys):

@@ -52,15 +52,48 @@ def test_findings_hold_when_tables_say_so() -> None:
     f = c4.findings({"rank_correlation": _rank_table(), "algorithms": _algorithms("ann"),
                      "selection": _selection("sar")})
     for key in ("ordering_cluster", "rms_mxe", "cal_far", "sar_central",
-                "boosting_tradeoff", "boosting_calibrated", "ann_overall", "sar_selection"):
+                "boosting_tradeoff", "algorithm_order", "sar_selection"):
         assert f.loc[key, "holds"], key
         assert f.loc[key, "why"] == ""
+    # only the paper's findings are counted; the later-work one is reported apart
+    assert "boosting_calibrated" not in f.index and "ann_overall" not in f.index
+    later = c4.later_work({"algorithms": _algorithms("ann")})
+    assert later.loc["boosting_calibrated", "observed"]
+    assert "holds" not in later.columns and "2005" in later.loc["boosting_calibrated", "source"]
+
+
+def test_algorithm_order_judged_by_rank_of_ann() -> None:
+    """The paper's order with ANN second: a high Spearman ρ, but the finding fails."""
+    alg = _algorithms("ann")
+    order = ["svm", "ann", "bag-dt", "knn", "bst-dt", "dt", "bst-stmp"]
+    alg["mean"] = [1.0 - 0.1 * order.index(a) if a in order else 0.0 for a in alg.index]
+    f = c4.findings({"rank_correlation": _rank_table(), "algorithms": alg})
+    assert not f.loc["algorithm_order", "holds"]
+    assert "ANN ranks 2 of 7" in f.loc["algorithm_order", "ours"]
+    assert "Spearman ρ with the paper's order 0.96" in f.loc["algorithm_order", "ours"]
+
+
+def test_table1_names_missing_problems_and_figure1() -> None:
+    probs = pd.DataFrame({"features": [14, 54, 16, 16], "train": [4000] * 4,
+                          "test": [20000, 20000, 14000, 14000],
+                          "pos_rate_test": [0.24, 0.49, 0.04, 0.5]},
+                         index=list(c4.PAPER_PROBLEMS))
+    t1 = c4.problems_table1(probs)
+    assert len(t1) == 7 and t1["used"].sum() == 4
+    assert {"MEDIS", "SLAC", "HYPER_SPECT"} <= set(t1.index[~t1["used"]])
+    assert not t1["paper numbers checked against the text"].any()
+    assert t1.loc["ADULT", "differences"].startswith("test 35222 vs 20000 (ours capped")
+    assert "% positive 53 vs 50" in t1.loc["LETTER.P2", "differences"]
+    st = pd.DataFrame({"normalized": [0.3, 0.12, 0.07, 0.03]}, index=[1, 2, 3, 4])
+    f1 = c4.figure1(st)
+    assert f1.loc["normalized", "dims for stress < 0.1"] == 3
+    assert f1.loc["normalized", "dims for stress < 0.05"] == 4
 
 
 def test_findings_fail_when_tables_disagree() -> None:
     f = c4.findings({"rank_correlation": _rank_table(far="acc", center="rms"),
                      "algorithms": _algorithms("svm"), "selection": _selection("mxe")})
-    for key in ("cal_far", "sar_central", "ann_overall", "sar_selection"):
+    for key in ("cal_far", "sar_central", "algorithm_order", "sar_selection"):
         assert not f.loc[key, "holds"], key
         assert f.loc[key, "why"]
     assert "lowest: ACC" in f.loc["cal_far", "ours"]

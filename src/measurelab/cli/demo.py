@@ -55,6 +55,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     summary = run_demo(Path(args.out), reproductions=not args.no_reproductions)
+    if summary["ran"]:
+        from measurelab.experiments._site import write_index
+
+        index = write_index(Path(args.out), order=summary["ran"],
+                            settings={"settings": "quick (demo)"})
+        print(f"index of the reproductions: {index}")
     return 1 if summary["failed"] else 0
 
 

@@ -2,7 +2,9 @@
 
 Every reproduction is found through :data:`measurelab.experiments.REPRODUCTIONS`; it returns
 an :class:`~measurelab.experiments._report.Report`, which is printed and written (Markdown,
-CSV, figures) to ``--out`` (default ``out/reproduce/NAME``).
+CSV, HTML page, figures) to ``--out`` (default ``out/reproduce/NAME``). ``all`` writes each
+into ``--out/NAME/`` and then the contents page ``--out/index.html`` (and ``index.md``); a
+reproduction that raises is reported there and on stderr, and the others still run.
 """
 
 from __future__ import annotations
@@ -25,7 +27,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("name", nargs="?", metavar="NAME",
                    help="a reproduction (see --list) or 'all'")
-    p.add_argument("--list", action="store_true", help="list the reproductions, one a line")
+    p.add_argument("--list", action="store_true",
+                   help="list the reproductions: name, what, expected quick/full run time")
     p.add_argument("--out", type=Path, default=None,
                    help="output folder (default out/reproduce/NAME)")
     p.add_argument("--quick", action="store_true", help="a smaller, faster version")
@@ -39,27 +42,47 @@ def run(args: argparse.Namespace) -> int:
 
     if args.list:
         for name in experiments.available():
-            print(name)
+            print(experiments.describe(name))
         return 0
     if not args.name:
         raise MeasurelabError("name a reproduction, 'all', or use --list")
     if args.quick and args.full:
         raise MeasurelabError("--quick and --full exclude each other")
-    names = experiments.available() if args.name == "all" else [args.name]
+    every = args.name == "all"
+    names = experiments.available() if every else [args.name]
     progress = not args.no_progress and sys.stderr.isatty()
+    root = args.out if args.out is not None else Path("out") / "reproduce"
+    reports, failed = [], {}
     for name in names:
         fn = experiments.get(name)
         if args.out is None:
-            out = Path("out") / "reproduce" / name
+            out = root / name
         else:
-            out = args.out / name if args.name == "all" else args.out
+            out = args.out / name if every else args.out
         t0 = time.perf_counter()
         from measurelab._progress import heartbeat
 
-        with heartbeat(f"measurelab reproduce: {name}", enabled=not args.no_progress):
-            report = fn(out, quick=args.quick, full=args.full, progress=progress)
+        try:
+            with heartbeat(f"measurelab reproduce: {name}", enabled=not args.no_progress):
+                report = fn(out, quick=args.quick, full=args.full, progress=progress)
+        except Exception as exc:
+            if not every:
+                raise
+            failed[name] = " ".join(f"{type(exc).__name__}: {exc}".split())
+            print(f"[{name}] failed: {failed[name]}", file=sys.stderr)
+            continue
+        report.seconds = time.perf_counter() - t0
         report.print()
         written = report.write(out)
+        reports.append(report)
         print(f"[{name}] wrote {len(written)} files to {out} "
-              f"in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+              f"in {report.seconds:.1f} s", file=sys.stderr)
+    if every:
+        from measurelab.experiments._site import write_index
+
+        mode = "full" if args.full else ("quick" if args.quick else "default")
+        index = write_index(root, reports, order=names, failed=failed,
+                            settings={"settings": mode})
+        print(f"index: {index}", file=sys.stderr)
+        return 1 if failed else 0
     return 0
