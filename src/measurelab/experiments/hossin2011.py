@@ -321,7 +321,8 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
     rep.add_text(
         f"Verdict (the paper's tests: per data set a paired t-test over the ten trial "
         f"records, and a paired t-test over data sets): {overall}. Parts: "
-        + "; ".join(str(v) for v in parts) + ". "
+        + "; ".join(f"{v.label} — {v.evidence}" for v in parts)
+        + ". Rules: " + " | ".join(dict.fromkeys(v.rule for v in parts)) + ". "
         f"The paper on these {len(names)} sets: {'-'.join(map(str, paper_counts))} "
         f"(→ {count_directional(*paper_counts).label} by the same rule), average "
         f"{summary.loc['average test acc, MCS OARP', 'paper (these sets)']:.4f} vs "

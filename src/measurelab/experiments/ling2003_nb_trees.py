@@ -188,7 +188,9 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
         "Verdicts (the paper's test: per data set paired t-test at 95 %, counted over data "
         f"sets; rules in the table 'verdicts'). Accuracy part (NB and trees similar): "
         f"{acc_claim.label}; AUC part (NB better than trees): {auc_claim.label}; C4.4 over "
-        f"C4.5 in AUC: {parts[4].label}. Each: " + "; ".join(str(v) for v in parts)
+        f"C4.5 in AUC: {parts[4].label}. Each: "
+        + "; ".join(f"{v.label} — {v.evidence}" for v in parts)
+        + ". Rules: " + " | ".join(dict.fromkeys(v.rule for v in parts))
         + ". Mean over data sets, acc / AUC: "
         + "; ".join(f"{m} {mean_by_model.loc[m, 'acc']:.4f} / {mean_by_model.loc[m, 'auc']:.4f}"
                     for m in MODELS) + "."
