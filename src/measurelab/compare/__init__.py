@@ -5,7 +5,9 @@ Modules: :mod:`~measurelab.compare.pairs` (R, S, P, Q in O(K log K)),
 :mod:`~measurelab.compare.domains` (ranked lists, samples, prediction sets),
 :mod:`~measurelab.compare.consistency` (C, D and strictness),
 :mod:`~measurelab.compare.exact` (generating function), :mod:`~measurelab.compare.correlation`
-(Pearson / Spearman / Kendall over runs, paired t-tests); ``significance`` and
+(Pearson / Spearman / Kendall over runs, paired t-tests),
+:mod:`~measurelab.compare.friedman` (:func:`demsar`: ranks, Friedman, Nemenyi CD over many
+data sets); ``significance`` and
 ``metric_space`` hold the significance tests and the Caruana-style metric space.
 
 Examples
@@ -40,10 +42,17 @@ from measurelab.compare.domains import (
     perturbed_lists,
 )
 from measurelab.compare.exact import auc_acc_pair_counts, auc_acc_rows, auc_bounds
+from measurelab.compare.friedman import (
+    DemsarResult,
+    bonferroni_dunn_q,
+    demsar,
+    nemenyi_q,
+)
 from measurelab.compare.pairs import PairCounts, pair_counts, pair_counts_brute
 
 __all__ = [
     "ConsistencyResult",
+    "DemsarResult",
     "PairCounts",
     "PredictionSet",
     "RankedLists",
@@ -52,13 +61,16 @@ __all__ = [
     "auc_acc_rows",
     "auc_bounds",
     "best_group",
+    "bonferroni_dunn_q",
     "compare_measures",
     "compare_on_ranked_lists",
     "correlation",
     "correlations",
+    "demsar",
     "exact_applies",
     "exact_counts",
     "measure_ranks",
+    "nemenyi_q",
     "pair_counts",
     "pair_counts_brute",
     "paired_ttests",
