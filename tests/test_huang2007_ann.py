@@ -195,3 +195,9 @@ def test_report_verdicts_follow_the_rule(tmp_path):
     assert V.RULE_COUNT_DIRECTIONAL.format(alpha=0.05) in text
     assert "readings" in rep.tables and "stop_mechanism" in rep.tables
     assert "cannot reach p < 0.05" in text
+    ranks = rep.tables["demsar_ranks"].xs("auc")["average rank"]
+    means = rep.tables["table7_wide"]["auc"]
+    for model in ranks.index:   # two data sets: the rank is the mean of the two ranks
+        want = np.mean([means.xs(n, level="data set").rank(ascending=False)[model]
+                        for n in ("vote", "hepatitis")])
+        assert ranks[model] == pytest.approx(want)

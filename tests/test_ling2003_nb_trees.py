@@ -80,3 +80,8 @@ def test_verdicts_follow_the_rules(tmp_path):
         assert row["verdict"] == rules[meas](*(int(x) for x in cell.split("-"))).label
     text = "\n".join(rep.paragraphs)
     assert "Candidate explanations" in text and "distinct test scores" in text
+    ranks = rep.tables["demsar_ranks"]
+    assert set(ranks.index.get_level_values("model")) == set(L.MODELS)
+    assert ranks.groupby(level="measure")["average rank"].sum().tolist() == pytest.approx(
+        [10.0, 10.0])  # 1 + 2 + 3 + 4 on every data set
+    assert "Demšar" in text and "demsar_cd" in rep.figures

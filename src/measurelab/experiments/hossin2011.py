@@ -339,6 +339,11 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
     rep.add_table("table5", table5, "Table 5: SDs and paired t-tests (OARP vs Acc)")
     rep.add_table("summary", summary, "Across data sets (paper over all 9 sets and over the "
                   "sets run here)")
+    if len(names) >= 2:
+        from measurelab.experiments._ranks import add_demsar
+
+        add_demsar(rep, {"test acc": pd.DataFrame({"MCS Acc": a, "MCS OARP": o},
+                                                  index=names)})
     if sensitivity_grid == "auto":
         sensitivity_grid = SENS_GRID["full" if full else "quick"]
     if sensitivity_grid is not None:

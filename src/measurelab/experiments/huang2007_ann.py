@@ -288,6 +288,12 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     rep.add_table("table8", table8, "Table 8: win-draw-loss (paired t-test, 95 %)")
     rep.add_table("ttests", ttests, "Per data set t-tests")
     rep.add_table("verdicts", verdicts, "Verdict per comparison (rule in the text)")
+    if len(names) >= 2:
+        from measurelab.experiments._ranks import add_demsar
+
+        add_demsar(rep, {meas: pd.DataFrame({LABEL[m]: [per[n][f"{m}|{meas}"].mean()
+                                                         for n in names] for m in MODELS},
+                                            index=names) for meas in ("acc", "auc")})
     rep.add_table("stopping", stops_df, "Where the three rules stopped (mean epoch)")
     if readings == "auto":
         readings = SENS_GRID["full" if full else "quick"]

@@ -215,6 +215,11 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     rep.add_table("means", means, "Mean test acc and AUC per data set and model")
     rep.add_table("wdl", wdl_df, "Win-draw-loss (paired t-test) and Wilcoxon across sets")
     rep.add_table("verdicts", verdicts, "Verdict per claim, with its rule")
+    if len(names) >= 2:
+        from measurelab.experiments._ranks import add_demsar
+
+        add_demsar(rep, {meas: means[meas].unstack("model").loc[names, list(MODELS)]
+                         for meas in ("acc", "auc")})
     rep.add_table("ttests", ttests, "Per data set t-tests")
     rep.add_figure("auc_vs_acc", _figure(means, names))
     rep.meta.update({"seed": SEED, "k": k, "repeats": repeats, "datasets": names,
