@@ -18,6 +18,12 @@ quick mode); "improved by more than ε" for AUC:acc is lexicographic
 classes; the paper's "cars" has 700 rows and 2 classes, source unknown); ``pima`` keeps
 the 392 rows without a zero in plas/pres/skin/insu/mass (the paper's 392-row version);
 ``diabetes`` is the full 768-row file.
+
+Verdicts follow the rules of :mod:`measurelab.experiments._verdict` (win/draw/loss of the
+per-set t-test, judged by the sign test). :func:`sensitivity` applies every reading of
+the stopping rule (:data:`READINGS`) × monitoring data × learning rate × N × ε to one
+recorded trajectory per fold (:mod:`measurelab.learn.trajectory`); ``run`` adds its small
+grid by default and the full grid with ``full=True`` (:data:`SENS_GRID`).
 """
 
 from __future__ import annotations
