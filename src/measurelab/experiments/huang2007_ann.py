@@ -543,7 +543,10 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
             f"{r}: stops differ in {sub['share ≠'].min():.0%}–{sub['share ≠'].max():.0%} of "
             f"folds; AUC:acc wins more than it loses in {sum(w > lo for w, _, lo in wl)} of "
             f"{len(wl)} settings, verdict 'holds' in {int((sub[vcol] == HOLDS).sum())}; at "
-            f"the paper's setting {at[wcol]} ({at[vcol]})")
+            f"the paper's setting {at[wcol]} ({at[vcol]}), mean stop "
+            f"{at['mean stop ANN_AUC:acc']:.0f} vs {at['mean stop ANN_AUC']:.0f} epochs, "
+            f"mean test AUC difference AUC:acc − AUC "
+            f"{at['mean test auc AUC:acc − AUC']:+.4f}")
     holds = tab[tab[vcol] == HOLDS].index.tolist()
     part = tab[tab[vcol] == IN_PART].index.tolist()
     m = mech.loc[main]
