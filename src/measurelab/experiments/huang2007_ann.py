@@ -590,12 +590,15 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
     paper_dir = tab[wcol].map(lambda c: int(c.split("-")[0]) > int(c.split("-")[2]))
     val = tab.xs("validation", level="monitored on") if "validation" in grid[
         "monitor_on"] else None
+    other = tab.index.get_level_values("reading") != "lex"
     checks = [Check(
         "the paper read 'larger than ε' other than lexicographically",
-        "every reading applied to the same trajectories (table 'readings')",
-        f"AUC:acc beats AUC (wins > losses by AUC) in {int(paper_dir.sum())} of "
-        f"{len(tab)} reading × setting cells, 'holds' in {len(holds)}",
-        bool(len(holds)))]
+        "every other reading applied to the same trajectories (table 'readings'); "
+        "supported if one makes AUC:acc beat AUC with the verdict 'holds'",
+        f"AUC:acc beats AUC (wins > losses by AUC) in {int(paper_dir[other].sum())} of "
+        f"{int(other.sum())} non-lexicographic reading × setting cells, 'holds' in "
+        f"{int((tab[vcol][other] == HOLDS).sum())}",
+        bool((tab[vcol][other] == HOLDS).any()))]
     if val is not None:
         checks.append(Check(
             "the paper monitored f on held-out data",
