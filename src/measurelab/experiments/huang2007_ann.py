@@ -549,6 +549,19 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
             f"{at['mean test auc AUC:acc − AUC']:+.4f}")
     holds = tab[tab[vcol] == HOLDS].index.tolist()
     part = tab[tab[vcol] == IN_PART].index.tolist()
+    wl_all = tab[wcol].map(lambda c: int(c.split("-")[0]) - int(c.split("-")[2]))
+    dir_cells = tab[wl_all > 0]
+    dir_text = (
+        "Readings with AUC:acc winning more often than losing (by AUC) in some setting: "
+        + ", ".join(f"{r} ({n})" for r, n in
+                    dir_cells.index.get_level_values("reading").value_counts().items())
+        + f"; in those {len(dir_cells)} settings AUC:acc stops "
+        f"{(dir_cells['mean stop ANN_AUC:acc'] - dir_cells['mean stop ANN_AUC']).mean():.0f} "
+        "epochs later than AUC on average and its mean test AUC differs by "
+        f"{dir_cells['mean test auc AUC:acc − AUC'].mean():+.4f} (over all settings of "
+        f"those readings: {tab.loc[list(dict.fromkeys(dir_cells.index.get_level_values('reading')))]['mean test auc AUC:acc − AUC'].mean():+.4f}). "  # noqa: E501
+        if len(dir_cells) else
+        "No reading and setting gives AUC:acc more wins than losses over AUC (by AUC). ")
     m = mech.loc[main]
     rep.add_text(
         f"Which reading of the stopping rule? {len(READINGS)} readings × {n_cfg} settings "
@@ -567,6 +580,7 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
            "significance (verdict 'holds'); "
            + (f"{len(part)} give it without significance. " if part else
               "none gives it even without significance. "))
+        + dir_text
         + (f"With {len(grid['datasets'])} data sets the sign test cannot reach p < 0.05 "
            f"(its smallest p is {sign_test_p(len(grid['datasets']), 0):.3g}), so only the "
            "direction can be judged here; `--full` runs "
