@@ -145,3 +145,24 @@ def test_reports_write_files(tmp_path):
     meta = reps[2].meta
     assert meta["seeds"]["n=10,eps=0.3"] == H.table5_seed(10, 0.3)
     assert meta["runs"] == 5 and meta["tuples_per_run"] == 200
+
+
+def test_table5_verdicts_follow_the_rule_and_levels_are_counted():
+    from measurelab.experiments import _verdict as V
+
+    s, t, _ = H.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
+    v = H._table5_verdicts(t, [10])
+    assert set(v.index.get_level_values("claim")) == {"AUC > acc", "AUC:acc > AUC"}
+    for (claim, n, e), row in v.iterrows():
+        a, b = {"AUC > acc": ("acc", "auc"), "AUC:acc > AUC": ("auc", "auc:acc")}[claim]
+        tt = t.loc[(n, e, a, b)]
+        assert row["mean diff"] == -tt["mean_diff"]
+        assert row["verdict"] == V.directional(-tt["mean_diff"], tt["p"]).label
+    g = H._level_gaps(s).loc[10]
+    diffs = [s.loc[(10, e), f"{m} ours"] - H.PAPER_TABLE5[e][m][0]
+             for e in (0.3, 0.9) for m in H.MEASURES5]
+    assert g["ours higher"] == sum(d > 0 for d in diffs)
+    assert g["mean |diff|"] == pytest.approx(np.mean(np.abs(diffs)))
+    assert g["within ±"] == sum(abs(s.loc[(10, e), f"{m} ours"] - H.PAPER_TABLE5[e][m][0])
+                                <= H.PAPER_TABLE5[e][m][1]
+                                for e in (0.3, 0.9) for m in H.MEASURES5)

@@ -60,3 +60,28 @@ def test_small_run_and_resume(tmp_path):
     assert len(files) == 6
     again = L.run(tmp_path, datasets=["hepatitis", "vote"], k=3, progress=False)
     assert again.tables["means"].equals(m)
+
+
+def test_verdicts_follow_the_rules(tmp_path):
+    from measurelab.experiments import _verdict as V
+
+    rep = L.run(tmp_path, datasets=["hepatitis", "vote", "sonar"], k=3, progress=False)
+    v = rep.tables["verdicts"]
+    wdl = rep.tables["wdl"]
+    rules = {"acc": V.count_similarity, "auc": V.count_directional}
+    for claim, row in v.iterrows():
+        meas = "acc" if "accuracy" in claim else "auc"
+        pair = {"NB and C4.5": "NB vs C4.5", "NB and C4.4": "NB vs C4.4",
+                "NB better than C4.5": "NB vs C4.5", "NB better than C4.4": "NB vs C4.4",
+                "C4.4 better than C4.5": "C4.4 vs C4.5"}[claim.rsplit(" in ", 1)[0]
+                                                         .replace(" similar", "")]
+        cell = wdl.loc[(meas, pair), "win-draw-loss"]
+        assert row["ours (win-draw-loss)"] == cell
+        assert row["verdict"] == rules[meas](*(int(x) for x in cell.split("-"))).label
+    text = "\n".join(rep.paragraphs)
+    assert "Candidate explanations" in text and "distinct test scores" in text
+    ranks = rep.tables["demsar_ranks"]
+    assert set(ranks.index.get_level_values("model")) == set(L.MODELS)
+    assert ranks.groupby(level="measure")["average rank"].sum().tolist() == pytest.approx(
+        [10.0, 10.0])  # 1 + 2 + 3 + 4 on every data set
+    assert "Demšar" in text and "demsar_cd" in rep.figures

@@ -16,6 +16,14 @@ What "improved by more than ε" means:
   level that decides.
 * rule ``"display"``: compare the paper's display numbers f + g/100 (what a program that
   stores AUC:acc as one float would do); offered to test how much the choice matters.
+* rule ``"tolerant"`` (ε-tolerant lexicographic): the first component improved by more
+  than ε, **or** it changed by at most ε (a tie within ε) and the second component
+  improved by more than ε.
+* ``signed=False`` reads "the difference between the two f values is larger than ε" as
+  an *absolute* difference: a change of more than ε either way keeps the new weights
+  (for the two-level rules, |Δ| replaces Δ in each comparison above).
+
+These readings are compared in :mod:`measurelab.experiments.huang2007_ann`.
 
 A NaN value (e.g. AUC on data with one class) never counts as an improvement.
 
@@ -37,11 +45,13 @@ from typing import Any
 from measurelab._validation import MeasurelabError
 from measurelab.measures.twolevel import TwoLevelValue
 
-RULES = ("lexicographic", "display")
+RULES = ("lexicographic", "display", "tolerant")
 
 
-def improved(old: Any, new: Any, epsilon: float = 0.01, rule: str = "lexicographic") -> bool:
-    """Whether ``new`` improves on ``old`` by more than ``epsilon`` (higher is better).
+def improved(old: Any, new: Any, epsilon: float = 0.01, rule: str = "lexicographic",
+             signed: bool = True) -> bool:
+    """Whether ``new`` improves on ``old`` by more than ``epsilon`` (higher is better);
+    with ``signed=False``, whether it differs by more than ``epsilon`` either way.
 
     Examples
     --------
@@ -54,6 +64,10 @@ def improved(old: Any, new: Any, epsilon: float = 0.01, rule: str = "lexicograph
     False
     >>> improved(T(0.90, 0.80), T(0.905, 0.99), rule="display")  # 0.9149 − 0.9080 < ε
     False
+    >>> improved(T(0.90, 0.80), T(0.905, 0.99), rule="tolerant")  # f ties within ε
+    True
+    >>> improved(0.80, 0.70), improved(0.80, 0.70, signed=False)
+    (False, True)
     """
     if rule not in RULES:
         raise MeasurelabError(f"rule={rule!r} is not valid; expected one of {RULES}")
@@ -61,19 +75,21 @@ def improved(old: Any, new: Any, epsilon: float = 0.01, rule: str = "lexicograph
         raise MeasurelabError("cannot compare a two-level value with a plain number")
     if isinstance(new, TwoLevelValue):
         if rule == "display":
-            return _gt(float(new.display) - float(old.display), epsilon)
+            return _gt(float(new.display) - float(old.display), epsilon, signed)
         d1 = new.first - old.first
-        if _gt(d1, epsilon):
+        if _gt(d1, epsilon, signed):
             return True
-        if new.first == old.first:
-            return _gt(new.second - old.second, epsilon)
-        return False
-    return _gt(new - old, epsilon)
+        if rule == "tolerant":
+            tie = not math.isnan(float(d1)) and abs(float(d1)) <= epsilon
+        else:
+            tie = new.first == old.first
+        return tie and _gt(new.second - old.second, epsilon, signed)
+    return _gt(new - old, epsilon, signed)
 
 
-def _gt(diff: Any, epsilon: float) -> bool:
+def _gt(diff: Any, epsilon: float, signed: bool = True) -> bool:
     d = float(diff)
-    return not math.isnan(d) and d > epsilon
+    return not math.isnan(d) and (d if signed else abs(d)) > epsilon
 
 
 class ImprovementStop:
@@ -87,7 +103,9 @@ class ImprovementStop:
     Parameters
     ----------
     epsilon : float, default 0.01
-    rule : 'lexicographic' or 'display', default 'lexicographic' (for two-level values)
+    rule : 'lexicographic', 'display' or 'tolerant', default 'lexicographic' (for
+        two-level values)
+    signed : bool, default True; False = absolute difference (see :func:`improved`)
 
     Examples
     --------
@@ -99,13 +117,15 @@ class ImprovementStop:
     (0, [0.9, 0.905])
     """
 
-    def __init__(self, epsilon: float = 0.01, rule: str = "lexicographic") -> None:
+    def __init__(self, epsilon: float = 0.01, rule: str = "lexicographic",
+                 signed: bool = True) -> None:
         if not epsilon >= 0:
             raise MeasurelabError(f"epsilon must be >= 0, got {epsilon!r}")
         if rule not in RULES:
             raise MeasurelabError(f"rule={rule!r} is not valid; expected one of {RULES}")
         self.epsilon = float(epsilon)
         self.rule = rule
+        self.signed = bool(signed)
         self.history: list[Any] = []
         self.best_round = 0
         self.best_value: Any = None
@@ -125,7 +145,7 @@ class ImprovementStop:
         if self.stopped:
             raise MeasurelabError("the rule has already stopped")
         self.history.append(value)
-        if improved(self.best_value, value, self.epsilon, self.rule):
+        if improved(self.best_value, value, self.epsilon, self.rule, self.signed):
             self.best_value = value
             self.best_round = len(self.history) - 1
             return True
