@@ -28,7 +28,7 @@ chromium:
 	    "(tests/test_site.py fails without it)"; fi
 
 test: install-test chromium
-	$(BIN)/ruff check src tests $(wildcard benchmarks)
+	$(BIN)/ruff check conftest.py src tests $(wildcard benchmarks)
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: install-test
