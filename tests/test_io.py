@@ -74,7 +74,7 @@ def test_tiny_chunks_equal_whole_exactly(tmp_path, data, chunk_rows):
 
 
 def test_text_split_across_read_blocks(tmp_path, data, monkeypatch):
-    import measurelab.io as mio
+    import measurelab.io.perf as mio
 
     y, s = data
     f = tmp_path / "p.txt"

@@ -1,0 +1,394 @@
+"""Multi-class prediction files (one probability column per class): the column and
+class-name checks, :class:`ClassMatcher`, and :func:`read_multi_stats` /
+:func:`evaluate_multi_file` into merged :class:`~measurelab.stats.bundle.MultiStats`."""
+
+from __future__ import annotations
+
+import io
+import os
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from measurelab._validation import MeasurelabError
+from measurelab.io.binary import _label_list
+from measurelab.io.frames import LABEL_NAMES, _label_column, _numeric_column
+from measurelab.io.sources import (
+    DEFAULT_CHUNK_ROWS,
+    Source,
+    _open_binary,
+    _Prefixed,
+    detect_format,
+    source_name,
+)
+
+
+def parse_names(text: str | None, flag: str) -> list[str] | None:
+    """A comma-separated list of names (``--proba-cols``, ``--classes``), or None.
+
+    Examples
+    --------
+    >>> parse_names("c0, c1,c2", "--proba-cols")
+    ['c0', 'c1', 'c2']
+    """
+    if text is None:
+        return None
+    names = [t.strip() for t in text.split(",")]
+    if any(not t for t in names):
+        raise MeasurelabError(f"{flag} {text!r} has an empty name; give names such as a,b,c")
+    if len(set(names)) != len(names):
+        dup = next(t for t in names if names.count(t) > 1)
+        raise MeasurelabError(f"{flag} names {dup!r} twice")
+    return names
+
+
+def multi_columns(
+    columns: list[str], proba_cols: list[str], label_col: str | None, weight_col: str | None,
+    name: str,
+) -> tuple[str, str | None]:
+    """Check the probability columns of a multi-class file and find the label column
+    (``label_col`` or a usual label name) and the weight column.
+
+    Examples
+    --------
+    >>> multi_columns(["id", "target", "a", "b"], ["a", "b"], None, None, "f.csv")
+    ('target', None)
+    """
+    import difflib
+
+    if len(proba_cols) < 2:
+        raise MeasurelabError(
+            f"--proba-cols names {len(proba_cols)} column ({', '.join(proba_cols)}); give one "
+            "probability column per class, at least two (for one binary score use --score-col)"
+        )
+    for c in [*proba_cols, *(x for x in (label_col, weight_col) if x is not None)]:
+        if c not in columns:
+            close = difflib.get_close_matches(c, columns, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise MeasurelabError(
+                f"{name}: no column {c!r}{hint} (columns: {', '.join(columns)})"
+            )
+    if label_col is None:
+        lower = {c.lower(): c for c in columns if c not in proba_cols}
+        label_col = next((lower[c] for c in LABEL_NAMES if c in lower), None)
+        if label_col is None:
+            raise MeasurelabError(
+                f"{name}: cannot tell which column holds the labels; pass --label-col "
+                f"(columns: {', '.join(columns)})"
+            )
+    if label_col in proba_cols:
+        raise MeasurelabError(f"{name}: the label column {label_col!r} is also in --proba-cols")
+    return label_col, weight_col
+
+
+def _common_prefix(names: list[str]) -> str:
+    """The longest text all names start with (character by character)."""
+    if not names:
+        return ""
+    lo, hi = min(names), max(names)
+    n = 0
+    while n < min(len(lo), len(hi)) and lo[n] == hi[n]:
+        n += 1
+    return lo[:n]
+
+
+class ClassMatcher:
+    """Maps labels to probability columns: a label names class i when it equals class name
+    i as text or as a number (``1`` and ``"1.0"``), or — with class names taken from the
+    column names — the column name without the prefix all columns share (``p_a``, ``p_b``
+    → ``a``, ``b``; ``c0``, ``c1`` → ``0``, ``1``).
+
+    Examples
+    --------
+    >>> m = ClassMatcher(["c0", "c1", "c2"])
+    >>> m.indices(np.array([2, 0, 0]), "y", "f.csv", 1).tolist()
+    [2, 0, 0]
+    >>> ClassMatcher(["p_a", "p_b"]).indices(np.array(["b", "p_a"]), "y", "f", 1).tolist()
+    [1, 0]
+    >>> ClassMatcher(["c1", "c10"]).stripped
+    ['1', '10']
+    """
+
+    def __init__(self, names: list[str], *, strip_prefix: bool = True) -> None:
+        self.names = list(names)
+        prefix = _common_prefix(self.names) if strip_prefix else ""
+        rest = [n[len(prefix):] for n in self.names]
+        while prefix and not all(rest):  # c1, c10: strip 'c', not 'c1'
+            prefix = prefix[:-1]
+            rest = [n[len(prefix):] for n in self.names]
+        self.stripped = rest if prefix else None
+        self._cache: dict[Any, int] = {}
+
+    @staticmethod
+    def _same(label: Any, text: str) -> bool:
+        if isinstance(label, str):
+            return label == text
+        if isinstance(label, bool | np.bool_):
+            return str(label).lower() == text.lower()
+        try:
+            return float(text) == float(label)
+        except (TypeError, ValueError):
+            return str(label) == text
+
+    def index(self, label: Any) -> int:
+        """The class index of one label, or -1."""
+        if label in self._cache:
+            return self._cache[label]
+        found = -1
+        for names in (self.names, self.stripped or []):
+            hits = [i for i, t in enumerate(names) if self._same(label, t)]
+            if hits:
+                found = hits[0]
+                break
+        self._cache[label] = found
+        return found
+
+    def indices(self, y: np.ndarray, col: str, name: str, first: int) -> np.ndarray:
+        """Class index of every label; an unknown label is an error naming its row."""
+        uniq, inv = np.unique(y, return_inverse=True)
+        idx = np.array([self.index(u.item() if isinstance(u, np.generic) else u)
+                        for u in uniq], dtype=np.int64)
+        bad = idx[inv] < 0
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            shown = _label_list([y[i]])[0]
+            raise MeasurelabError(
+                f"{name}, row {first + i}: the label {shown!r} in column {col!r} has no "
+                f"probability column (classes: {', '.join(self.names)}); name the columns' "
+                "classes with --classes"
+            )
+        return idx[inv].reshape(-1)
+
+
+def _probability_matrix(df: Any, proba_cols: list[str], name: str, first: int) -> np.ndarray:
+    cols = [_numeric_column(df[c].to_numpy(), "probability", c, name, first, "row")
+            for c in proba_cols]
+    P = np.column_stack(cols)
+    for test, what in ((P < 0, "negative"), (P > 1, "greater than 1")):
+        if test.any():
+            i, j = np.argwhere(test)[0]
+            raise MeasurelabError(
+                f"{name}, row {first + i}: the probability {float(P[i, j])!r} in column "
+                f"{proba_cols[j]!r} is {what}; probabilities must be in [0, 1]"
+            )
+    return P
+
+
+def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Iterator[Any]:
+    """DataFrames of at most ``chunk_rows`` rows from a CSV or Parquet source.
+    ``needed(columns)`` returns the columns to read (and checks them)."""
+    import pandas as pd
+
+    name = source_name(source)
+    kind = detect_format(source, fmt)
+    if kind == "perf":
+        raise MeasurelabError(
+            f"{name}: multi-class input (--proba-cols) must be CSV or Parquet with a header"
+        )
+    if kind == "parquet":
+        import pyarrow as pa
+        import pyarrow.dataset as ds
+
+        if not isinstance(source, str | os.PathLike):
+            raise MeasurelabError("Parquet input must be a file or directory, not a stream")
+        if not Path(name).exists():
+            raise MeasurelabError(f"{name}: no such file or directory")
+        try:
+            dset = ds.dataset(os.fspath(source), format="parquet")
+        except (pa.ArrowInvalid, OSError) as exc:
+            raise MeasurelabError(f"{name}: not a readable Parquet data set ({exc})") from None
+        cols = needed(list(dset.schema.names))
+        for batch in dset.to_batches(columns=cols, batch_size=chunk_rows):
+            yield batch.to_pandas()
+        return
+    is_path = isinstance(source, str | os.PathLike) and os.fspath(source) != "-"
+    if is_path:
+        p = os.fspath(source)
+        if not Path(p).exists():
+            raise MeasurelabError(f"{p}: no such file")
+        sep = "\t" if p.lower().removesuffix(".gz").endswith(".tsv") else ","
+        try:
+            header = pd.read_csv(p, sep=sep, nrows=0)
+            cols = needed([str(c) for c in header.columns])
+            yield from pd.read_csv(p, sep=sep, usecols=cols, chunksize=chunk_rows,
+                                   low_memory=False)
+        except pd.errors.EmptyDataError:
+            raise MeasurelabError(f"{name} is empty: no header and no rows") from None
+        except pd.errors.ParserError as exc:
+            msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
+            raise MeasurelabError(f"{name}: {msg}") from None
+        return
+    fh, opened = _open_binary(source)
+    try:
+        head = fh.read(1 << 16)
+        if not head.strip():
+            raise MeasurelabError(f"{name} is empty: no header and no rows")
+        first_line = head.lstrip().split(b"\n", 1)[0]
+        if kind == "auto" and b"," not in first_line:
+            raise MeasurelabError(
+                f"{name}: multi-class input (--proba-cols) must be CSV with a header; the "
+                "first line has no comma"
+            )
+        stream = io.BufferedReader(_Prefixed(head, fh))
+        try:
+            checked = False
+            for df in pd.read_csv(stream, chunksize=chunk_rows, low_memory=False):
+                if not checked:
+                    cols = needed([str(c) for c in df.columns])
+                    checked = True
+                yield df[cols]
+            if not checked:
+                raise MeasurelabError(f"{name} is empty: no header and no rows")
+        except pd.errors.EmptyDataError:
+            raise MeasurelabError(f"{name} is empty: no header and no rows") from None
+        except pd.errors.ParserError as exc:
+            msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
+            raise MeasurelabError(f"{name}: {msg}") from None
+    finally:
+        if opened:
+            fh.close()
+
+
+def multi_frame_stats(
+    df: Any, *, label_col: str, proba_cols: list[str], matcher: ClassMatcher,
+    weight_col: str | None, name: str, first: int,
+) -> Any:
+    """Validated :class:`~measurelab.stats.bundle.MultiStats` of one frame of rows
+    (``first`` = number of its first row, for messages).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"y": ["a", "b"], "pa": [.9, .4], "pb": [.1, .6]})
+    >>> s = multi_frame_stats(df, label_col="y", proba_cols=["pa", "pb"],
+    ...                       matcher=ClassMatcher(["pa", "pb"]), weight_col=None,
+    ...                       name="f.csv", first=1)
+    >>> s.counts.matrix.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    from measurelab.api import check_two_columns, multi_stats_from_indices
+
+    y = _label_column(df[label_col].to_numpy(), label_col, name, first, "row")
+    yi = matcher.indices(y, label_col, name, first)
+    P = _probability_matrix(df, proba_cols, name, first)
+    w = None
+    if weight_col is not None:
+        w = _numeric_column(df[weight_col].to_numpy(), "weight", weight_col, name, first, "row",
+                            nonnegative=True)
+    if P.shape[1] == 2:
+        try:
+            check_two_columns(P)
+        except MeasurelabError:
+            i = int(np.argmax(np.abs(P.sum(axis=1) - 1.0)))
+            raise MeasurelabError(
+                f"{name}, row {first + i}: the two --proba-cols sum to {P[i].sum():.6g}, not "
+                "1, so they are not class probabilities; to compare two models pass several "
+                "--score-col (measurelab.compare_classifiers)"
+            ) from None
+    return multi_stats_from_indices(yi, P, tuple(matcher.names), w)
+
+
+def _merge_in_order(parts: Iterable[Any]) -> Any:
+    """Merge statistics in a balanced tree, keeping their order (a binary counter)."""
+    stack: list[tuple[int, Any]] = []
+    for part in parts:
+        level = 0
+        while stack and stack[-1][0] == level:
+            part = stack.pop()[1].merge(part)
+            level += 1
+        stack.append((level, part))
+    if not stack:
+        return None
+    out = stack[0][1]
+    for _, part in stack[1:]:
+        out = out.merge(part)
+    return out
+
+
+def read_multi_stats(
+    source: Source,
+    *,
+    proba_cols: list[str],
+    classes: list[str] | None = None,
+    label_col: str | None = None,
+    weight_col: str | None = None,
+    fmt: str = "auto",
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> Any:
+    """Read a k-class prediction file (one probability column per class) chunk by chunk
+    into merged :class:`~measurelab.stats.bundle.MultiStats`.
+
+    Class names are ``classes`` or the column names; a label matches a class as described
+    in :class:`ClassMatcher`. Probabilities must be finite and in [0, 1].
+
+    Examples
+    --------
+    >>> import io
+    >>> s = read_multi_stats(io.BytesIO(b"y,a,b,c\\na,.7,.2,.1\\nc,.1,.3,.6\\n"),
+    ...                      proba_cols=["a", "b", "c"])
+    >>> s.counts.labels, float(s.counts.matrix.trace())
+    (('a', 'b', 'c'), 2.0)
+    """
+    name = source_name(source)
+    if classes is not None and len(classes) != len(proba_cols):
+        raise MeasurelabError(
+            f"--classes names {len(classes)} classes but --proba-cols {len(proba_cols)} columns"
+        )
+    matcher = ClassMatcher(classes if classes is not None else proba_cols,
+                           strip_prefix=classes is None)
+    chosen: dict[str, Any] = {}
+
+    def needed(columns: list[str]) -> list[str]:
+        lab, wc = multi_columns(columns, proba_cols, label_col, weight_col, name)
+        chosen.update(label=lab, weight=wc)
+        return [lab, *proba_cols, *([wc] if wc else [])]
+
+    def parts() -> Iterator[Any]:
+        first = 1
+        for df in _multi_frames(source, fmt, chunk_rows, needed):
+            if len(df):
+                yield multi_frame_stats(df, label_col=chosen["label"], proba_cols=proba_cols,
+                                        matcher=matcher, weight_col=chosen["weight"],
+                                        name=name, first=first)
+            first += len(df)
+
+    if chunk_rows < 1:
+        raise MeasurelabError(f"chunk_rows must be at least 1, got {chunk_rows}")
+    stats = _merge_in_order(parts())
+    if stats is None:
+        raise MeasurelabError(f"{name} is empty: no predictions to evaluate")
+    return stats
+
+
+def evaluate_multi_file(
+    source: Source,
+    *,
+    proba_cols: list[str],
+    classes: list[str] | None = None,
+    measures: Any = None,
+    average: str | None = "macro",
+    label_col: str | None = None,
+    weight_col: str | None = None,
+    fmt: str = "auto",
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> Any:
+    """Evaluate a k-class prediction file (see :func:`read_multi_stats`); equal to
+    :func:`measurelab.evaluate` on the whole data with ``labels`` = the classes.
+
+    Examples
+    --------
+    >>> import io
+    >>> r = evaluate_multi_file(io.BytesIO(b"y,p0,p1,p2\\n0,.7,.2,.1\\n2,.1,.3,.6\\n"),
+    ...                         proba_cols=["p0", "p1", "p2"], measures=["acc", "mxe"])
+    >>> round(r["acc"], 3), r.classes
+    (1.0, ('p0', 'p1', 'p2'))
+    """
+    from measurelab.api import _resolve_all, compute_measures
+
+    chosen = _resolve_all(measures)  # unknown names fail before any reading
+    stats = read_multi_stats(source, proba_cols=proba_cols, classes=classes,
+                             label_col=label_col, weight_col=weight_col, fmt=fmt,
+                             chunk_rows=chunk_rows)
+    return compute_measures(stats, chosen, average=average)
