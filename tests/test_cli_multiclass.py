@@ -236,3 +236,54 @@ def test_scheduler_equals_local_reader(capsys, tmp_path, frame):
     worst = int(np.argmax(np.abs(bad[COLS].sum(axis=1).to_numpy() - 1))) + 1
     assert worst > 100  # in a later row group: the row is counted globally
     assert code2 == 0 and f"data row {worst}, which" in err2
+
+
+def test_named_pipe_is_read_once(tmp_path, frame, capsys):
+    """A FIFO (as ``<(...)`` gives) is read once, header and rows together, and gives the
+    same values as the regular file."""
+    import os
+    import subprocess
+
+    path = tmp_path / "m.csv"
+    frame.to_csv(path, index=False)
+    code, want, _ = run_cli(capsys, str(path), "--label-col", "y", "--proba-cols",
+                            ",".join(COLS), "--classes", "0,1,2", "--json")
+    assert code == 0
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    src = os.path.join(os.path.dirname(ml.__file__), os.pardir)
+    env = {**os.environ, "PYTHONPATH": src + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "measurelab.cli", "evaluate", str(fifo), "--label-col", "y",
+         "--proba-cols", ",".join(COLS), "--classes", "0,1,2", "--json"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    with open(fifo, "wb") as fh:  # blocks until the reader opens the pipe
+        fh.write(path.read_bytes())
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err.decode()
+    assert json.loads(out) == json.loads(want)
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "fragment"),
+    [
+        ("bin.csv", bytes(range(128, 256)) * 3, "is not UTF-8 text"),
+        ("nul.csv", b"y,c0,c1,c2\x00\x00\x01", "binary"),
+        ("twice.csv.gz", None, "is gzip-compressed twice"),
+    ],
+)
+def test_binary_or_double_compressed_text_is_one_line(tmp_path, capsys, name, content,
+                                                      fragment):
+    import gzip
+
+    path = tmp_path / name
+    if content is None:
+        path.write_bytes(gzip.compress(gzip.compress(b"y,c0,c1,c2\n0,0.5,0.3,0.2\n")))
+    else:
+        path.write_bytes(content)
+    code, _, err = run_cli(capsys, str(path), "--label-col", "y", "--proba-cols",
+                           ",".join(COLS))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in err
+    assert fragment in lines[0], lines[0]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import os
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,11 @@ from measurelab.io.frames import LABEL_NAMES, _label_column, _numeric_column
 from measurelab.io.sources import (
     DEFAULT_CHUNK_ROWS,
     Source,
+    _check_text,
+    _is_regular,
     _open_binary,
     _Prefixed,
+    _read_some,
     detect_format,
     source_name,
 )
@@ -204,25 +208,31 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
             yield batch.to_pandas()
         return
     is_path = isinstance(source, str | os.PathLike) and os.fspath(source) != "-"
-    if is_path:
-        p = os.fspath(source)
-        if not Path(p).exists():
-            raise MeasurelabError(f"{p}: no such file")
-        sep = "\t" if p.lower().removesuffix(".gz").endswith(".tsv") else ","
-        try:
-            header = pd.read_csv(p, sep=sep, nrows=0)
-            cols = needed([str(c) for c in header.columns])
-            yield from pd.read_csv(p, sep=sep, usecols=cols, chunksize=chunk_rows,
-                                   low_memory=False)
-        except pd.errors.EmptyDataError:
-            raise MeasurelabError(f"{name} is empty: no header and no rows") from None
-        except pd.errors.ParserError as exc:
-            msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
-            raise MeasurelabError(f"{name}: {msg}") from None
-        return
+    path = os.fspath(source) if is_path else ""  # type: ignore[arg-type]
+    gz = is_path and path.endswith(".gz")
+    sep = "\t" if path.lower().removesuffix(".gz").endswith(".tsv") else ","
     fh, opened = _open_binary(source)
     try:
-        head = fh.read(1 << 16)
+        # the first bytes: compressed or binary content is named, not parsed as text
+        head = _read_some(fh)
+        _check_text(head, name, gz)
+        if is_path and _is_regular(path):
+            # a regular file may be opened again: pandas reads the header, then the rows
+            if opened:
+                fh.close()
+                opened = False
+            with _csv_errors(name):
+                header = pd.read_csv(path, sep=sep, nrows=0)
+                cols = needed([str(c) for c in header.columns])
+                yield from pd.read_csv(path, sep=sep, usecols=cols, chunksize=chunk_rows,
+                                       low_memory=False)
+            return
+        # a stream, stdin or a named pipe: read once, the header with the first chunk
+        while not (head.strip() and b"\n" in head.lstrip()):
+            more = _read_some(fh)
+            if not more:
+                break
+            head += more
         if not head.strip():
             raise MeasurelabError(f"{name} is empty: no header and no rows")
         first_line = head.lstrip().split(b"\n", 1)[0]
@@ -232,23 +242,36 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
                 "first line has no comma"
             )
         stream = io.BufferedReader(_Prefixed(head, fh))
-        try:
-            checked = False
-            for df in pd.read_csv(stream, chunksize=chunk_rows, low_memory=False):
+        checked = False
+        with _csv_errors(name):
+            for df in pd.read_csv(stream, sep=sep, chunksize=chunk_rows, low_memory=False):
                 if not checked:
                     cols = needed([str(c) for c in df.columns])
                     checked = True
                 yield df[cols]
-            if not checked:
-                raise MeasurelabError(f"{name} is empty: no header and no rows")
-        except pd.errors.EmptyDataError:
-            raise MeasurelabError(f"{name} is empty: no header and no rows") from None
-        except pd.errors.ParserError as exc:
-            msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
-            raise MeasurelabError(f"{name}: {msg}") from None
+        if not checked:
+            raise MeasurelabError(f"{name} is empty: no header and no rows")
     finally:
         if opened:
             fh.close()
+
+
+@contextmanager
+def _csv_errors(name: str) -> Iterator[None]:
+    """pandas' and the text decoder's errors as one-line :class:`MeasurelabError`s."""
+    import pandas as pd
+
+    try:
+        yield
+    except pd.errors.EmptyDataError:
+        raise MeasurelabError(f"{name} is empty: no header and no rows") from None
+    except pd.errors.ParserError as exc:
+        msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
+        raise MeasurelabError(f"{name}: {msg}") from None
+    except UnicodeDecodeError as exc:
+        raise MeasurelabError(
+            f"{name} is not UTF-8 text (byte {exc.start} cannot be decoded); expected CSV"
+        ) from None
 
 
 def multi_frame_stats(
