@@ -89,7 +89,7 @@ def walk(
         while lvl <= 10 and cp * 10.0 >= lvl * total * level_factor:
             reached[lvl] = True
             lvl += 1
-        if lvl > 0:
+        if lvl > 0 and m != 0.0:  # a row of zero weight is no operating point
             li = lvl - 1
             seg[li] = prec if seg[li] == -1.0 else _nanmax(seg[li], prec)
         cum_m = cp + cn

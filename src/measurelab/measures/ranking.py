@@ -233,7 +233,12 @@ def ap11(t: ScoreTable) -> float:
     if fused is not None:
         return float(fused.mean())
     cp, cn = t.cum_pos_desc, t.cum_neg_desc
-    precision = cp / (cp + cn)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        precision = cp / (cp + cn)
+    # a row of zero weight is no operating point (it adds no case): it never raises the
+    # best precision (and its 0/0 above the first case is not a value)
+    empty = ((t.pos + t.neg) == 0)[::-1]
+    precision = np.where(empty, -np.inf, precision)
     # best precision at recall >= R_k: suffix maximum over thresholds k, k+1, ...
     best = np.maximum.accumulate(precision[::-1])[::-1]
     first = _first_at_recall_levels(cp, t.is_integer)
