@@ -524,7 +524,9 @@ def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
         )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        first = np.asarray(evaluate(design.tables[0]), dtype=np.float64)
+        # every model's own table first: what depends on its scores alone is computed
+        # there once and inherited by its replicates (ScoreTable.score_cached)
+        first = [np.asarray(evaluate(t), dtype=np.float64) for t in design.tables][0]  # noqa: RUF015
         reps = np.empty((n_boot, k, first.size))
         with progress_bar(n_boot, progress, desc) as bar:
             for b in range(n_boot):

@@ -109,6 +109,13 @@ def rms(t: ScoreTable) -> float:
     return math.sqrt(_squared_error_sum(t) / t.total)
 
 
+def _clipped_logs(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log p and log(1 − p) with p clipped to [EPS, 1 − EPS] (depend on the scores only,
+    so bootstrap replicates of a table share them)."""
+    p = np.clip(scores, EPS, 1 - EPS)
+    return np.log(p), np.log1p(-p)
+
+
 @measure(
     "mxe",
     kind="probability",
@@ -132,8 +139,8 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     >>> round(ml.mxe([0, 1], [0.5, 0.5], base=2), 12)
     1.0
     """
-    p = np.clip(t.scores, EPS, 1 - EPS)
-    nats = -(np.dot(t.pos, np.log(p)) + np.dot(t.neg, np.log1p(-p))) / t.total
+    log_p, log_q = t.score_cached("mxe_logs", _clipped_logs)
+    nats = -(np.dot(t.pos, log_p) + np.dot(t.neg, log_q)) / t.total
     return float(nats / math.log(base))
 
 

@@ -12,8 +12,10 @@ often far less (rounded scores, tree leaves, k-NN votes).
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import numpy as np
 
@@ -331,15 +333,16 @@ class ScoreTable:
         """The same scores with new positive and negative weights per row.
 
         A stratified bootstrap replicate is a multinomial reweighting of the rows
-        (SPEC §6), so it needs no new sort. Rows where both new weights are 0 are dropped,
-        so every row of the result holds at least one case.
+        (SPEC §6), so it needs no new sort. Rows whose new weights are both 0 stay (a row
+        of zero weight changes no measure; ``tests/test_zero_rows.py``), so the replicate
+        shares this table's score array and what :meth:`score_cached` computed from it.
 
         Examples
         --------
         >>> t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.4, 0.1])
         >>> r = t.reweighted(np.array([0.0, 2.0, 0.0]), np.array([0.0, 1.0, 1.0]))
-        >>> r.scores.tolist(), r.pos.tolist(), r.neg.tolist()
-        ([0.4, 0.9], [2.0, 0.0], [1.0, 1.0])
+        >>> r.scores is t.scores, r.pos.tolist(), r.neg.tolist()
+        (True, [0.0, 2.0, 0.0], [0.0, 1.0, 1.0])
         """
         pos = np.asarray(pos, dtype=np.float64)
         neg = np.asarray(neg, dtype=np.float64)
@@ -350,7 +353,26 @@ class ScoreTable:
                 f"reweighted needs {self.size} weights per class, got {pos.shape} and "
                 f"{neg.shape}"
             )
-        keep = (pos != 0) | (neg != 0)
-        if keep.all():
-            return ScoreTable(self.scores, pos, neg)
-        return ScoreTable(self.scores[keep], pos[keep], neg[keep])
+        out = ScoreTable(self.scores, pos, neg)
+        out.__dict__["_score_cache"] = self.__dict__.setdefault("_score_cache", {})
+        return out
+
+    def score_cached(self, key: str, compute: Callable[[np.ndarray], Any]) -> Any:
+        """``compute(scores)``: an array (or tuple of arrays) aligned with the scores that
+        depends on the scores alone, computed once per table. Tables made from this one by
+        :meth:`reweighted` (bootstrap replicates) inherit it, so a replicate never
+        recomputes it (e.g. MXE's logarithms).
+
+        Examples
+        --------
+        >>> t = ScoreTable.from_arrays([True, False], [0.9, 0.4])
+        >>> t.score_cached("double", lambda s: 2 * s).tolist()
+        [0.8, 1.8]
+        >>> r = t.reweighted(np.array([0.0, 3.0]), np.array([1.0, 0.0]))
+        >>> r.score_cached("double", lambda s: 1 / 0).tolist()   # shared, not recomputed
+        [0.8, 1.8]
+        """
+        cache = self.__dict__.setdefault("_score_cache", {})
+        if key not in cache:
+            cache[key] = compute(self.scores)
+        return cache[key]
