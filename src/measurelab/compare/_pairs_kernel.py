@@ -48,3 +48,306 @@ def discordant_and_tied(key: np.ndarray, ub: int, shift: int) -> tuple[int, int]
         lo = hi
     return S, T
 
+
+
+
+# --- pair counts straight from numeric values -------------------------------------------
+#
+# np.sort of 64-bit keys is vectorized and several times faster than np.argsort, so each
+# vector is ordered by sorting keys that carry the value's leading bits (order-preserving)
+# above the object's index; objects whose leading bits collide are then ordered and
+# compared by their full values, so order and ties are exact. Discordant pairs are then
+# counted over g's ranks taken in f order: a Fenwick tree when g has few distinct values
+# (it stays in cache), else a merge sort of the sequence with f's tie groups sorted first.
+
+
+def order_bits(x: np.ndarray) -> np.ndarray:
+    """uint64 keys whose unsigned order is the order of ``x`` (float64 or int64); -0.0
+    and 0.0 get one key."""
+    if x.dtype.kind == "f":
+        return _float_bits((x + 0.0).view(np.uint64))  # + 0.0 turns -0.0 into 0.0
+    return x.view(np.uint64) ^ np.uint64(1 << 63)
+
+
+def sorted_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
+    """Order and dense ranks of a float64 or int64 vector.
+
+    Returns ``(order, rank_sorted, u, tied)``: object indices in increasing value (ties
+    by index, int32), the dense 0-based rank at each position of that order (int32), the
+    number of distinct values and the number of pairs tied on the value.
+    """
+    n = x.size
+    shift = np.uint64(max(1, (n - 1).bit_length()))
+    keys = _pack(order_bits(x), shift)
+    keys.sort()
+    order = np.empty(n, dtype=np.int32)
+    rank_sorted = np.empty(n, dtype=np.int32)
+    u, tied = _resolve(keys, x, shift, order, rank_sorted)
+    return order, rank_sorted, int(u), int(tied)
+
+
+@nb.njit(cache=True, nogil=True)
+def _float_bits(b: np.ndarray) -> np.ndarray:
+    out = np.empty_like(b)
+    top = np.uint64(1) << np.uint64(63)
+    for i in range(b.size):
+        v = b[i]
+        out[i] = ~v if v & top else v | top
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def _pack(bits: np.ndarray, shift: np.uint64) -> np.ndarray:
+    keys = np.empty(bits.size, dtype=np.uint64)
+    for i in range(bits.size):
+        keys[i] = ((bits[i] >> shift) << shift) | np.uint64(i)
+    return keys
+
+
+@nb.njit(cache=True, nogil=True)
+def _resolve(keys, values, shift, order, rank_sorted):
+    n = keys.size
+    mask = (np.uint64(1) << shift) - np.uint64(1)
+    u = -1
+    tied = 0
+    lo = 0
+    while lo < n:
+        head = keys[lo] >> shift
+        hi = lo + 1
+        while hi < n and keys[hi] >> shift == head:
+            hi += 1
+        if hi - lo == 1:
+            u += 1
+            order[lo] = np.int32(keys[lo] & mask)
+            rank_sorted[lo] = u
+            lo = hi
+            continue
+        # leading bits collide: compare (and if need be order) by the full values
+        m = hi - lo
+        idx = np.empty(m, dtype=np.int32)
+        sub = np.empty(m, dtype=values.dtype)
+        ordered = True
+        for t in range(m):
+            idx[t] = np.int32(keys[lo + t] & mask)
+            sub[t] = values[idx[t]]
+            if t and sub[t] < sub[t - 1]:
+                ordered = False
+        if not ordered:
+            perm = np.argsort(sub, kind="mergesort")  # stable: ties stay by index
+            idx = idx[perm]
+            sub = sub[perm]
+        run = 0
+        for t in range(m):
+            if t == 0 or sub[t] != sub[t - 1]:
+                u += 1
+                run = 0
+            else:
+                run += 1
+                tied += run
+            order[lo + t] = idx[t]
+            rank_sorted[lo + t] = u
+        lo = hi
+    return u + 1, tied
+
+
+@nb.njit(cache=True, nogil=True)
+def scatter_ranks(order: np.ndarray, rank_sorted: np.ndarray) -> np.ndarray:
+    """Each object's dense rank from the order and the ranks along it."""
+    ranks = np.empty(order.size, dtype=np.int32)
+    for k in range(order.size):
+        ranks[order[k]] = rank_sorted[k]
+    return ranks
+
+
+#: g's distinct values up to which discordant pairs are counted with a Fenwick tree
+FENWICK_RANKS = 1 << 15
+
+
+@nb.njit(cache=True, nogil=True)
+def discordant_from_order(order_a, rank_a_sorted, ranks_b, ub):
+    """Pairs ordered oppositely by f and g (S) and pairs tied on both (T), from f's order,
+    f's ranks along it and g's rank of each object (in [0, ub))."""
+    n = order_a.size
+    seq = np.empty(n, dtype=np.int32)
+    for k in range(n):
+        seq[k] = ranks_b[order_a[k]]
+    if ub <= FENWICK_RANKS:
+        return _discordant_fenwick(seq, rank_a_sorted, ub)
+    T = 0
+    lo = 0
+    while lo < n:
+        hi = lo + 1
+        while hi < n and rank_a_sorted[hi] == rank_a_sorted[lo]:
+            hi += 1
+        if hi - lo > 1:  # sort g's ranks within f's tie group; count pairs tied on both
+            seq[lo:hi] = np.sort(seq[lo:hi])
+            run = 0
+            for t in range(lo + 1, hi):
+                if seq[t] == seq[t - 1]:
+                    run += 1
+                    T += run
+                else:
+                    run = 0
+        lo = hi
+    bits = 1
+    while (1 << bits) < ub:
+        bits += 1
+    return _inversions(seq, bits), T
+
+
+@nb.njit(cache=True, nogil=True)
+def _discordant_fenwick(seq, rank_a_sorted, ub):
+    """Each group of tied f is queried against a Fenwick tree of the g-ranks of all
+    earlier groups (larger g-rank: discordant), counted for joint ties, then added."""
+    n = seq.size
+    tree = np.zeros(ub + 1, dtype=np.int64)
+    cnt = np.zeros(ub, dtype=np.int64)
+    S = 0
+    T = 0
+    lo = 0
+    while lo < n:
+        hi = lo + 1
+        while hi < n and rank_a_sorted[hi] == rank_a_sorted[lo]:
+            hi += 1
+        for t in range(lo, hi):
+            r = seq[t]
+            T += cnt[r]
+            cnt[r] += 1
+            x = r + 1
+            c = 0
+            while x > 0:
+                c += tree[x]
+                x -= x & -x
+            S += lo - c
+        for t in range(lo, hi):
+            r = seq[t]
+            cnt[r] = 0
+            x = r + 1
+            while x <= ub:
+                tree[x] += 1
+                x += x & -x
+        lo = hi
+    return S, T
+
+
+@nb.njit(cache=True, nogil=True)
+def _inversions(seq, bits):
+    """Pairs i < j with seq[i] > seq[j], for integers in [0, 2**bits): split each value
+    into high and low halves of its bits; pairs with a larger high half earlier are
+    counted with a Fenwick tree over the high halves, pairs with equal high halves by
+    a Fenwick tree over the low halves within each high bucket (objects bucketed
+    stably). Both trees stay in the processor's cache, unlike one tree over all ranks."""
+    n = seq.size
+    lb = bits // 2
+    H = 1 << (bits - lb)
+    L = 1 << lb
+    mask = L - 1
+    tree = np.zeros(H + 1, dtype=np.int32)
+    cnt = np.zeros(H + 1, dtype=np.int64)
+    S = 0
+    for j in range(n):
+        x = (seq[j] >> lb) + 1
+        cnt[x] += 1
+        c = 0
+        while x > 0:  # earlier objects with a high half <= this one's
+            c += tree[x]
+            x &= x - 1
+        S += j - c
+        x = (seq[j] >> lb) + 1
+        while x <= H:
+            tree[x] += 1
+            x += x & -x
+    for h in range(H):
+        cnt[h + 1] += cnt[h]
+    pos = cnt[:H].copy()
+    low = np.empty(n, dtype=np.int32)
+    for j in range(n):
+        h = seq[j] >> lb
+        low[pos[h]] = seq[j] & mask
+        pos[h] += 1
+    tl = np.zeros(L + 1, dtype=np.int32)
+    for h in range(H):
+        lo = cnt[h]
+        hi = cnt[h + 1]
+        for t in range(lo, hi):
+            x = low[t] + 1
+            c = 0
+            while x > 0:
+                c += tl[x]
+                x &= x - 1
+            S += (t - lo) - c
+            x = low[t] + 1
+            while x <= L:
+                tl[x] += 1
+                x += x & -x
+        if 4 * (hi - lo) > L:
+            tl[:] = 0
+        else:
+            for t in range(lo, hi):
+                x = low[t] + 1
+                while x <= L:
+                    tl[x] = 0
+                    x += x & -x
+    return S
+
+
+@nb.njit(cache=True, nogil=True)
+def hashed_ranks(x, uniq):
+    """Each object's dense rank among the sorted distinct values ``uniq`` (int64 or
+    float64 without -0.0, compared by their bits), by an open-addressing hash table that
+    stays in cache when values repeat a lot; also the pairs tied on the value."""
+    u = uniq.size
+    size = 2
+    p = 1
+    while size < 2 * u:
+        size *= 2
+        p += 1
+    shift = np.uint64(64 - p)
+    keys = np.empty(size, dtype=np.uint64)
+    vals = np.full(size, -1, dtype=np.int32)
+    ub = uniq.view(np.uint64)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    m = np.uint64(size - 1)
+    for r in range(u):
+        k = ub[r]
+        h = (k * golden) >> shift
+        while vals[h & m] >= 0:
+            h += np.uint64(1)
+        keys[h & m] = k
+        vals[h & m] = r
+    xb = x.view(np.uint64)
+    n = x.size
+    ranks = np.empty(n, dtype=np.int32)
+    cnt = np.zeros(u, dtype=np.int64)
+    for i in range(n):
+        k = xb[i]
+        h = (k * golden) >> shift
+        while keys[h & m] != k or vals[h & m] < 0:
+            h += np.uint64(1)
+        r = vals[h & m]
+        ranks[i] = r
+        cnt[r] += 1
+    tied = 0
+    for r in range(u):
+        tied += cnt[r] * (cnt[r] - 1) // 2
+    return ranks, tied
+
+
+@nb.njit(cache=True, nogil=True)
+def order_by_ranks(ranks, u):
+    """Object indices in increasing rank (ties by index) and the rank along that order:
+    a counting sort."""
+    n = ranks.size
+    start = np.zeros(u + 1, dtype=np.int64)
+    for i in range(n):
+        start[ranks[i] + 1] += 1
+    for r in range(u):
+        start[r + 1] += start[r]
+    order = np.empty(n, dtype=np.int32)
+    rank_sorted = np.empty(n, dtype=np.int32)
+    for i in range(n):
+        r = ranks[i]
+        order[start[r]] = i
+        rank_sorted[start[r]] = r
+        start[r] += 1
+    return order, rank_sorted

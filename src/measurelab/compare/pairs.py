@@ -210,9 +210,98 @@ def pair_counts(a: Any, b: Any) -> PairCounts:
         raise MeasurelabError(
             f"pair_counts needs equal lengths, got {len(va)} values of f and {len(vb)} of g"
         )
+    fast = _counts_compiled(va, vb)
+    if fast is not None:
+        return fast
     ra, ua = dense_ranks(va)
     rb, ub = dense_ranks(vb)
     return pair_counts_ranks(ra, ua, rb, ub)
+
+
+#: objects from which numeric arrays take the compiled route straight from their values
+_VALUES_MIN_OBJECTS = 1 << 16
+
+
+def _kernel_input(v: Any) -> np.ndarray | None:
+    """A 1-d float64 or int64 copy-free view of a numeric array for the compiled route,
+    or None when it must take the general route (not an array, 2-d, uint64 beyond int64)."""
+    if not (isinstance(v, np.ndarray) and _is_plain_numeric(v) and v.ndim == 1):
+        return None
+    if v.dtype.kind == "f":
+        if np.isnan(v).any():
+            raise MeasurelabError("pair_counts: values must not be NaN (ties undefined)")
+        return np.ascontiguousarray(v, dtype=np.float64)
+    if v.dtype == np.uint64 and v.size and int(v.max()) >= 2**63:
+        return None
+    return np.ascontiguousarray(v, dtype=np.int64)
+
+
+@dataclass
+class _Ranked:
+    """Dense ranks of one vector, each form computed when first needed."""
+
+    u: int
+    tied: int
+    ranks: np.ndarray | None = None  # each object's rank
+    order: np.ndarray | None = None  # object indices in increasing value
+    rank_sorted: np.ndarray | None = None  # the rank along ``order``
+
+
+def _rank_values(x: np.ndarray, kernel: Any) -> _Ranked:
+    """Ranks by counting (small integer ranges), by hashing against the sorted distinct
+    values (values repeat a lot) or by one sort of packed keys (mostly distinct)."""
+    n = x.size
+    if x.dtype.kind == "i" and int(x.max()) - int(x.min()) <= 4 * n:
+        ranks, u = dense_ranks(x)
+        return _Ranked(u, _choose2(np.bincount(ranks, minlength=u)), ranks=ranks)
+    probe = x[:: max(1, n // 65536)]
+    if np.unique(probe).size * 2 < probe.size:
+        x0 = x + x.dtype.type(0)  # -0.0 becomes 0.0: one key per value
+        srt = np.sort(x0)
+        flag = np.empty(n, dtype=bool)
+        flag[0] = True
+        np.not_equal(srt[1:], srt[:-1], out=flag[1:])
+        uniq = srt[flag]
+        ranks, tied = kernel.hashed_ranks(x0, uniq)
+        return _Ranked(int(uniq.size), int(tied), ranks=ranks)
+    order, rank_sorted, u, tied = kernel.sorted_ranks(x)
+    return _Ranked(u, tied, order=order, rank_sorted=rank_sorted)
+
+
+def _counts_compiled(va: Any, vb: Any) -> PairCounts | None:
+    """Pair counts of two long numeric vectors by compiled code straight from the values
+    (``_pairs_kernel``); None when the inputs or the environment call for the general
+    route."""
+    if not (isinstance(va, np.ndarray) and isinstance(vb, np.ndarray)):
+        return None
+    K = int(va.size)
+    if K < max(2, _VALUES_MIN_OBJECTS) or K >= 2**31:
+        return None
+    xa, xb = _kernel_input(va), _kernel_input(vb)
+    if xa is None or xb is None:
+        return None
+    try:
+        from measurelab.compare import _pairs_kernel as kernel
+    except ImportError:  # numba missing: the numpy route gives the same counts
+        return None
+    fa, fb = _rank_values(xa, kernel), _rank_values(xb, kernel)
+    if fa.u * fb.u <= _TABLE_CELLS:
+        for f in (fa, fb):
+            if f.ranks is None:
+                f.ranks = kernel.scatter_ranks(f.order, f.rank_sorted)
+        return counts_from_table(contingency(fa.ranks, fa.u, fb.ranks, fb.u))
+    swapped = fb.u > fa.u  # g's ranks index the trees: the smaller range
+    if swapped:
+        fa, fb = fb, fa
+    if fa.order is None:
+        fa.order, fa.rank_sorted = kernel.order_by_ranks(fa.ranks, fa.u)
+    if fb.ranks is None:
+        fb.ranks = kernel.scatter_ranks(fb.order, fb.rank_sorted)
+    S, T = (int(v) for v in kernel.discordant_from_order(fa.order, fa.rank_sorted,
+                                                          fb.ranks, fb.u))
+    P, Q = fb.tied - T, fa.tied - T
+    out = PairCounts(K * (K - 1) // 2 - S - P - Q - T, S, P, Q, T, K)
+    return out.swapped() if swapped else out
 
 
 def pair_counts_ranks(ra: np.ndarray, ua: int, rb: np.ndarray, ub: int) -> PairCounts:
