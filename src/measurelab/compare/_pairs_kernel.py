@@ -61,16 +61,8 @@ def discordant_and_tied(key: np.ndarray, ub: int, shift: int) -> tuple[int, int]
 # (it stays in cache), else a merge sort of the sequence with f's tie groups sorted first.
 
 
-def order_bits(x: np.ndarray) -> np.ndarray:
-    """uint64 keys whose unsigned order is the order of ``x`` (float64 or int64); -0.0
-    and 0.0 get one key."""
-    if x.dtype.kind == "f":
-        return _float_bits((x + 0.0).view(np.uint64))  # + 0.0 turns -0.0 into 0.0
-    return x.view(np.uint64) ^ np.uint64(1 << 63)
-
-
 def sorted_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """Order and dense ranks of a float64 or int64 vector.
+    """Order and dense ranks of a float64 (without NaN) or int64 vector.
 
     Returns ``(order, rank_sorted, u, tied)``: object indices in increasing value (ties
     by index, int32), the dense 0-based rank at each position of that order (int32), the
@@ -78,7 +70,10 @@ def sorted_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
     """
     n = x.size
     shift = np.uint64(max(1, (n - 1).bit_length()))
-    keys = _pack(order_bits(x), shift)
+    if x.dtype.kind == "f":
+        keys = _pack_floats(x.view(np.uint64), shift)
+    else:
+        keys = _pack_ints(x.view(np.uint64), shift)
     keys.sort()
     order = np.empty(n, dtype=np.int32)
     rank_sorted = np.empty(n, dtype=np.int32)
@@ -87,20 +82,27 @@ def sorted_ranks(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, int, int]:
 
 
 @nb.njit(cache=True, nogil=True)
-def _float_bits(b: np.ndarray) -> np.ndarray:
-    out = np.empty_like(b)
+def _pack_floats(bits: np.ndarray, shift: np.uint64) -> np.ndarray:
+    """Keys ``(leading bits of the value) << shift | index`` whose unsigned order is the
+    order of the float64 values (given as their bits); -0.0 and 0.0 get one key."""
+    keys = np.empty(bits.size, dtype=np.uint64)
     top = np.uint64(1) << np.uint64(63)
-    for i in range(b.size):
-        v = b[i]
-        out[i] = ~v if v & top else v | top
-    return out
+    for i in range(bits.size):
+        v = bits[i]
+        if v == top:  # -0.0
+            v = np.uint64(0)
+        v = ~v if v & top else v | top
+        keys[i] = ((v >> shift) << shift) | np.uint64(i)
+    return keys
 
 
 @nb.njit(cache=True, nogil=True)
-def _pack(bits: np.ndarray, shift: np.uint64) -> np.ndarray:
+def _pack_ints(bits: np.ndarray, shift: np.uint64) -> np.ndarray:
+    """As :func:`_pack_floats` for int64 values (given as their bits)."""
     keys = np.empty(bits.size, dtype=np.uint64)
+    top = np.uint64(1) << np.uint64(63)
     for i in range(bits.size):
-        keys[i] = ((bits[i] >> shift) << shift) | np.uint64(i)
+        keys[i] = (((bits[i] ^ top) >> shift) << shift) | np.uint64(i)
     return keys
 
 
@@ -159,19 +161,25 @@ def scatter_ranks(order: np.ndarray, rank_sorted: np.ndarray) -> np.ndarray:
     return ranks
 
 
-#: g's distinct values up to which discordant pairs are counted with a Fenwick tree
-FENWICK_RANKS = 1 << 15
-
-
 @nb.njit(cache=True, nogil=True)
-def discordant_from_order(order_a, rank_a_sorted, ranks_b, ub):
-    """Pairs ordered oppositely by f and g (S) and pairs tied on both (T), from f's order,
-    f's ranks along it and g's rank of each object (in [0, ub))."""
+def ranks_in_order(order_a, ranks_b):
+    """g's rank of each object, taken in f's order."""
     n = order_a.size
     seq = np.empty(n, dtype=np.int32)
     for k in range(n):
         seq[k] = ranks_b[order_a[k]]
-    if ub <= FENWICK_RANKS:
+    return seq
+
+
+@nb.njit(cache=True, nogil=True)
+def discordant_and_tied_in_order(seq, rank_a_sorted, ub, fenwick_ranks):
+    """Pairs ordered oppositely by f and g (S) and pairs tied on both (T), from g's ranks
+    ``seq`` (in [0, ub)) of the objects in f's order and f's ranks along that order:
+    one Fenwick tree over g's ranks when ``ub <= fenwick_ranks`` (it stays in cache),
+    else f's tie groups sorted by g and the inversions of the whole sequence counted.
+    ``seq`` is reordered."""
+    n = seq.size
+    if ub <= fenwick_ranks:
         return _discordant_fenwick(seq, rank_a_sorted, ub)
     T = 0
     lo = 0
@@ -200,8 +208,8 @@ def _discordant_fenwick(seq, rank_a_sorted, ub):
     """Each group of tied f is queried against a Fenwick tree of the g-ranks of all
     earlier groups (larger g-rank: discordant), counted for joint ties, then added."""
     n = seq.size
-    tree = np.zeros(ub + 1, dtype=np.int64)
-    cnt = np.zeros(ub, dtype=np.int64)
+    tree = np.zeros(ub + 1, dtype=np.int32)  # counts < 2**31 objects
+    cnt = np.zeros(ub, dtype=np.int32)
     S = 0
     T = 0
     lo = 0
@@ -334,20 +342,21 @@ def hashed_ranks(x, uniq):
 
 
 @nb.njit(cache=True, nogil=True)
-def order_by_ranks(ranks, u):
-    """Object indices in increasing rank (ties by index) and the rank along that order:
-    a counting sort."""
-    n = ranks.size
-    start = np.zeros(u + 1, dtype=np.int64)
+def order_by_ranks(ranks_a, ua, ranks_b):
+    """f's ranks in increasing order and g's ranks of the objects in that order (ties of
+    f by index): a counting sort, which writes into ``ua`` sequential streams instead of
+    gathering at random."""
+    n = ranks_a.size
+    start = np.zeros(ua + 1, dtype=np.int64)
     for i in range(n):
-        start[ranks[i] + 1] += 1
-    for r in range(u):
+        start[ranks_a[i] + 1] += 1
+    for r in range(ua):
         start[r + 1] += start[r]
-    order = np.empty(n, dtype=np.int32)
     rank_sorted = np.empty(n, dtype=np.int32)
+    seq = np.empty(n, dtype=np.int32)
     for i in range(n):
-        r = ranks[i]
-        order[start[r]] = i
+        r = ranks_a[i]
         rank_sorted[start[r]] = r
+        seq[start[r]] = ranks_b[i]
         start[r] += 1
-    return order, rank_sorted
+    return rank_sorted, seq

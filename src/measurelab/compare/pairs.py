@@ -220,6 +220,14 @@ def pair_counts(a: Any, b: Any) -> PairCounts:
 
 #: objects from which numeric arrays take the compiled route straight from their values
 _VALUES_MIN_OBJECTS = 1 << 16
+#: on that route, the contingency table is used up to min(this, max(_TABLE_CELLS, K))
+#: cells (its memory stays within a few times the inputs')
+_VALUES_TABLE_CELLS = 1 << 24
+#: on that route, g's distinct values up to which one Fenwick tree counts discordant pairs
+_FENWICK_RANKS = 1 << 15
+#: how that route ranks values that are not a small integer range: "auto" (hash when a
+#: sample repeats a lot, else sort), "hash" or "sort" (tests force each)
+_RANK_ROUTE = "auto"
 
 
 def _kernel_input(v: Any) -> np.ndarray | None:
@@ -255,7 +263,9 @@ def _rank_values(x: np.ndarray, kernel: Any) -> _Ranked:
         ranks, u = dense_ranks(x)
         return _Ranked(u, _choose2(np.bincount(ranks, minlength=u)), ranks=ranks)
     probe = x[:: max(1, n // 65536)]
-    if np.unique(probe).size * 2 < probe.size:
+    if _RANK_ROUTE == "hash" or (
+        _RANK_ROUTE == "auto" and np.unique(probe).size * 2 < probe.size
+    ):
         x0 = x + x.dtype.type(0)  # -0.0 becomes 0.0: one key per value
         srt = np.sort(x0)
         flag = np.empty(n, dtype=bool)
@@ -285,7 +295,7 @@ def _counts_compiled(va: Any, vb: Any) -> PairCounts | None:
     except ImportError:  # numba missing: the numpy route gives the same counts
         return None
     fa, fb = _rank_values(xa, kernel), _rank_values(xb, kernel)
-    if fa.u * fb.u <= _TABLE_CELLS:
+    if fa.u * fb.u <= min(_VALUES_TABLE_CELLS, max(_TABLE_CELLS, K)):
         for f in (fa, fb):
             if f.ranks is None:
                 f.ranks = kernel.scatter_ranks(f.order, f.rank_sorted)
@@ -293,12 +303,14 @@ def _counts_compiled(va: Any, vb: Any) -> PairCounts | None:
     swapped = fb.u > fa.u  # g's ranks index the trees: the smaller range
     if swapped:
         fa, fb = fb, fa
-    if fa.order is None:
-        fa.order, fa.rank_sorted = kernel.order_by_ranks(fa.ranks, fa.u)
     if fb.ranks is None:
         fb.ranks = kernel.scatter_ranks(fb.order, fb.rank_sorted)
-    S, T = (int(v) for v in kernel.discordant_from_order(fa.order, fa.rank_sorted,
-                                                          fb.ranks, fb.u))
+    if fa.order is None:
+        fa.rank_sorted, seq = kernel.order_by_ranks(fa.ranks, fa.u, fb.ranks)
+    else:
+        seq = kernel.ranks_in_order(fa.order, fb.ranks)
+    S, T = (int(v) for v in kernel.discordant_and_tied_in_order(
+        seq, fa.rank_sorted, fb.u, _FENWICK_RANKS))
     P, Q = fb.tied - T, fa.tied - T
     out = PairCounts(K * (K - 1) // 2 - S - P - Q - T, S, P, Q, T, K)
     return out.swapped() if swapped else out
