@@ -21,6 +21,16 @@ O(K log K); pairs are never enumerated. Values are first mapped to dense integer
   counted by scipy's compiled merge-sort counter (the one ``scipy.stats.kendalltau`` uses;
   checked on a known case first) or, without it, bit by bit in numpy (a stable radix
   partition per bit of the smaller rank range), O(K log min(|a|, |b|)).
+
+Two long numeric arrays (K ≥ 65,536, numba installed) take a compiled route straight from
+the values (``_pairs_kernel``): each array is ranked by counting (small integer ranges), by
+a hash table against its sorted distinct values (values repeat a lot), or by one
+vectorized sort of 64-bit keys holding the value's leading bits above the object's index
+(objects whose leading bits collide are ordered and compared by their full values, so
+ranks are exact); then the contingency table when it has at most K cells, else g's ranks
+in f order, with the discordant pairs counted by one Fenwick tree over g's ranks (few
+distinct values) or, after sorting g within f's tie groups, by a Fenwick count over the
+high and the low halves of the ranks. The counts are the same integers on every route.
 """
 
 from __future__ import annotations
