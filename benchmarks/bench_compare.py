@@ -49,7 +49,7 @@ def bench_pair_counts(K: int, repeat: int) -> None:
     print(f"pair_counts on K = {K:,} objects (best of {repeat}; ratios to np.sort of both)")
     cases = (("many ties", 1000, 200), ("5000x1100", 4000, 900),
              ("fewer ties", 20000, 20000), ("distinct", 0, 0))
-    pair_counts(rng.random(1 << 17), rng.random(1 << 17))  # load the compiled code once
+    pair_counts(rng.random(1 << 21), rng.random(1 << 21))  # load the compiled code once
     for label, la, lb in cases:
         if la:
             a, b = _tied_values(rng, K, la, lb)
@@ -60,7 +60,7 @@ def bench_pair_counts(K: int, repeat: int) -> None:
         t_sort, _ = _best(lambda a=a, b=b: (np.sort(a), np.sort(b)), repeat)
         t_pc, pc = _best(lambda a=a, b=b: pair_counts(a, b), repeat)
         default_min = pairs_mod._VALUES_MIN_OBJECTS
-        pairs_mod._VALUES_MIN_OBJECTS = 2**62  # the numpy route on ranks
+        pairs_mod._VALUES_MIN_OBJECTS = 2**62  # the numpy route on ranks (kernel loaded)
         try:
             t_np, pc_np = _best(lambda a=a, b=b: pair_counts(a, b), repeat)
         finally:

@@ -205,6 +205,7 @@ COMPILED_ROUTES = {  # (rank route, largest table on that route, largest Fenwick
 def _compiled(mp: pytest.MonkeyPatch, route: str) -> None:
     ranks, cells, fenwick = COMPILED_ROUTES[route]
     mp.setattr(pairs_mod, "_VALUES_MIN_OBJECTS", 0)
+    mp.setattr(pairs_mod, "_VALUES_MIN_OBJECTS_COLD", 0)
     mp.setattr(pairs_mod, "_RANK_ROUTE", ranks)
     mp.setattr(pairs_mod, "_VALUES_TABLE_CELLS", cells)
     mp.setattr(pairs_mod, "_FENWICK_RANKS", fenwick)
@@ -260,11 +261,14 @@ def test_compiled_route_equals_numpy_route_on_larger_inputs(route, seed, levels,
 
 
 def test_compiled_route_is_taken_for_long_numeric_arrays(monkeypatch):
+    import measurelab.compare._pairs_kernel  # noqa: F401  (loaded: the lower threshold)
+
     K = pairs_mod._VALUES_MIN_OBJECTS
     rng = np.random.default_rng(5)
     a, b = rng.random(K), np.round(rng.random(K) * 50)
     got = pairs_mod._counts_compiled(a, b)
     assert got is not None and got == pair_counts(a, b)
     monkeypatch.setattr(pairs_mod, "_VALUES_MIN_OBJECTS", 10**12)  # the numpy route
+    monkeypatch.setattr(pairs_mod, "_VALUES_MIN_OBJECTS_COLD", 10**12)
     assert pairs_mod._counts_compiled(a, b) is None
     assert got == pair_counts(a, b)

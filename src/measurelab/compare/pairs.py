@@ -22,7 +22,8 @@ O(K log K); pairs are never enumerated. Values are first mapped to dense integer
   checked on a known case first) or, without it, bit by bit in numpy (a stable radix
   partition per bit of the smaller rank range), O(K log min(|a|, |b|)).
 
-Two long numeric arrays (K ≥ 65,536, numba installed) take a compiled route straight from
+Two long numeric arrays (K ≥ 2²¹, or ≥ 65,536 once the compiled code is loaded; numba
+installed) take a compiled route straight from
 the values (``_pairs_kernel``): each array is ranked by counting (small integer ranges), by
 a hash table against its sorted distinct values (values repeat a lot), or by one
 vectorized sort of 64-bit keys holding the value's leading bits above the object's index
@@ -36,6 +37,7 @@ high and the low halves of the ranks. The counts are the same integers on every 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -229,7 +231,10 @@ def pair_counts(a: Any, b: Any) -> PairCounts:
 
 
 #: objects from which numeric arrays take the compiled route straight from their values
+#: once its module is loaded; loading it (numba, ~0.5-1 s) is worth it from
+#: ``_VALUES_MIN_OBJECTS_COLD`` objects
 _VALUES_MIN_OBJECTS = 1 << 16
+_VALUES_MIN_OBJECTS_COLD = 1 << 21
 #: on that route, the contingency table is used up to min(this, max(_TABLE_CELLS, K))
 #: cells (its memory stays within a few times the inputs')
 _VALUES_TABLE_CELLS = 1 << 24
@@ -295,7 +300,8 @@ def _counts_compiled(va: Any, vb: Any) -> PairCounts | None:
     if not (isinstance(va, np.ndarray) and isinstance(vb, np.ndarray)):
         return None
     K = int(va.size)
-    if K < max(2, _VALUES_MIN_OBJECTS) or K >= 2**31:
+    loaded = "measurelab.compare._pairs_kernel" in sys.modules
+    if K < max(2, _VALUES_MIN_OBJECTS if loaded else _VALUES_MIN_OBJECTS_COLD) or K >= 2**31:
         return None
     xa, xb = _kernel_input(va), _kernel_input(vb)
     if xa is None or xb is None:
