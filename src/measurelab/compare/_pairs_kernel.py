@@ -300,45 +300,71 @@ def _inversions(seq, bits):
 
 
 @nb.njit(cache=True, nogil=True)
-def hashed_ranks(x, uniq):
-    """Each object's dense rank among the sorted distinct values ``uniq`` (int64 or
-    float64 without -0.0, compared by their bits), by an open-addressing hash table that
-    stays in cache when values repeat a lot; also the pairs tied on the value."""
-    u = uniq.size
-    size = 2
-    p = 1
-    while size < 2 * u:
-        size *= 2
-        p += 1
-    shift = np.uint64(64 - p)
-    keys = np.empty(size, dtype=np.uint64)
-    vals = np.full(size, -1, dtype=np.int32)
-    ub = uniq.view(np.uint64)
-    golden = np.uint64(0x9E3779B97F4A7C15)
-    m = np.uint64(size - 1)
-    for r in range(u):
-        k = ub[r]
-        h = (k * golden) >> shift
-        while vals[h & m] >= 0:
-            h += np.uint64(1)
-        keys[h & m] = k
-        vals[h & m] = r
+def hashed_ranks(x):
+    """Each object's dense rank and the pairs tied on the value, for int64 or float64
+    values without NaN and -0.0 (so equal values have equal bits): the distinct values
+    are collected in one pass through an open-addressing hash table of their bits (it
+    stays in cache when values repeat a lot), then only they are sorted."""
     xb = x.view(np.uint64)
     n = x.size
-    ranks = np.empty(n, dtype=np.int32)
-    cnt = np.zeros(u, dtype=np.int64)
+    golden = np.uint64(0x9E3779B97F4A7C15)
+    p = 10
+    cap = 1 << p
+    slot_key = np.empty(cap, dtype=np.uint64)
+    slot_code = np.full(cap, -1, dtype=np.int32)
+    first = np.empty(cap // 2 + 1, dtype=np.int64)  # an object holding each distinct value
+    codes = np.empty(n, dtype=np.int32)
+    u = 0
     for i in range(n):
         k = xb[i]
-        h = (k * golden) >> shift
-        while keys[h & m] != k or vals[h & m] < 0:
+        m = np.uint64(cap - 1)
+        h = (k * golden) >> np.uint64(64 - p)
+        while True:
+            s = h & m
+            c = slot_code[s]
+            if c < 0:
+                slot_key[s] = k
+                slot_code[s] = u
+                first[u] = i
+                codes[i] = u
+                u += 1
+                if 2 * u > cap:  # grow: twice the slots, every distinct value again
+                    p += 1
+                    cap = 1 << p
+                    m = np.uint64(cap - 1)
+                    slot_key = np.empty(cap, dtype=np.uint64)
+                    slot_code = np.full(cap, -1, dtype=np.int32)
+                    grown = np.empty(cap // 2 + 1, dtype=np.int64)
+                    grown[:u] = first[:u]
+                    first = grown
+                    for r in range(u):
+                        kr = xb[first[r]]
+                        hr = (kr * golden) >> np.uint64(64 - p)
+                        while slot_code[hr & m] >= 0:
+                            hr += np.uint64(1)
+                        slot_key[hr & m] = kr
+                        slot_code[hr & m] = r
+                break
+            if slot_key[s] == k:
+                codes[i] = c
+                break
             h += np.uint64(1)
-        r = vals[h & m]
-        ranks[i] = r
+    vals = np.empty(u, dtype=x.dtype)
+    for r in range(u):
+        vals[r] = x[first[r]]
+    order = np.argsort(vals)  # distinct bits, no NaN or -0.0: distinct values
+    lut = np.empty(u, dtype=np.int32)
+    for r in range(u):
+        lut[order[r]] = r
+    cnt = np.zeros(u, dtype=np.int64)
+    for i in range(n):
+        r = lut[codes[i]]
+        codes[i] = r
         cnt[r] += 1
     tied = 0
     for r in range(u):
         tied += cnt[r] * (cnt[r] - 1) // 2
-    return ranks, tied
+    return codes, u, tied
 
 
 @nb.njit(cache=True, nogil=True)

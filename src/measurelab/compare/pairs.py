@@ -25,7 +25,7 @@ O(K log K); pairs are never enumerated. Values are first mapped to dense integer
 Two long numeric arrays (K ≥ 2²¹, or ≥ 65,536 once the compiled code is loaded; numba
 installed) take a compiled route straight from
 the values (``_pairs_kernel``): each array is ranked by counting (small integer ranges), by
-a hash table against its sorted distinct values (values repeat a lot), or by one
+hashing the values and sorting only the distinct ones (values repeat a lot), or by one
 vectorized sort of 64-bit keys holding the value's leading bits above the object's index
 (objects whose leading bits collide are ordered and compared by their full values, so
 ranks are exact); then the contingency table when it has at most K cells, else g's ranks
@@ -271,8 +271,9 @@ class _Ranked:
 
 
 def _rank_values(x: np.ndarray, kernel: Any) -> _Ranked:
-    """Ranks by counting (small integer ranges), by hashing against the sorted distinct
-    values (values repeat a lot) or by one sort of packed keys (mostly distinct)."""
+    """Ranks by counting (small integer ranges), by hashing the values and sorting only
+    the distinct ones (values repeat a lot) or by one sort of packed keys (mostly
+    distinct)."""
     n = x.size
     if x.dtype.kind == "i" and int(x.max()) - int(x.min()) <= 4 * n:
         ranks, u = dense_ranks(x)
@@ -281,14 +282,9 @@ def _rank_values(x: np.ndarray, kernel: Any) -> _Ranked:
     if _RANK_ROUTE == "hash" or (
         _RANK_ROUTE == "auto" and np.unique(probe).size * 2 < probe.size
     ):
-        x0 = x + x.dtype.type(0)  # -0.0 becomes 0.0: one key per value
-        srt = np.sort(x0)
-        flag = np.empty(n, dtype=bool)
-        flag[0] = True
-        np.not_equal(srt[1:], srt[:-1], out=flag[1:])
-        uniq = srt[flag]
-        ranks, tied = kernel.hashed_ranks(x0, uniq)
-        return _Ranked(int(uniq.size), int(tied), ranks=ranks)
+        # + 0 turns -0.0 into 0.0: equal values have equal bits
+        ranks, u, tied = kernel.hashed_ranks(x + x.dtype.type(0))
+        return _Ranked(int(u), int(tied), ranks=ranks)
     order, rank_sorted, u, tied = kernel.sorted_ranks(x)
     return _Ranked(u, tied, order=order, rank_sorted=rank_sorted)
 
