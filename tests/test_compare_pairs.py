@@ -183,3 +183,92 @@ def test_pandas_and_numpy_inputs():
     assert pair_counts(pd.Series(a), pd.Series(b)) == want
     assert pair_counts(a.astype(np.int8), b.astype(np.float32)) == want
     assert pair_counts(a > 2, b) == pair_counts_brute((a > 2).tolist(), b.tolist())
+
+
+# --- the compiled route straight from numeric values (numba; large K) ---------------------
+
+# values whose leading bits collide (neighbouring floats and ints), signed zeros, infinities
+_near = [1.0, float(np.nextafter(1.0, 2.0)), float(np.nextafter(np.nextafter(1.0, 2.0), 2.0)),
+         -0.0, 0.0, 5e-324, -5e-324, -np.inf, np.inf, 0.1, 0.30000000000000004, 0.3, -2.5]
+_wide_ints = [-(2**63), -(2**62), 2**62, 2**62 + 1, 2**62 + 2, 2**63 - 1, 0, 1, -1]
+
+COMPILED_ROUTES = {  # (rank route, largest table on that route, largest Fenwick tree)
+    "hash+table": ("hash", 1 << 24, 1 << 15),
+    "sort+table": ("sort", 1 << 24, 1 << 15),
+    "hash+fenwick": ("hash", 0, 1 << 15),
+    "sort+fenwick": ("sort", 0, 1 << 15),
+    "hash+split inversions": ("hash", 0, 0),
+    "sort+split inversions": ("sort", 0, 0),
+}
+
+
+def _compiled(mp: pytest.MonkeyPatch, route: str) -> None:
+    ranks, cells, fenwick = COMPILED_ROUTES[route]
+    mp.setattr(pairs_mod, "_VALUES_MIN_OBJECTS", 0)
+    mp.setattr(pairs_mod, "_VALUES_MIN_OBJECTS_COLD", 0)
+    mp.setattr(pairs_mod, "_RANK_ROUTE", ranks)
+    mp.setattr(pairs_mod, "_VALUES_TABLE_CELLS", cells)
+    mp.setattr(pairs_mod, "_FENWICK_RANKS", fenwick)
+
+
+def _arrays(values, dtype):
+    return st.integers(2, 40).flatmap(lambda k: st.tuples(
+        st.lists(st.sampled_from(values), min_size=k, max_size=k).map(
+            lambda v: np.array(v, dtype=dtype)),
+        st.lists(st.sampled_from(values), min_size=k, max_size=k).map(
+            lambda v: np.array(v, dtype=dtype))))
+
+
+@pytest.mark.parametrize("route", sorted(COMPILED_ROUTES))
+@settings(max_examples=60, deadline=None)
+@given(ab=_arrays(_near, np.float64) | _arrays(_wide_ints, np.int64)
+       | _arrays(list(range(-3, 4)), np.int64))
+def test_compiled_route_equals_brute_force(route, ab):
+    """Every sub-route of the compiled value route (hashed or packed-key ranks; table,
+    one Fenwick tree or split inversion count) gives the brute-force counts, also for
+    floats one ulp apart, signed zeros, infinities and ints at the int64 limits."""
+    a, b = ab
+    want = pair_counts_brute(a.tolist(), b.tolist())
+    with pytest.MonkeyPatch.context() as mp:
+        _compiled(mp, route)
+        assert pairs_mod._counts_compiled(a, b) == want  # the route was taken
+        assert pair_counts(a, b) == want
+        assert pair_counts(b, a) == want.swapped()
+
+
+@pytest.mark.parametrize("route", sorted(COMPILED_ROUTES))
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), levels=st.sampled_from([3, 40, 700, 0]),
+       K=st.integers(2, 5000))
+def test_compiled_route_equals_numpy_route_on_larger_inputs(route, seed, levels, K):
+    """On K up to 5,000 (distinct, tied and mixed values, correlated or not) the compiled
+    route gives the counts of the numpy route."""
+    rng = np.random.default_rng(seed)
+    z = rng.normal(size=K)
+    a = z + rng.normal(size=K)
+    b = rng.normal(size=K) - z * rng.random()
+    if levels:
+        a = np.round(a * levels) / levels
+    if seed % 3 == 0:
+        b = np.round(b * 10)
+    b32 = b.astype(np.float32).astype(float)
+    want = pair_counts(a, b)  # below _VALUES_MIN_OBJECTS: the numpy routes
+    want32 = pair_counts(b32, a)
+    with pytest.MonkeyPatch.context() as mp:
+        _compiled(mp, route)
+        assert pairs_mod._counts_compiled(a, b) == want
+        assert pairs_mod._counts_compiled(b32, a) == want32
+
+
+def test_compiled_route_is_taken_for_long_numeric_arrays(monkeypatch):
+    import measurelab.compare._pairs_kernel  # noqa: F401  (loaded: the lower threshold)
+
+    K = pairs_mod._VALUES_MIN_OBJECTS
+    rng = np.random.default_rng(5)
+    a, b = rng.random(K), np.round(rng.random(K) * 50)
+    got = pairs_mod._counts_compiled(a, b)
+    assert got is not None and got == pair_counts(a, b)
+    monkeypatch.setattr(pairs_mod, "_VALUES_MIN_OBJECTS", 10**12)  # the numpy route
+    monkeypatch.setattr(pairs_mod, "_VALUES_MIN_OBJECTS_COLD", 10**12)
+    assert pairs_mod._counts_compiled(a, b) is None
+    assert got == pair_counts(a, b)

@@ -21,11 +21,23 @@ O(K log K); pairs are never enumerated. Values are first mapped to dense integer
   counted by scipy's compiled merge-sort counter (the one ``scipy.stats.kendalltau`` uses;
   checked on a known case first) or, without it, bit by bit in numpy (a stable radix
   partition per bit of the smaller rank range), O(K log min(|a|, |b|)).
+
+Two long numeric arrays (K ≥ 2²¹, or ≥ 65,536 once the compiled code is loaded; numba
+installed) take a compiled route straight from
+the values (``_pairs_kernel``): each array is ranked by counting (small integer ranges), by
+hashing the values and sorting only the distinct ones (values repeat a lot), or by one
+vectorized sort of 64-bit keys holding the value's leading bits above the object's index
+(objects whose leading bits collide are ordered and compared by their full values, so
+ranks are exact); then the contingency table when it has at most K cells, else g's ranks
+in f order, with the discordant pairs counted by one Fenwick tree over g's ranks (few
+distinct values) or, after sorting g within f's tie groups, by a Fenwick count over the
+high and the low halves of the ranks. The counts are the same integers on every route.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -210,9 +222,110 @@ def pair_counts(a: Any, b: Any) -> PairCounts:
         raise MeasurelabError(
             f"pair_counts needs equal lengths, got {len(va)} values of f and {len(vb)} of g"
         )
+    fast = _counts_compiled(va, vb)
+    if fast is not None:
+        return fast
     ra, ua = dense_ranks(va)
     rb, ub = dense_ranks(vb)
     return pair_counts_ranks(ra, ua, rb, ub)
+
+
+#: objects from which numeric arrays take the compiled route straight from their values
+#: once its module is loaded; loading it (numba, ~0.5-1 s) is worth it from
+#: ``_VALUES_MIN_OBJECTS_COLD`` objects
+_VALUES_MIN_OBJECTS = 1 << 16
+_VALUES_MIN_OBJECTS_COLD = 1 << 21
+#: on that route, the contingency table is used up to min(this, max(_TABLE_CELLS, K))
+#: cells (its memory stays within a few times the inputs')
+_VALUES_TABLE_CELLS = 1 << 24
+#: on that route, g's distinct values up to which one Fenwick tree counts discordant pairs
+_FENWICK_RANKS = 1 << 15
+#: how that route ranks values that are not a small integer range: "auto" (hash when a
+#: sample repeats a lot, else sort), "hash" or "sort" (tests force each)
+_RANK_ROUTE = "auto"
+
+
+def _kernel_input(v: Any) -> np.ndarray | None:
+    """A 1-d float64 or int64 copy-free view of a numeric array for the compiled route,
+    or None when it must take the general route (not an array, 2-d, uint64 beyond int64)."""
+    if not (isinstance(v, np.ndarray) and _is_plain_numeric(v) and v.ndim == 1):
+        return None
+    if v.dtype.kind == "f":
+        if np.isnan(v).any():
+            raise MeasurelabError("pair_counts: values must not be NaN (ties undefined)")
+        return np.ascontiguousarray(v, dtype=np.float64)
+    if v.dtype == np.uint64 and v.size and int(v.max()) >= 2**63:
+        return None
+    return np.ascontiguousarray(v, dtype=np.int64)
+
+
+@dataclass
+class _Ranked:
+    """Dense ranks of one vector, each form computed when first needed."""
+
+    u: int
+    tied: int
+    ranks: np.ndarray | None = None  # each object's rank
+    order: np.ndarray | None = None  # object indices in increasing value
+    rank_sorted: np.ndarray | None = None  # the rank along ``order``
+
+
+def _rank_values(x: np.ndarray, kernel: Any) -> _Ranked:
+    """Ranks by counting (small integer ranges), by hashing the values and sorting only
+    the distinct ones (values repeat a lot) or by one sort of packed keys (mostly
+    distinct)."""
+    n = x.size
+    if x.dtype.kind == "i" and int(x.max()) - int(x.min()) <= 4 * n:
+        ranks, u = dense_ranks(x)
+        return _Ranked(u, _choose2(np.bincount(ranks, minlength=u)), ranks=ranks)
+    probe = x[:: max(1, n // 65536)]
+    if _RANK_ROUTE == "hash" or (
+        _RANK_ROUTE == "auto" and np.unique(probe).size * 2 < probe.size
+    ):
+        # + 0 turns -0.0 into 0.0: equal values have equal bits
+        ranks, u, tied = kernel.hashed_ranks(x + x.dtype.type(0))
+        return _Ranked(int(u), int(tied), ranks=ranks)
+    order, rank_sorted, u, tied = kernel.sorted_ranks(x)
+    return _Ranked(u, tied, order=order, rank_sorted=rank_sorted)
+
+
+def _counts_compiled(va: Any, vb: Any) -> PairCounts | None:
+    """Pair counts of two long numeric vectors by compiled code straight from the values
+    (``_pairs_kernel``); None when the inputs or the environment call for the general
+    route."""
+    if not (isinstance(va, np.ndarray) and isinstance(vb, np.ndarray)):
+        return None
+    K = int(va.size)
+    loaded = "measurelab.compare._pairs_kernel" in sys.modules
+    if K < max(2, _VALUES_MIN_OBJECTS if loaded else _VALUES_MIN_OBJECTS_COLD) or K >= 2**31:
+        return None
+    xa, xb = _kernel_input(va), _kernel_input(vb)
+    if xa is None or xb is None:
+        return None
+    try:
+        from measurelab.compare import _pairs_kernel as kernel
+    except ImportError:  # numba missing: the numpy route gives the same counts
+        return None
+    fa, fb = _rank_values(xa, kernel), _rank_values(xb, kernel)
+    if fa.u * fb.u <= min(_VALUES_TABLE_CELLS, max(_TABLE_CELLS, K)):
+        for f in (fa, fb):
+            if f.ranks is None:
+                f.ranks = kernel.scatter_ranks(f.order, f.rank_sorted)
+        return counts_from_table(contingency(fa.ranks, fa.u, fb.ranks, fb.u))
+    swapped = fb.u > fa.u  # g's ranks index the trees: the smaller range
+    if swapped:
+        fa, fb = fb, fa
+    if fb.ranks is None:
+        fb.ranks = kernel.scatter_ranks(fb.order, fb.rank_sorted)
+    if fa.order is None:
+        fa.rank_sorted, seq = kernel.order_by_ranks(fa.ranks, fa.u, fb.ranks)
+    else:
+        seq = kernel.ranks_in_order(fa.order, fb.ranks)
+    S, T = (int(v) for v in kernel.discordant_and_tied_in_order(
+        seq, fa.rank_sorted, fb.u, _FENWICK_RANKS))
+    P, Q = fb.tied - T, fa.tied - T
+    out = PairCounts(K * (K - 1) // 2 - S - P - Q - T, S, P, Q, T, K)
+    return out.swapped() if swapped else out
 
 
 def pair_counts_ranks(ra: np.ndarray, ua: int, rb: np.ndarray, ub: int) -> PairCounts:
