@@ -27,13 +27,11 @@ pytest.importorskip("numba")
 
 def numpy_cal(t: ScoreTable, window: int, monkeypatch: pytest.MonkeyPatch) -> float:
     monkeypatch.setattr(calibration, "COMPILED_MIN_CASES", float("inf"))
-    monkeypatch.setattr(calibration, "COMPILED_MIN_CASES_LOADED", float("inf"))
     return calibration.cal(t, window=window)
 
 
 def compiled_cal(t: ScoreTable, window: int, monkeypatch: pytest.MonkeyPatch) -> float:
     monkeypatch.setattr(calibration, "COMPILED_MIN_CASES", 0)
-    monkeypatch.setattr(calibration, "COMPILED_MIN_CASES_LOADED", 0)
     assert calibration.use_compiled(t)
     return calibration.cal(t, window=window)
 
@@ -192,7 +190,7 @@ def test_use_compiled_thresholds(monkeypatch):
     assert not calibration.use_compiled(small)  # default: a few cases stay on numpy
     monkeypatch.setattr(calibration, "COMPILED_MIN_CASES", 3)
     assert calibration.use_compiled(small)
-    monkeypatch.setitem(sys.modules, calibration._KERNEL, None)  # numba missing
+    monkeypatch.setitem(sys.modules, "measurelab.measures._cal_kernel", None)  # no numba
     assert not calibration.use_compiled(small)
     assert ml.cal([1, 0, 1], [0.2, 0.4, 0.9], window=2) == pytest.approx(
         (abs(0.6 - 1) + abs(1.3 - 1)) / 2 / 2, abs=1e-15)

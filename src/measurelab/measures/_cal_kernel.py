@@ -258,6 +258,83 @@ def _abs_linear(alpha: float, beta: float, cnt: float) -> float:
 
 
 @nb.njit(cache=True, nogil=True)
+def _pmf_at(M: float, p: float, k: float, out: np.ndarray) -> None:
+    """The hypergeometric pmf of :func:`_hypergeom` stored at its counts: out[x] = P(x)."""
+    lo, size = _hypergeom(M, p, k, out)
+    off = int(lo)
+    if off:
+        for j in range(size - 1, -1, -1):
+            out[off + j] = out[j]
+
+
+@nb.njit(cache=True, nogil=True)
+def _undraw(M: float, p: float, k: float, out: np.ndarray) -> None:
+    """out[x] = P(x) of H(M, p, k) becomes that of H(M, p, k − 1): one of the k drawn
+    cases, chosen at random, is put back (a positive with probability x/k)."""
+    lo = max(0.0, k - (M - p))
+    hi = min(k, p)
+    nlo = max(0.0, k - 1.0 - (M - p))
+    nhi = min(k - 1.0, p)
+    inv = 1.0 / k
+    for xi in range(int(nlo), int(nhi) + 1):
+        x = float(xi)
+        v = 0.0
+        if x >= lo:
+            v += out[xi] * ((k - x) * inv)
+        if x + 1.0 <= hi:
+            v += out[xi + 1] * ((x + 1.0) * inv)
+        out[xi] = v
+
+
+@nb.njit(cache=True, nogil=True)
+def _draw(M: float, p: float, k: float, out: np.ndarray) -> None:
+    """out[y] = P(y) of H(M, p, k) becomes that of H(M, p, k + 1): one more case drawn
+    from the M − k left (a positive with probability (p − y)/(M − k))."""
+    lo = max(0.0, k - (M - p))
+    hi = min(k, p)
+    nlo = max(0.0, k + 1.0 - (M - p))
+    nhi = min(k + 1.0, p)
+    inv = 1.0 / (M - k)
+    for yi in range(int(nhi), int(nlo) - 1, -1):
+        y = float(yi)
+        v = 0.0
+        if y <= hi:
+            v += out[yi] * ((M - p - (k - y)) * inv)
+        if y - 1.0 >= lo:
+            v += out[yi - 1] * ((p - (y - 1.0)) * inv)
+        out[yi] = v
+
+
+@nb.njit(cache=True, nogil=True)
+def _dist_abs(u: float, lx: float, hx: float, ly: float, hy: float, px: np.ndarray,
+              py: np.ndarray, Fy: np.ndarray, My: np.ndarray) -> float:
+    """E|u − X − Y| from pmfs stored at their counts (px[x], py[y])."""
+    sy = int(hy - ly) + 1
+    oy = int(ly)
+    f = 0.0
+    mm = 0.0
+    for j in range(sy):
+        q = py[oy + j]
+        f += q
+        mm += j * q
+        Fy[j] = f
+        My[j] = mm
+    ey = My[sy - 1]
+    tot = 0.0
+    for xi in range(int(lx), int(hx) + 1):
+        v = u - xi - ly
+        if v < 0.0:
+            e = ey - v
+        elif v >= sy - 1:
+            e = v - ey
+        else:
+            fl = int(v)  # v >= 0 here: truncation is the floor
+            e = v * (2.0 * Fy[fl] - 1.0) - 2.0 * My[fl] + ey
+        tot += px[xi] * e
+    return tot
+
+
+@nb.njit(cache=True, nogil=True)
 def _add(acc: np.ndarray, x: float) -> None:
     """Neumaier's compensated sum: acc[0] the sum, acc[1] the lost low part."""
     t = acc[0] + x
@@ -327,13 +404,32 @@ def _general_total(s: np.ndarray, pos: np.ndarray, neg: np.ndarray, n: float,
                 db = s[b] - pos[b] / mb
                 alpha = k1 * da + k2 * db + mid
                 _add(acc, _abs_linear(alpha, db - da, cnt))
-            else:
+            else:  # a mixed end: along the piece X loses a case and Y gains one
+                pa = pos[a]
+                pb = pos[b]
+                fa = pa / ma
+                fb = pb / mb
+                valid = False  # px, py hold the pmfs of the previous window
                 for j in range(int(cnt)):
                     x1 = k1 - j
                     x2 = k2 + j
                     u = x1 * s[a] + x2 * s[b] + mid
-                    _add(acc, _expected_abs(u, ma, pos[a], x1, mb, pos[b], x2,
-                                            px, py, Fy, My))
+                    lx = max(0.0, x1 - (ma - pa))
+                    hx = min(x1, pa)
+                    ly = max(0.0, x2 - (mb - pb))
+                    hy = min(x2, pb)
+                    if u - hx - hy >= 0.0 or u - lx - ly <= 0.0:  # one sign: |E D|
+                        _add(acc, abs(u - x1 * fa - x2 * fb))
+                        valid = False
+                        continue
+                    if valid:
+                        _undraw(ma, pa, x1 + 1.0, px)
+                        _draw(mb, pb, x2 - 1.0, py)
+                    else:
+                        _pmf_at(ma, pa, x1, px)
+                        _pmf_at(mb, pb, x2, py)
+                        valid = True
+                    _add(acc, _dist_abs(u, lx, hx, ly, hy, px, py, Fy, My))
         i += cnt
         if i > last:
             break

@@ -43,7 +43,6 @@ never imported for them), as does a process without numba.
 from __future__ import annotations
 
 import math
-import sys
 
 import numpy as np
 
@@ -58,11 +57,10 @@ _CELLS = 1 << 20
 #: windows enumerated at once by the distribution route
 _BLOCK_WINDOWS = 1 << 17
 
-#: cases from which CAL is computed by the compiled kernel (numba loads on first use)
+#: cases from which CAL is computed by the compiled kernel (numba loads on first use). The
+#: route depends on the table only (not on what the process has loaded), so a table gives
+#: the same value in every process: a command line and the API, workers and the client.
 COMPILED_MIN_CASES = 1 << 18
-#: once the kernel is loaded (numba's import is paid), from this many cases
-COMPILED_MIN_CASES_LOADED = 1 << 11
-_KERNEL = "measurelab.measures._cal_kernel"
 
 
 def use_compiled(t: ScoreTable) -> bool:
@@ -74,8 +72,7 @@ def use_compiled(t: ScoreTable) -> bool:
     >>> use_compiled(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    n = t.total
-    if n >= COMPILED_MIN_CASES or (n >= COMPILED_MIN_CASES_LOADED and _KERNEL in sys.modules):
+    if t.total >= COMPILED_MIN_CASES:
         try:
             import measurelab.measures._cal_kernel  # noqa: F401
         except ImportError:  # numba missing: the numpy route gives the same value
