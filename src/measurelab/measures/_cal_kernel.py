@@ -13,11 +13,14 @@ of zero weight are skipped where they are met. Two routes, as in the numpy code:
   length (one hypergeometric for the whole group); a piece whose two end groups are pure
   is linear in the start (a closed form); in a piece with a mixed end each window whose
   error can take both signs gets E|D| = Σ_x P(X = x)·E|u − x − Y| from the two
-  hypergeometric pmfs (ratio recurrence from the mode) and the cumulative pmf and
-  partial first moment of Y; the others are |E D|. The fixed part of the window (the
-  groups between the ends) is a difference of two running double-double sums, and the
-  windows are added with Neumaier's compensated sum, so the result agrees with the numpy
-  route to rounding (observed 1e-16 to 1e-14 relative), not bit for bit.
+  hypergeometric pmfs and the cumulative pmf and partial first moment of Y; the others
+  are |E D|. A pmf is built once per run of such windows (ratio recurrence from the
+  mode), then carried along: the first group loses one case (one undraw) and the last
+  gains one (one draw), convex combinations with no division per term. The fixed part
+  of the window (the groups between the ends) is a difference of two running
+  double-double sums, and the windows are added with Neumaier's compensated sum, so the
+  result agrees with the numpy route to rounding (observed 1e-16 to 1e-14 relative), not
+  bit for bit.
 """
 
 from __future__ import annotations
