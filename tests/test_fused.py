@@ -45,7 +45,6 @@ def _tables(seed: int, count: int):
 def _evaluate(t: ScoreTable, fused: bool, monkeypatch, threshold: float = 0.5) -> dict:
     big = 0 if fused else 10**12
     monkeypatch.setattr(_fused, "FUSED_MIN_SIZE", big)
-    monkeypatch.setattr(_fused, "FUSED_MIN_SIZE_LOADED", big)
     fresh = ScoreTable(t.scores, t.pos, t.neg)  # no sums kept from an earlier run
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -207,19 +206,35 @@ def test_compiled_pair_counter_equals_brute_force_and_the_sorted_route(monkeypat
         assert tree == pairs.pair_counts(a, b) == pairs.pair_counts_brute(a.tolist(), b.tolist())
 
 
-def test_repeated_evaluation_of_large_tables_switches_to_the_walk(monkeypatch):
-    monkeypatch.setattr(_fused, "FUSED_MIN_SIZE", 10**12)
-    monkeypatch.setattr(_fused, "FUSED_MIN_SIZE_LOADED", 10**12)
-    monkeypatch.setattr(_fused, "REPEATED_MIN_SIZE", 10)
-    monkeypatch.setattr(_fused, "_repeated", 0)
-    t = ScoreTable.from_arrays(np.arange(20) % 3 == 0, np.linspace(0, 1, 20))
-    seen = []
-    for _ in range(_fused.REPEATED_COUNT + 1):
-        stats = BinaryStats(table=ScoreTable(t.scores, t.pos, t.neg))
-        compute_measures(stats, ["auc"])
-        seen.append("_fused_sums" in stats.table.__dict__)
-    assert seen == [False] * (_fused.REPEATED_COUNT - 1) + [True, True]
+def test_route_depends_on_the_table_alone(tmp_path):
+    """The same table gives the same bits whether or not the process loaded the compiled
+    walk before (the route is chosen by the table's size only)."""
+    import os
+    import subprocess
+    import sys
 
+    code = (
+        "import sys, json, warnings\n"
+        "import numpy as np\n"
+        "from measurelab.api import compute_measures\n"
+        "from measurelab.stats.bundle import BinaryStats\n"
+        "from measurelab.stats.scoretable import ScoreTable\n"
+        "warnings.simplefilter('ignore')\n"
+        "g = np.random.default_rng(3)\n"
+        "def table(n):\n"
+        "    y = g.random(n) < 0.3\n"
+        "    return ScoreTable.from_arrays(y, 1 / (1 + np.exp(-g.normal(y * 1.0, 1.0))))\n"
+        "small = table(5000)\n"
+        "if sys.argv[1] == 'warm':\n"
+        "    compute_measures(BinaryStats(table=table(1 << 18)), None)  # loads the walk\n"
+        "r = compute_measures(BinaryStats(table=small), None)\n"
+        "print(json.dumps({k: float(v).hex() for k, v in r.items()}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    cold, warm = (subprocess.run([sys.executable, "-c", code, arg], capture_output=True,
+                                 text=True, env=env, check=True).stdout for arg in
+                  ("cold", "warm"))
+    assert cold == warm
 
 
 def test_command_line_on_a_small_file_loads_no_heavy_module(tmp_path):

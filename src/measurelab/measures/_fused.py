@@ -34,7 +34,6 @@ Examples
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Iterable
 from typing import Any
 
@@ -43,18 +42,13 @@ import numpy as np
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
-#: distinct scores from which a table is evaluated by the compiled walk
-FUSED_MIN_SIZE = 1 << 21
-#: once the compiled walk is loaded (numba's import is paid), from this many
-FUSED_MIN_SIZE_LOADED = 1 << 11
+#: distinct scores from which a table is evaluated by the compiled walk. The route depends
+#: on the table's size alone, never on what the process loaded before, so the same table
+#: gives the same last bit in every process (the two routes agree to rounding only on the
+#: real-valued sums: AP, APR, Brier, ECE); 2**18 as the compiled CAL
+#: (``calibration.COMPILED_MIN_CASES``): a bootstrap of 10**6 distinct scores walks compiled.
+FUSED_MIN_SIZE = 1 << 18
 
-#: evaluations of tables at least this large after which numba is loaded anyway (a
-#: process that evaluates many tables, such as a bootstrap, pays the load once)
-REPEATED_MIN_SIZE = 1 << 15
-REPEATED_COUNT = 3
-_repeated = 0
-
-_KERNEL = "measurelab.measures._fused_kernel"
 _MEMO = "_fused_sums"
 
 
@@ -67,10 +61,7 @@ def use_fused(t: ScoreTable) -> bool:
     >>> use_fused(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    n = t.size
-    if n >= FUSED_MIN_SIZE or (n >= FUSED_MIN_SIZE_LOADED and _KERNEL in sys.modules) or (
-        n >= REPEATED_MIN_SIZE and _repeated >= REPEATED_COUNT
-    ):
+    if t.size >= FUSED_MIN_SIZE:
         try:
             import measurelab.measures._fused_kernel  # noqa: F401
         except ImportError:  # numba missing: the numpy route gives the same values
@@ -145,12 +136,9 @@ def lookup(t: ScoreTable, key: Any) -> Any:
 def prime(stats: Any, measures: Iterable[Any]) -> None:
     """Walk the table of a binary statistics bundle once for all ``measures`` (their
     lift and ECE parameters, BEP, the counts at the threshold), when it is large."""
-    global _repeated
     t = getattr(stats, "table", None)
     if not isinstance(t, ScoreTable):
         return
-    if t.size >= REPEATED_MIN_SIZE:
-        _repeated += 1
     if not use_fused(t):
         return
     from measurelab.measures import probability, ranking
