@@ -475,7 +475,9 @@ class CaseDesign:
         for t, pr, nr in zip(self.tables, self.pos_rows, self.neg_rows, strict=True):
             pos = np.bincount(pr, weights=mpos, minlength=t.size)
             neg = np.bincount(nr, weights=mneg, minlength=t.size)
-            out.append(t.reweighted(pos, neg))
+            # whole multiplicities of a whole-count table stay whole
+            whole = self.pos_weight is None and t.is_integer
+            out.append(t.reweighted(pos, neg, integer=True if whole else None))
         return out
 
     def replicate(self, rng: np.random.Generator) -> list[ScoreTable]:

@@ -75,6 +75,11 @@ def walk(
         s = scores[j]
         p = pos[j]
         q = neg[j]
+        if p == 0.0 and q == 0.0:  # a row of zero weight changes no sum (bootstrap tables
+            if r + 1 == k_top:  # keep them): only the counts at the threshold are read here
+                tp_top = cp
+                fp_top = cn
+            continue
         cp_prev = cp
         cp += p
         cn += q

@@ -311,8 +311,10 @@ class ScoreTable:
         side = "left" if inclusive else "right"
         i = int(np.searchsorted(self.scores, threshold, side=side))
         k = self.size - i  # number of distinct scores predicted positive
-        tp = float(self.cum_pos_desc[k - 1]) if k > 0 else 0.0
-        fp = float(self.cum_neg_desc[k - 1]) if k > 0 else 0.0
+        # the running sums from the top down to the threshold: the same bits as
+        # cum_pos_desc[k - 1] / cum_neg_desc[k - 1], without summing the rows below it
+        tp = float(np.cumsum(self.pos[i:][::-1])[-1]) if k > 0 else 0.0
+        fp = float(np.cumsum(self.neg[i:][::-1])[-1]) if k > 0 else 0.0
         # fn and tn as sums of their own rows, not totals minus tp/fp: with real weights
         # a difference of two rounded sums leaves crumbs (tn = 1e-16 for tn = 0)
         fn = float(np.sum(self.pos[:i])) if i > 0 else 0.0
@@ -329,13 +331,16 @@ class ScoreTable:
         return BinaryCounts(tp, fp, self.n_pos - tp, self.n_neg - fp)
 
     # ------------------------------------------------------------- resampling
-    def reweighted(self, pos: np.ndarray, neg: np.ndarray) -> ScoreTable:
+    def reweighted(self, pos: np.ndarray, neg: np.ndarray, *,
+                   integer: bool | None = None) -> ScoreTable:
         """The same scores with new positive and negative weights per row.
 
         A stratified bootstrap replicate is a multinomial reweighting of the rows
         (SPEC §6), so it needs no new sort. Rows whose new weights are both 0 stay (a row
         of zero weight changes no measure; ``tests/test_zero_rows.py``), so the replicate
         shares this table's score array and what :meth:`score_cached` computed from it.
+        ``integer=True`` states that the new weights are whole numbers (a bootstrap's
+        multiplicities of whole counts), sparing the check.
 
         Examples
         --------
@@ -355,6 +360,8 @@ class ScoreTable:
             )
         out = ScoreTable(self.scores, pos, neg)
         out.__dict__["_score_cache"] = self.__dict__.setdefault("_score_cache", {})
+        if integer is not None:  # the caller knows (whole multiplicities of whole counts)
+            out.__dict__["is_integer"] = bool(integer)
         return out
 
     def score_cached(self, key: str, compute: Callable[[np.ndarray], Any]) -> Any:
