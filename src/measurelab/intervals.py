@@ -428,6 +428,8 @@ class CaseDesign:
     def __init__(self, tables: list[ScoreTable], pos_rows: list[np.ndarray],
                  neg_rows: list[np.ndarray], pos_weight: np.ndarray | None = None,
                  neg_weight: np.ndarray | None = None) -> None:
+        for t in tables:  # replicates share what depends on the scores alone
+            t.open_score_cache()
         self.tables = tables
         self.pos_rows = pos_rows
         self.neg_rows = neg_rows

@@ -359,27 +359,39 @@ class ScoreTable:
                 f"{neg.shape}"
             )
         out = ScoreTable(self.scores, pos, neg)
-        out.__dict__["_score_cache"] = self.__dict__.setdefault("_score_cache", {})
+        if "_score_cache" in self.__dict__:
+            out.__dict__["_score_cache"] = self.__dict__["_score_cache"]
         if integer is not None:  # the caller knows (whole multiplicities of whole counts)
             out.__dict__["is_integer"] = bool(integer)
         return out
 
     def score_cached(self, key: str, compute: Callable[[np.ndarray], Any]) -> Any:
-        """``compute(scores)``: an array (or tuple of arrays) aligned with the scores that
-        depends on the scores alone, computed once per table. Tables made from this one by
-        :meth:`reweighted` (bootstrap replicates) inherit it, so a replicate never
-        recomputes it (e.g. MXE's logarithms).
+        """``compute(scores)`` kept in the table's shared score cache, or None when the table
+        has none. A bootstrap design opens the cache on each model's table
+        (:meth:`open_score_cache`) and the tables :meth:`reweighted` from it share it, so a
+        replicate never recomputes what depends on the scores alone (MXE's logarithms);
+        a one-off evaluation keeps no such table-sized arrays.
 
         Examples
         --------
         >>> t = ScoreTable.from_arrays([True, False], [0.9, 0.4])
+        >>> t.score_cached("double", lambda s: 2 * s) is None       # no cache opened
+        True
+        >>> t.open_score_cache()
         >>> t.score_cached("double", lambda s: 2 * s).tolist()
         [0.8, 1.8]
         >>> r = t.reweighted(np.array([0.0, 3.0]), np.array([1.0, 0.0]))
         >>> r.score_cached("double", lambda s: 1 / 0).tolist()   # shared, not recomputed
         [0.8, 1.8]
         """
-        cache = self.__dict__.setdefault("_score_cache", {})
+        cache = self.__dict__.get("_score_cache")
+        if cache is None:
+            return None
         if key not in cache:
             cache[key] = compute(self.scores)
         return cache[key]
+
+    def open_score_cache(self) -> None:
+        """Keep score-only arrays (:meth:`score_cached`) on this table and the tables
+        reweighted from it."""
+        self.__dict__.setdefault("_score_cache", {})
