@@ -61,13 +61,25 @@ def use_fused(t: ScoreTable) -> bool:
     >>> use_fused(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    if t.size >= FUSED_MIN_SIZE:
-        try:
-            import measurelab.measures._fused_kernel  # noqa: F401
-        except ImportError:  # numba missing: the numpy route gives the same values
-            return False
-        return True
-    return False
+    return t.size >= FUSED_MIN_SIZE and kernel_available("measurelab.measures._fused_kernel")
+
+
+def kernel_available(module: str) -> bool:
+    """Import a compiled kernel module (numba loads with it); False when numba is missing,
+    and the numpy route is used instead.
+
+    Examples
+    --------
+    >>> kernel_available("measurelab.measures._no_such_kernel")
+    False
+    """
+    import importlib
+
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        return False
+    return True
 
 
 def run(

@@ -47,6 +47,7 @@ import math
 import numpy as np
 
 from measurelab._validation import warn_undefined
+from measurelab.measures._fused import kernel_available
 from measurelab.registry import measure
 from measurelab.stats.scoretable import ScoreTable
 
@@ -72,13 +73,7 @@ def use_compiled(t: ScoreTable) -> bool:
     >>> use_compiled(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    if t.total >= COMPILED_MIN_CASES:
-        try:
-            import measurelab.measures._cal_kernel  # noqa: F401
-        except ImportError:  # numba missing: the numpy route gives the same value
-            return False
-        return True
-    return False
+    return t.total >= COMPILED_MIN_CASES and kernel_available("measurelab.measures._cal_kernel")
 
 
 def _abs_linear_sum(alpha: np.ndarray, beta: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
