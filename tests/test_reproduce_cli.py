@@ -91,3 +91,17 @@ def test_errors_exit_2_one_line(fakes, argv, capsys):
 def test_unknown_name_suggests(capsys):
     assert main(["reproduce", "ling2030"]) == 2
     assert "did you mean 'ling2003'" in capsys.readouterr().err
+
+
+def test_available_in_a_fresh_interpreter():
+    """``reproduce all`` lists the reproductions in a process where nothing else has
+    imported importlib.util first (the test session always has)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from measurelab.experiments import available, REPRODUCTIONS\n"
+            "assert available() == list(REPRODUCTIONS), available()\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,
+                   text=True)

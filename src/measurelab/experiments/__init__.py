@@ -9,6 +9,7 @@ reason where they differ, and writes Markdown + CSV (+ a figure where one helps)
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from typing import Any
 
