@@ -32,7 +32,7 @@ CSS = ("body{font-family:system-ui,sans-serif;max-width:1150px;margin:2em auto;p
        "table.index th,table.index td{text-align:left}")
 
 
-def _cell(v: Any) -> str:
+def _cell(v: Any, float_fmt: str = ".6g") -> str:
     import numpy as np
 
     if isinstance(v, bool | np.bool_):
@@ -40,14 +40,15 @@ def _cell(v: Any) -> str:
     if isinstance(v, float | np.floating):
         if math.isnan(v):
             return "<td></td>"
-        return f"<td>{float(v):.6g}</td>"
+        return f"<td>{float(v):{float_fmt}}</td>"
     text = str(v)
     cls = " class='text'" if len(text) > 25 else ""
     return f"<td{cls}>{html.escape(text)}</td>"
 
 
-def table_html(df: Any) -> str:
-    """A DataFrame as an HTML table (index columns as row headers).
+def table_html(df: Any, *, float_fmt: str = ".6g") -> str:
+    """A DataFrame as an HTML table (index columns as row headers; numbers formatted
+    with ``float_fmt``).
 
     Examples
     --------
@@ -63,7 +64,7 @@ def table_html(df: Any) -> str:
     for key, row in df.iterrows():
         keys = key if isinstance(key, tuple) else (key,)
         tds = "".join(f"<th>{html.escape(str(k))}</th>" for k in keys)
-        tds += "".join(_cell(v) for v in row.tolist())
+        tds += "".join(_cell(v, float_fmt) for v in row.tolist())
         body.append(f"<tr>{tds}</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 

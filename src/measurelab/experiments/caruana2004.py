@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from measurelab.experiments._report import Report, atomic_write_text, comparison
-from measurelab.experiments._site import glance_html
+from measurelab.experiments._site import glance_html, table_html
 from measurelab.study.problems import PAPER_PROBLEMS, PAPER_SIZES
 
 SEED = 0
@@ -476,7 +476,7 @@ def to_html(rep: Report) -> str:
         df = rep.tables[name]
         parts.append(f"<h2 id='table-{html.escape(name)}'>"
                      f"{html.escape(captions.get(name, name))}</h2>")
-        parts.append(_table_html(df))
+        parts.append(table_html(df, float_fmt=".3f"))
         for fig in figs_after.get(name, []):
             if fig in rep.figures:
                 parts.append(f"<img src='{rep.name}-{fig}.png' alt='{fig}'>")
@@ -492,25 +492,3 @@ def to_html(rep: Report) -> str:
             json.dumps(settings, indent=1, default=str)) + "</pre>")
     parts.append("</body></html>")
     return "\n".join(parts)
-
-
-def _table_html(df: pd.DataFrame) -> str:
-    def cell(v: Any) -> str:
-        if isinstance(v, bool | np.bool_):
-            return f"<td class='{'yes' if v else 'no'}'>{'yes' if v else 'no'}</td>"
-        if isinstance(v, float | np.floating):
-            return f"<td>{'' if np.isnan(v) else f'{v:.3f}'}</td>"
-        if isinstance(v, str) and len(v) > 25:
-            return f"<td class='text'>{html.escape(v)}</td>"
-        return f"<td>{html.escape(str(v))}</td>"
-
-    idx = df.index.names
-    head = "".join(f"<th>{html.escape(str(n or ''))}</th>" for n in idx)
-    head += "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = []
-    for key, row in df.iterrows():
-        keys = key if isinstance(key, tuple) else (key,)
-        tds = "".join(f"<th>{html.escape(str(k))}</th>" for k in keys)
-        tds += "".join(cell(v) for v in row.tolist())
-        body.append(f"<tr>{tds}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
