@@ -423,13 +423,17 @@ def test_slow_stdin_is_read() -> None:
     ["evaluate", "{parquet}", "--scheduler", "tcp://127.0.0.1:1"],
     ["study", "--problems", "sonar", "--grid", "tiny", "--out", "{out}", "--scheduler",
      "tcp://127.0.0.1:1", "--no-analysis"],
-], ids=["evaluate", "study"])
+    ["evaluate", "{mparquet}", "--label-col", "y", "--proba-cols", "a,b", "--classes", "0,1",
+     "--scheduler", "tcp://127.0.0.1:1"],
+], ids=["evaluate", "study", "evaluate-multiclass"])
 def test_unreachable_scheduler_fails_within_seconds(argv: list[str], tmp_path: Path) -> None:
     pytest.importorskip("distributed")
     pq = tmp_path / "d.parquet"
     pd.DataFrame({"y": [0, 1], "p": [0.1, 0.9]}).to_parquet(pq)
-    args = [a.replace("{parquet}", str(pq)).replace("{out}", str(tmp_path / "s"))
-            for a in argv]
+    mpq = tmp_path / "m.parquet"
+    pd.DataFrame({"y": [0, 1], "a": [0.9, 0.2], "b": [0.1, 0.8]}).to_parquet(mpq)
+    args = [a.replace("{parquet}", str(pq)).replace("{mparquet}", str(mpq))
+            .replace("{out}", str(tmp_path / "s")) for a in argv]
     r = _run(args, timeout=120)
     err = r.stderr.decode()
     assert r.returncode == 2, err

@@ -212,6 +212,13 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
 
 def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
                 ) -> tuple[ScoreTable, list[Any]]:
+    return _reduce_on_cluster(scheduler, parts, part_table, _merge, args)
+
+
+def _reduce_on_cluster(scheduler: Any, parts: list[tuple[str, int]], part: Any, merge: Any,
+                       args: tuple[Any, ...]) -> Any:
+    """``part(file, row_group, *args)`` for every part on the cluster, merged by ``merge``
+    in a balanced tree in partition order (one part is passed through ``merge`` too)."""
     from distributed import Client
 
     if isinstance(scheduler, Client):
@@ -219,13 +226,12 @@ def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, .
     else:
         client, own = connect(scheduler), True
     try:
-        futs = [client.submit(part_table, f, g, *args, pure=False) for f, g in parts]
+        futs = [client.submit(part, f, g, *args, pure=False) for f, g in parts]
         while len(futs) > 1:  # balanced tree of merges, in partition order
-            nxt = [client.submit(_merge, *futs[i:i + 2], pure=False)
-                   for i in range(0, len(futs), 2)]
-            futs = nxt
+            futs = [client.submit(merge, *futs[i:i + 2], pure=False)
+                    for i in range(0, len(futs), 2)]
         if len(futs) == 1 and len(parts) == 1:
-            futs = [client.submit(_merge, futs[0], pure=False)]
+            futs = [client.submit(merge, futs[0], pure=False)]
         return futs[0].result()
     finally:
         if own:
@@ -321,18 +327,4 @@ def evaluate_parquet_multi(
 
 def _on_cluster_multi(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
                       ) -> Any:
-    from distributed import Client
-
-    if isinstance(scheduler, Client):
-        client, own = scheduler, False
-    else:
-        client, own = Client(scheduler), True
-    try:
-        futs = [client.submit(part_multi_stats, f, g, *args, pure=False) for f, g in parts]
-        while len(futs) > 1:  # balanced tree of merges, in partition order
-            futs = [client.submit(_merge_multi, *futs[i:i + 2], pure=False)
-                    for i in range(0, len(futs), 2)]
-        return futs[0].result()
-    finally:
-        if own:
-            client.close()
+    return _reduce_on_cluster(scheduler, parts, part_multi_stats, _merge_multi, args)
