@@ -103,6 +103,7 @@ def run(
     apr : also APR's sum (when the weights are whole numbers)
     """
     from measurelab.measures._fused_kernel import walk
+    from measurelab.measures.ranking import _RECALL_TOL
 
     n_pos = t.n_pos
     karr = np.array(sorted({float(k) for k in ks if k > 0}), dtype=np.float64)
@@ -114,7 +115,8 @@ def run(
     nb = int(n_bins) if probs and int(n_bins) > 0 else 0
     do_apr = bool(apr and n_pos > 0 and t.is_integer)
     (auc_num, ap_sum, apr_sum, ap11_vals, tp_at, tp_top, fp_top, sq, ws,
-     wp) = walk(t.scores, t.pos, t.neg, n_pos, karr, k_top, nb, do_apr, t.is_integer)
+     wp) = walk(t.scores, t.pos, t.neg, n_pos, karr, k_top, nb, do_apr,
+                1.0 if t.is_integer else 1.0 - _RECALL_TOL)
     memo: dict[Any, Any] = t.__dict__.setdefault(_MEMO, {})
     memo.update(auc_num=auc_num, ap_sum=ap_sum, ap11_vals=ap11_vals, sq_sum=sq)
     if do_apr:

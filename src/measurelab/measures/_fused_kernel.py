@@ -35,15 +35,15 @@ def walk(
     k_top: int,
     n_bins: int,
     do_apr: bool,
-    integer: bool,
+    level_factor: float,
 ) -> tuple:
     """One pass from the highest score down.
 
     ``ks``: increasing case counts k at which the expected positives among the top k are
     wanted (BEP, lift); ``k_top``: number of distinct scores predicted positive (counts
     at the threshold); ``n_bins``: ECE bins (0: none); ``do_apr``: the APR sum (integer
-    weights only); ``integer``: whole-number weights (11-point AP's recall levels are then
-    decided exactly, else within a relative 2^-30 as ``ranking._first_at_recall_levels``).
+    weights only); ``level_factor``: 1 for whole-number weights (11-point AP's recall levels
+    decided exactly), else 1 − ``ranking._RECALL_TOL`` as ``ranking._first_at_recall_levels``.
     """
     G = scores.size
     # 11-point AP compares with the sequential total of the positives in this walk's order
@@ -51,7 +51,6 @@ def walk(
     total = 0.0
     for r in range(G):
         total += pos[G - 1 - r]
-    level_factor = 1.0 if integer else 1.0 - 2.0**-30
     auc2 = 0.0  # Σ neg·(positives above + ½ positives tied), as 2·(…) halves at the end
     ap_sum = 0.0
     apr_sum = 0.0
