@@ -13,6 +13,7 @@ import pytest
 
 from measurelab.compare import pair_counts, pair_counts_brute
 from measurelab.experiments import huang2007 as H
+from measurelab.experiments import huang2007_table5 as T5
 
 #: Table 3 C(AUC:acc, acc), typed in from the paper's text
 PUBLISHED_C_PHI_ACC = {6: 0.992, 8: 0.978, 10: 0.964, 12: 0.953, 14: 0.943, 16: 0.936}
@@ -116,26 +117,26 @@ def test_list_measures_auc_by_pairs():
 
 
 def test_table5_tiny_is_deterministic_and_shaped():
-    a = H.table5_runs(10, 0.5, runs=2, size=30, seed=11)
-    b = H.table5_runs(10, 0.5, runs=2, size=30, seed=11)
-    c = H.table5_runs(10, 0.5, runs=2, size=30, seed=12)
+    a = T5.table5_runs(10, 0.5, runs=2, size=30, seed=11)
+    b = T5.table5_runs(10, 0.5, runs=2, size=30, seed=11)
+    c = T5.table5_runs(10, 0.5, runs=2, size=30, seed=12)
     pd.testing.assert_frame_equal(a, b)
     assert not a.equals(c)
     assert a.shape == (2, 4) and list(a.columns) == ["acc", "auc", "auc:acc", "auc:acc_lex"]
     assert ((a.abs() <= 1) & a.notna()).all().all()
-    s, t, r = H.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
+    s, t, r = T5.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
     assert list(s.index) == [(10, 0.3), (10, 0.9)]
     assert len(t) == 2 * 3 and len(r) == 2 * 3
-    assert s.loc[(10, 0.3), "seed"] == H.table5_seed(10, 0.3)
-    assert s.loc[(10, 0.9), "acc paper"] == H.PAPER_TABLE5[0.9]["acc"][0]
-    s2, _, _ = H.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
+    assert s.loc[(10, 0.3), "seed"] == T5.table5_seed(10, 0.3)
+    assert s.loc[(10, 0.9), "acc paper"] == T5.PAPER_TABLE5[0.9]["acc"][0]
+    s2, _, _ = T5.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
     pd.testing.assert_frame_equal(s, s2)
 
 
 def test_reports_write_files(tmp_path):
     reps = [H.run_table3(tmp_path, quick=True, progress=False),
             H.run_table4(tmp_path, progress=False),
-            H.run_table5(tmp_path, quick=True, progress=False)]
+            T5.run_table5(tmp_path, quick=True, progress=False)]
     names = {p.name for p in tmp_path.iterdir()}
     for rep in reps:
         assert f"{rep.name}.md" in names
@@ -143,26 +144,26 @@ def test_reports_write_files(tmp_path):
             assert f"{rep.name}-{t}.csv" in names
     assert "huang2007-table5-correlations.png" in names
     meta = reps[2].meta
-    assert meta["seeds"]["n=10,eps=0.3"] == H.table5_seed(10, 0.3)
+    assert meta["seeds"]["n=10,eps=0.3"] == T5.table5_seed(10, 0.3)
     assert meta["runs"] == 5 and meta["tuples_per_run"] == 200
 
 
 def test_table5_verdicts_follow_the_rule_and_levels_are_counted():
     from measurelab.experiments import _verdict as V
 
-    s, t, _ = H.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
-    v = H._table5_verdicts(t, [10])
+    s, t, _ = T5.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
+    v = T5._table5_verdicts(t, [10])
     assert set(v.index.get_level_values("claim")) == {"AUC > acc", "AUC:acc > AUC"}
     for (claim, n, e), row in v.iterrows():
         a, b = {"AUC > acc": ("acc", "auc"), "AUC:acc > AUC": ("auc", "auc:acc")}[claim]
         tt = t.loc[(n, e, a, b)]
         assert row["mean diff"] == -tt["mean_diff"]
         assert row["verdict"] == V.directional(-tt["mean_diff"], tt["p"]).label
-    g = H._level_gaps(s).loc[10]
-    diffs = [s.loc[(10, e), f"{m} ours"] - H.PAPER_TABLE5[e][m][0]
-             for e in (0.3, 0.9) for m in H.MEASURES5]
+    g = T5._level_gaps(s).loc[10]
+    diffs = [s.loc[(10, e), f"{m} ours"] - T5.PAPER_TABLE5[e][m][0]
+             for e in (0.3, 0.9) for m in T5.MEASURES5]
     assert g["ours higher"] == sum(d > 0 for d in diffs)
     assert g["mean |diff|"] == pytest.approx(np.mean(np.abs(diffs)))
-    assert g["within ±"] == sum(abs(s.loc[(10, e), f"{m} ours"] - H.PAPER_TABLE5[e][m][0])
-                                <= H.PAPER_TABLE5[e][m][1]
-                                for e in (0.3, 0.9) for m in H.MEASURES5)
+    assert g["within ±"] == sum(abs(s.loc[(10, e), f"{m} ours"] - T5.PAPER_TABLE5[e][m][0])
+                                <= T5.PAPER_TABLE5[e][m][1]
+                                for e in (0.3, 0.9) for m in T5.MEASURES5)

@@ -22,7 +22,7 @@ REPRODUCTIONS: dict[str, str] = {
     "huang2007-table4": "measurelab.experiments.huang2007:run_table4",
     "ling2003": "measurelab.experiments.ling2003:run",
     "huang2007-table3": "measurelab.experiments.huang2007:run_table3",
-    "huang2007-table5": "measurelab.experiments.huang2007:run_table5",
+    "huang2007-table5": "measurelab.experiments.huang2007_table5:run_table5",
     "huang2007-ann": "measurelab.experiments.huang2007_ann:run",
     "hossin2011": "measurelab.experiments.hossin2011:run_mcs",
     "ling2003-nb-trees": "measurelab.experiments.ling2003_nb_trees:run",
