@@ -16,14 +16,7 @@ from measurelab._validation import (
     MeasurelabError,
     UndefinedMeasureWarning,
 )
-from measurelab.api import (
-    EvaluationResult,
-    Evaluator,
-    build_stats,
-    evaluate,
-    evaluate_counts,
-    per_class,
-)
+from measurelab.api import EvaluationResult, build_stats, evaluate, evaluate_counts
 from measurelab.measures import (
     TwoLevelValue,
     dp_band,
@@ -31,8 +24,10 @@ from measurelab.measures import (
     likelihood_verdict,
     two_level,
 )
+from measurelab.one_vs_rest import per_class
 from measurelab.registry import Measure, measure, public_function, registry
 from measurelab.stats import BinaryCounts, MultiCounts, MultiScoreTable, ScoreTable
+from measurelab.streaming import Evaluator
 
 __version__ = "0.1.0"
 

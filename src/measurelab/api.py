@@ -1,8 +1,10 @@
-"""The user-facing API: :func:`evaluate` and the streaming :class:`Evaluator`.
+"""The user-facing API: :func:`evaluate`, :func:`evaluate_counts` and the statistics
+behind them.
 
-Both build the statistics once (a score table, confusion counts, per-class tables) and
-hand them to every requested measure; :class:`Evaluator` merges statistics of chunks,
-processes or cluster partitions, so its result equals whole-data evaluation exactly.
+:func:`evaluate` builds the statistics once (a score table, confusion counts, per-class
+tables) and hands them to every requested measure. The streaming
+:class:`~measurelab.streaming.Evaluator` and :func:`~measurelab.one_vs_rest.per_class`
+build on the same routines.
 """
 
 from __future__ import annotations
@@ -22,17 +24,15 @@ from measurelab._validation import (
     check_scores,
     check_threshold,
     check_weights,
-    short_list,
-    short_repr,
     show,
     unique_labels,
 )
 from measurelab.measures._fused import prime as fused_prime
 from measurelab.registry import Measure, check_average, registry, set_data_evaluator
-from measurelab.stats.bundle import BinaryStats, MultiStats
+from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable, class_indices
-from measurelab.stats.scoretable import ScoreTable, _combine
+from measurelab.stats.scoretable import ScoreTable
 
 MeasureSpec = str | Measure
 
@@ -603,7 +603,7 @@ def _binary_per_class(
     one-vs-rest for k classes) as arrays over both classes in label order, as scikit-learn's
     ``precision_score(..., average=None)``; every other measure as usual."""
     res = compute_measures(stats, measures)
-    names, parts = _one_vs_rest_stats(stats, y_true, pos_label)
+    names, parts = one_vs_rest_stats(stats, y_true, pos_label)
     order = [1, 0]
     try:
         if sorted(names) == names:
@@ -643,264 +643,3 @@ def evaluate_counts(
                       (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)))
     stats = BinaryStats(given_counts=BinaryCounts(tp, fp, fn, tn))
     return compute_measures(stats, measures, probabilities_ok=False)
-
-
-def per_class(
-    y_true: Any,
-    y_score: Any,
-    *,
-    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
-    threshold: float = 0.5,
-    pos_label: Any = 1,
-    labels: Any = None,
-    sample_weight: Any = None,
-    inclusive: bool = False,
-) -> Any:
-    """Every binary measure one-vs-rest, one row per class: class i is the positive class
-    and all others the negative one.
-
-    The hard prediction of class i is the arg-max class (multi-class) or the threshold rule
-    (binary), so the ``precision`` and ``recall`` columns are the extended per-class
-    precision and recall of Lingras & Butz 2007 and Hossin 2011 eq. 9–10 (class i's
-    precision |R_i ∩ A_i| / |A_i|, recall |R_i ∩ A_i| / |R_i|); rank measures use column i's
-    scores, probability measures column i's probabilities.
-
-    Binary input gives two rows, positive first: the negative class's scores are −score for
-    rank measures and 1 − score for probability measures, so (precision, recall) of the
-    second row are (npv, spec).
-
-    Parameters
-    ----------
-    y_true, y_score, threshold, pos_label, labels, sample_weight, inclusive
-        As in :func:`evaluate`.
-    measures : names or specs, optional
-        Default: every registered measure that applies (probability measures only when the
-        scores are in [0, 1]).
-
-    Returns
-    -------
-    pandas.DataFrame
-        Index: the classes in label order (binary: positive first). Columns: ``precision``,
-        ``recall``, ``f1`` (= prec, sens, f1), then every other measure by its registry name
-        in registry order (with ``measures=``: the given names, in order), then ``support``
-        (the class's total weight).
-
-    Examples
-    --------
-    >>> import measurelab as ml
-    >>> ml.per_class([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6]).round(3).loc[1, ["precision", "recall"]]
-    precision    0.5
-    recall       0.5
-    Name: 1, dtype: float64
-    >>> df = ml.per_class([0, 1, 2, 2], [[.6, .3, .1], [.2, .5, .3], [.1, .1, .8], [.3, .4, .3]])
-    >>> df["auc"].tolist(), df["support"].tolist()
-    ([1.0, 1.0, 0.875], [1.0, 1.0, 2.0])
-    """
-    import pandas as pd
-
-    stats = build_stats(y_true, y_score, threshold=threshold, pos_label=pos_label,
-                        sample_weight=sample_weight, labels=labels, inclusive=inclusive)
-    names, parts = _one_vs_rest_stats(stats, y_true, pos_label)
-    chosen = _resolve_all(measures)
-    explicit = chosen is not None
-    probabilities_ok = _scores_are_probabilities(stats)
-    has_scores = stats.has_scores
-    if chosen is None:
-        first = [registry.get(n) for n in ("prec", "sens", "f1")]
-        chosen = first + [m for m in registry if m not in first]
-    columns: dict[str, list[Any]] = {}
-    legacy = {"prec": "precision", "sens": "recall", "f1": "f1"}
-    for m in chosen:
-        if m.statistic != "counts" and not has_scores:
-            if explicit:
-                raise MeasurelabError(f"{m.name} needs scores, but only labels were given")
-            continue
-        if m.needs_probabilities and not probabilities_ok:
-            if explicit:
-                lo, hi = _score_range(stats)
-                raise MeasurelabError(
-                    f"{m.name} is a probability measure and needs scores in [0, 1], "
-                    f"got {show(lo if lo < 0 else hi)}"
-                )
-            continue
-        col = legacy.get(m.name, m.name) if not explicit else m.name
-        columns[col] = [_plain(m.compute(rank if not m.needs_probabilities else prob))
-                        for rank, prob in parts]
-    columns["support"] = [float(rank.counts.n_pos) for rank, _ in parts]
-    return pd.DataFrame(columns, index=pd.Index(names, name="class"))
-
-
-def _one_vs_rest_stats(
-    stats: BinaryStats | MultiStats, y_true: Any, pos_label: Any
-) -> tuple[list[Any], list[tuple[BinaryStats, BinaryStats]]]:
-    """Class names and, per class, binary statistics with that class positive: one bundle
-    for rank measures and one for probability measures (they differ only for the binary
-    negative class: −score versus 1 − score)."""
-    if isinstance(stats, MultiStats):
-        ovr = stats.counts.one_vs_rest()
-        parts = []
-        for i in range(stats.counts.k):
-            c = BinaryCounts(float(ovr.tp[i]), float(ovr.fp[i]), float(ovr.fn[i]),
-                             float(ovr.tn[i]))
-            t = None if stats.table is None else stats.table.ovr_table(i)
-            b = BinaryStats(table=t, given_counts=c)
-            parts.append((b, b))
-        return list(stats.counts.labels), parts
-    names = [pos_label, "rest" if pos_label is None else f"not {pos_label}"]
-    others = [v for v in unique_labels(_as_1d(y_true, "y_true")).tolist() if v != pos_label]
-    if others:
-        names[1] = others[0]
-    t = stats.table
-    neg_counts = stats.counts.swapped()
-    neg_rank = BinaryStats(table=t.swapped(), given_counts=neg_counts)
-    # 1 − score may round two close scores to one value: regroup the rows
-    neg_prob = BinaryStats(table=ScoreTable(*_combine(1.0 - t.scores, t.neg, t.pos)),
-                           given_counts=neg_counts)
-    return names, [(stats, stats), (neg_rank, neg_prob)]
-
-
-class Evaluator:
-    """Streaming evaluation: ``update`` per chunk, ``merge`` partial evaluators,
-    ``compute`` at the end — equal to :func:`evaluate` on all the data.
-
-    Examples
-    --------
-    >>> import measurelab as ml
-    >>> a = ml.Evaluator(measures=["auc", "acc"]).update([0, 1], [0.3, 0.8])
-    >>> b = ml.Evaluator(measures=["auc", "acc"]).update([1, 0], [0.2, 0.1])
-    >>> dict(a.merge(b).compute()) == dict(
-    ...     ml.evaluate([0, 1, 1, 0], [0.3, 0.8, 0.2, 0.1], measures=["auc", "acc"]))
-    True
-    """
-
-    def __init__(
-        self,
-        *,
-        measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
-        threshold: float = 0.5,
-        pos_label: Any = 1,
-        inclusive: bool = False,
-        average: str | None = "macro",
-        labels: Any = None,
-    ) -> None:
-        self.measures = _resolve_all(measures)
-        self.threshold = check_threshold(threshold)
-        self.pos_label = pos_label
-        self.inclusive = inclusive
-        self.average = average
-        self.labels = None if labels is None else list(labels)
-        self.table: ScoreTable | MultiScoreTable | None = None
-        self.counts: MultiCounts | None = None
-        self._multi: MultiStats | None = None
-        self.n_updates = 0
-        self._seen: list[Any] = []  # binary labels seen so far, in order of appearance
-
-    def _settings(self) -> tuple[Any, ...]:
-        return (self.threshold, self.pos_label, self.inclusive, self.labels)
-
-    def update(self, y_true: Any, y_score: Any, sample_weight: Any = None) -> Evaluator:
-        """Add a chunk of data; returns ``self``."""
-        P = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
-        if P.ndim == 2 and P.shape[1] > 1:
-            stats = _build_multi(y_true, P, labels=self.labels, sample_weight=sample_weight)
-            if self.labels is None:
-                self.labels = list(stats.counts.labels)
-            self.update_multi(stats)
-            return self
-        else:
-            if self.counts is not None:
-                raise MeasurelabError("this evaluator holds multi-class data; got a 1-d y_score")
-            stats = build_stats(y_true, P, pos_label=self.pos_label,
-                                sample_weight=sample_weight)
-            if not isinstance(stats, BinaryStats):
-                raise MeasurelabError(
-                    "Evaluator streams binary scores or multi-class probability columns"
-                )
-            seen = self._seen_with(_as_1d(y_true, "y_true"))
-            self.table = stats.table if self.table is None else self.table.merge(stats.table)
-            self._seen = seen
-        self.n_updates += 1
-        return self
-
-    def _seen_with(self, y: np.ndarray) -> list[Any]:
-        """The binary labels seen so far plus those of ``y``, or the error
-        :func:`evaluate` would raise on all the data together (three classes, or two
-        classes without ``pos_label``)."""
-        if y.dtype == bool:
-            return self._seen
-        seen = list(self._seen)
-        for v in unique_labels(y).tolist():
-            if v not in seen:
-                seen.append(v)
-        if len(seen) > 2:
-            shown = ", ".join(short_repr(v, 30) for v in seen[:6])
-            raise MeasurelabError(
-                f"y_true has {len(seen)} classes ({shown}) across the updates; binary "
-                "measures need exactly two"
-            )
-        if len(seen) == 2 and self.pos_label not in seen:
-            raise MeasurelabError(
-                f"pos_label={short_repr(self.pos_label)} is not a valid label. It should be "
-                f"one of {short_list(sorted(seen, key=str))} (the labels of all updates)"
-            )
-        return seen
-
-    def update_multi(self, stats: MultiStats) -> Evaluator:
-        """Add already-built multi-class statistics (rows after the ones seen so far)."""
-        if isinstance(self.table, ScoreTable):
-            raise MeasurelabError("this evaluator holds binary data; got a 2-d y_score")
-        if self.labels is not None and list(stats.counts.labels) != list(self.labels):
-            raise MeasurelabError(
-                f"these statistics are over the classes {list(stats.counts.labels)}, "
-                f"this evaluator's over {list(self.labels)}"
-            )
-        self._multi = stats if self._multi is None else self._multi.merge(stats)
-        self.table, self.counts = self._multi.table, self._multi.counts
-        self.n_updates += 1
-        return self
-
-    def update_table(self, table: ScoreTable) -> Evaluator:
-        """Add an already-built binary score table (from another process or file part)."""
-        self.table = table if self.table is None else self.table.merge(table)
-        self.n_updates += 1
-        return self
-
-    def merge(self, other: Evaluator) -> Evaluator:
-        """A new evaluator holding both evaluators' data."""
-        if not isinstance(other, Evaluator):
-            raise MeasurelabError(f"can merge only another Evaluator, got {show(other)[:60]}")
-        if self._settings() != other._settings() and other.table is not None:
-            raise MeasurelabError(
-                "cannot merge evaluators with different threshold, pos_label, inclusive or labels"
-            )
-        out = Evaluator(
-            measures=self.measures,
-            threshold=self.threshold,
-            pos_label=self.pos_label,
-            inclusive=self.inclusive,
-            average=self.average,
-            labels=self.labels,
-        )
-        for part in (self, other):
-            if part.table is None:
-                continue
-            if isinstance(part.table, ScoreTable):
-                out._seen = out._seen_with(np.asarray(part._seen, dtype=object))
-                out.update_table(part.table)
-            else:
-                out.update_multi(part._multi)
-        return out
-
-    __add__ = merge
-
-    def stats(self) -> BinaryStats | MultiStats:
-        if self.table is None:
-            raise MeasurelabError("no data: call update() before compute()")
-        if isinstance(self.table, ScoreTable):
-            return BinaryStats(table=self.table, threshold=self.threshold,
-                               inclusive=self.inclusive)
-        return self._multi
-
-    def compute(self) -> EvaluationResult:
-        """Measure values on everything seen so far."""
-        return compute_measures(self.stats(), self.measures, average=self.average)

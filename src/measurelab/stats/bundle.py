@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
-from measurelab._validation import MeasurelabError
+from measurelab._validation import MeasurelabError, _as_1d, unique_labels
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.probrows import ProbabilityRows
-from measurelab.stats.scoretable import ScoreTable
+from measurelab.stats.scoretable import ScoreTable, _combine
 
 
 @dataclass(frozen=True, eq=False)
@@ -69,3 +70,32 @@ class MultiStats:
         return MultiStats(self.counts.merge(other.counts), table, rows)
 
     __add__ = merge
+
+
+def one_vs_rest_stats(
+    stats: BinaryStats | MultiStats, y_true: Any, pos_label: Any
+) -> tuple[list[Any], list[tuple[BinaryStats, BinaryStats]]]:
+    """Class names and, per class, binary statistics with that class positive: one bundle
+    for rank measures and one for probability measures (they differ only for the binary
+    negative class: −score versus 1 − score)."""
+    if isinstance(stats, MultiStats):
+        ovr = stats.counts.one_vs_rest()
+        parts = []
+        for i in range(stats.counts.k):
+            c = BinaryCounts(float(ovr.tp[i]), float(ovr.fp[i]), float(ovr.fn[i]),
+                             float(ovr.tn[i]))
+            t = None if stats.table is None else stats.table.ovr_table(i)
+            b = BinaryStats(table=t, given_counts=c)
+            parts.append((b, b))
+        return list(stats.counts.labels), parts
+    names = [pos_label, "rest" if pos_label is None else f"not {pos_label}"]
+    others = [v for v in unique_labels(_as_1d(y_true, "y_true")).tolist() if v != pos_label]
+    if others:
+        names[1] = others[0]
+    t = stats.table
+    neg_counts = stats.counts.swapped()
+    neg_rank = BinaryStats(table=t.swapped(), given_counts=neg_counts)
+    # 1 − score may round two close scores to one value: regroup the rows
+    neg_prob = BinaryStats(table=ScoreTable(*_combine(1.0 - t.scores, t.neg, t.pos)),
+                           given_counts=neg_counts)
+    return names, [(stats, stats), (neg_rank, neg_prob)]
