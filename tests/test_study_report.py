@@ -114,3 +114,108 @@ def test_stress_note_and_html() -> None:
     rep.add_table("findings", pd.DataFrame({"holds": [True, False]}, index=["a", "b"]))
     page = c4.to_html(rep)
     assert "class='yes'" in page and "class='no'" in page
+
+
+# -- why a finding fails: candidate explanations decided by computed checks -------------------
+
+def _normalized(spec: dict[str, list[tuple[str, dict[str, float], float]]]) -> pd.DataFrame:
+    """A per-model normalized table: problem -> [(algo, settings, score on every measure)]."""
+    import json
+
+    rows = []
+    for prob, models in spec.items():
+        for algo, settings, score in models:
+            rows.append({"problem": prob, "model": f"{algo} {json.dumps(settings)}",
+                         "algo": algo, "kept": True, **dict.fromkeys(COLUMNS, score)})
+    return pd.DataFrame(rows)
+
+
+def test_why_algorithm_order_checks_selection_grid_edge_and_problems() -> None:
+    from measurelab.experiments import caruana2004_why as why
+
+    # on the test set ANN's best net (64 epochs, the grid's largest) beats SVM on p1 and p2
+    spec = {p: [("ann", {"epochs": 4}, low), ("ann", {"epochs": 64}, top),
+                ("svm", {"C": 1}, 0.8)] for p, low, top in (("p1", 0.5, 0.9),
+                                                            ("p2", 0.5, 0.95),
+                                                            ("p3", 0.7, 0.6))}
+    norm = _normalized(spec)
+    alg = _algorithms("svm")
+    by_problem = pd.concat({p: alg.assign(mean=[0.9 if a == ("ann" if p != "p3" else "svm")
+                                                else 0.5 for a in alg.index])
+                            for p in ("p1", "p2", "p3")}, names=["problem", "algo"])
+    f = c4.findings({"rank_correlation": _rank_table(), "algorithms": alg,
+                     "algorithms_by_problem": by_problem}, norm)
+    assert not f.loc["algorithm_order", "holds"]
+    text = f.loc["algorithm_order", "why"]
+    # picked on test: ANN (0.9 + 0.95 + 0.7) / 3 = 0.85 > SVM 0.8 -> supported
+    assert "result: ANN ranks 1 of 2 (mean 0.850; best ANN 0.850)" in text
+    assert "the largest epochs (64) is the best on 2 of 3 problems" in text
+    assert "first on 2 of 3 problems (P1 1, P2 1, P3 2)" in text
+    assert "Supported by its check" in text
+    checks = why.algorithm_order({}, norm.assign(**{m: 0.1 for m in COLUMNS})
+                                 .where(norm["algo"] != "svm", norm), ["ann", "svm"])
+    assert [c.supports for c in checks] == [False, False]
+
+
+def test_why_boosting_ordering_rms_mxe_and_selection() -> None:
+    from scipy.stats import ttest_rel
+
+    from measurelab.experiments import caruana2004_why as why
+    from measurelab.experiments._verdict import explain
+
+    # LFT the odd one: AUC/APR/BEP at 0.95, LFT at 0.3 to them -> the three alone cluster
+    rc = _rank_table()
+    for a in ("auc", "apr", "bep"):
+        rc.loc["lft", a] = rc.loc[a, "lft"] = 0.3
+    c = why.ordering_cluster({"rank_correlation": rc})[0]
+    assert c.supports and "within = 0.050" in c.result
+
+    # RMS and MXE agree on ANN/SVM models; k-NN models reverse MXE
+    rng = np.random.default_rng(0)
+    rows = []
+    for p in ("p1", "p2"):
+        for i in range(8):
+            algo = "ann" if i % 2 else "svm"
+            x = rng.uniform()
+            rows.append({"problem": p, "model": f"{algo} {{\"i\": {i}}}", "algo": algo,
+                         "kept": True, **{m: rng.uniform() for m in COLUMNS},
+                         "rms": x, "mxe": x + 1e-3})
+        for i in range(8):
+            x = rng.uniform()
+            rows.append({"problem": p, "model": f"knn {{\"k\": {i}}}", "algo": "knn",
+                         "kept": True, **{m: rng.uniform() for m in COLUMNS},
+                         "rms": x, "mxe": -x})
+    c = why.rms_mxe(pd.DataFrame(rows))[0]
+    assert c.supports and "ρ(RMS, MXE) = 1.000" in c.result
+
+    # boosting: picked on the test set BST-DT is 1st on threshold/ordering, last on
+    # probability; its best steps are the grid's largest on both problems
+    rows = []
+    for p in ("p1", "p2"):
+        for steps, s in ((2, 0.4), (1024, 0.99)):
+            rows.append({"problem": p, "model": f"bst-dt {{\"steps\": {steps}}}",
+                         "algo": "bst-dt", "kept": True, **dict.fromkeys(COLUMNS, s),
+                         "rms": 0.1, "mxe": 0.1, "cal": 0.1})
+        for a in ("ann", "svm", "dt"):
+            rows.append({"problem": p, "model": f"{a} {{}}", "algo": a, "kept": True,
+                         **dict.fromkeys(COLUMNS, 0.7)})
+    checks = why.boosting_tradeoff({}, pd.DataFrame(rows), ["ann", "svm", "dt", "bst-dt"],
+                                   c4._boosting_rule)
+    assert [c.supports for c in checks] == [True, True]
+    assert "ranks 1 of 4 on threshold + ordering measures and 4 on probability" in \
+        checks[0].result
+    assert "the largest steps (1024) is the best on 2 of 2 problems" in checks[1].result
+
+    # selection: the per-problem gaps and the paired t-test p from scipy
+    sel = _selection("mxe")
+    by = pd.concat({p: sel for p in ("p1", "p2", "p3")}, names=["problem", "selected_by"])
+    by.loc[("p2", "sar"), "mean"] -= 0.05
+    by.loc[("p3", "sar"), "mean"] += 0.02
+    c = why.sar_selection({"selection": sel, "selection_by_problem": by})[0]
+    m = by["mean"].unstack("selected_by")
+    p = ttest_rel(m["mxe"], m["sar"]).pvalue
+    assert f"(p = {p:.3g})" in c.result and c.supports == (p > 0.05)
+    assert "SAR is 0.070 below the best (MXE)" in c.result
+    assert "no candidate" in c4.findings(
+        {"rank_correlation": _rank_table(far="acc")})["why"]["cal_far"]
+    assert explain(checks).startswith("Candidate explanations")

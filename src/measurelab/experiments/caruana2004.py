@@ -8,7 +8,8 @@ compute the nine measures and SAR on a large test set, and run the paper's analy
 (:mod:`measurelab.study.analysis`). The paper's findings are qualitative (its tables did not
 survive text extraction, and the few numbers it states depend on its own models), so each
 finding is restated below as a check computed from our tables, with the paper's claim beside
-our number and, where they disagree, the reason we believe explains it.
+our number and, where they disagree, candidate explanations each decided by a computed check
+(:mod:`measurelab.experiments.caruana2004_why`).
 
 ``quick=True`` (default) uses the quick grid (44 models per problem, a few CPU minutes);
 ``full=True`` the full grid (328 models per problem, hours on 2 cores: a timed estimate and
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import html
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,59 +41,42 @@ ORDERING = ["auc", "apr", "bep", "lft"]
 THRESHOLD_ORDERING = ["acc", "fsc", "lft", "auc", "apr", "bep"]
 PROBABILITY = ["rms", "mxe", "cal"]
 
-#: the paper's findings that we check, with our explanation when ours disagree
+#: the paper's findings that we check (why one fails is computed: caruana2004_why)
 PAPER_FINDINGS: dict[str, dict[str, str]] = {
     "ordering_cluster": {
         "finding": "Ordering measures AUC, APR, BEP, LFT form a cluster",
         "paper": "AUC, APR, BEP and LFT lie together in every MDS plot and have the "
                  "highest pairwise rank correlations",
-        "why": "LFT at q = 0.25 is close to BEP only when about a quarter of the cases are "
-               "positive; on LETTER.p1 (3.8 % positive) and on the balanced problems it "
-               "saturates or mixes in threshold behaviour, and the quick grid has few models "
-               "per problem to separate near-identical measures.",
     },
     "rms_mxe": {
         "finding": "RMS and MXE lie together",
         "paper": "squared error and cross-entropy form a pair; RMS is closer to the rest",
-        "why": "MXE is dominated by a few confident mistakes (scores of exactly 0 or 1 from "
-               "trees, k-NN and bagged trees are clipped at ε), which RMS bounds.",
     },
     "cal_far": {
         "finding": "CAL is far from the other measures",
         "paper": "CAL has the weakest correlations with every other measure and sits at the "
                  "far end of the largest MDS dimension",
-        "why": "",
     },
     "sar_central": {
         "finding": "SAR is central (highest mean rank correlation with the others)",
         "paper": "SAR has a higher mean rank correlation with the other measures than any "
                  "other measure, RMS next",
-        "why": "SAR averages ACC, AUC and RMS; where RMS is already the most central measure "
-               "on our problems SAR inherits, but does not exceed, its centrality.",
     },
     "boosting_tradeoff": {
         "finding": "Boosted trees: strong on threshold and ordering measures, weak on "
                    "probability measures",
         "paper": "BST-DT wins ACC, LFT, AUC, APR, BEP and does poorly on RMS, MXE, CAL",
-        "why": "scikit-learn's AdaBoost (SAMME) scores are already squashed toward 0.5 by a "
-               "softmax of the weighted vote; our boosted trees are depth-limited and the "
-               "quick grid boosts at most 64 steps.",
     },
     "algorithm_order": {
         "finding": "Neural nets are the best of the seven algorithms overall",
         "paper": "ANN has the best mean normalized score of the seven algorithms (the "
                  "paper's order: " + " > ".join(a.upper() for a in PAPER_ALGORITHM_ORDER)
                  + "); judged by the rank of the paper's best, ANN, in ours",
-        "why": "our nets are small sigmoid MLPs trained by plain SGD for at most 64 epochs "
-               "on the quick grid (the paper trains up to 128 hidden units for many more "
-               "epochs); SVMs with Platt scaling and bagged trees are close behind in the "
-               "paper too.",
     },
     "sar_selection": {
         "finding": "SAR is the most robust measure for model selection",
         "paper": "selecting by SAR gives the best mean normalized score over all measures, "
                  "tied with RMS",
-        "why": "computed in findings(): how far SAR is from the best selector",
     },
 }
 
@@ -115,18 +100,17 @@ MISSING_PROBLEMS: dict[str, str] = {
                    "and the data are not shipped with measurelab",
 }
 
-#: said when a finding fails and we have no explanation for it
-_NO_EXPLANATION = ("no explanation found; reported as observed on our models and problems, "
-                   "which differ from the paper's (see the data table and the notes above)")
-
-
 def _rank_of(series: pd.Series, key: str) -> int:
     """1-based rank of ``key`` in ``series`` sorted descending (ties share the best rank)."""
     return int((series > series[key]).sum()) + 1
 
 
-def findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
-    """Each paper finding, our number, whether it holds, and why not where it does not.
+def findings(tables: dict[str, pd.DataFrame],
+             normalized: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Each paper finding, our number, whether it holds and, where it does not, the
+    candidate explanations with the check computed for each
+    (:mod:`measurelab.experiments.caruana2004_why`; ``normalized`` is the analysis's
+    per-model table, without which the checks that need models are left out).
 
     Examples
     --------
@@ -136,13 +120,20 @@ def findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     >>> "finding" in findings({"rank_correlation": rc}).columns
     True
     """
+    from measurelab.experiments import caruana2004_why as why
+    from measurelab.experiments._verdict import explain
+
     rows = []
 
-    def add(key: str, ours: str, holds: bool, why: str | None = None) -> None:
+    def add(key: str, ours: str, holds: bool, checks: Callable[[], list[Any]]) -> None:
         f = PAPER_FINDINGS[key]
+        text = ""
+        if not holds:
+            found = checks()
+            text = explain(found) if found else (
+                "unexplained: no candidate explanation could be checked on these tables")
         rows.append({"key": key, "finding": f["finding"], "paper": f["paper"], "ours": ours,
-                     "holds": bool(holds),
-                     "why": "" if holds else (why or f["why"] or _NO_EXPLANATION)})
+                     "holds": bool(holds), "why": text})
 
     rc = tables["rank_correlation"]
     m = [c for c in rc.columns if c != "mean"]
@@ -151,19 +142,20 @@ def findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
     within = np.mean([D.loc[a, b] for a in ORDERING for b in ORDERING if a < b])
     between = float(D.loc[ORDERING, others].to_numpy().mean())
     add("ordering_cluster", f"mean 1 − ρ within {{AUC, APR, BEP, LFT}} = {within:.3f}, "
-        f"to ACC/FSC/RMS/MXE/CAL = {between:.3f}", within < between)
+        f"to ACC/FSC/RMS/MXE/CAL = {between:.3f}", within < between,
+        lambda: why.ordering_cluster(tables))
     near = D.loc["rms", [c for c in m if c not in ("rms", "sar")]].idxmin()
     near2 = D.loc["mxe", [c for c in m if c not in ("mxe", "sar")]].idxmin()
     add("rms_mxe", f"ρ(RMS, MXE) = {rc.loc['rms', 'mxe']:.3f}; RMS's nearest measure "
         f"(SAR aside) is {near.upper()}, MXE's is {near2.upper()}",
-        near == "mxe" or near2 == "rms")
+        near == "mxe" or near2 == "rms", lambda: why.rms_mxe(normalized))
     means = rc["mean"]
     add("cal_far", f"CAL's mean ρ = {means['cal']:.3f} (lowest: {means.idxmin().upper()}); "
         f"others {means.drop('cal').min():.3f}–{means.drop('cal').max():.3f}",
-        means.idxmin() == "cal")
+        means.idxmin() == "cal", list)
     add("sar_central", f"SAR's mean ρ = {means['sar']:.3f}, rank {_rank_of(means, 'sar')} "
         f"of {len(means)} (highest: {means.idxmax().upper()} {means.max():.3f}; "
-        f"RMS {means['rms']:.3f})", means.idxmax() == "sar")
+        f"RMS {means['rms']:.3f})", means.idxmax() == "sar", list)
     if "algorithms" in tables:
         alg = tables["algorithms"]
         paper_algs = [a for a in PAPER_ALGORITHM_ORDER if a in alg.index]
@@ -175,7 +167,9 @@ def findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
             add("boosting_tradeoff", f"BST-DT ranks {r_to} of {len(a7)} on threshold + "
                 f"ordering measures (mean {to['bst-dt']:.3f}) and {r_pr} of {len(a7)} on "
                 f"probability measures (mean {pr['bst-dt']:.3f})",
-                r_to <= 2 and r_pr >= r_to + 2)
+                _boosting_rule(r_to, r_pr),
+                lambda: why.boosting_tradeoff(tables, normalized, paper_algs,
+                                              _boosting_rule))
         if "ann" in a7.index:
             ours = " > ".join(a.upper() for a in a7["mean"].sort_values(ascending=False).index)
             from scipy.stats import spearmanr
@@ -186,22 +180,21 @@ def findings(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
             add("algorithm_order", f"ANN ranks {r_ann} of {len(a7)} "
                 f"(mean {a7.loc['ann', 'mean']:.3f}; best {a7['mean'].idxmax().upper()} "
                 f"{a7['mean'].max():.3f}); our order {ours} (Spearman ρ with the paper's "
-                f"order {rho:.2f}, for information)", r_ann == 1)
+                f"order {rho:.2f}, for information)", r_ann == 1,
+                lambda: why.algorithm_order(tables, normalized, paper_algs))
     if "selection" in tables:
         sel = tables["selection"]["mean"]
         r_sar = _rank_of(sel, "sar")
-        top = sel.sort_values(ascending=False).iloc[:max(r_sar, 3)]
-        why = (f"the top {len(top)} selectors ({', '.join(t.upper() for t in top.index)}) "
-               f"lie within {top.max() - top.min():.3f} of each other and SAR is "
-               f"{sel.max() - sel['sar']:.3f} below the best; "
-               + ("the selectors that see probabilities are in that group, as in the paper; "
-                  if {"sar", "rms"} <= set(top.index) else "")
-               + "with four problems and one 1,000-case validation split per problem, "
-               "differences this small are within the noise of the validation split.")
         add("sar_selection", f"SAR ranks {r_sar} of {len(sel)} "
             f"(mean {sel['sar']:.3f}; best {sel.idxmax().upper()} {sel.max():.3f}; "
-            f"RMS {sel['rms']:.3f})", r_sar == 1, why)
+            f"RMS {sel['rms']:.3f})", r_sar == 1, lambda: why.sar_selection(tables))
     return pd.DataFrame(rows).set_index("key")
+
+
+def _boosting_rule(r_to: int, r_pr: int) -> bool:
+    """The boosting finding's rule: BST-DT in the top two on threshold and ordering
+    measures and at least two places lower on probability measures."""
+    return r_to <= 2 and r_pr >= r_to + 2
 
 
 def later_work(tables: dict[str, pd.DataFrame]) -> pd.DataFrame:
@@ -347,7 +340,7 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
         "train size, test size, % positive) and its seven row names but none of its numbers: "
         "the paper values shown are unverified against the text and are not counted as "
         "checks.")
-    fnd = findings(an.tables)
+    fnd = findings(an.tables, an.normalized)
     rep.add_table("findings", fnd, "The paper's findings beside ours")
     later = later_work(an.tables)
     if len(later):
@@ -374,12 +367,11 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
                  "algorithms", "selection"):
         rep.add_figure(name, an.figures[name])
     held = int(fnd["holds"].sum())
-    computed_why = {"sar_selection"}
     rep.add_text(
         f"Summary: {held} of {len(fnd)} of the paper's findings hold on our data (table "
         "'findings'; the later-work finding is reported separately and not counted). Where "
-        "one does not, the column 'why' gives a hypothesis we have not tested, except for "
-        + ", ".join(sorted(computed_why)) + ", whose reason is computed from the tables.")
+        "one does not, the column 'why' lists candidate explanations, each with the check "
+        "computed for it on this study's tables and whether it supports or refutes it.")
     rep.verdict = (f"{held} of {len(fnd)} of the paper's findings hold ({grid} grid, "
                    f"{len(probs)} of 7 problems)")
     rep.meta.update({

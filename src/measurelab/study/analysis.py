@@ -10,7 +10,8 @@
 * the normalized score of each algorithm on each measure (per problem, the algorithm's model
   that is best *on the validation set* by that measure, scored on the test set; mean over
   problems);
-* model selection by each measure (select on validation, report every measure on test).
+* model selection by each measure (select on validation, report every measure on test);
+* the last two per problem as well (``algorithms_by_problem``, ``selection_by_problem``).
 """
 
 from __future__ import annotations
@@ -172,11 +173,18 @@ def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 
     an.captions["mds_distance_rank"] = "1 − mean rank correlation between measures"
 
     # -- per-algorithm normalized scores (best on validation per measure)
-    per = []
+    per = {}
     for p in norms:
         groups = algos.reindex(norms[p].index)
-        per.append(best_per_group(valids[p], norms[p], groups, higher))
-    alg = pd.concat(per).groupby(level=0).mean()[COLUMNS]
+        per[p] = best_per_group(valids[p], norms[p], groups, higher)[COLUMNS]
+    by_prob = pd.concat(per, names=["problem", "algo"])
+    by_prob.insert(len(BASE), "mean", by_prob[BASE].mean(axis=1))
+    an.tables["algorithms_by_problem"] = by_prob
+    an.captions["algorithms_by_problem"] = ("Normalized test score of each algorithm on each "
+                                            "measure, per problem (its best model on "
+                                            "validation by that measure); mean = over the "
+                                            "nine measures, SAR apart")
+    alg = pd.concat(per.values()).groupby(level=0).mean()[COLUMNS]
     alg.insert(len(BASE), "mean", alg[BASE].mean(axis=1))
     an.tables["algorithms"] = alg.sort_values("mean", ascending=False)
     an.captions["algorithms"] = ("Normalized test score of each algorithm on each measure "
@@ -184,11 +192,17 @@ def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 
                                  "problems); mean = over the nine measures, SAR apart")
 
     # -- model selection by measure
-    sel = []
+    sel = {}
     for p in norms:
         s = selection_matrix(valids[p], norms[p], higher).drop(columns="model")
-        sel.append(s.astype(float))
-    st = pd.concat(sel).groupby(level=0).mean().loc[COLUMNS, COLUMNS]
+        sel[p] = s.astype(float).loc[COLUMNS, COLUMNS]
+    sel_prob = pd.concat(sel, names=["problem", "selected_by"])
+    sel_prob["mean"] = sel_prob[BASE].mean(axis=1)
+    an.tables["selection_by_problem"] = sel_prob
+    an.captions["selection_by_problem"] = ("Model selection by each measure, per problem: "
+                                           "normalized test scores of the model best on "
+                                           "validation by the row's measure")
+    st = pd.concat(sel.values()).groupby(level=0).mean().loc[COLUMNS, COLUMNS]
     st["mean"] = st[BASE].mean(axis=1)
     st = st.rename_axis("selected_by")
     an.tables["selection"] = st.sort_values("mean", ascending=False)

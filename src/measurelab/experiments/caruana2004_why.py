@@ -1,0 +1,260 @@
+"""Why a finding of Caruana & Niculescu-Mizil (2004) does not hold on our data: candidate
+explanations, each decided by a check computed from the study's own tables.
+
+An explanation is a claim like any other: it is printed only with the check that supports
+or refutes it (:class:`~measurelab.experiments._verdict.Check`), and a failed finding that
+no check explains is reported as unexplained. The checks read
+
+* ``normalized``: one row per (problem, model) with the normalized test score of every
+  measure, the model's algorithm and whether it is above the baseline
+  (:attr:`measurelab.study.analysis.Analysis.normalized`);
+* the analysis tables ``rank_correlation``, ``algorithms_by_problem`` and
+  ``selection_by_problem``.
+
+Model names carry their settings as JSON after the algorithm (``ann {"epochs": 16, ...}``),
+which is how a check finds a net's epochs or a boosted model's steps.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import numpy as np
+import pandas as pd
+
+from measurelab.experiments._verdict import Check
+
+#: the nine measures the paper averages (SAR apart), in the paper's order
+BASE: tuple[str, ...] = ("acc", "fsc", "lft", "auc", "apr", "bep", "rms", "mxe", "cal")
+THRESHOLD_ORDERING: tuple[str, ...] = ("acc", "fsc", "lft", "auc", "apr", "bep")
+PROBABILITY: tuple[str, ...] = ("rms", "mxe", "cal")
+#: algorithms whose scores are leaf or neighbour frequencies (many ties, many 0s and 1s)
+FREQUENCY_SCORERS: tuple[str, ...] = ("knn", "dt", "bag-dt")
+
+
+def params(models: pd.Series) -> pd.DataFrame:
+    """The settings encoded in model names (``"ann {json}"``), one row per model.
+
+    Examples
+    --------
+    >>> params(pd.Series(['ann {"epochs": 16, "hidden": 2}', "nb {}"])).to_dict("records")
+    [{'epochs': 16.0, 'hidden': 2.0}, {'epochs': nan, 'hidden': nan}]
+    """
+    rows = []
+    for name in models:
+        _, _, rest = str(name).partition(" ")
+        rows.append(json.loads(rest) if rest.strip().startswith("{") else {})
+    return pd.DataFrame(rows, index=models.index)
+
+
+def _rank(values: pd.Series, key: str) -> int:
+    return int((values > values[key]).sum()) + 1
+
+
+def picked_on_test(normalized: pd.DataFrame, algos: list[str]) -> pd.DataFrame:
+    """Each algorithm's normalized score on each measure when its model is picked on the
+    test set itself (per problem and measure the algorithm's best normalized test score),
+    averaged over problems; ``mean`` over the nine measures.
+
+    Examples
+    --------
+    >>> n = pd.DataFrame({"problem": ["p", "p", "p"], "algo": ["a", "a", "b"],
+    ...                   **{m: [0.2, 0.9, 0.5] for m in BASE}})
+    >>> picked_on_test(n, ["a", "b"])["mean"].round(2).to_dict()
+    {'a': 0.9, 'b': 0.5}
+    """
+    part = normalized[normalized["algo"].isin(algos)]
+    best = part.groupby(["problem", "algo"])[list(BASE)].max()
+    out = best.groupby(level="algo").mean()
+    out["mean"] = out[list(BASE)].mean(axis=1)
+    return out
+
+
+def _best_setting(normalized: pd.DataFrame, algo: str, param: str,
+                  columns: tuple[str, ...]) -> tuple[int, int, float]:
+    """(problems whose best ``algo`` model, by the mean normalized test score over
+    ``columns``, has the grid's largest ``param``; problems; that largest value)."""
+    part = normalized[normalized["algo"] == algo]
+    if part.empty:
+        return 0, 0, float("nan")
+    p = params(part["model"])
+    if param not in p:
+        return 0, 0, float("nan")
+    top = float(p[param].max())
+    score = part[list(columns)].mean(axis=1)
+    at_edge = 0
+    problems = part["problem"].unique()
+    for prob in problems:
+        idx = score[part["problem"] == prob].idxmax()
+        at_edge += int(p.loc[idx, param] == top)
+    return at_edge, len(problems), top
+
+
+def _edge_check(normalized: pd.DataFrame, algo: str, param: str, what: str,
+                columns: tuple[str, ...], columns_label: str) -> Check | None:
+    k, n, top = _best_setting(normalized, algo, param, columns)
+    if n == 0:
+        return None
+    return Check(
+        f"our {algo.upper()} grid stops short of its best {what}: more than the largest "
+        f"{param} we tried ({top:g}) would help",
+        f"on each problem, the {param} of the {algo.upper()} model with the best mean "
+        f"normalized test score over {columns_label}; supported if it is the grid's largest "
+        "on most problems",
+        f"the largest {param} ({top:g}) is the best on {k} of {n} problems",
+        k * 2 > n)
+
+
+def _per_problem_check(by_problem: pd.DataFrame | None, algo: str,
+                       algos: list[str]) -> Check | None:
+    if by_problem is None or algo not in by_problem.index.get_level_values("algo"):
+        return None
+    ranks = {}
+    for prob, part in by_problem.groupby(level="problem"):
+        mean = part.droplevel("problem").loc[[a for a in algos if a in
+                                              part.index.get_level_values("algo")], "mean"]
+        if algo in mean.index:
+            ranks[prob] = _rank(mean, algo)
+    first = sum(r == 1 for r in ranks.values())
+    return Check(
+        f"{algo.upper()} is the best algorithm on most problems and one problem pulls its "
+        "mean down",
+        f"{algo.upper()}'s rank on each problem by mean normalized score (validation-picked); "
+        "supported if it ranks first on most problems",
+        f"first on {first} of {len(ranks)} problems (" + ", ".join(
+            f"{p.upper()} {r}" for p, r in ranks.items()) + ")",
+        first * 2 > len(ranks))
+
+
+def algorithm_order(tables: dict[str, pd.DataFrame], normalized: pd.DataFrame | None,
+                    algos: list[str]) -> list[Check]:
+    """Checks of why ANN is not the best algorithm overall."""
+    checks = []
+    if normalized is not None:
+        tp = picked_on_test(normalized, algos)
+        if "ann" in tp.index:
+            r = _rank(tp["mean"], "ann")
+            checks.append(Check(
+                "the paper took each algorithm's best setting on the test data (it names no "
+                "separate selection set) where we pick on a validation split",
+                "each algorithm's best model per problem and measure picked on the test set "
+                "itself; supported if ANN then ranks first",
+                f"ANN ranks {r} of {len(tp)} (mean {tp.loc['ann', 'mean']:.3f}; best "
+                f"{tp['mean'].idxmax().upper()} {tp['mean'].max():.3f})",
+                r == 1))
+        edge = _edge_check(normalized, "ann", "epochs", "nets", BASE, "the nine measures")
+        if edge is not None:
+            checks.append(edge)
+    per = _per_problem_check(tables.get("algorithms_by_problem"), "ann", algos)
+    if per is not None:
+        checks.append(per)
+    return checks
+
+
+def boosting_tradeoff(tables: dict[str, pd.DataFrame], normalized: pd.DataFrame | None,
+                      algos: list[str], holds: Callable[[int, int], bool]) -> list[Check]:
+    """Checks of why boosted trees do not show the paper's strong-threshold / weak-
+    probability profile; ``holds(rank_to, rank_pr)`` is the finding's rule."""
+    if normalized is None:
+        return []
+    checks = []
+    tp = picked_on_test(normalized, algos)
+    if "bst-dt" in tp.index:
+        to = tp[list(THRESHOLD_ORDERING)].mean(axis=1)
+        pr = tp[list(PROBABILITY)].mean(axis=1)
+        r_to, r_pr = _rank(to, "bst-dt"), _rank(pr, "bst-dt")
+        checks.append(Check(
+            "the paper took each algorithm's best setting on the test data where we pick "
+            "on a validation split",
+            "the finding's rule with every algorithm's model picked on the test set itself",
+            f"BST-DT ranks {r_to} of {len(tp)} on threshold + ordering measures and {r_pr} "
+            "on probability measures",
+            holds(r_to, r_pr)))
+    edge = _edge_check(normalized, "bst-dt", "steps", "threshold and ordering scores",
+                       THRESHOLD_ORDERING, "the six threshold and ordering measures")
+    if edge is not None:
+        checks.append(edge)
+    return checks
+
+
+def _within_between(rc: pd.DataFrame, cluster: list[str]) -> tuple[float, float]:
+    m = [c for c in rc.columns if c != "mean"]
+    D = 1.0 - rc[m]
+    others = [c for c in m if c not in ("auc", "apr", "bep", "lft", "sar")]
+    within = float(np.mean([D.loc[a, b] for a in cluster for b in cluster if a < b]))
+    between = float(D.loc[cluster, others].to_numpy().mean())
+    return within, between
+
+
+def ordering_cluster(tables: dict[str, pd.DataFrame]) -> list[Check]:
+    """Checks of why AUC, APR, BEP and LFT do not form a cluster."""
+    rc = tables.get("rank_correlation")
+    if rc is None:
+        return []
+    w, b = _within_between(rc, ["auc", "apr", "bep"])
+    return [Check(
+        "LFT at q = 0.25 is the odd one out (a fixed cut at a quarter of the cases behaves "
+        "like a threshold measure where the positive rate is far from 25 %)",
+        "the same within / between comparison for AUC, APR and BEP alone",
+        f"mean 1 − ρ within = {w:.3f}, to ACC/FSC/RMS/MXE/CAL = {b:.3f}",
+        w < b)]
+
+
+def rms_mxe(normalized: pd.DataFrame | None) -> list[Check]:
+    """Checks of why RMS and MXE are not each other's nearest measure."""
+    if normalized is None:
+        return []
+    from measurelab.compare import metric_space as msp
+
+    keep = normalized[normalized["kept"] & ~normalized["algo"].isin(FREQUENCY_SCORERS)]
+    cols = [*BASE, "sar"]
+    frames = [g.set_index("model")[cols] for _, g in keep.groupby("problem") if len(g) > 2]
+    if not frames:
+        return []
+    rc = msp.mean_rank_correlation(frames).loc[cols, cols]
+    D = 1.0 - rc
+    near = D.loc["rms", [c for c in cols if c not in ("rms", "sar")]].idxmin()
+    near2 = D.loc["mxe", [c for c in cols if c not in ("mxe", "sar")]].idxmin()
+    return [Check(
+        "models whose scores are leaf or neighbour frequencies (k-NN, trees, bagged trees: "
+        "many scores of exactly 0 or 1, where MXE's log is clipped) make MXE rank models "
+        "unlike RMS",
+        "the rank correlations recomputed without those models; supported if RMS and MXE "
+        "are then nearest to each other",
+        f"ρ(RMS, MXE) = {rc.loc['rms', 'mxe']:.3f}; RMS's nearest is {near.upper()}, MXE's "
+        f"is {near2.upper()}",
+        near == "mxe" or near2 == "rms")]
+
+
+def sar_selection(tables: dict[str, pd.DataFrame]) -> list[Check]:
+    """Checks of why selecting by SAR is not the best."""
+    sel = tables.get("selection")
+    by = tables.get("selection_by_problem")
+    if sel is None:
+        return []
+    best = sel["mean"].idxmax()
+    gap = float(sel["mean"].max() - sel.loc["sar", "mean"])
+    top = sel["mean"].sort_values(ascending=False)
+    r_sar = _rank(sel["mean"], "sar")
+    head = (f"SAR is {gap:.3f} below the best ({best.upper()}); the top "
+            f"{max(r_sar, 3)} selectors lie within "
+            f"{top.iloc[0] - top.iloc[max(r_sar, 3) - 1]:.3f} of each other")
+    if by is None or best == "sar":
+        return [Check("SAR's gap to the best selector is small", "the gap in the table",
+                      head + "; no per-problem table to test it", False)]
+    from scipy.stats import ttest_rel
+
+    m = by["mean"].unstack("selected_by")
+    d = (m[best] - m["sar"]).to_numpy()
+    if len(d) > 1 and np.ptp(d) > 0:
+        p = float(ttest_rel(m[best], m["sar"]).pvalue)
+    else:
+        p = float("nan")
+    return [Check(
+        f"SAR's gap to {best.upper()} is within the spread of the problems",
+        f"paired t-test over the {len(d)} problems of the best selector's mean normalized "
+        "score minus SAR's; supported if not significant at 0.05",
+        head + f"; per problem the gap is {', '.join(f'{x:+.3f}' for x in d)} (p = "
+        + ("n/a" if np.isnan(p) else f"{p:.3g}") + ")",
+        bool(not np.isnan(p) and p > 0.05))]
