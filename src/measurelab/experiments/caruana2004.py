@@ -138,9 +138,7 @@ def findings(tables: dict[str, pd.DataFrame],
     rc = tables["rank_correlation"]
     m = [c for c in rc.columns if c != "mean"]
     D = 1.0 - rc[m]
-    others = [c for c in m if c not in ORDERING and c != "sar"]
-    within = np.mean([D.loc[a, b] for a in ORDERING for b in ORDERING if a < b])
-    between = float(D.loc[ORDERING, others].to_numpy().mean())
+    within, between = why.within_between(rc, ORDERING)
     add("ordering_cluster", f"mean 1 − ρ within {{AUC, APR, BEP, LFT}} = {within:.3f}, "
         f"to ACC/FSC/RMS/MXE/CAL = {between:.3f}", within < between,
         lambda: why.ordering_cluster(tables))

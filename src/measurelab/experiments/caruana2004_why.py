@@ -178,7 +178,17 @@ def boosting_tradeoff(tables: dict[str, pd.DataFrame], normalized: pd.DataFrame 
     return checks
 
 
-def _within_between(rc: pd.DataFrame, cluster: list[str]) -> tuple[float, float]:
+def within_between(rc: pd.DataFrame, cluster: list[str]) -> tuple[float, float]:
+    """Mean 1 − ρ between the measures of ``cluster``, and from them to the measures
+    outside the ordering group (SAR apart).
+
+    Examples
+    --------
+    >>> m = ["acc", "auc", "apr"]
+    >>> rc = pd.DataFrame([[1, .2, .2], [.2, 1, .9], [.2, .9, 1]], index=m, columns=m)
+    >>> tuple(round(x, 2) for x in within_between(rc, ["auc", "apr"]))
+    (0.1, 0.8)
+    """
     m = [c for c in rc.columns if c != "mean"]
     D = 1.0 - rc[m]
     others = [c for c in m if c not in ("auc", "apr", "bep", "lft", "sar")]
@@ -192,7 +202,7 @@ def ordering_cluster(tables: dict[str, pd.DataFrame]) -> list[Check]:
     rc = tables.get("rank_correlation")
     if rc is None:
         return []
-    w, b = _within_between(rc, ["auc", "apr", "bep"])
+    w, b = within_between(rc, ["auc", "apr", "bep"])
     return [Check(
         "LFT at q = 0.25 is the odd one out (a fixed cut at a quarter of the cases behaves "
         "like a threshold measure where the positive rate is far from 25 %)",
