@@ -296,3 +296,42 @@ def test_cli_study_writes_results_and_analysis(tmp_path: Path) -> None:
 
 def test_run_unit_seed_does_not_depend_on_order() -> None:
     assert seed_for(0, "sonar", "ann_hidden=4") == seed_for(0, "sonar", "ann_hidden=4")
+
+
+def test_extend_study_repeats_a_unit_exactly_and_adds_models(reference: Path,
+                                                             tmp_path: Path) -> None:
+    """A unit named like one of the study's reproduces its models bit for bit (same seed);
+    its later variants are new models, which the analysis takes in with ``extra=``."""
+    from measurelab.experiments.caruana2004_why import longer_ann_units
+    from measurelab.study.runner import extend_study
+
+    study = ResultStore(reference).measures()
+    units = longer_ann_units(study, factors=(3,))
+    assert [u.problem for u in units] == sorted(PROBLEMS)
+    rows = extend_study(reference, units, out=tmp_path / "ext", workers=1, progress=False)
+    top = max(dict(v)["epochs"] for u in grid("tiny", PROBLEMS[0]) if u.algo == "ann"
+              for v in u.variants)
+    for u in units:
+        old_id, new_id = u.model_ids()
+        assert json.loads(old_id.partition(" ")[2])["epochs"] == top
+        old = study[(study["problem"] == u.problem) & (study["model"] == old_id)]
+        again = rows[(rows["problem"] == u.problem) & (rows["model"] == old_id)]
+        pd.testing.assert_frame_equal(old[COLUMNS].reset_index(drop=True),
+                                      again[COLUMNS].reset_index(drop=True))
+        # the chosen setting has the best validation SAR among the nets at `top` epochs
+        nets = study[(study["problem"] == u.problem) & (study["algo"] == "ann")
+                     & (study["split"] == "valid") & study["model"].str.contains(
+                         f'"epochs": {top},')]
+        assert old[old["split"] == "valid"]["sar"].iloc[0] == nets["sar"].max()
+        assert ((rows["problem"] == u.problem) & (rows["model"] == new_id)).sum() == 2
+    # resumable: a second call trains nothing and returns the same rows
+    again = extend_study(reference, units, out=tmp_path / "ext", workers=1, progress=False)
+    pd.testing.assert_frame_equal(rows, again)
+    base = analyze(reference, figures=False)
+    more = analyze(reference, figures=False, extra=rows)
+    assert len(more.normalized) == len(base.normalized) + len(units)
+    assert more.tables["problems"]["models"].sum() == \
+        base.tables["problems"]["models"].sum() + len(units)
+    with pytest.raises(MeasurelabError, match="no study"):
+        extend_study(tmp_path / "nothing", units, out=tmp_path / "x", workers=1,
+                     progress=False)

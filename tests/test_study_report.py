@@ -219,3 +219,22 @@ def test_why_boosting_ordering_rms_mxe_and_selection() -> None:
     assert "no candidate" in c4.findings(
         {"rank_correlation": _rank_table(far="acc")})["why"]["cal_far"]
     assert explain(checks).startswith("Candidate explanations")
+
+
+def test_why_algorithm_order_with_nets_trained_on() -> None:
+    """With the rerun table of longer-trained nets the check decides by ANN's rank there,
+    and the grid-edge proxy is left out (the nets trained on answer it)."""
+    spec = {"p1": [("ann", {"epochs": 64}, 0.9), ("svm", {"C": 1}, 0.8)]}
+    norm = _normalized(spec)
+    alg = _algorithms("svm")
+    for best, supported in (("ann", True), ("svm", False)):
+        rerun = _algorithms(best)
+        f = c4.findings({"rank_correlation": _rank_table(), "algorithms": alg}, norm,
+                        (rerun, [64, 128, 256]))
+        text = f.loc["algorithm_order", "why"]
+        assert "read off after 64, 128, 256 epochs" in text
+        r = 1 if supported else 3  # behind SVM (0.95) and BST-DT (mean of 0.99s and 0.2s)
+        assert (f"trained on, ANN would be the best algorithm — "
+                f"{'supported' if supported else 'refuted'}") in text
+        assert f"result: ANN ranks {r} of 7" in text
+        assert "sit at the largest epochs" not in text

@@ -89,8 +89,10 @@ def _pivot(df: pd.DataFrame, split: str) -> pd.DataFrame:
 
 
 def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 0,
-            figures: bool = True) -> Analysis:
-    """All analyses of the study stored in ``root``.
+            figures: bool = True, extra: pd.DataFrame | None = None) -> Analysis:
+    """All analyses of the study stored in ``root``; ``extra`` adds measure rows of more
+    models (:func:`~measurelab.study.runner.extend_study`) to the study's, models the
+    study already has left out.
 
     Examples
     --------
@@ -104,6 +106,13 @@ def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 
     """
     store = ResultStore(root)
     df = store.measures(problems)
+    if extra is not None and len(extra):
+        keys = set(zip(df["problem"], df["model"], strict=True))
+        new = extra[[k not in keys for k in zip(extra["problem"], extra["model"],
+                                                  strict=True)]]
+        if problems is not None:
+            new = new[new["problem"].isin(problems)]
+        df = pd.concat([df, new[df.columns]], ignore_index=True)
     higher = msp.directions(MEASURES)
     an = Analysis()
     norms, kept, valids, tests, rows, base_rows = {}, {}, {}, {}, [], []

@@ -272,6 +272,64 @@ def _run_locked(settings: StudySettings, store: ResultStore, loaded: dict[str, A
                        train_s, eval_s, time.perf_counter() - t_wall)
 
 
+def extend_study(root: str | Path, units: list[Unit], *, out: str | Path,
+                 workers: int | None = None, progress: bool = True) -> pd.DataFrame:
+    """Train more units on a finished study's prepared data; returns their measure rows.
+
+    The units are stored in their own result store ``out`` (atomic, resumable like a
+    study; its settings name the study it extends), so the study itself is never changed.
+    Each unit's seed comes from the study's seed, the problem and the unit's name, as in
+    the study: a unit named like one of the study's reproduces its models, and further
+    variants (a net read off after more epochs) continue the same run.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from measurelab.study.zoo import Unit
+    >>> root = tempfile.mkdtemp()
+    >>> _ = run_study(["sonar"], out=root, grid_name="tiny", workers=1, progress=False)
+    >>> u = Unit("sonar", "ann", (("hidden", 4), ("momentum", 0.9)),
+    ...          ((("epochs", 20),), (("epochs", 40),)))
+    >>> rows = extend_study(root, [u], out=tempfile.mkdtemp(), workers=1, progress=False)
+    >>> sorted(rows.loc[rows["split"] == "test", "model"])
+    ['ann {"epochs": 20, "hidden": 4, "momentum": 0.9}', 'ann {"epochs": 40, "hidden": 4, \
+"momentum": 0.9}']
+    """
+    from measurelab._validation import MeasurelabError
+
+    study = ResultStore(root)
+    settings = study._read_settings()
+    if settings is None:
+        raise MeasurelabError(f"{root} holds no study to extend (no study.json)")
+    paths = {u.problem: study.root / "problems" / u.problem / "data.npz" for u in units}
+    for name, npz in paths.items():
+        if not npz.exists():
+            raise MeasurelabError(f"problem {name!r} is not prepared in the study {root}")
+    store = ResultStore(out)
+    store.check_folder()
+    with store.lock():
+        store.open({**settings, "grid": "extension",
+                    "problems": sorted(paths), "extends": str(study.root)})
+        todo = [u for u in units if not store.is_done(u.problem, u.id)]
+        from measurelab._progress import progress_bar
+
+        total = sum(u.n_models for u in units)
+        bar = progress_bar(total, desc="extension", unit="model", enabled=progress,
+                           initial=total - sum(u.n_models for u in todo))
+        try:
+            for unit, res in _execute(todo, paths, int(settings["seed"]), workers, None):
+                store.write_unit(unit.problem, unit.id, unit.algo, res["measures"],
+                                 res["predictions"], res["train_seconds"],
+                                 res["eval_seconds"])
+                bar.update(unit.n_models)
+        finally:
+            bar.close()
+    ids = {(u.problem, u.id) for u in units}
+    rows = store.measures(sorted(paths))
+    return rows[[(p, u) in ids for p, u in zip(rows["problem"], rows["unit"],
+                                               strict=True)]].reset_index(drop=True)
+
+
 def _execute(todo: list[Unit], paths: dict[str, Path], seed: int, workers: int | None,
              scheduler: Any) -> Iterator[tuple[Unit, dict[str, Any]]]:
     if not todo:
