@@ -223,6 +223,22 @@ def _longer_nets(study: Path, out: Path, workers: int | None, progress: bool
         ["problem", "model"])
 
 
+def _stored_cost(study: Path, extension: Path) -> dict[str, Any]:
+    """What every stored unit cost to train, whichever run trained it (the index keeps each
+    unit's seconds)."""
+    from measurelab.study.store import ResultStore
+
+    out: dict[str, Any] = {}
+    for key, root in (("study", study), ("ann_longer", extension)):
+        if not (root / "index.sqlite").exists():
+            continue
+        idx = ResultStore(root).index()
+        if len(idx):
+            out[f"{key}_train_cpu_seconds"] = round(float(idx["train_seconds"].sum()), 1)
+            out[f"{key}_units"] = len(idx)
+    return out
+
+
 def _boosting_rule(r_to: int, r_pr: int) -> bool:
     """The boosting finding's rule: BST-DT in the top two on threshold and ordering
     measures and at least two places lower on probability measures."""
@@ -424,7 +440,7 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
         "train_seconds_this_run": round(res.train_seconds, 1),
         "evaluate_seconds_this_run": round(res.eval_seconds, 1),
         "wall_seconds": round(time.perf_counter() - t0, 1),
-        "study_store": str(res.out)})
+        "study_store": str(res.out), **_stored_cost(res.out, out / "ann-longer")})
     rep.write(out)
     an.write(out / "analysis")
     atomic_write_text(out / "caruana2004.html", to_html(rep))
