@@ -87,7 +87,7 @@ INFO: dict[str, dict[str, str]] = {
         "what": "naive Bayes vs trees vs SVM by AUC and accuracy on UCI data",
     },
     "caruana2004": {
-        "paper": "caruana2004", "quick": "2-8 min", "full": "hours (docs/CARUANA_FULL.md)",
+        "paper": "caruana2004", "quick": "2-8 min", "full": "25 min",
         "what": "the metric-space study: findings, Figure 1, Tables 1-4",
     },
     "ling2003-examples": {

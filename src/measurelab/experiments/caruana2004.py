@@ -12,8 +12,9 @@ our number and, where they disagree, candidate explanations each decided by a co
 (:mod:`measurelab.experiments.caruana2004_why`).
 
 ``quick=True`` (default) uses the quick grid (44 models per problem, a few CPU minutes);
-``full=True`` the full grid (328 models per problem, hours on 2 cores: a timed estimate and
-the resumable command are in ``docs/CARUANA_FULL.md``).
+``full=True`` the full grid (328 models per problem: 23 minutes on 2 cores, measured; the run
+and its generated summary are in ``docs/CARUANA_FULL.md`` and
+``docs/results/caruana2004-full.md``).
 """
 
 from __future__ import annotations
