@@ -66,6 +66,16 @@ def test_ci_json_equals_the_api(capsys, csv, tmp_path):
     assert html.read_text().startswith("<!DOCTYPE html>")
 
 
+def test_n_jobs_gives_the_same_json(capsys, csv):
+    """Threads evaluate the replicates; the draws stay in order, so the output is equal."""
+    p, _ = csv
+    argv = ["--score-col", "lr", "--score-col", "gb", "--ci", "0.9", "--measures",
+            "auc,apr,f1,cal", "--n-boot", "60", "--seed", "2", "--json"]
+    code1, one, _ = run(capsys, p, *argv)
+    code2, two, _ = run(capsys, p, *argv, "--n-jobs", "2")
+    assert code1 == code2 == 0 and one == two
+
+
 def test_ci_method_forced(capsys, csv):
     p, _ = csv
     code, out, _ = run(capsys, p, "--score-col", "lr", "--ci", "0.95", "--measures", "acc",
@@ -102,6 +112,10 @@ def test_constant_model_null_and_warning(capsys, csv):
     (["--score-col", "lr", "--ci", "0.9", "--n-boot", "0"],
      "--n-boot must be a positive integer, got '0'"),
     (["--score-col", "lr", "--score-col", "nope"], "no column 'nope'"),
+    (["--score-col", "lr", "--ci", "0.9", "--n-jobs", "0"],
+     "--n-jobs must be a positive integer or -1, got '0'"),
+    (["--score-col", "lr", "--ci", "0.9", "--n-jobs", "two"],
+     "--n-jobs must be an integer, got 'two'"),
 ])
 def test_bad_input_one_line_exit_2(capsys, csv, argv, message):
     p, _ = csv

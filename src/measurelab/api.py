@@ -448,6 +448,7 @@ def evaluate(
     n_boot: int = 2000,
     seed: Any = 0,
     progress: bool | None = None,
+    n_jobs: int | None = None,
 ) -> EvaluationResult:
     """Evaluate predictions with many measures from one pass over the data.
 
@@ -491,7 +492,8 @@ def evaluate(
         'bootstrap-percentile' where it applies.
     n_boot : int, default 2000
         Bootstrap replicates; ``seed`` seeds them (numpy Generator), ``progress`` shows a
-        bar (default: on a terminal).
+        bar (default: on a terminal), ``n_jobs`` threads evaluate them (None: 1; -1: every
+        CPU; the intervals do not depend on it).
 
     Returns
     -------
@@ -534,7 +536,7 @@ def evaluate(
         design = CaseDesign.from_cases(y, [check_scores(y_score)],
                                        check_weights(sample_weight, y.size))
     return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
-                          progress=progress, design=design)
+                          progress=progress, design=design, n_jobs=n_jobs)
 
 
 def with_intervals(
@@ -547,10 +549,12 @@ def with_intervals(
     seed: Any = 0,
     progress: bool | None = None,
     design: Any = None,
+    n_jobs: int | None = None,
 ) -> EvaluationResult:
     """``result`` with an interval for each value, from the score table of ``stats``
     (SPEC §6). ``design`` (an :class:`~measurelab.intervals.CaseDesign`) resamples
-    weighted cases; by default the table's whole counts are resampled.
+    weighted cases; by default the table's whole counts are resampled. ``n_jobs``
+    threads evaluate the bootstrap replicates.
 
     Examples
     --------
@@ -564,6 +568,7 @@ def with_intervals(
 
     level = iv.check_level(ci)
     n_boot = iv.check_n_boot(n_boot)
+    n_jobs = iv.check_n_jobs(n_jobs)
     table = stats.require_table("ci")
     whole = table.is_integer and design is None
     methods = {k: iv.default_method(k, ci_method, whole_counts=whole) for k in result}
@@ -580,7 +585,8 @@ def with_intervals(
 
         reps, jack = iv.run_bootstrap(
             design, values, n_boot, seed,
-            jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress)
+            jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress,
+            n_jobs=n_jobs)
     out = {}
     for k, v in result.items():
         j = boot.index(k) if k in boot else None

@@ -482,13 +482,17 @@ class CaseDesign:
             out.append(t.reweighted(pos, neg, integer=True if whole else None))
         return out
 
-    def replicate(self, rng: np.random.Generator) -> list[ScoreTable]:
-        """One stratified bootstrap replicate of every model (shared case draws)."""
+    def draw(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """The case multiplicities of one stratified replicate (positives, negatives)."""
         mpos = np.bincount(rng.integers(0, self.n1, self.n1, dtype=_draw_dtype(self.n1)),
                            minlength=self.n1)
         mneg = np.bincount(rng.integers(0, self.n0, self.n0, dtype=_draw_dtype(self.n0)),
                            minlength=self.n0)
-        return self.weighted(mpos.astype(np.float64), mneg.astype(np.float64))
+        return mpos.astype(np.float64), mneg.astype(np.float64)
+
+    def replicate(self, rng: np.random.Generator) -> list[ScoreTable]:
+        """One stratified bootstrap replicate of every model (shared case draws)."""
+        return self.weighted(*self.draw(rng))
 
     def jackknife(self, rng: np.random.Generator, n_groups: int = 50) -> list[list[ScoreTable]]:
         """Delete-a-group jackknife: cases split at random into groups (positives and
@@ -500,14 +504,42 @@ class CaseDesign:
                 for k in range(g)]
 
 
+def check_n_jobs(n_jobs: Any) -> int:
+    """Threads for the bootstrap: None → 1, −1 → every CPU, else a positive integer.
+
+    Examples
+    --------
+    >>> check_n_jobs(None), check_n_jobs(2)
+    (1, 2)
+    """
+    import os
+
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, (int, np.integer)):
+        raise MeasurelabError(f"n_jobs must be a positive integer, -1 or None, got {n_jobs!r}")
+    if n_jobs == -1:
+        return os.cpu_count() or 1
+    if n_jobs < 1:
+        raise MeasurelabError(f"n_jobs must be a positive integer, -1 or None, got {n_jobs}")
+    return int(n_jobs)
+
+
 def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
                   *, jackknife: bool = True, progress: bool | None = None,
-                  desc: str = "bootstrap") -> tuple[np.ndarray, np.ndarray]:
+                  desc: str = "bootstrap", n_jobs: int | None = None
+                  ) -> tuple[np.ndarray, np.ndarray]:
     """Replicates and jackknife values of ``evaluate(table) -> 1-d array`` per model.
 
     Returns arrays of shape (n_boot, models, m) and (groups, models, m). Warnings of
     undefined values inside replicates are silenced (they show as NaN replicates).
-    Seeded: the same seed gives the same replicates.
+    Seeded: the same seed gives the same replicates, whatever ``n_jobs``.
+
+    ``n_jobs`` threads evaluate replicates side by side (:func:`check_n_jobs`). The case
+    draws stay in this thread, in order, so the replicates are the ones a single thread
+    makes; the compiled walks over the tables release the GIL, which is where the time
+    goes on large tables. ``evaluate`` must then be safe to call from several threads
+    (measurelab's measures are).
 
     Examples
     --------
@@ -519,6 +551,7 @@ def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
     """
     import warnings
 
+    jobs = check_n_jobs(n_jobs)
     rng = np.random.default_rng(seed)
     k = len(design.tables)
     if design.n1 == 0 or design.n0 == 0:
@@ -532,19 +565,52 @@ def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
         # there once and inherited by its replicates (ScoreTable.score_cached)
         first = [np.asarray(evaluate(t), dtype=np.float64) for t in design.tables][0]  # noqa: RUF015
         reps = np.empty((n_boot, k, first.size))
+
+        def one(draw: tuple[np.ndarray, np.ndarray]) -> list[Any]:
+            return [evaluate(t) for t in design.weighted(*draw)]
+
         with progress_bar(n_boot, progress, desc) as bar:
-            for b in range(n_boot):
-                for j, t in enumerate(design.replicate(rng)):
-                    reps[b, j] = evaluate(t)
-                bar.update(1)
+            if jobs == 1:
+                for b in range(n_boot):
+                    reps[b] = one(design.draw(rng))
+                    bar.update(1)
+            else:
+                _threaded(one, (design.draw(rng) for _ in range(n_boot)), reps, jobs, bar)
         if not jackknife:
             return reps, np.empty((0, k, first.size))
         groups = design.jackknife(rng)
         jack = np.empty((len(groups), k, first.size))
-        for g, ts in enumerate(groups):
-            for j, t in enumerate(ts):
-                jack[g, j] = evaluate(t)
+        if jobs == 1:
+            for g, ts in enumerate(groups):
+                jack[g] = [evaluate(t) for t in ts]
+        else:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(jobs) as pool:
+                for g, vals in enumerate(pool.map(
+                        lambda ts: [evaluate(t) for t in ts], groups)):
+                    jack[g] = vals
     return reps, jack
+
+
+def _threaded(one: Any, draws: Any, out: np.ndarray, jobs: int, bar: Any) -> None:
+    """``out[b] = one(draw_b)`` on ``jobs`` threads, the draws taken in order from the
+    generator here; at most 2·jobs replicates are in flight (memory stays O(jobs·n))."""
+    from collections import deque
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(jobs) as pool:
+        pending: deque[tuple[int, Any]] = deque()
+        for b, draw in enumerate(draws):
+            pending.append((b, pool.submit(one, draw)))
+            while len(pending) > 2 * jobs:
+                i, fut = pending.popleft()
+                out[i] = fut.result()
+                bar.update(1)
+        while pending:
+            i, fut = pending.popleft()
+            out[i] = fut.result()
+            bar.update(1)
 
 
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True) -> str:

@@ -34,6 +34,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-boot", default="2000", metavar="B",
                    help="bootstrap replicates (default 2000)")
     p.add_argument("--seed", default="0", metavar="S", help="bootstrap seed (default 0)")
+    p.add_argument("--n-jobs", default="1", metavar="N",
+                   help="threads evaluating bootstrap replicates (default 1; -1: every CPU; "
+                        "the results do not depend on it)")
     p.add_argument("--ci-method", metavar="M",
                    choices=["wilson", "clopper-pearson", "delong", "bootstrap-bca",
                             "bootstrap-percentile"],
@@ -133,6 +136,9 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     level = _level(args.ci)
     n_boot = _int_option("--n-boot", args.n_boot, positive=True)
     seed = _int_option("--seed", args.seed, positive=False)
+    n_jobs = _int_option("--n-jobs", args.n_jobs, positive=False)
+    if n_jobs != -1 and n_jobs < 1:
+        raise MeasurelabError(f"--n-jobs must be a positive integer or -1, got {args.n_jobs!r}")
     if args.chunk_rows < 1:
         raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
     y, models, w, pos_label = read_models(args)
@@ -141,7 +147,7 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
                                 seed=seed, ci_method=args.ci_method, sample_weight=w,
                                 threshold=args.threshold, pos_label=pos_label,
-                                inclusive=args.inclusive)
+                                inclusive=args.inclusive, n_jobs=n_jobs)
         out = r.to_json() if args.json else format_comparison(r)
         if args.html is not None:
             r.to_html(args.html)

@@ -96,6 +96,7 @@ def compare_classifiers(
     pos_label: Any = 1,
     inclusive: bool = False,
     progress: bool | None = None,
+    n_jobs: int | None = None,
 ) -> ClassifierComparison:
     """Compare several models scored on the same cases: values, intervals, paired tests.
 
@@ -122,6 +123,9 @@ def compare_classifiers(
         As in :func:`measurelab.evaluate`.
     progress : bool, optional
         Progress bar of the bootstrap (default: on a terminal, after two seconds).
+    n_jobs : int, optional
+        Threads evaluating bootstrap replicates (None: 1; -1: every CPU). The replicates
+        and so every interval and p-value are the same whatever ``n_jobs``.
 
     Returns
     -------
@@ -140,6 +144,7 @@ def compare_classifiers(
     w = check_weights(sample_weight, y.size)
     level = None if ci is None else iv.check_level(ci)
     n_boot = iv.check_n_boot(n_boot)
+    n_jobs = iv.check_n_jobs(n_jobs)
     if ci_method is not None:
         iv.default_method("acc", ci_method)  # validates the name
     design = iv.CaseDesign.from_cases(y, scores, w)
@@ -154,7 +159,7 @@ def compare_classifiers(
         names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
         measures=used, values=values, level=level, n_boot=n_boot, seed=seed,
         ci_method=ci_method, inclusive=inclusive, threshold=float(threshold),
-        progress=progress,
+        progress=progress, n_jobs=n_jobs,
     )
 
 
@@ -168,7 +173,7 @@ class ClassifierComparison:
                  weight: np.ndarray | None, design: iv.CaseDesign, stats: list[BinaryStats],
                  measures: list[Measure], values: list[Any], level: float | None,
                  n_boot: int, seed: Any, ci_method: str | None, inclusive: bool,
-                 threshold: float, progress: bool | None) -> None:
+                 threshold: float, progress: bool | None, n_jobs: int = 1) -> None:
         self.names = names
         self.level = level
         self.n_boot = n_boot
@@ -182,6 +187,7 @@ class ClassifierComparison:
         self._vals = np.array([[float(v[k]) for k in self._names_m] for v in values])
         self._inclusive = inclusive
         self._progress = progress
+        self._n_jobs = n_jobs
         self._cache: dict[str, Any] = {}
 
     # ------------------------------------------------------------------ values
@@ -239,7 +245,7 @@ class ClassifierComparison:
                 return np.array([float(v) for v in r.values()])
 
             reps, jack = iv.run_bootstrap(self._design, evaluate, self.n_boot, self.seed,
-                                          progress=self._progress)
+                                          progress=self._progress, n_jobs=self._n_jobs)
         self._cache["boot"] = (need, reps, jack)
         return self._cache["boot"]
 
