@@ -160,3 +160,25 @@ def test_unique_rows_equals_numpy_unique_axis0(high: int) -> None:
     uniq, inverse = _unique_rows(cols)
     want_u, want_inv = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
     assert (uniq == want_u).all() and (inverse == np.asarray(want_inv).ravel()).all()
+
+
+def test_moved_names_still_import_from_api_with_a_warning() -> None:
+    """Evaluator and per_class left api.py; old imports (and pickles naming
+    measurelab.api.Evaluator) still find them, with a deprecation warning."""
+    import pickle
+
+    import measurelab as ml
+    from measurelab import api
+    from measurelab._validation import MeasurelabDeprecationWarning
+
+    with pytest.warns(MeasurelabDeprecationWarning, match="measurelab.streaming"):
+        assert api.Evaluator is ml.Evaluator
+    with pytest.warns(MeasurelabDeprecationWarning, match="measurelab.one_vs_rest"):
+        assert api.per_class is ml.per_class
+    with pytest.raises(AttributeError):
+        api.nothing  # noqa: B018
+    ev = ml.Evaluator(measures=["auc"]).update([0, 1], [0.2, 0.7])
+    old = pickle.dumps(ev, protocol=0).replace(b"measurelab.streaming", b"measurelab.api")
+    with pytest.warns(MeasurelabDeprecationWarning):
+        back = pickle.loads(old)
+    assert dict(back.compute()) == dict(ev.compute())

@@ -335,3 +335,55 @@ def test_extend_study_repeats_a_unit_exactly_and_adds_models(reference: Path,
     with pytest.raises(MeasurelabError, match="no study"):
         extend_study(tmp_path / "nothing", units, out=tmp_path / "x", workers=1,
                      progress=False)
+    # the same folder asked for other variants of a stored unit: refused, not reused
+    other = [Unit(u.problem, u.algo, u.params, u.variants[:1]) for u in units]
+    with pytest.raises(MeasurelabError, match="with other models"):
+        extend_study(reference, other, out=tmp_path / "ext", workers=1, progress=False)
+    # extra rows: repeated rows and problems the study does not have are left out
+    foreign = rows.assign(problem="nope")
+    twice = analyze(reference, figures=False, extra=pd.concat([rows, rows, foreign]))
+    assert twice.normalized.equals(more.normalized)
+
+
+def test_extension_of_another_study_is_refused(reference: Path, tmp_path: Path) -> None:
+    from measurelab.study.runner import extend_study
+
+    other = tmp_path / "other"
+    run_study(["sonar"], out=other, grid_name="tiny", workers=1, progress=False)
+    u = [x for x in grid("tiny", "sonar") if x.algo == "nb"]
+    extend_study(reference, u, out=tmp_path / "ext", workers=1, progress=False)
+    with pytest.raises(MeasurelabError, match="extension of the study"):
+        extend_study(other, u, out=tmp_path / "ext", workers=1, progress=False)
+
+
+def test_per_problem_tables_average_to_the_overall_ones(reference: Path) -> None:
+    an = analyze(reference, figures=False)
+    alg = an.tables["algorithms_by_problem"].groupby(level="algo").mean()
+    pd.testing.assert_frame_equal(alg.sort_index(),
+                                  an.tables["algorithms"][alg.columns].sort_index(),
+                                  check_names=False)
+    sel = an.tables["selection_by_problem"].groupby(level="selected_by").mean()
+    pd.testing.assert_frame_equal(sel.loc[COLUMNS, COLUMNS],
+                                  an.tables["selection"].loc[COLUMNS, COLUMNS],
+                                  check_names=False)
+
+
+def test_caruana_longer_nets_and_stored_cost(reference: Path, tmp_path: Path) -> None:
+    """The follow-up of caruana2004 on a tiny study: nets read off at 1, 2 and 4 times the
+    grid's epochs, the rerun's per-algorithm table, and the cost summed from the indexes."""
+    from measurelab.experiments import caruana2004 as c4
+
+    (alg, epochs), table = c4._longer_nets(reference, tmp_path / "ann-longer-tiny", 1,
+                                           False)
+    top = max(dict(v)["epochs"] for u in grid("tiny", "sonar") if u.algo == "ann"
+              for v in u.variants)
+    assert epochs == [top, 2 * top, 4 * top]
+    assert len(table) == 3 * len(PROBLEMS) and set(table["epochs"]) == set(epochs)
+    assert "ann" in alg.index and np.isfinite(alg.loc["ann", "mean"])
+    cost = c4._stored_cost(reference, tmp_path / "ann-longer-tiny")
+    idx = ResultStore(reference).index()
+    assert cost["study_units"] == len(idx)
+    assert cost["study_train_cpu_seconds"] == round(float(idx["train_seconds"].sum()), 1)
+    assert cost["ann_longer_units"] == len(PROBLEMS)
+    assert c4._stored_cost(reference, tmp_path / "none").keys() == {
+        "study_train_cpu_seconds", "study_units"}

@@ -158,7 +158,7 @@ def test_why_algorithm_order_checks_selection_grid_edge_and_problems() -> None:
 
 
 def test_why_boosting_ordering_rms_mxe_and_selection() -> None:
-    from scipy.stats import ttest_rel
+    from scipy import stats
 
     from measurelab.experiments import caruana2004_why as why
     from measurelab.experiments._verdict import explain
@@ -200,8 +200,11 @@ def test_why_boosting_ordering_rms_mxe_and_selection() -> None:
             rows.append({"problem": p, "model": f"{a} {{}}", "algo": a, "kept": True,
                          **dict.fromkeys(COLUMNS, 0.7)})
     checks = why.boosting_tradeoff({}, pd.DataFrame(rows), ["ann", "svm", "dt", "bst-dt"],
-                                   c4._boosting_rule)
+                                   c4._boosting_rule, 3)
     assert [c.supports for c in checks] == [True, True]
+    # the steps check speaks to the threshold/ordering half only: left out when it holds
+    assert len(why.boosting_tradeoff({}, pd.DataFrame(rows), ["ann", "svm", "dt", "bst-dt"],
+                                     c4._boosting_rule, 1)) == 1
     assert "ranks 1 of 4 on threshold + ordering measures and 4 on probability" in \
         checks[0].result
     assert "the largest steps (1024) is the best on 2 of 2 problems" in checks[1].result
@@ -213,9 +216,16 @@ def test_why_boosting_ordering_rms_mxe_and_selection() -> None:
     by.loc[("p3", "sar"), "mean"] += 0.02
     c = why.sar_selection({"selection": sel, "selection_by_problem": by})[0]
     m = by["mean"].unstack("selected_by")
-    p = ttest_rel(m["mxe"], m["sar"]).pvalue
-    assert f"(p = {p:.3g})" in c.result and c.supports == (p > 0.05)
+    d = (m["mxe"] - m["sar"]).to_numpy()
+    lo, hi = stats.t.interval(0.90, d.size - 1, loc=d.mean(), scale=stats.sem(d))
+    assert f"interval [{lo:+.3f}, {hi:+.3f}]" in c.result
+    assert c.supports == (-0.01 < lo and hi < 0.01) and not c.supports
     assert "SAR is 0.070 below the best (MXE)" in c.result
+    # equal gaps on every problem, inside the margin: equivalent
+    small = pd.concat({p: sel.assign(mean=sel["mean"] - 0.065 * (sel.index == "mxe"))
+                       for p in ("p1", "p2", "p3")}, names=["problem", "selected_by"])
+    small.loc[("p1", "sar"), "mean"] += 0.001
+    assert why.sar_selection({"selection": sel, "selection_by_problem": small})[0].supports
     assert "no candidate" in c4.findings(
         {"rank_correlation": _rank_table(far="acc")})["why"]["cal_far"]
     assert explain(checks).startswith("Candidate explanations")
@@ -238,3 +248,22 @@ def test_why_algorithm_order_with_nets_trained_on() -> None:
                 f"{'supported' if supported else 'refuted'}") in text
         assert f"result: ANN ranks {r} of 7" in text
         assert "sit at the largest epochs" not in text
+
+
+def test_why_checks_are_left_out_on_undefined_values_and_ties_go_to_the_smaller() -> None:
+    from measurelab.experiments import caruana2004_why as why
+
+    # ANN's scores undefined (normalization span 0): no check decided by a NaN rank
+    norm = _normalized({"p1": [("ann", {"epochs": 64}, float("nan")),
+                               ("svm", {"C": 1}, 0.8)]})
+    checks = why.algorithm_order({}, norm, ["ann", "svm"])
+    assert checks == []
+    # identical boosted models (early stop): the tie goes to the smaller step count
+    norm = _normalized({"p1": [("bst-dt", {"steps": 8}, 0.9), ("bst-dt", {"steps": 64}, 0.9)],
+                        "p2": [("bst-dt", {"steps": 8}, 0.5), ("bst-dt", {"steps": 64}, 0.9)]})
+    assert why.best_setting_at_edge(norm, "bst-dt", "steps", ("acc",)) == (1, 2, 64.0)
+    # a problem whose SAR is undefined gets no longer-trained net
+    m = pd.DataFrame({"problem": ["p", "q"], "algo": "ann", "split": "valid",
+                      "model": ['ann {"epochs": 4, "hidden": 1, "momentum": 0.0}'] * 2,
+                      "sar": [0.5, float("nan")]})
+    assert [u.problem for u in why.longer_ann_units(m)] == ["p"]

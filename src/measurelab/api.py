@@ -477,7 +477,7 @@ def evaluate(
         brier, rms, ece, top_k_acc) are single numbers whatever ``average``. Binary input:
         None gives the per-class threshold measures (prec, sens, f1, …) over both classes
         in label order, as scikit-learn; other values of ``average`` do not apply (a binary
-        measure is about ``pos_label``); :func:`per_class` has every measure per class.
+        measure is about ``pos_label``); :func:`~measurelab.per_class` has every measure per class.
     labels : array-like, optional
         Class order of the columns of a 2-d ``y_score`` (any order; default sorted).
         Rows of a 2-d ``y_score`` are used as given: rows that do not sum to 1 give a
@@ -649,3 +649,22 @@ def evaluate_counts(
                       (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)))
     stats = BinaryStats(given_counts=BinaryCounts(tp, fp, fn, tn))
     return compute_measures(stats, measures, probabilities_ok=False)
+
+
+#: names that lived here before :mod:`measurelab.streaming` and
+#: :mod:`measurelab.one_vs_rest` took them (old imports and pickles still find them)
+_MOVED = {"Evaluator": "measurelab.streaming", "per_class": "measurelab.one_vs_rest"}
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        import importlib
+        import warnings
+
+        from measurelab._validation import MeasurelabDeprecationWarning
+
+        warnings.warn(f"measurelab.api.{name} moved to {_MOVED[name]}.{name} (also "
+                      f"measurelab.{name}); import it from there",
+                      MeasurelabDeprecationWarning, stacklevel=2)
+        return getattr(importlib.import_module(_MOVED[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

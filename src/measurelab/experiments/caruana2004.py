@@ -24,14 +24,18 @@ import json
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
 
+from measurelab.experiments import caruana2004_why as why
 from measurelab.experiments._report import Report, atomic_write_text, comparison
 from measurelab.experiments._site import glance_html, table_html
 from measurelab.study.problems import PAPER_PROBLEMS, PAPER_SIZES
+
+if TYPE_CHECKING:
+    from measurelab.experiments._verdict import Check
 
 SEED = 0
 N_TRAIN, N_VALID, N_TEST = 4000, 1000, 20000
@@ -40,8 +44,8 @@ N_TRAIN, N_VALID, N_TEST = 4000, 1000, 20000
 PAPER_ALGORITHM_ORDER: tuple[str, ...] = ("ann", "svm", "bag-dt", "knn", "bst-dt", "dt",
                                           "bst-stmp")
 ORDERING = ["auc", "apr", "bep", "lft"]
-THRESHOLD_ORDERING = ["acc", "fsc", "lft", "auc", "apr", "bep"]
-PROBABILITY = ["rms", "mxe", "cal"]
+THRESHOLD_ORDERING = list(why.THRESHOLD_ORDERING)
+PROBABILITY = list(why.PROBABILITY)
 
 #: the paper's findings that we check (why one fails is computed: caruana2004_why)
 PAPER_FINDINGS: dict[str, dict[str, str]] = {
@@ -102,11 +106,6 @@ MISSING_PROBLEMS: dict[str, str] = {
                    "and the data are not shipped with measurelab",
 }
 
-def _rank_of(series: pd.Series, key: str) -> int:
-    """1-based rank of ``key`` in ``series`` sorted descending (ties share the best rank)."""
-    return int((series > series[key]).sum()) + 1
-
-
 def findings(tables: dict[str, pd.DataFrame],
              normalized: pd.DataFrame | None = None,
              longer: tuple[pd.DataFrame, list[int]] | None = None) -> pd.DataFrame:
@@ -124,12 +123,11 @@ def findings(tables: dict[str, pd.DataFrame],
     >>> "finding" in findings({"rank_correlation": rc}).columns
     True
     """
-    from measurelab.experiments import caruana2004_why as why
     from measurelab.experiments._verdict import explain
 
     rows = []
 
-    def add(key: str, ours: str, holds: bool, checks: Callable[[], list[Any]]) -> None:
+    def add(key: str, ours: str, holds: bool, checks: Callable[[], list[Check]]) -> None:
         f = PAPER_FINDINGS[key]
         text = ""
         if not holds:
@@ -155,7 +153,7 @@ def findings(tables: dict[str, pd.DataFrame],
     add("cal_far", f"CAL's mean ρ = {means['cal']:.3f} (lowest: {means.idxmin().upper()}); "
         f"others {means.drop('cal').min():.3f}–{means.drop('cal').max():.3f}",
         means.idxmin() == "cal", list)
-    add("sar_central", f"SAR's mean ρ = {means['sar']:.3f}, rank {_rank_of(means, 'sar')} "
+    add("sar_central", f"SAR's mean ρ = {means['sar']:.3f}, rank {why.rank_of(means, 'sar')} "
         f"of {len(means)} (highest: {means.idxmax().upper()} {means.max():.3f}; "
         f"RMS {means['rms']:.3f})", means.idxmax() == "sar", list)
     if "algorithms" in tables:
@@ -165,20 +163,20 @@ def findings(tables: dict[str, pd.DataFrame],
         to = a7[THRESHOLD_ORDERING].mean(axis=1)
         pr = a7[PROBABILITY].mean(axis=1)
         if "bst-dt" in a7.index:
-            r_to, r_pr = _rank_of(to, "bst-dt"), _rank_of(pr, "bst-dt")
+            r_to, r_pr = why.rank_of(to, "bst-dt"), why.rank_of(pr, "bst-dt")
             add("boosting_tradeoff", f"BST-DT ranks {r_to} of {len(a7)} on threshold + "
                 f"ordering measures (mean {to['bst-dt']:.3f}) and {r_pr} of {len(a7)} on "
                 f"probability measures (mean {pr['bst-dt']:.3f})",
                 _boosting_rule(r_to, r_pr),
                 lambda: why.boosting_tradeoff(tables, normalized, paper_algs,
-                                              _boosting_rule))
+                                              _boosting_rule, r_to))
         if "ann" in a7.index:
             ours = " > ".join(a.upper() for a in a7["mean"].sort_values(ascending=False).index)
             from scipy.stats import spearmanr
 
             rho = spearmanr([PAPER_ALGORITHM_ORDER.index(a) for a in a7.index],
                             (-a7["mean"]).rank().to_numpy()).statistic
-            r_ann = _rank_of(a7["mean"], "ann")
+            r_ann = why.rank_of(a7["mean"], "ann")
             add("algorithm_order", f"ANN ranks {r_ann} of {len(a7)} "
                 f"(mean {a7.loc['ann', 'mean']:.3f}; best {a7['mean'].idxmax().upper()} "
                 f"{a7['mean'].max():.3f}); our order {ours} (Spearman ρ with the paper's "
@@ -186,19 +184,18 @@ def findings(tables: dict[str, pd.DataFrame],
                 lambda: why.algorithm_order(tables, normalized, paper_algs, longer))
     if "selection" in tables:
         sel = tables["selection"]["mean"]
-        r_sar = _rank_of(sel, "sar")
+        r_sar = why.rank_of(sel, "sar")
         add("sar_selection", f"SAR ranks {r_sar} of {len(sel)} "
             f"(mean {sel['sar']:.3f}; best {sel.idxmax().upper()} {sel.max():.3f}; "
             f"RMS {sel['rms']:.3f})", r_sar == 1, lambda: why.sar_selection(tables))
     return pd.DataFrame(rows).set_index("key")
 
 
-def _longer_nets(study: Path, out: Path, workers: int | None, progress: bool
+def _longer_nets(study: Path, store: Path, workers: int | None, progress: bool
                  ) -> tuple[tuple[pd.DataFrame, list[int]] | None, pd.DataFrame]:
-    """Train the nets of :func:`caruana2004_why.longer_ann_units` on (resumable, in
-    ``out/ann-longer``), rerun the analysis with them, and return (the rerun's
+    """Train the nets of :func:`caruana2004_why.longer_ann_units` on (resumable, in their
+    own result store ``store``), rerun the analysis with them, and return (the rerun's
     per-algorithm table and the epochs, a per-problem table of the nets)."""
-    from measurelab.experiments import caruana2004_why as why
     from measurelab.study.analysis import BASE, analyze
     from measurelab.study.runner import extend_study
     from measurelab.study.store import ResultStore
@@ -206,8 +203,7 @@ def _longer_nets(study: Path, out: Path, workers: int | None, progress: bool
     units = why.longer_ann_units(ResultStore(study).measures())
     if not units:
         return None, pd.DataFrame()
-    rows = extend_study(study, units, out=out / "ann-longer", workers=workers,
-                        progress=progress)
+    rows = extend_study(study, units, out=store, workers=workers, progress=progress)
     an2 = analyze(study, seed=SEED, figures=False, extra=rows)
     norm = an2.normalized.set_index(["problem", "model"])
     valid = rows[rows["split"] == "valid"].set_index(["problem", "model"])["sar"]
@@ -392,7 +388,8 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
     fnd = findings(an.tables, an.normalized)
     longer_table = None
     if not fnd.loc["algorithm_order", "holds"]:
-        longer, longer_table = _longer_nets(res.out, out, workers, progress)
+        longer, longer_table = _longer_nets(res.out, out / f"ann-longer-{grid}", workers,
+                                            progress)
         if longer is not None:
             fnd = findings(an.tables, an.normalized, longer)
     rep.add_table("findings", fnd, "The paper's findings beside ours")
@@ -400,7 +397,7 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
         rep.add_table("ann_longer", longer_table,
                       "The check 'trained on, ANN would be best': on each problem the ANN "
                       "setting with the best validation SAR at the grid's most epochs, read "
-                      "off after more epochs (its own store: ann-longer/); normalized test "
+                      "off after more epochs (its own store: ann-longer-GRID/); normalized test "
                       "score over the nine measures from the rerun analysis")
     later = later_work(an.tables)
     if len(later):
@@ -441,7 +438,8 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
         "train_seconds_this_run": round(res.train_seconds, 1),
         "evaluate_seconds_this_run": round(res.eval_seconds, 1),
         "wall_seconds": round(time.perf_counter() - t0, 1),
-        "study_store": str(res.out), **_stored_cost(res.out, out / "ann-longer")})
+        "study_store": str(res.out),
+        **_stored_cost(res.out, out / f"ann-longer-{grid}")})
     rep.write(out)
     an.write(out / "analysis")
     atomic_write_text(out / "caruana2004.html", to_html(rep))

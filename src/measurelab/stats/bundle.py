@@ -77,7 +77,15 @@ def one_vs_rest_stats(
 ) -> tuple[list[Any], list[tuple[BinaryStats, BinaryStats]]]:
     """Class names and, per class, binary statistics with that class positive: one bundle
     for rank measures and one for probability measures (they differ only for the binary
-    negative class: −score versus 1 − score)."""
+    negative class: −score versus 1 − score).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([True, False, True], [0.9, 0.2, 0.6])
+    >>> names, parts = one_vs_rest_stats(BinaryStats(table=t), [1, 0, 1], 1)
+    >>> names, parts[1][0].table.scores.tolist(), parts[1][1].table.scores.round(2).tolist()
+    ([1, 0], [-0.9, -0.6, -0.2], [0.1, 0.4, 0.8])
+    """
     if isinstance(stats, MultiStats):
         ovr = stats.counts.one_vs_rest()
         parts = []

@@ -107,11 +107,12 @@ def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 
     store = ResultStore(root)
     df = store.measures(problems)
     if extra is not None and len(extra):
+        # models the study has, problems it has not, and repeated rows are left out
         keys = set(zip(df["problem"], df["model"], strict=True))
         new = extra[[k not in keys for k in zip(extra["problem"], extra["model"],
                                                   strict=True)]]
-        if problems is not None:
-            new = new[new["problem"].isin(problems)]
+        new = new[new["problem"].isin(df["problem"].unique())]
+        new = new.drop_duplicates(["problem", "model", "split"])
         df = pd.concat([df, new[df.columns]], ignore_index=True)
     higher = msp.directions(MEASURES)
     an = Analysis()

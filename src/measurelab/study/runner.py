@@ -282,6 +282,24 @@ def extend_study(root: str | Path, units: list[Unit], *, out: str | Path,
     the study: a unit named like one of the study's reproduces its models, and further
     variants (a net read off after more epochs) continue the same run.
 
+    Parameters
+    ----------
+    root : folder of a finished study (:func:`run_study`)
+    units : the units to train; their problems must be prepared in the study
+    out : folder of the extension's result store (created; resumed when it exists)
+    workers, progress : as in :func:`run_study`
+
+    Returns
+    -------
+    pandas.DataFrame
+        The units' measure rows (the columns of the study's ``measures.parquet``).
+
+    Raises
+    ------
+    MeasurelabError
+        ``root`` holds no study, a unit's problem is not prepared there, or ``out``
+        extends another study or holds a unit of the same name with other models.
+
     Examples
     --------
     >>> import tempfile
@@ -298,9 +316,9 @@ def extend_study(root: str | Path, units: list[Unit], *, out: str | Path,
     from measurelab._validation import MeasurelabError
 
     study = ResultStore(root)
-    settings = study._read_settings()
-    if settings is None:
+    if not (study.root / "study.json").is_file():
         raise MeasurelabError(f"{root} holds no study to extend (no study.json)")
+    settings = study.settings()
     paths = {u.problem: study.root / "problems" / u.problem / "data.npz" for u in units}
     for name, npz in paths.items():
         if not npz.exists():
@@ -308,9 +326,24 @@ def extend_study(root: str | Path, units: list[Unit], *, out: str | Path,
     store = ResultStore(out)
     store.check_folder()
     with store.lock():
-        store.open({**settings, "grid": "extension",
-                    "problems": sorted(paths), "extends": str(study.root)})
-        todo = [u for u in units if not store.is_done(u.problem, u.id)]
+        old = store.settings() if (store.root / "study.json").is_file() else None
+        here = str(study.root.resolve())
+        if old is not None and old.get("extends") != here:
+            raise MeasurelabError(
+                f"{out} holds an extension of the study {old.get('extends')}, not {here}; "
+                "use another folder")
+        store.open({**settings, "grid": "extension", "problems": sorted(paths),
+                    "extends": here})
+        todo = []
+        for u in units:
+            if not store.is_done(u.problem, u.id):
+                todo.append(u)
+                continue
+            stored = set(pd.read_parquet(store.unit_path(u.problem, u.id))["model"])
+            if stored != set(u.model_ids()):
+                raise MeasurelabError(
+                    f"{out} holds unit {u.id!r} of {u.problem!r} with other models "
+                    f"({len(stored)} stored, {u.n_models} asked); use another folder")
         from measurelab._progress import progress_bar
 
         total = sum(u.n_models for u in units)
