@@ -9,8 +9,9 @@
 
 Run: ``nice .venv/bin/python benchmarks/bench_uncertainty.py [--n 1000000] [--boot 1000]
 [--delong-n 10000000] [--sk-reps 3] [--n-jobs 1,2]``. ``n_jobs`` threads evaluate the
-replicates (the results are the same); scikit-learn's three metrics run on one thread. Smaller sizes give a quick check; ratios, not wall
-times, are what carry over between machines.
+replicates (the results are the same); scikit-learn's three metrics run on one thread.
+Smaller sizes give a quick check; ratios, not wall times, are what carry over between
+machines.
 """
 
 from __future__ import annotations
