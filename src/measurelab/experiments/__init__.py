@@ -47,7 +47,9 @@ PAPERS: dict[str, str] = {
 }
 
 #: name -> paper key, one-line description and the run time with --quick and with --full,
-#: measured once on the shared 2-core development machine under load (so upper bounds)
+#: measured once on the 2-core development machine (quick times under load, so upper bounds;
+#: the full times of caruana2004, huang2007-ann, hossin2011 and ling2003-nb-trees on an
+#: otherwise idle machine, 2026-11-22)
 INFO: dict[str, dict[str, str]] = {
     "sokolova2006": {
         "paper": "sokolova2006", "quick": "< 1 s", "full": "< 1 s",
@@ -75,15 +77,15 @@ INFO: dict[str, dict[str, str]] = {
         "what": "Table 5: correlation with 1 - RMS on perturbed lists",
     },
     "huang2007-ann": {
-        "paper": "huang2007", "quick": "20 s", "full": "hours (not measured here)",
+        "paper": "huang2007", "quick": "20 s", "full": "14 min",
         "what": "Tables 7-8: networks stopped by AUC:acc, AUC and acc",
     },
     "hossin2011": {
-        "paper": "hossin2011", "quick": "40 s", "full": "hours (not measured here)",
+        "paper": "hossin2011", "quick": "40 s", "full": "8 min",
         "what": "Tables 4-5: Monte Carlo prototype selection by accuracy vs OARP",
     },
     "ling2003-nb-trees": {
-        "paper": "ling2003", "quick": "7 s", "full": "not measured here",
+        "paper": "ling2003", "quick": "7 s", "full": "1.5 min",
         "what": "naive Bayes vs trees vs SVM by AUC and accuracy on UCI data",
     },
     "caruana2004": {
