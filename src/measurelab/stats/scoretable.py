@@ -312,9 +312,14 @@ class ScoreTable:
         i = int(np.searchsorted(self.scores, threshold, side=side))
         k = self.size - i  # number of distinct scores predicted positive
         # the running sums from the top down to the threshold: the same bits as
-        # cum_pos_desc[k - 1] / cum_neg_desc[k - 1], without summing the rows below it
-        tp = float(np.cumsum(self.pos[i:][::-1])[-1]) if k > 0 else 0.0
-        fp = float(np.cumsum(self.neg[i:][::-1])[-1]) if k > 0 else 0.0
+        # cum_pos_desc[k - 1] / cum_neg_desc[k - 1], without summing the rows below it;
+        # whole counts known to be whole (bootstrap replicates) sum exactly in any order
+        if self.__dict__.get("is_integer") is True:
+            tp = float(self.pos[i:].sum())
+            fp = float(self.neg[i:].sum())
+        else:
+            tp = float(np.cumsum(self.pos[i:][::-1])[-1]) if k > 0 else 0.0
+            fp = float(np.cumsum(self.neg[i:][::-1])[-1]) if k > 0 else 0.0
         # fn and tn as sums of their own rows, not totals minus tp/fp: with real weights
         # a difference of two rounded sums leaves crumbs (tn = 1e-16 for tn = 0)
         fn = float(np.sum(self.pos[:i])) if i > 0 else 0.0
