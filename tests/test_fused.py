@@ -258,3 +258,38 @@ def test_command_line_on_a_small_file_loads_no_heavy_module(tmp_path):
                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
                          check=True)
     assert out.stdout.strip() == "[]", out.stdout + out.stderr
+
+
+def test_apr_of_large_tie_groups_compiled_equals_numpy_and_the_definition(monkeypatch):
+    """A few rows holding many cases (tied scores): apr sums its tie groups with the
+    walk's compiled loop; it agrees with the numpy expansion and with the expected
+    precision written from the definition (exact fractions on a small group)."""
+    import itertools
+    from fractions import Fraction
+
+    from measurelab.measures import ranking
+    from measurelab.measures._fused_kernel import apr_group
+
+    g = np.random.default_rng(5)
+    scores = np.round(np.sort(g.random(300)), 6)
+    scores = np.unique(scores)
+    pos = g.integers(0, 2000, scores.size).astype(np.float64)
+    neg = g.integers(0, 2000, scores.size).astype(np.float64)
+    t = ScoreTable(scores, pos, neg)
+    assert t.total >= ranking.APR_COMPILED_MIN_CASES
+    compiled = ranking.apr(t)
+    monkeypatch.setattr(ranking, "APR_COMPILED_MIN_CASES", 1 << 62)
+    numpy_route = ranking.apr(ScoreTable(scores, pos, neg))
+    assert compiled == pytest.approx(numpy_route, rel=REL)
+    # the definition on one tie group of 3 positives among 5 cases behind 2 cases (1 pos):
+    # a positive at place q of the group sees (1 + its rank among the positives) / (2 + q)
+    exact = Fraction(0)
+    orders = list(itertools.permutations([1, 1, 1, 0, 0]))
+    for order in orders:
+        seen = 1
+        for q, y in enumerate(order, start=1):
+            if y:
+                seen += 1
+                exact += Fraction(seen, 2 + q)
+    exact /= len(orders)
+    assert apr_group(3.0, 5.0, 1.0, 2.0) == pytest.approx(float(exact), rel=1e-15)

@@ -25,6 +25,31 @@ def _nanmax(a: float, b: float) -> float:
     return a if a >= b else b
 
 
+@nb.njit(cache=True, nogil=True)
+def apr_group(p: float, m: float, pa: float, a: float) -> float:
+    """One tie group's expected sum of precisions at its positives (``ranking.apr``):
+    (p/m)·Σ_{q=1..m} (pa + 1 + (q−1)(p−1)/(m−1)) / (a + q), summed in order."""
+    if m == 1.0:
+        return p * (pa + 1.0) / (a + 1.0)
+    d = (p - 1.0) / (m - 1.0)
+    acc = 0.0
+    mm = int(m)
+    for qq in range(1, mm + 1):
+        acc += (pa + 1.0 + (qq - 1) * d) / (a + qq)
+    return p / m * acc
+
+
+@nb.njit(cache=True, nogil=True)
+def apr_total(p: np.ndarray, m: np.ndarray, pa: np.ndarray, a: np.ndarray) -> float:
+    """Σ over the groups with positives of :func:`apr_group` (descending group order): the
+    APR sum of a table too small for the walk but with large tie groups."""
+    total = 0.0
+    for g in range(p.size):
+        if p[g] > 0.0:
+            total += apr_group(p[g], m[g], pa[g], a[g])
+    return total
+
+
 @nb.njit(cache=True, nogil=True, error_model="numpy")
 def walk(
     scores: np.ndarray,
@@ -100,15 +125,7 @@ def walk(
         pa = cp - p
         a = cum_m - m
         if do_apr and p > 0.0:
-            if m == 1.0:
-                apr_sum += p * (pa + 1.0) / (a + 1.0)
-            else:
-                d = (p - 1.0) / (m - 1.0)
-                acc = 0.0
-                mm = int(m)
-                for qq in range(1, mm + 1):
-                    acc += (pa + 1.0 + (qq - 1) * d) / (a + qq)
-                apr_sum += p / m * acc
+            apr_sum += apr_group(p, m, pa, a)
         # expected positives among the top k: k falls in this group
         while kp < n_k and a + m >= ks[kp]:
             tp_at[kp] = pa + (ks[kp] - a) * p / m

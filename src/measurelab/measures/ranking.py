@@ -17,11 +17,14 @@ from typing import Any
 import numpy as np
 
 from measurelab._validation import warn_undefined
-from measurelab.measures._fused import lookup
+from measurelab.measures._fused import kernel_available, lookup
 from measurelab.registry import measure
 from measurelab.stats.scoretable import ScoreTable
 
 _BLOCK = 1 << 16  # expanded cases handled at once by apr (bounds memory; cache-sized is fastest)
+#: from this many cases apr sums its tie groups with the compiled loop of the fused walk
+#: (``_fused_kernel.apr_total``: the same formula, summed in order) instead of numpy
+APR_COMPILED_MIN_CASES = 1 << 18
 
 
 def _need_both_classes(t: ScoreTable, name: str) -> bool:
@@ -148,6 +151,13 @@ def apr(t: ScoreTable) -> float:
     if fused is not None:
         return fused / t.n_pos
     p, m, pa, a = _desc(t)
+    if t.total >= APR_COMPILED_MIN_CASES and kernel_available(
+            "measurelab.measures._fused_kernel"):
+        # few rows, many cases (large tie groups): the walk's per-group loop, compiled,
+        # instead of expanding every case into numpy temporaries
+        from measurelab.measures._fused_kernel import apr_total
+
+        return apr_total(p, m, pa, a) / t.n_pos
     has = p > 0
     single = has & (m == 1)
     total = float(np.sum(p[single] * (pa[single] + 1) / (a[single] + 1)))
