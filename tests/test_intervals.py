@@ -249,6 +249,53 @@ def test_threads_give_the_replicates_of_one_thread(rng):
             ml.compare_classifiers(yl, {"a": s}, n_jobs=bad)
 
 
+def test_threads_equal_one_thread_on_tables_large_enough_for_the_compiled_walks():
+    """Above 2**18 rows the fused walk, the compiled CAL and APR run inside the threads,
+    and dot products are long enough for a threaded BLAS to split them: every replicate of
+    every measure is still the same bits as on one thread."""
+    from measurelab.api import compute_measures
+    from measurelab.stats.bundle import BinaryStats
+
+    g = np.random.default_rng(11)
+    n = (1 << 18) + 1000
+    y = g.random(n) < 0.3
+    s = 1.0 / (1.0 + np.exp(-(g.normal(size=n) + 1.2 * y)))
+    d = iv.CaseDesign.from_cases(y, [s])
+    names = ["mxe", "rms", "brier", "cal", "apr", "ap", "auc", "f1", "lift", "bep"]
+
+    def ev(t):
+        r = compute_measures(BinaryStats(table=t), names)
+        return np.array([float(r[k]) for k in names])
+
+    one = iv.run_bootstrap(d, ev, 4, 3, jackknife=False)
+    two = iv.run_bootstrap(d, ev, 4, 3, jackknife=False, n_jobs=2)
+    assert np.array_equal(one[0], two[0])
+
+
+def test_threads_keep_the_callers_errstate_and_restore_blas():
+    """Workers run in a copy of the caller's context (np.errstate holds there); the BLAS
+    limit is restored when the bootstrap ends, also after overlapping runs."""
+    from threadpoolctl import threadpool_info
+
+    t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.6, 0.1])
+    d = iv.CaseDesign.from_table(t)
+
+    def ev(u):  # divides by zero on the replicates only (they run in the workers)
+        return np.array([1.0 if u is t else np.float64(1.0) / np.float64(0.0)])
+
+    for jobs in (1, 2):
+        with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
+            iv.run_bootstrap(d, ev, 3, 0, jackknife=False, n_jobs=jobs)
+    before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    with iv._one_blas_thread():
+        with iv._one_blas_thread():
+            inside = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+        still = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    assert all(v == 1 for v in inside) and all(v == 1 for v in still)
+    assert after == before
+
+
 def test_bca_reduces_to_percentile_when_unbiased_and_unaccelerated():
     reps = np.linspace(-3, 3, 1001)  # symmetric: z0 = 0; symmetric jackknife: a = 0
     assert iv.bca_interval(0.0, reps, np.array([-1.0, 0.0, 1.0]), 0.9) == pytest.approx(

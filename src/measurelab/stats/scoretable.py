@@ -314,7 +314,7 @@ class ScoreTable:
         # the running sums from the top down to the threshold: the same bits as
         # cum_pos_desc[k - 1] / cum_neg_desc[k - 1], without summing the rows below it;
         # whole counts known to be whole (bootstrap replicates) sum exactly in any order
-        if self.__dict__.get("is_integer") is True:
+        if self.__dict__.get("is_integer") is True and self.total < 2.0**53:
             tp = float(self.pos[i:].sum())
             fp = float(self.neg[i:].sum())
         else:
