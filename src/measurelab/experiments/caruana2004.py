@@ -299,7 +299,7 @@ def problems_table1(probs: pd.DataFrame) -> pd.DataFrame:
         used = p in probs.index
         rows.append({
             "problem": p.upper(), "used": used,
-            "paper attributes": paper.get("attributes"), "paper train": paper.get("train"),
+            "paper attributes": paper.get("attributes", ""), "paper train": paper.get("train"),
             "paper test": paper.get("test"), "paper % pos": paper.get("pct_pos"),
             "paper numbers checked against the text": False,
             "our attributes": int(probs.loc[p, "features"]) if used and "features" in probs
@@ -381,7 +381,7 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
         f"Problems: we use {len(probs)} of the paper's seven ("
         + ", ".join(p.upper() for p in probs.index) + f"); {', '.join(missing)} are missing — "
         + "; ".join(MISSING_PROBLEMS.values()) + ". The paper's text as we have it "
-        "(/work/shared/papers, extracted without digits) keeps Table 1's columns (attributes, "
+        "(a text extraction without digits) keeps Table 1's columns (attributes, "
         "train size, test size, % positive) and its seven row names but none of its numbers: "
         "the paper values shown are unverified against the text and are not counted as "
         "checks.")
