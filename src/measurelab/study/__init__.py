@@ -6,6 +6,6 @@ atomic, resumable result store), :mod:`~measurelab.study.runner` (local processe
 and :mod:`~measurelab.study.analysis` (normalized scores, MDS, correlations, selection).
 """
 
-from measurelab.study.runner import StudyResult, run_study
+from measurelab.study.runner import StudyResult, extend_study, run_study
 
-__all__ = ["StudyResult", "run_study"]
+__all__ = ["StudyResult", "extend_study", "run_study"]
