@@ -103,6 +103,29 @@ def test_periodic_line_when_not_a_terminal(capsys: pytest.CaptureFixture) -> Non
     assert err.startswith("work: 50% (5/10 rows), ") and err.count("\n") == 1
 
 
+def test_progress_iter_in_a_log_yields_everything_without_carriage_returns(
+        capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reproductions iterate through progress_iter: periodic lines in a log (no tqdm
+    carriage returns), the items unchanged, nothing when disabled."""
+    from measurelab import _progress
+
+    made = []
+    real = _progress.PeriodicLine
+
+    def fast(*a, **k):  # a line at every update
+        bar = real(*a, **k, every=0.0)
+        made.append(bar)
+        return bar
+
+    monkeypatch.setattr(_progress, "PeriodicLine", fast)
+    assert list(_progress.progress_iter(iter("abc"), "sets", unit="data set", total=3)) == \
+        ["a", "b", "c"]
+    err = capsys.readouterr().err
+    assert "\r" not in err and "sets: 100% (3/3 data sets)" in err and len(made) == 1
+    assert list(_progress.progress_iter([1, 2], "off", enabled=False)) == [1, 2]
+    assert capsys.readouterr().err == ""
+
+
 def test_compare_table_abbreviates_big_integers_and_json_is_exact(
         capsys: pytest.CaptureFixture) -> None:
     from measurelab.compare.consistency import compare_on_ranked_lists

@@ -12,9 +12,11 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
+
+T = TypeVar("T")
 
 #: seconds between two lines when standard error is not a terminal
 EVERY = 20.0
@@ -128,6 +130,30 @@ def progress_bar(total: float | None = None, desc: str = "", unit: str = "it",
     bar = PeriodicLine(total, desc, unit)  # the other tqdm_kwargs (delay, leave) are tqdm's
     bar.n = bar.n0 = float(tqdm_kwargs.get("initial", 0))
     return bar
+
+
+def progress_iter(items: Iterable[T], desc: str, enabled: bool = True,
+                  total: float | None = None, unit: str = "it") -> Iterator[T]:
+    """Iterate ``items`` through :func:`progress_bar`: a tqdm bar on a terminal, a
+    periodic line in a log, nothing when not ``enabled``.
+
+    Examples
+    --------
+    >>> list(progress_iter([1, 2], "cells", enabled=False))
+    [1, 2]
+    """
+    if not enabled:
+        yield from items
+        return
+    if total is None and hasattr(items, "__len__"):
+        total = len(items)  # type: ignore[arg-type]
+    bar = progress_bar(total, desc, unit=unit, leave=False)
+    try:
+        for item in items:
+            yield item
+            bar.update(1)
+    finally:
+        bar.close()
 
 
 @contextmanager

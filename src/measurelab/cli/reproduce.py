@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         raise MeasurelabError("--quick and --full exclude each other")
     every = args.name == "all"
     names = experiments.available() if every else [args.name]
-    progress = not args.no_progress and sys.stderr.isatty()
+    progress = not args.no_progress  # tqdm on a terminal, periodic lines in a log
     root = args.out if args.out is not None else Path("out") / "reproduce"
     reports, failed = [], {}
     for name in names:

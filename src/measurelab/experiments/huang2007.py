@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from measurelab._progress import progress_iter
 from measurelab.compare import (
     PairCounts,
     RankedLists,
@@ -55,21 +56,6 @@ TABLE4_PAPER_SIGNS = "--+-+-+++-"
 PAPER_TABLE4 = {"rms": 0.293, "auc": 0.68, "acc": 0.6, "auc:acc": 0.686}
 PAPER_TABLE4_UNLABELLED = 0.657
 
-
-
-def progress_iter(it: Any, progress: bool, desc: str) -> Any:
-    """``it`` wrapped in a tqdm bar when ``progress`` (Tables 3 and 5 iterate cells).
-
-    Examples
-    --------
-    >>> list(progress_iter([1, 2], False, "cells"))
-    [1, 2]
-    """
-    if not progress:
-        return it
-    from tqdm.auto import tqdm
-
-    return tqdm(it, desc=desc, leave=False)
 
 
 def _ratio_c(R: int, S: int) -> float:
@@ -159,7 +145,7 @@ def table3(ns: list[int] | None = None, *, extend: list[int] | None = None,
     """
     ns = sorted(PAPER_TABLE3) if ns is None else ns
     rows, cmp_rows = [], []
-    for n in progress_iter(ns, progress, "huang2007 table 3"):
+    for n in progress_iter(ns, "huang2007 table 3", progress):
         r = table3_counts(n, enumerate_lists=True)
         rows.append(r)
         if n in PAPER_TABLE3:
@@ -174,7 +160,7 @@ def table3(ns: list[int] | None = None, *, extend: list[int] | None = None,
                     note = "differs"
                 cmp_rows.append({"n": n, "quantity": q, "paper": p, "ours": o, "diff": diff,
                                  "match": ok, "note": note})
-    for n in progress_iter(extend or [], progress, "huang2007 table 3 (generating function)"):
+    for n in progress_iter(extend or [], "huang2007 table 3 (generating function)", progress):
         rows.append(table3_counts(n, enumerate_lists=False))
     counts = pd.DataFrame(rows).set_index("n")
     cmp = pd.DataFrame(cmp_rows).set_index(["n", "quantity"]) if cmp_rows else pd.DataFrame()

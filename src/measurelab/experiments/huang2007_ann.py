@@ -181,12 +181,9 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     options = {"max_epochs": 2000 if quick else 3000, **options}
     tag = "-".join(f"{a}{b}" for a, b in sorted(options.items()))
     per: dict[str, pd.DataFrame] = {}
-    it = names
-    if progress:
-        from tqdm.auto import tqdm
+    from measurelab._progress import progress_iter
 
-        it = tqdm(names, desc="huang2007-ann data sets")
-    for name in it:
+    for name in progress_iter(names, "huang2007-ann data sets", progress, unit="data set"):
         X, y, kc = load(DATASETS[name])
         splits = cv_splits(y, k=k, repeats=repeats, seed=SEED)
         per[name] = pd.DataFrame(run_folds(

@@ -17,9 +17,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from measurelab._progress import progress_iter
 from measurelab.compare import best_group, paired_ttests, perturbed_lists, repeated_correlations
 from measurelab.experiments._report import Report
-from measurelab.experiments.huang2007 import list_measures, progress_iter
+from measurelab.experiments.huang2007 import list_measures
 
 #: Table 5: ε -> measure -> (mean Pearson correlation with 1 − RMS over 5 runs, ±)
 PAPER_TABLE5: dict[float, dict[str, tuple[float, float]]] = {
@@ -97,7 +98,7 @@ def table5(ns: list[int], *, runs: int = 5, size: int = 200, eps_values: tuple[f
     """
     summary, tests, allruns = [], [], []
     cells = [(n, e) for n in ns for e in eps_values]
-    for n, eps in progress_iter(cells, progress, "huang2007 table 5"):
+    for n, eps in progress_iter(cells, "huang2007 table 5", progress):
         df = table5_runs(n, eps, runs=runs, size=size)
         main = df[list(MEASURES5)]
         row: dict[str, Any] = {"n": n, "eps": eps, "seed": table5_seed(n, eps)}

@@ -101,12 +101,9 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     k = k or (5 if quick else 10)
     repeats = repeats or (10 if full else 1)
     per: dict[str, pd.DataFrame] = {}
-    it = names
-    if progress:
-        from tqdm.auto import tqdm
+    from measurelab._progress import progress_iter
 
-        it = tqdm(names, desc="ling2003 data sets")
-    for name in it:
+    for name in progress_iter(names, "ling2003 data sets", progress, unit="data set"):
         X, y_raw = ds.load(name)
         y, _ = encode_labels(y_raw)
         splits = cv_splits(y, k=k, repeats=repeats, seed=SEED)
