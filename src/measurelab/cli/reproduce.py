@@ -59,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
             out = root / name
         else:
             out = args.out / name if every else args.out
+        # the output folder first: a file in the way fails now, not after the work
+        out.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
         from measurelab._progress import heartbeat
 

@@ -226,12 +226,9 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
     names = datasets or list(QUICK_DATASETS if quick else DATASETS)
     repeats = repeats if repeats is not None else (2 if quick else 10)
     per_ds: dict[str, pd.DataFrame] = {}
-    iterator = names
-    if progress:
-        from tqdm.auto import tqdm
+    from measurelab._progress import progress_iter
 
-        iterator = tqdm(names, desc="hossin2011 data sets")
-    for paper_name in iterator:
+    for paper_name in progress_iter(names, "hossin2011 data sets", progress, unit="data set"):
         X, y = _prepare(DATASETS[paper_name])
         splits = cv_splits(y, k=k, repeats=repeats, seed=SEED)
         fn = _fold_fn(X, y, n_samples, n_prototypes, stratified, SEED)
@@ -511,12 +508,9 @@ def sensitivity(out: str | Path, *, quick: bool = True, progress: bool = True,
            f"-r{grid['repeats']}k{grid['k']}")
     names = list(grid["datasets"])
     per: dict[str, list[dict[str, Any]]] = {}
-    it = names
-    if progress:
-        from tqdm.auto import tqdm
+    from measurelab._progress import progress_iter
 
-        it = tqdm(names, desc="hossin2011 sensitivity")
-    for name in it:
+    for name in progress_iter(names, "hossin2011 sensitivity", progress, unit="data set"):
         X, y = _prepare(DATASETS[name])
         splits = cv_splits(y, k=grid["k"], repeats=grid["repeats"], seed=SEED)
         per[name] = run_folds(_sens_fold_fn(X, y, grid), splits, store=out / "folds",

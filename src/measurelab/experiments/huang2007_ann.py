@@ -414,12 +414,10 @@ def sensitivity(out: str | Path, *, quick: bool = True, progress: bool = True,
            f"N{'+'.join(map(str, grid['N']))}-eps{'+'.join(map(str, grid['epsilon']))}")
     folds: dict[str, list[dict[str, Any]]] = {}
     names = list(grid["datasets"])
-    it = names
-    if progress:
-        from tqdm.auto import tqdm
+    from measurelab._progress import progress_iter
 
-        it = tqdm(names, desc="huang2007-ann stopping readings")
-    for name in it:
+    for name in progress_iter(names, "huang2007-ann stopping readings", progress,
+                              unit="data set"):
         X, y, kc = load(DATASETS[name])
         splits = cv_splits(y, k=5, seed=SEED)
         folds[name] = run_folds(_traj_fold_fn(X, y, kc, grid), splits, store=out / "folds",

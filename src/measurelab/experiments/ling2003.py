@@ -44,11 +44,9 @@ PAPER_BALANCED: dict[int, tuple[int, int, float, int, int, float]] = {
 
 
 def _bar(it: Any, progress: bool, desc: str) -> Any:
-    if not progress:
-        return it
-    from tqdm.auto import tqdm
+    from measurelab._progress import progress_iter
 
-    return tqdm(it, desc=desc, leave=False)
+    return progress_iter(it, desc, progress)
 
 
 def _num(x: Any) -> Any:

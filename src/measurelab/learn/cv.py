@@ -139,11 +139,10 @@ def run_folds(
     >>> calls                        # the second run found both folds on disk
     ['r0-f0', 'r0-f1']
     """
-    from tqdm.auto import tqdm
+    from measurelab._progress import progress_iter
 
     results = []
-    bar = tqdm(splits, desc=desc or key, disable=not progress, leave=False)
-    for split in bar:
+    for split in progress_iter(splits, desc or key, progress, unit="fold"):
         path = fold_path(store, key, split) if store is not None else None
         if path is not None and path.exists():
             res = _unjson(json.loads(path.read_text(encoding="utf-8")))
