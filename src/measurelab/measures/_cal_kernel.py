@@ -195,55 +195,16 @@ def _hypergeom(M: float, p: float, k: float, out: np.ndarray) -> tuple:
 
 
 @nb.njit(cache=True, nogil=True)
-def _expected_abs(u: float, Ma: float, pa: float, ka: float, Mb: float, pb: float,
-                  kb: float, px: np.ndarray, py: np.ndarray, Fy: np.ndarray,
-                  My: np.ndarray) -> float:
-    """E|u − X − Y|, X ~ H(Ma, pa, ka) and Y ~ H(Mb, pb, kb) independent (k = 0: none)."""
-    lx = max(0.0, ka - (Ma - pa)) if ka > 0.0 else 0.0
-    hx = min(ka, pa) if ka > 0.0 else 0.0
-    ly = max(0.0, kb - (Mb - pb)) if kb > 0.0 else 0.0
-    hy = min(kb, pb) if kb > 0.0 else 0.0
-    dmin = u - hx - hy
-    dmax = u - lx - ly
-    if dmin >= 0.0 or dmax <= 0.0:  # one sign over the support: |E D|
-        mean = u
-        if ka > 0.0:
-            mean -= ka * (pa / Ma)
-        if kb > 0.0:
-            mean -= kb * (pb / Mb)
-        return abs(mean)
-    if ka > 0.0:
-        lx, sx = _hypergeom(Ma, pa, ka, px)
-    else:
-        px[0] = 1.0
-        sx = 1
-    if kb > 0.0:
-        ly, sy = _hypergeom(Mb, pb, kb, py)
-    else:
-        py[0] = 1.0
-        sy = 1
-    # E|v − Y| = v(2F(v) − 1) − 2M(v) + E[Y], Y and v measured from ly
-    f = 0.0
-    mm = 0.0
-    for j in range(sy):
-        f += py[j]
-        mm += j * py[j]
-        Fy[j] = f
-        My[j] = mm
-    ey = My[sy - 1]
-    tot = 0.0
-    v0 = u - lx - ly
-    for j in range(sx):
-        v = v0 - j
-        if v < 0.0:
-            e = ey - v
-        elif v >= sy - 1:
-            e = v - ey
-        else:
-            fl = int(v)  # v >= 0 here: truncation is the floor
-            e = v * (2.0 * Fy[fl] - 1.0) - 2.0 * My[fl] + ey
-        tot += px[j] * e
-    return tot
+def _within_group(u: float, M: float, p: float, k: float, px: np.ndarray, py: np.ndarray,
+                  Fy: np.ndarray, My: np.ndarray) -> float:
+    """E|u − X|, X ~ H(M, p, k): a window inside one group (:func:`_dist_abs` with no Y)."""
+    lx = max(0.0, k - (M - p))
+    hx = min(k, p)
+    if u - hx >= 0.0 or u - lx <= 0.0:  # one sign over the support: |E D|
+        return abs(u - k * (p / M))
+    _pmf_at(M, p, k, px)
+    py[0] = 1.0
+    return _dist_abs(u, lx, hx, 0.0, 0.0, px, py, Fy, My)
 
 
 @nb.njit(cache=True, nogil=True)
@@ -392,7 +353,7 @@ def _general_total(s: np.ndarray, pos: np.ndarray, neg: np.ndarray, n: float,
         mb = pos[b] + neg[b]
         if a == b:  # every window start up to the group's end − w lies inside it
             cnt = ba + ma - fw - i + 1.0
-            val = _expected_abs(fw * s[a], ma, pos[a], fw, 1.0, 0.0, 0.0, px, py, Fy, My)
+            val = _within_group(fw * s[a], ma, pos[a], fw, px, py, Fy, My)
             _add(acc, cnt * val)
         else:
             iend = min(ba + ma - 1.0, bb + mb - fw, last)
