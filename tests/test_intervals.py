@@ -287,8 +287,10 @@ def test_threads_keep_the_callers_errstate_and_restore_blas():
         with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
             iv.run_bootstrap(d, ev, 3, 0, jackknife=False, n_jobs=jobs)
     before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
-    with iv._one_blas_thread():
-        with iv._one_blas_thread():
+    from measurelab._threads import one_blas_thread
+
+    with one_blas_thread():
+        with one_blas_thread():
             inside = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
         still = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]

@@ -28,13 +28,11 @@ Examples
 from __future__ import annotations
 
 import math
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
 
+from measurelab._threads import check_n_jobs, one_blas_thread, run_in_order
 from measurelab._validation import MeasurelabError
 from measurelab.stats.scoretable import ScoreTable
 
@@ -507,33 +505,6 @@ class CaseDesign:
                 for k in range(g)]
 
 
-def check_n_jobs(n_jobs: Any) -> int:
-    """Threads for the bootstrap: None → 1, −1 → every CPU this process may use, else a
-    positive integer (at most that many CPUs: more threads would only hold more
-    replicates in memory).
-
-    Examples
-    --------
-    >>> check_n_jobs(None), check_n_jobs(1)
-    (1, 1)
-    """
-    import os
-
-    if n_jobs is None:
-        return 1
-    if isinstance(n_jobs, (bool, np.bool_)) or not isinstance(n_jobs, (int, np.integer)):
-        raise MeasurelabError(f"n_jobs must be a positive integer, -1 or None, got {n_jobs!r}")
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        cpus = os.cpu_count() or 1
-    if n_jobs == -1:
-        return cpus
-    if n_jobs < 1:
-        raise MeasurelabError(f"n_jobs must be a positive integer, -1 or None, got {n_jobs}")
-    return min(int(n_jobs), cpus)
-
-
 def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
                   *, jackknife: bool = True, progress: bool | None = None,
                   desc: str = "bootstrap", n_jobs: int | None = None
@@ -548,7 +519,7 @@ def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
     draws stay in this thread, in order, so the replicates are the ones a single thread
     makes; the compiled walks over the tables release the GIL, which is where the time
     goes on large tables. BLAS is held to one thread while the bootstrap runs, for every
-    ``n_jobs`` (:func:`_one_blas_thread`).
+    ``n_jobs`` (:func:`~measurelab._threads.one_blas_thread`).
     ``evaluate`` must then be safe to call from several threads (measurelab's measures
     are).
 
@@ -570,7 +541,7 @@ def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
             f"a stratified bootstrap needs both classes, got {design.n1} positive and "
             f"{design.n0} negative cases"
         )
-    with warnings.catch_warnings(), _one_blas_thread():
+    with warnings.catch_warnings(), one_blas_thread():
         warnings.simplefilter("ignore")
         # every model's own table first: what depends on its scores alone is computed
         # there once and inherited by its replicates (ScoreTable.score_cached)
@@ -586,7 +557,7 @@ def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
                     reps[b] = one(design.draw(rng))
                     bar.update(1)
             else:
-                _threaded(one, (design.draw(rng) for _ in range(n_boot)), reps, jobs, bar)
+                run_in_order(one, (design.draw(rng) for _ in range(n_boot)), reps, jobs, bar)
         if not jackknife:
             return reps, np.empty((0, k, first.size))
         groups = design.jackknife(rng)
@@ -599,71 +570,8 @@ def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
             for g, ts in enumerate(groups):
                 jack[g] = group(ts)
         else:
-            _threaded(group, iter(groups), jack, jobs, None)
+            run_in_order(group, iter(groups), jack, jobs, None)
     return reps, jack
-
-
-_BLAS = {"users": 0, "limit": None}
-_BLAS_LOCK = threading.Lock()
-
-
-@contextmanager
-def _one_blas_thread() -> Iterator[None]:
-    """BLAS on one thread while a bootstrap runs, whatever ``n_jobs``.
-
-    * With several of our threads, MXE's dot products would otherwise call the BLAS thread
-      pool from every thread at once, which spins on its lock (measured: MXE went from
-      1 ms to 36 ms a replicate on 2 threads).
-    * With one, a threaded BLAS ``ddot`` splits long sums across its threads and rounds
-      them differently, so the replicates would not be the same bits for every ``n_jobs``.
-
-    The limit is process-wide (it also holds BLAS calls of other threads meanwhile);
-    overlapping bootstraps share it, and the last to finish restores the setting found by
-    the first.
-    """
-    with _BLAS_LOCK:
-        if _BLAS["users"] == 0:
-            try:
-                from threadpoolctl import threadpool_limits
-            except ImportError:  # pragma: no cover - scikit-learn brings threadpoolctl
-                _BLAS["limit"] = None
-            else:
-                _BLAS["limit"] = threadpool_limits(1, user_api="blas")
-        _BLAS["users"] += 1
-    try:
-        yield
-    finally:
-        with _BLAS_LOCK:
-            _BLAS["users"] -= 1
-            if _BLAS["users"] == 0 and _BLAS["limit"] is not None:
-                _BLAS["limit"].restore_original_limits()
-                _BLAS["limit"] = None
-
-
-def _threaded(one: Any, items: Any, out: np.ndarray, jobs: int, bar: Any) -> None:
-    """``out[b] = one(item_b)`` on ``jobs`` threads, the items (a replicate's draws) taken
-    in order from the iterator here; at most 2·jobs are in flight (memory stays
-    O(jobs·n)). Each task runs in a copy of this thread's context, so settings kept in
-    context variables (``np.errstate``) hold in the workers too."""
-    import contextvars
-    from collections import deque
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(jobs) as pool:
-        pending: deque[tuple[int, Any]] = deque()
-
-        def collect() -> None:
-            i, fut = pending.popleft()
-            out[i] = fut.result()
-            if bar is not None:
-                bar.update(1)
-
-        for b, item in enumerate(items):
-            if len(pending) >= 2 * jobs:
-                collect()
-            pending.append((b, pool.submit(contextvars.copy_context().run, one, item)))
-        while pending:
-            collect()
 
 
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True) -> str:
