@@ -373,8 +373,8 @@ def test_caruana_longer_nets_and_stored_cost(reference: Path, tmp_path: Path) ->
     grid's epochs, the rerun's per-algorithm table, and the cost summed from the indexes."""
     from measurelab.experiments import caruana2004 as c4
 
-    (alg, epochs), table = c4._longer_nets(reference, tmp_path / "ann-longer-tiny", 1,
-                                           False)
+    (alg, epochs), table = c4._longer_nets(reference, ResultStore(reference).measures(),
+                                           tmp_path / "ann-longer-tiny", 1, False)
     top = max(dict(v)["epochs"] for u in grid("tiny", "sonar") if u.algo == "ann"
               for v in u.variants)
     assert epochs == [top, 2 * top, 4 * top]

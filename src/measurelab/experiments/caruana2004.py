@@ -191,16 +191,17 @@ def findings(tables: dict[str, pd.DataFrame],
     return pd.DataFrame(rows).set_index("key")
 
 
-def _longer_nets(study: Path, store: Path, workers: int | None, progress: bool
+def _longer_nets(study: Path, measures: pd.DataFrame, store: Path, workers: int | None,
+                 progress: bool
                  ) -> tuple[tuple[pd.DataFrame, list[int]] | None, pd.DataFrame]:
-    """Train the nets of :func:`caruana2004_why.longer_ann_units` on (resumable, in their
-    own result store ``store``), rerun the analysis with them, and return (the rerun's
-    per-algorithm table and the epochs, a per-problem table of the nets)."""
+    """Train the nets of :func:`caruana2004_why.longer_ann_units` (chosen from the study's
+    ``measures`` rows) on, resumable, in their own result store ``store``; rerun the
+    analysis with them, and return (the rerun's per-algorithm table and the epochs, a
+    per-problem table of the nets)."""
     from measurelab.study.analysis import BASE, analyze
     from measurelab.study.runner import extend_study
-    from measurelab.study.store import ResultStore
 
-    units = why.longer_ann_units(ResultStore(study).measures())
+    units = why.longer_ann_units(measures)
     if not units:
         return None, pd.DataFrame()
     rows = extend_study(study, units, out=store, workers=workers, progress=progress)
@@ -388,8 +389,8 @@ def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bo
     fnd = findings(an.tables, an.normalized)
     longer_table = None
     if not fnd.loc["algorithm_order", "holds"]:
-        longer, longer_table = _longer_nets(res.out, out / f"ann-longer-{grid}", workers,
-                                            progress)
+        longer, longer_table = _longer_nets(res.out, res.measures, out / f"ann-longer-{grid}",
+                                            workers, progress)
         if longer is not None:
             fnd = findings(an.tables, an.normalized, longer)
     rep.add_table("findings", fnd, "The paper's findings beside ours")
