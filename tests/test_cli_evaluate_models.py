@@ -54,12 +54,12 @@ def test_ci_json_equals_the_api(capsys, csv, tmp_path):
     p, df = csv
     html = tmp_path / "c.html"
     code, out, _ = run(capsys, p, "--score-col", "lr", "--score-col", "gb", "--ci", "0.9",
-                       "--measures", "auc,acc,f1", "--n-boot", "80", "--seed", "4", "--json",
+                       "--measures", "auc,acc,f1", "--n-boot", "100", "--seed", "4", "--json",
                        "--html", html)
     assert code == 0
     got = json.loads(out)
     api = ml.compare_classifiers(df.y, {"lr": df.lr, "gb": df.gb}, measures=["auc", "acc", "f1"],
-                                 ci=0.9, n_boot=80, seed=4)
+                                 ci=0.9, n_boot=100, seed=4)
     assert got == json.loads(api.to_json())
     assert set(got["models"]["lr"]["auc"]) == {"value", "lo", "hi", "method", "se"}
     assert {"se", "z"} <= set(got["pairs"][0]) and got["pairs"][0]["measure"] == "auc"
@@ -70,7 +70,7 @@ def test_n_jobs_gives_the_same_json(capsys, csv):
     """Threads evaluate the replicates; the draws stay in order, so the output is equal."""
     p, _ = csv
     argv = ["--score-col", "lr", "--score-col", "gb", "--ci", "0.9", "--measures",
-            "auc,apr,f1,cal", "--n-boot", "60", "--seed", "2", "--json"]
+            "auc,apr,f1,cal", "--n-boot", "100", "--seed", "2", "--json"]
     code1, one, _ = run(capsys, p, *argv)
     code2, two, _ = run(capsys, p, *argv, "--n-jobs", "2")
     assert code1 == code2 == 0 and one == two

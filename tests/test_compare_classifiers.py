@@ -33,11 +33,18 @@ def three(rng):
 
 def test_values_equal_evaluate_per_model(three):
     y, models = three
-    r = ml.compare_classifiers(y, models, ci=None)
+    r = ml.compare_classifiers(y, models, ci=None, measures="all")
     v = r.values()
     assert list(v.columns) == ["a", "b", "c"]
     for name, s in models.items():
         assert v[name].to_dict() == dict(ml.evaluate(y, s))
+    # the default is the headline set, in its order
+    d = ml.compare_classifiers(y, models, ci=None).values()
+    assert list(d.index) == list(ml.compare.classifiers.HEADLINE)
+    assert d.to_dict() == v.loc[list(d.index)].to_dict()
+    # scores that are not probabilities: the headline set without brier and mxe
+    z = ml.compare_classifiers(y, {k: 3 * s - 1 for k, s in models.items()}, ci=None)
+    assert list(z.values().index) == ["auc", "ap", "f1", "mcc", "acc"]
 
 
 def test_paired_tests_by_independent_routes(three):
@@ -133,11 +140,11 @@ def test_json_shapes(three):
     assert set(plain["models"]["a"]) == {"acc", "auc"}
     assert isinstance(plain["models"]["a"]["acc"], float)
     full = json.loads(ml.compare_classifiers(y, models, measures=["acc", "auc"],
-                                             n_boot=50).to_json())
+                                             n_boot=100).to_json())
     assert set(full) == {"models", "pairs", "verdicts"}
     assert set(full["models"]["a"]["acc"]) == {"value", "lo", "hi", "method"}
     assert set(full["models"]["a"]["auc"]) == {"value", "lo", "hi", "method", "se"}
-    keys = {"a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method"}
+    keys = {"a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method", "interval"}
     for pr in full["pairs"]:
         assert set(pr) == (keys | {"se", "z"} if pr["measure"] == "auc" else keys)
     assert len(full["verdicts"]) == 3
@@ -146,11 +153,13 @@ def test_json_shapes(three):
 def test_constant_model_gives_null_and_warning():
     y = np.array([0, 1] * 20)
     s = np.linspace(0, 1, 40)
-    with pytest.warns(ml.UndefinedMeasureWarning, match="auc for model 'k'"):
+    with pytest.warns(ml.UndefinedMeasureWarning, match="constant scores"):
         r = ml.compare_classifiers(y, {"s": s, "k": np.full(40, 0.7)}, measures=["auc"],
-                                   n_boot=50)
+                                   n_boot=100)
         d = json.loads(r.to_json())
-    assert d["models"]["k"]["auc"]["lo"] is None and d["models"]["k"]["auc"]["value"] == 0.5
+    # SE 0: the interval is the value itself, and the warning says why
+    assert d["models"]["k"]["auc"] == {"value": 0.5, "lo": 0.5, "hi": 0.5,
+                                       "method": "delong-logit", "se": 0.0}
     assert d["pairs"][0]["p"] is not None
 
 
@@ -159,7 +168,7 @@ def test_plot_and_html(three, tmp_path):
 
     matplotlib.use("Agg")
     y, models = three
-    r = ml.compare_classifiers(y, models, measures=["acc", "auc"], n_boot=40)
+    r = ml.compare_classifiers(y, models, measures=["acc", "auc"], n_boot=100)
     fig = r.plot()
     assert len(fig.axes) == 3
     import matplotlib.pyplot as plt
@@ -195,7 +204,7 @@ def test_reliability_from_table_matches_binning():
 def test_weighted_comparison_uses_bootstrap(three, rng):
     y, models = three
     w = rng.uniform(0.5, 2, y.size)
-    r = ml.compare_classifiers(y, models, measures=["acc", "auc"], n_boot=60, sample_weight=w)
+    r = ml.compare_classifiers(y, models, measures=["acc", "auc"], n_boot=100, sample_weight=w)
     assert set(r.intervals()["method"]) == {"bootstrap-bca"}
     assert set(r.tests()["method"]) == {"bootstrap"}
 
@@ -212,7 +221,7 @@ def test_bad_input():
         ml.compare_classifiers(y, {"a": [0.1, 0.2, 0.3, 0.4]}, n_boot=0)
     with pytest.raises(ml.MeasurelabError, match="models is empty"):
         ml.compare_classifiers(y, {})
-    with pytest.raises(ml.MeasurelabError, match="stratified bootstrap needs both classes"):
+    with pytest.raises(ml.MeasurelabError, match="bootstrap of a comparison needs both classes"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             ml.compare_classifiers([1, 1, 1], {"a": [0.1, 0.5, 0.9]}, measures=["f1"]

@@ -158,137 +158,164 @@ def test_measure_interval_uses_the_counts_of_each_proportion():
 
 
 # --------------------------------------------------------------------- bootstrap
-def test_reweighted_table_equals_table_of_the_resampled_cases(rng):
-    yl, s, _ = make_binary(rng, 300)
+def _tables_of(d, mult):
+    return [bs.table.table(i) for bs in d.blocks(mult, [(0.5, False)] * len(d.tables))
+            for i in range(mult.shape[0])]
+
+
+def test_replicate_table_equals_table_of_the_resampled_cases(rng):
+    """A row of a block is the score table of the cases drawn, for every model: the
+    multiplicities in canonical order, added into each model's rows."""
+    yl, s, _ = make_binary(rng, 300, ties=True)
     y = yl == 1
-    t = ScoreTable.from_arrays(y, s)
-    d = iv.CaseDesign.from_cases(y, [s])
-    g = np.random.default_rng(5)
-    mpos = np.bincount(g.integers(0, y.sum(), y.sum()), minlength=y.sum())
-    mneg = np.bincount(g.integers(0, (~y).sum(), (~y).sum()), minlength=(~y).sum())
-    (u,) = d.weighted(mpos.astype(float), mneg.astype(float))
-    idx = np.concatenate([np.repeat(np.flatnonzero(y), mpos), np.repeat(np.flatnonzero(~y), mneg)])
-    # the replicate keeps the rows none of whose cases were drawn (weight 0; they change
-    # no measure, tests/test_zero_rows.py) and shares the original score array
-    assert u.scores is d.tables[0].scores
-    keep = (u.pos + u.neg) > 0
-    assert ScoreTable(u.scores[keep], u.pos[keep], u.neg[keep]) == ScoreTable.from_arrays(
-        y[idx], s[idx])
-    assert np.array_equal(d.tables[0].scores, t.scores)
+    s2 = np.round(s[::-1] * 0.7, 2)
+    d = iv.CaseDesign.from_cases(y, [s, s2])
+    order = np.lexsort((s2, s, y))  # the canonical order, by its definition
+    mult = d.draw(np.random.default_rng(5), 3)
+    assert mult.sum(axis=1).tolist() == [300.0] * 3  # n cases drawn jointly
+    for b in range(3):
+        idx = np.repeat(order, mult[b].astype(int))
+        for k, sc in enumerate((s, s2)):
+            u = d.blocks(mult[b:b + 1], [(0.5, False)] * 2)[k].table.table(0)
+            assert u.scores is d.tables[k].scores  # no new sort
+            keep = (u.pos + u.neg) > 0
+            assert ScoreTable(u.scores[keep], u.pos[keep], u.neg[keep]) == \
+                ScoreTable.from_arrays(y[idx], sc[idx])
 
 
-def test_bootstrap_by_reweighting_equals_case_resampling_in_distribution(rng):
+def test_stratified_draws_keep_the_class_counts_and_joint_draws_do_not(rng):
+    yl, s, _ = make_binary(rng, 200)
+    y = yl == 1
+    g = np.random.default_rng(0)
+    strat = iv.CaseDesign.from_cases(y, [s], stratify=True)
+    joint = iv.CaseDesign.from_cases(y, [s])
+    ts = _tables_of(strat, strat.draw(g, 50))
+    assert {t.n_pos for t in ts} == {float(y.sum())}
+    tj = _tables_of(joint, joint.draw(g, 50))
+    assert len({t.n_pos for t in tj}) > 5 and {t.total for t in tj} == {200.0}
+
+
+def test_block_bootstrap_equals_case_resampling_in_distribution(rng):
+    """The replicates of the engine against an independent route: indices drawn with
+    numpy's choice over all cases, AUC of the drawn cases by mid-ranks."""
     yl, s, _ = make_binary(rng, 160, ties=True)
     y = yl == 1
     B = 2000
-    # reweighting route: the score table's rows reweighted, AUC through the measure API
+    from measurelab import registry
+
+    run = iv.run_bootstrap(iv.CaseDesign.from_table(ScoreTable.from_arrays(y, s)),
+                           [registry.get("auc")], B, 1, jackknife=False)
+    a = run.reps[:, 0, 0]
+    g = np.random.default_rng(2)
+    b = np.empty(B)
+    for r in range(B):
+        idx = g.choice(y.size, y.size)
+        yy, ss = y[idx], s[idx]
+        ranks = rankdata(ss)
+        n1, n0 = yy.sum(), (~yy).sum()
+        b[r] = (ranks[yy].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
+        if r == 0:
+            assert abs(b[r] - roc_auc_score(yy, ss)) < 1e-12
+    se_mean = math.sqrt(a.var() / B + b.var() / B)
+    assert abs(a.mean() - b.mean()) < 4 * se_mean
+    assert abs(a.var() / b.var() - 1) < 4 * math.sqrt(2 * 2 / (B - 1))
+
+
+def test_block_route_equals_scalar_measures_on_every_replicate(rng):
+    """Every replicate value equals the measure's scalar formula on that replicate's table
+    (the block formulas are checked per measure in tests/test_block.py; here the engine's
+    wiring: thresholds, models, the estimate row)."""
+    from measurelab import registry
     from measurelab.api import compute_measures
     from measurelab.stats.bundle import BinaryStats
 
-    design = iv.CaseDesign.from_table(ScoreTable.from_arrays(y, s))
-    reps, _ = iv.run_bootstrap(
-        design, lambda t: np.array([compute_measures(BinaryStats(table=t), ["auc"])["auc"]]),
-        B, 1, jackknife=False)
-    a = reps[:, 0, 0]
-    # case-resampling route: stratified indices, AUC of the resampled cases by mid-ranks
-    # (Mann-Whitney U / n₁n₀), checked once against scikit-learn
-    g = np.random.default_rng(2)
-    pi, ni = np.flatnonzero(y), np.flatnonzero(~y)
-    n1, n0 = pi.size, ni.size
-    b = np.empty(B)
-    for r in range(B):
-        idx = np.concatenate([g.choice(pi, n1), g.choice(ni, n0)])
-        ranks = rankdata(s[idx])
-        b[r] = (ranks[:n1].sum() - n1 * (n1 + 1) / 2) / (n1 * n0)
-        if r == 0:
-            assert abs(b[r] - roc_auc_score(y[idx], s[idx])) < 1e-12
-    se_mean = math.sqrt(a.var() / B + b.var() / B)
-    assert abs(a.mean() - b.mean()) < 4 * se_mean
-    # variance: each estimate has relative SE ≈ sqrt(2/(B-1)) ≈ 2.6 %
-    assert abs(a.var() / b.var() - 1) < 4 * math.sqrt(2 * 2 / (B - 1))
+    yl, s, w = make_binary(rng, 120, weighted=True)
+    y = yl == 1
+    s2 = np.round(s**2, 2)
+    names = ["acc", "f1", "auc", "apr", "brier", "mxe", "lift", "sar"]
+    ms = [registry.get(k) for k in names]
+    for weight in (None, w):
+        d = iv.CaseDesign.from_cases(y, [s, s2], weight)
+        run = iv.run_bootstrap(d, ms, 7, 3, thresholds=[(0.4, True), (0.5, False)])
+        g = np.random.default_rng(3)
+        mult = d.draw(g, 7)
+        thr = [(0.4, True), (0.5, False)]
+        for k, bs in enumerate(d.blocks(mult, thr)):
+            for b in range(7):
+                st = BinaryStats(table=bs.table.table(b), threshold=thr[k][0],
+                                 inclusive=thr[k][1])
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    want = compute_measures(st, names)
+                np.testing.assert_allclose(run.reps[b, k], [want[x] for x in names],
+                                           rtol=1e-12)
+            full = BinaryStats(table=d.tables[k], threshold=thr[k][0], inclusive=thr[k][1])
+            np.testing.assert_allclose(run.theta[k],
+                                       [compute_measures(full, names)[x] for x in names],
+                                       rtol=1e-12)
+
+
+def test_permuted_rows_give_identical_intervals_and_p_values(rng):
+    yl, s, w = make_binary(rng, 300, ties=True)
+    s2 = np.clip(np.round(s + rng.normal(0, 0.2, s.size), 2), 0, 1)
+    perm = rng.permutation(s.size)
+    for weight in (None, w):
+        for strat in (False, True):
+            kw = dict(measures="all", n_boot=200, seed=4, stratify=strat)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                r1 = ml.compare_classifiers(yl, {"a": s, "b": s2}, sample_weight=weight, **kw)
+                r2 = ml.compare_classifiers(
+                    yl[perm], {"a": s[perm], "b": s2[perm]},
+                    sample_weight=None if weight is None else weight[perm], **kw)
+                assert r1.intervals().equals(r2.intervals())
+                assert r1.tests().equals(r2.tests())
+                e1 = ml.evaluate(yl, s, sample_weight=weight, ci=0.95, n_boot=200,
+                                 stratify=strat).intervals()
+                e2 = ml.evaluate(yl[perm], s[perm], ci=0.95, n_boot=200, stratify=strat,
+                                 sample_weight=None if weight is None else weight[perm]
+                                 ).intervals()
+                assert e1.equals(e2)
 
 
 def test_bootstrap_is_seeded_and_reproducible(rng):
     yl, s, _ = make_binary(rng, 100)
-    r1 = ml.evaluate(yl, s, measures=["f1", "apr"], ci=0.95, n_boot=50, seed=3).intervals()
-    r2 = ml.evaluate(yl, s, measures=["f1", "apr"], ci=0.95, n_boot=50, seed=3).intervals()
-    r3 = ml.evaluate(yl, s, measures=["f1", "apr"], ci=0.95, n_boot=50, seed=4).intervals()
+    kw = dict(measures=["f1", "apr"], ci=0.95, n_boot=100)
+    r1 = ml.evaluate(yl, s, seed=3, **kw).intervals()
+    r2 = ml.evaluate(yl, s, seed=3, **kw).intervals()
+    r3 = ml.evaluate(yl, s, seed=4, **kw).intervals()
     assert r1.equals(r2) and not r1.equals(r3)
 
 
 def test_threads_give_the_replicates_of_one_thread(rng):
-    """n_jobs threads evaluate replicates whose draws were taken in order: every replicate
-    and jackknife value equals the single-thread run's, bit for bit, also for a slow
-    evaluate that makes threads finish out of order."""
-    import time
+    """n_jobs threads evaluate whole blocks whose draws were taken in order: every
+    replicate and jackknife value equals the single-thread run's, bit for bit."""
+    from measurelab import registry
 
-    yl, s, _ = make_binary(rng, 300)
+    yl, s, _ = make_binary(rng, 3000)
     y = np.asarray(yl) == 1
     d = iv.CaseDesign.from_cases(y, [np.asarray(s), np.asarray(s)[::-1].copy()])
-
-    def ev(t):
-        if t.n_pos % 3 == 0:
-            time.sleep(0.002)
-        return np.array([t.n_pos, float(np.dot(t.pos, t.scores)), float(t.neg.sum())])
-
-    one = iv.run_bootstrap(d, ev, 40, 7)
-    for jobs in (2, 3, -1):
-        many = iv.run_bootstrap(d, ev, 40, 7, n_jobs=jobs)
-        assert np.array_equal(one[0], many[0]) and np.array_equal(one[1], many[1])
-    r1 = ml.evaluate(yl, s, measures=["f1", "apr", "cal"], ci=0.9, n_boot=40, seed=1)
-    r2 = ml.evaluate(yl, s, measures=["f1", "apr", "cal"], ci=0.9, n_boot=40, seed=1,
-                     n_jobs=2)
-    assert r1.intervals().equals(r2.intervals())
+    ms = [registry.get(k) for k in ("f1", "apr", "cal", "mxe")]
+    one = iv.run_bootstrap(d, ms, 700, 7)
+    for jobs in (2, -1):
+        many = iv.run_bootstrap(d, ms, 700, 7, n_jobs=jobs)
+        assert np.array_equal(one.reps, many.reps) and np.array_equal(one.jack, many.jack)
     c1 = ml.compare_classifiers(yl, {"a": s, "b": np.asarray(s) ** 2}, measures=["apr"],
-                                n_boot=40)
+                                n_boot=100)
     c2 = ml.compare_classifiers(yl, {"a": s, "b": np.asarray(s) ** 2}, measures=["apr"],
-                                n_boot=40, n_jobs=2)
+                                n_boot=100, n_jobs=2)
     assert c1.tests().equals(c2.tests())
     for bad in (0, -2, 1.5, True, "2"):
         with pytest.raises(ml.MeasurelabError, match="n_jobs must be"):
             ml.compare_classifiers(yl, {"a": s}, n_jobs=bad)
 
 
-def test_threads_equal_one_thread_on_tables_large_enough_for_the_compiled_walks():
-    """Above 2**18 rows the fused walk, the compiled CAL and APR run inside the threads,
-    and dot products are long enough for a threaded BLAS to split them: every replicate of
-    every measure is still the same bits as on one thread."""
-    from measurelab.api import compute_measures
-    from measurelab.stats.bundle import BinaryStats
-
-    g = np.random.default_rng(11)
-    n = (1 << 18) + 1000
-    y = g.random(n) < 0.3
-    s = 1.0 / (1.0 + np.exp(-(g.normal(size=n) + 1.2 * y)))
-    d = iv.CaseDesign.from_cases(y, [s])
-    names = ["mxe", "rms", "brier", "cal", "apr", "ap", "auc", "f1", "lift", "bep"]
-
-    def ev(t):
-        r = compute_measures(BinaryStats(table=t), names)
-        return np.array([float(r[k]) for k in names])
-
-    one = iv.run_bootstrap(d, ev, 4, 3, jackknife=False)
-    two = iv.run_bootstrap(d, ev, 4, 3, jackknife=False, n_jobs=2)
-    assert np.array_equal(one[0], two[0])
-
-
-def test_threads_keep_the_callers_errstate_and_restore_blas():
-    """Workers run in a copy of the caller's context (np.errstate holds there); the BLAS
-    limit is restored when the bootstrap ends, also after overlapping runs."""
+def test_blas_limit_is_restored_after_overlapping_runs():
     from threadpoolctl import threadpool_info
 
-    t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.6, 0.1])
-    d = iv.CaseDesign.from_table(t)
-
-    def ev(u):  # divides by zero on the replicates only (they run in the workers)
-        return np.array([1.0 if u is t else np.float64(1.0) / np.float64(0.0)])
-
-    for jobs in (1, 2):
-        with np.errstate(divide="raise"), pytest.raises(FloatingPointError):
-            iv.run_bootstrap(d, ev, 3, 0, jackknife=False, n_jobs=jobs)
-    before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     from measurelab._threads import one_blas_thread
 
+    before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     with one_blas_thread():
         with one_blas_thread():
             inside = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
@@ -296,6 +323,16 @@ def test_threads_keep_the_callers_errstate_and_restore_blas():
     after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     assert all(v == 1 for v in inside) and all(v == 1 for v in still)
     assert after == before
+
+
+def test_too_few_replicates_are_refused(rng):
+    yl, s, _ = make_binary(rng, 50)
+    for nb in (1, 2, 99):
+        with pytest.raises(ml.MeasurelabError, match=f"n_boot={nb} is too few replicates"):
+            ml.compare_classifiers(yl, {"a": s}, n_boot=nb)
+        with pytest.raises(ml.MeasurelabError, match="too few replicates"):
+            ml.evaluate(yl, s, ci=0.95, n_boot=nb)
+    ml.compare_classifiers(yl, {"a": s}, n_boot=5, ci=None)  # no interval: any count
 
 
 def test_bca_reduces_to_percentile_when_unbiased_and_unaccelerated():
@@ -322,10 +359,62 @@ def test_grouped_jackknife_keeps_the_acceleration_ratio():
     assert acc(one) == pytest.approx(2 / (6 * math.sqrt(x.size)), rel=0.2)
 
 
-def test_bootstrap_p_normal_form():
-    assert iv.bootstrap_p(0.0, np.zeros(10)) == 1.0
-    assert iv.bootstrap_p(0.1, np.full(10, 0.1)) == 0.0
-    assert math.isnan(iv.bootstrap_p(float("nan"), np.ones(3)))
+def test_p_is_the_inverted_interval():
+    """p = the smallest alpha whose interval excludes 0: the interval at any level excludes
+    0 exactly when p < 1 - level, for percentile and BCa, with infinite replicates too."""
+    g = np.random.default_rng(3)
+    reps = np.vstack([g.normal(0.3, 0.15, 999), g.normal(-0.05, 0.1, 999),
+                      np.r_[g.normal(2, 1, 989), [np.inf] * 10], np.zeros(999)])
+    theta = np.array([0.3, -0.05, 2.0, 0.0])
+    jack = g.normal(0, 0.01, (4, 50))
+    for bca in (False, True):
+        for level in (0.8, 0.9, 0.95, 0.99):
+            bi = iv.BootstrapIntervals(reps, theta, theta, jack, np.full(4, bca), level)
+            excl = (bi.lo > 0) | (bi.hi < 0)
+            assert np.array_equal(excl, bi.p < 1 - level)
+            for other in (0.5, 0.7, 0.975):  # other levels agree away from the p itself
+                lo, hi = bi.interval(np.full(4, 1 - other))
+                e = (lo > 0) | (hi < 0)
+                far = np.abs(bi.p - (1 - other)) > 1e-9
+                assert np.array_equal(e[far], (bi.p < 1 - other)[far])
+    # identical models: every replicated difference 0 gives p = 1, interval [0, 0]
+    assert bi.p[3] == 1.0 and bi.lo[3] == bi.hi[3] == 0.0
+    # the percentile p against the two-sided tail count (an independent route)
+    bi = iv.BootstrapIntervals(reps[:1], theta[:1], theta[:1], jack[:1], np.array([False]),
+                               0.95)
+    tail = 2 * min((reps[0] <= 0).mean(), (reps[0] >= 0).mean())
+    assert abs(bi.p[0] - max(tail, 1 / 1000)) < 3 / 999
+
+
+def test_bca_falls_back_at_the_edge_and_the_value_stays_inside():
+    """An estimate below 97 % of its replicates (ri = 0.000171 in the issue): BCa would
+    collapse to [v, v]; the fallback is the percentile interval, widened to hold v."""
+    g = np.random.default_rng(0)
+    v = 0.000171
+    reps = np.r_[np.full(60, v), v + g.exponential(0.01, 1940)][None, :]
+    bi = iv.BootstrapIntervals(reps, np.array([v]), np.array([v]), g.normal(0, 1e-3, (1, 50)),
+                               np.array([True]), 0.95)
+    assert bi.method[0] == "bootstrap-percentile (BCa at edge)"
+    assert bi.lo[0] == v and bi.hi[0] > v + 0.01
+    pct = iv.percentile_interval(np.r_[g.normal(1, 0.1, 999)], 0.95)
+    bi = iv.BootstrapIntervals(g.normal(1, 0.1, (1, 999)), np.array([0.5]), np.array([0.5]),
+                               np.empty((1, 0)), np.array([False]), 0.95)
+    assert bi.lo[0] == 0.5 and bi.hi[0] > pct[0]  # the value is inside its interval
+
+
+def test_infinite_and_undefined_replicates_are_counted_and_stated(rng):
+    """lr_pos is infinite on replicates without false positives: the share is reported,
+    the upper end is inf, a warning says so; no RuntimeWarning escapes."""
+    y = np.r_[np.ones(30, int), np.zeros(70, int)]
+    s = np.r_[np.linspace(0.55, 0.99, 30), np.linspace(0.0, 0.45, 68), [0.6, 0.7]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with pytest.warns(ml.UndefinedMeasureWarning, match="replicates are infinite"):
+            df = ml.compare_classifiers(y, {"m": s}, measures=["lr_pos", "dp"],
+                                        n_boot=500).intervals().set_index("measure")
+    assert df.loc["lr_pos", "hi"] == np.inf and 0.05 < df.loc["lr_pos", "infinite"] < 0.5
+    assert df.loc["lr_pos", "lo"] > 1
+    assert df.loc["dp", "undefined"] == 0.0
 
 
 # ------------------------------------------------------------------ coverage
@@ -384,13 +473,17 @@ def test_evaluate_ci_methods_and_values(rng):
     yl, s, _ = make_binary(rng, 150)
     r = ml.evaluate(yl, s, measures=["acc", "auc", "f1"], ci=0.9, n_boot=100)
     df = r.intervals().set_index("measure")
-    assert df["method"].to_dict() == {"acc": "wilson", "auc": "delong", "f1": "bootstrap-bca"}
+    assert df["method"].to_dict() == {"acc": "wilson", "auc": "delong-logit",
+                                      "f1": "bootstrap-bca"}
     assert dict(r) == dict(ml.evaluate(yl, s, measures=["acc", "auc", "f1"]))
     for k in ("acc", "auc", "f1"):
         assert df.loc[k, "lo"] <= df.loc[k, "value"] <= df.loc[k, "hi"]
     forced = ml.evaluate(yl, s, measures=["acc", "auc"], ci=0.9, n_boot=100,
                          ci_method="clopper-pearson").intervals()
-    assert forced["method"].tolist() == ["clopper-pearson", "delong"]
+    assert forced["method"].tolist() == ["clopper-pearson", "delong-logit"]
+    wald = ml.evaluate(yl, s, measures=["auc"], ci=0.9, n_boot=100,
+                       ci_method="delong").intervals()
+    assert wald["method"].tolist() == ["delong"]
     pct = ml.evaluate(yl, s, measures=["acc", "auc"], ci=0.9, n_boot=100,
                       ci_method="bootstrap-percentile").intervals()
     assert pct["method"].tolist() == ["bootstrap-percentile"] * 2
@@ -399,7 +492,7 @@ def test_evaluate_ci_methods_and_values(rng):
 def test_evaluate_ci_weighted_uses_case_bootstrap(rng):
     yl, s, w = make_binary(rng, 120, weighted=True)
     df = ml.evaluate(yl, s, measures=["acc", "auc"], sample_weight=w, ci=0.95,
-                     n_boot=80).intervals()
+                     n_boot=100).intervals()
     assert df["method"].tolist() == ["bootstrap-bca"] * 2
     assert (df["lo"] <= df["value"]).all() and (df["value"] <= df["hi"]).all()
 
@@ -409,6 +502,8 @@ def test_evaluate_ci_bad_input():
         ml.evaluate([0, 1], [0.2, 0.7], ci=1.5)
     with pytest.raises(ml.MeasurelabError, match="n_boot must be a positive integer"):
         ml.evaluate([0, 1], [0.2, 0.7], ci=0.95, n_boot=0)
+    with pytest.raises(ml.MeasurelabError, match="stratify must be True or False"):
+        ml.evaluate([0, 1], [0.2, 0.7], ci=0.95, stratify="no")
     with pytest.raises(ml.MeasurelabError, match="ci_method='bogus' is not valid"):
         ml.evaluate([0, 1], [0.2, 0.7], ci=0.95, ci_method="bogus")
     with pytest.raises(ml.MeasurelabError, match="no intervals"):
@@ -416,32 +511,16 @@ def test_evaluate_ci_bad_input():
 
 
 def test_evaluate_ci_constant_model_warns_not_crashes():
-    with pytest.warns(ml.UndefinedMeasureWarning, match="delong interval of auc"):
+    with pytest.warns(ml.UndefinedMeasureWarning, match="constant scores"):
         df = ml.evaluate([0, 1, 0, 1], [0.3] * 4, measures=["auc"], ci=0.95).intervals()
-    assert df.loc[0, "value"] == 0.5 and math.isnan(df.loc[0, "lo"])
+    assert df.loc[0, "value"] == df.loc[0, "lo"] == df.loc[0, "hi"] == 0.5
 
 
-def test_case_design_replicate_is_stratified_and_paired(rng):
+def test_jackknife_leaves_each_case_out_once(rng):
     yl, s, _ = make_binary(rng, 90)
-    y = yl == 1
-    s2 = s[::-1].copy()
-    d = iv.CaseDesign.from_cases(y, [s, s2])
-    g = np.random.default_rng(0)
-    for _ in range(20):
-        t1, t2 = d.replicate(g)
-        assert t1.n_pos == t2.n_pos == y.sum() and t1.n_neg == t2.n_neg == (~y).sum()
-    # the same seed gives the same multiplicities for both models: rebuild them by hand
-    g1, g2 = np.random.default_rng(7), np.random.default_rng(7)
-    t1, t2 = d.replicate(g1)
-    n1, n0 = int(y.sum()), int((~y).sum())
-    mp = np.bincount(g2.integers(0, n1, n1, dtype=np.int32), minlength=n1)
-    mn = np.bincount(g2.integers(0, n0, n0, dtype=np.int32), minlength=n0)
-    idx = np.concatenate([np.repeat(np.flatnonzero(y), mp), np.repeat(np.flatnonzero(~y), mn)])
-    assert t1 == ScoreTable.from_arrays(y[idx], s[idx])
-    assert t2 == ScoreTable.from_arrays(y[idx], s2[idx])
-    # the jackknife leaves each case out exactly once
-    groups = d.jackknife(np.random.default_rng(1), n_groups=7)
-    assert sum(t.total for t in (u[0] for u in groups)) == (len(groups) - 1) * y.size
+    d = iv.CaseDesign.from_cases(yl == 1, [s, s[::-1].copy()])
+    jm = d.jackknife_multiplicities(np.random.default_rng(1), n_groups=7)
+    assert jm.shape == (7, 90) and (jm.sum(axis=0) == 6).all()
 
 
 def test_case_design_from_table_needs_whole_counts():

@@ -45,6 +45,7 @@ _LAZY = {
     ),
     "make_scorer": "measurelab.scorers",
     "compare_classifiers": "measurelab.compare.classifiers",
+    "compare_unpaired": "measurelab.compare.unpaired",
     "best_threshold": "measurelab.thresholds",
 }
 

@@ -449,6 +449,7 @@ def evaluate(
     seed: Any = 0,
     progress: bool | None = None,
     n_jobs: int | None = None,
+    stratify: bool = False,
 ) -> EvaluationResult:
     """Evaluate predictions with many measures from one pass over the data.
 
@@ -485,15 +486,18 @@ def evaluate(
         of two models) are an error.
     ci : float in (0, 1), optional
         Add an interval to every value (binary input; SPEC §6), read with
-        ``.intervals()``: Wilson for proportions, DeLong for AUC, BCa stratified
-        bootstrap from the score table for the rest.
+        ``.intervals()``: Wilson for proportions, DeLong (logit scale) for AUC, a BCa
+        bootstrap of the cases for the rest.
     ci_method : str, optional
         Force 'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or
         'bootstrap-percentile' where it applies.
     n_boot : int, default 2000
-        Bootstrap replicates; ``seed`` seeds them (numpy Generator), ``progress`` shows a
-        bar (default: on a terminal), ``n_jobs`` threads evaluate them (None: 1; -1: every
-        CPU; the intervals do not depend on it).
+        Bootstrap replicates (at least 100); ``seed`` seeds them (numpy Generator),
+        ``progress`` shows a bar (default: on a terminal), ``n_jobs`` threads evaluate them
+        (None: 1; -1: every CPU; the intervals do not depend on it).
+    stratify : bool, default False
+        False: resample the cases jointly (a test set that is a random sample); True:
+        positives and negatives apart (a design that fixed the class counts).
 
     Returns
     -------
@@ -529,14 +533,18 @@ def evaluate(
     if not isinstance(stats, BinaryStats):
         raise MeasurelabError("ci= gives intervals for binary evaluation only")
     design = None
+    if not isinstance(stratify, bool | np.bool_):
+        raise MeasurelabError(f"stratify must be True or False, got {stratify!r}")
     if sample_weight is not None:
         from measurelab.intervals import CaseDesign
 
         y = binarize(_as_1d(y_true, "y_true"), pos_label)
         design = CaseDesign.from_cases(y, [check_scores(y_score)],
-                                       check_weights(sample_weight, y.size))
+                                       check_weights(sample_weight, y.size),
+                                       stratify=bool(stratify))
     return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
-                          progress=progress, design=design, n_jobs=n_jobs)
+                          progress=progress, design=design, n_jobs=n_jobs,
+                          stratify=bool(stratify))
 
 
 def with_intervals(
@@ -550,11 +558,12 @@ def with_intervals(
     progress: bool | None = None,
     design: Any = None,
     n_jobs: int | None = None,
+    stratify: bool = False,
 ) -> EvaluationResult:
     """``result`` with an interval for each value, from the score table of ``stats``
     (SPEC §6). ``design`` (an :class:`~measurelab.intervals.CaseDesign`) resamples
-    weighted cases; by default the table's whole counts are resampled. ``n_jobs``
-    threads evaluate the bootstrap replicates.
+    weighted cases; by default the table's whole counts are the cases (resampled jointly,
+    or by class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates.
 
     Examples
     --------
@@ -567,37 +576,36 @@ def with_intervals(
     from measurelab import intervals as iv
 
     level = iv.check_level(ci)
-    n_boot = iv.check_n_boot(n_boot)
+    n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)
     table = stats.require_table("ci")
     whole = table.is_integer and design is None
     methods = {k: iv.default_method(k, ci_method, whole_counts=whole) for k in result}
     boot = [k for k, m in methods.items() if m in iv.BOOTSTRAP_METHODS]
-    reps = jack = None
+    out = {}
+    extra: dict[str, tuple[float, float]] = {}
     if boot:
         if design is None:
-            design = iv.CaseDesign.from_table(table)
-
-        def values(t: ScoreTable) -> np.ndarray:
-            st = BinaryStats(table=t, threshold=stats.threshold, inclusive=stats.inclusive)
-            r = compute_measures(st, [result.measure(k) for k in boot])
-            return np.array([float(v) for v in r.values()])
-
-        reps, jack = iv.run_bootstrap(
-            design, values, n_boot, seed,
+            design = iv.CaseDesign.from_table(table, stratify=stratify)
+        run = iv.run_bootstrap(
+            design, [result.measure(k) for k in boot], n_boot, seed,
+            thresholds=[(stats.threshold, stats.inclusive)],
             jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress,
             n_jobs=n_jobs)
-    out = {}
+        bi = iv.BootstrapIntervals(
+            run.reps[:, 0, :].T, run.theta[0], np.array([float(result[k]) for k in boot]),
+            run.jack[:, 0, :].T, np.array([methods[k] == "bootstrap-bca" for k in boot]),
+            level)
+        for j, k in enumerate(boot):
+            out[k] = iv.Interval(float(result[k]), float(bi.lo[j]), float(bi.hi[j]),
+                                 str(bi.method[j]))
+            extra[k] = (float(bi.infinite[j]), float(bi.undefined[j]))
+            iv.warn_nonfinite(k, out[k], *extra[k])
     for k, v in result.items():
-        j = boot.index(k) if k in boot else None
-        out[k] = iv.measure_interval(
-            k, float(v), methods[k], level, table=table, counts=stats.counts,
-            reps=None if j is None else reps[:, 0, j],
-            jack=None if j is None else jack[:, 0, j])
-        if math.isnan(out[k].lo) and not math.isnan(float(v)):
-            from measurelab._validation import warn_undefined
-
-            warn_undefined(f"the {out[k].method} interval of {k} is undefined for this input")
+        if k not in out:
+            out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
+                                         counts=stats.counts)
+    out = {k: out[k] for k in result}
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out)
 

@@ -32,13 +32,24 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from measurelab._threads import check_n_jobs, one_blas_thread, run_in_order
-from measurelab._validation import MeasurelabError
+from measurelab._threads import check_n_jobs
+from measurelab._validation import MeasurelabError, warn_undefined
+from measurelab.bootstrap import (  # noqa: F401  (the bootstrap's names, re-exported)
+    MIN_BOOT,
+    BootstrapIntervals,
+    BootstrapRun,
+    CaseDesign,
+    check_n_boot,
+    jackknife_groups,
+    percentile_interval,
+    rng_of,
+    run_bootstrap,
+)
 from measurelab.stats.scoretable import ScoreTable
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
 BOOTSTRAP_METHODS = ("bootstrap-bca", "bootstrap-percentile")
-CI_METHODS = (*PROPORTION_METHODS, "delong", *BOOTSTRAP_METHODS)
+CI_METHODS = (*PROPORTION_METHODS, "delong-logit", "delong", *BOOTSTRAP_METHODS)
 
 #: proportion measures: name -> (numerator, denominator) as functions of the counts
 PROPORTIONS = {
@@ -76,19 +87,6 @@ def check_level(ci: Any, name: str = "ci") -> float:
     if not 0.0 < level < 1.0:
         raise MeasurelabError(f"{name} must be in (0, 1) (e.g. 0.95), got {ci!r}")
     return level
-
-
-def check_n_boot(n_boot: Any, name: str = "n_boot") -> int:
-    """The number of bootstrap replicates as a positive integer, or a one-line error.
-
-    Examples
-    --------
-    >>> check_n_boot(200)
-    200
-    """
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 1:
-        raise MeasurelabError(f"{name} must be a positive integer, got {n_boot!r}")
-    return int(n_boot)
 
 
 def _z(level: float) -> float:
@@ -227,8 +225,75 @@ def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
     se = math.sqrt(var)
     if se == 0:
         p = 1.0 if diff == 0 else 0.0
-        z = math.nan if diff == 0 else math.copysign(math.inf, diff)
+        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
         return (diff, diff, diff, 0.0, z, p)
+    z = diff / se
+    p = float(2.0 * norm.sf(abs(z)))
+    zc = _z(level)
+    return (diff, diff - zc * se, diff + zc * se, se, z, p)
+
+
+def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """AUCs and per-case placements of several models on the same cases: ``auc`` (k,),
+    ``p10`` (k, positives) and ``p01`` (k, negatives); ``rows[m][i]`` is the row of case i
+    in ``tables[m]``, ``y`` the truth per case.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1], dtype=bool)
+    >>> s = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> t = ScoreTable.from_arrays(y, s)
+    >>> auc, p10, p01 = delong_components([t], [np.searchsorted(t.scores, s)], y)
+    >>> auc.tolist(), p10.tolist()
+    ([0.75], [[0.5, 1.0]])
+    """
+    y = np.asarray(y, dtype=bool)
+    k = len(tables)
+    p10 = np.empty((k, int(y.sum())))
+    p01 = np.empty((k, int((~y).sum())))
+    for j, (t, r) in enumerate(zip(tables, rows, strict=True)):
+        v10, v01 = delong_placements(t)
+        p10[j] = v10[r[y]]
+        p01[j] = v01[r[~y]]
+    with np.errstate(invalid="ignore"):
+        auc = p10.mean(axis=1) if p10.shape[1] and p01.shape[1] else np.full(k, np.nan)
+    return auc, p10, p01
+
+
+def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
+                             level: float = 0.95
+                             ) -> tuple[float, float, float, float, float, float]:
+    """DeLong's paired test of AUC_a − AUC_b from the placements: (diff, lo, hi, se, z, p).
+
+    Var(A − B) = Var(V10_a − V10_b)/n₁ + Var(V01_a − V01_b)/n₀ (the same as
+    Var A + Var B − 2 Cov(A, B), computed from the differences so that models ranking the
+    cases alike give exactly 0). A zero variance with a zero difference (identical or
+    rank-equivalent models) gives z = 0, p = 1 and the interval [0, 0]. The interval uses
+    the test's standard error, so it excludes 0 exactly when p < 1 − level.
+
+    Examples
+    --------
+    >>> p10 = np.array([[0.5, 1.0, 1.0], [0.5, 1.0, 1.0]])
+    >>> p01 = np.array([[0.0, 1 / 3], [0.0, 1 / 3]])
+    >>> delong_paired_placements(p10, p01, 0, 1)
+    (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    """
+    from scipy.stats import norm
+
+    n1, n0 = p10.shape[1], p01.shape[1]
+    if n1 < 2 or n0 < 2:
+        nan = math.nan
+        return (nan, nan, nan, nan, nan, nan)
+    d10 = p10[a] - p10[b]
+    d01 = p01[a] - p01[b]
+    diff = float(d10.mean())
+    var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
+    se = math.sqrt(max(var, 0.0))
+    if se == 0:
+        if diff == 0:
+            return (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+        return (diff, diff, diff, 0.0, math.copysign(math.inf, diff), 0.0)
     z = diff / se
     p = float(2.0 * norm.sf(abs(z)))
     zc = _z(level)
@@ -252,6 +317,28 @@ def mcnemar_exact(b: int, c: int) -> float:
     from scipy.stats import binom
 
     return float(min(1.0, 2.0 * binom.cdf(min(int(b), int(c)), n, 0.5)))
+
+
+def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Exact conditional interval of acc_A − acc_B = (b − c)/n from the discordant counts
+    (b: A right and B wrong; c: the reverse), consistent with :func:`mcnemar_exact`.
+
+    Given the d = b + c discordant cases, b ~ Bin(d, π) and the difference is (d/n)(2π − 1);
+    the Clopper–Pearson interval of π maps to the interval of the difference. It excludes 0
+    exactly when McNemar's exact p is below 1 − level (both are the same binomial tails).
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in mcnemar_interval(12, 3, 100)]
+    [0.0148, 0.1594]
+    >>> mcnemar_interval(0, 0, 50)
+    (0.0, 0.0)
+    """
+    d = int(b) + int(c)
+    if d == 0 or n <= 0:
+        return (0.0, 0.0)
+    lo, hi = proportion_interval(int(b), d, level, "clopper-pearson")
+    return (d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
 
 
 def holm(pvalues: Any) -> np.ndarray:
@@ -279,7 +366,7 @@ def holm(pvalues: Any) -> np.ndarray:
 # ------------------------------------------------------------------ bootstrap
 def case_rows(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     """Row index of every positive and every negative case of a whole-count table
-    (cases of a row are contiguous): the map a stratified resample counts through.
+    (cases of a row are contiguous).
 
     Examples
     --------
@@ -297,50 +384,15 @@ def case_rows(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
             np.repeat(k, table.neg.astype(np.int64)))
 
 
-def jackknife_groups(n_units: int, rng: np.random.Generator,
-                     n_groups: int = 50) -> np.ndarray:
-    """Random group (0 … G−1) of each unit for the grouped (delete-a-group) jackknife.
-
-    The acceleration of BCa is a ratio of the third to the 1.5th power of the second
-    moment of the jackknife influences; group sums of independent influences keep that
-    ratio (Σ V³ / (Σ V²)^{3/2} ≈ n μ₃ / (n σ²)^{3/2} for any group size), so G groups
-    estimate it at the cost of G evaluations instead of n.
-
-    Examples
-    --------
-    >>> g = jackknife_groups(10, np.random.default_rng(0), n_groups=3)
-    >>> sorted(set(g.tolist()))
-    [0, 1, 2]
-    """
-    g = min(n_groups, n_units)
-    return rng.permutation(np.arange(n_units) % g)
-
-
-def percentile_interval(reps: np.ndarray, level: float) -> tuple[float, float]:
-    """Percentile interval of bootstrap replicates (NaN replicates ignored).
-
-    Examples
-    --------
-    >>> [round(x, 9) for x in percentile_interval(np.arange(101.0), 0.9)]
-    [5.0, 95.0]
-    """
-    r = np.asarray(reps, dtype=np.float64)
-    r = r[~np.isnan(r)]
-    if r.size == 0:
-        return (math.nan, math.nan)
-    a = (1.0 - level) / 2.0
-    lo, hi = np.quantile(r, [a, 1.0 - a])
-    return (float(lo), float(hi))
-
-
 def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
                  level: float) -> tuple[float, float]:
-    """Bias-corrected and accelerated interval (Efron 1987).
+    """Bias-corrected and accelerated interval (Efron 1987) of one statistic.
 
-    z₀ = Φ⁻¹(#{θ* < θ} + ½#{θ* = θ}) / B), a = Σ(θ̄ − θ₍ᵢ₎)³ / (6 (Σ(θ̄ − θ₍ᵢ₎)²)^{3/2})
-    from the jackknife values; endpoints are the replicate quantiles at
-    Φ(z₀ + (z₀ + z_α)/(1 − a(z₀ + z_α))). Falls back to the percentile interval when
-    z₀ or a is not finite (all replicates on one side, a degenerate jackknife).
+    z₀ = Φ⁻¹((#{θ* < θ} + ½#{θ* = θ}) / B), a = Σd³ / (6 (Σd²)^{3/2}) with d the jackknife
+    deviations; the ends are the replicate quantiles at Φ(z₀ + (z₀ + z_α)/(1 − a(z₀ + z_α))).
+    Falls back to the percentile interval where the estimate sits at the edge of its
+    replicates (:class:`~measurelab.bootstrap.BootstrapIntervals`); the interval always
+    contains θ.
 
     Examples
     --------
@@ -349,53 +401,13 @@ def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
     >>> round(lo, 1), round(hi, 1)
     (-1.9, 2.0)
     """
-    from scipy.stats import norm
-
     r = np.asarray(reps, dtype=np.float64)
-    r = r[~np.isnan(r)]
     if r.size == 0 or not math.isfinite(theta):
         return (math.nan, math.nan)
-    prop = (np.count_nonzero(r < theta) + 0.5 * np.count_nonzero(r == theta)) / r.size
-    z0 = float(norm.ppf(prop))
-    j = np.asarray(jack, dtype=np.float64)
-    j = j[np.isfinite(j)]
-    d = j.mean() - j if j.size else j
-    den = float(np.sum(d * d)) ** 1.5 if j.size else 0.0
-    acc = float(np.sum(d**3)) / (6.0 * den) if den > 0 else 0.0
-    if not (math.isfinite(z0) and math.isfinite(acc)):
-        return percentile_interval(r, level)
-    za = _z(level)
-    qs = []
-    for zq in (-za, za):
-        t = z0 + zq
-        qs.append(float(norm.cdf(z0 + t / (1.0 - acc * t))))
-    lo, hi = np.quantile(r, qs)
-    return (float(lo), float(hi))
-
-
-def bootstrap_p(diff: float, reps: np.ndarray) -> float:
-    """Two-sided p of 'no difference' from a paired bootstrap: z = diff / SE with SE the
-    standard deviation of the replicated differences, p = 2·(1 − Φ(|z|)).
-
-    The normal form, not the count of replicates beyond 0, so that p is not floored at
-    2/(B + 1) and stays usable under Holm's adjustment over many tests (a zero SE gives
-    p = 1 for a zero difference, else 0; NaN replicates are ignored).
-
-    Examples
-    --------
-    >>> round(bootstrap_p(0.2, np.array([0.1, 0.2, 0.3])), 4)   # z = 0.2 / 0.1
-    0.0455
-    """
-    from scipy.stats import norm
-
-    d = np.asarray(reps, dtype=np.float64)
-    d = d[~np.isnan(d)]
-    if d.size < 2 or not math.isfinite(diff):
-        return math.nan
-    se = float(np.std(d, ddof=1))
-    if se == 0:
-        return 1.0 if diff == 0 else 0.0
-    return float(2.0 * norm.sf(abs(diff) / se))
+    bi = BootstrapIntervals(r[None, :], np.array([theta]), np.array([theta]),
+                            np.asarray(jack, dtype=np.float64)[None, :], np.array([True]),
+                            level)
+    return (float(bi.lo[0]), float(bi.hi[0]))
 
 
 def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
@@ -408,181 +420,16 @@ def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
                delay=2.0, leave=False)
 
 
-class CaseDesign:
-    """Several score tables of the same cases, ready for a stratified (paired) bootstrap.
-
-    Each model k knows the row of every positive and negative case in its table; a
-    replicate draws one multiplicity per case (positives and negatives separately) and
-    adds them into each model's rows with ``np.bincount`` — O(n), no sort, and the same
-    resampled cases for every model. A whole-count table alone (no case data) is the
-    special case where the cases of a row are its ``pos``/``neg`` count
-    (:meth:`from_table`).
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.4, 0.1])
-    >>> d = CaseDesign.from_table(t)
-    >>> [u.n_pos for u in d.replicate(np.random.default_rng(0))]
-    [2.0]
-    """
-
-    def __init__(self, tables: list[ScoreTable], pos_rows: list[np.ndarray],
-                 neg_rows: list[np.ndarray], pos_weight: np.ndarray | None = None,
-                 neg_weight: np.ndarray | None = None) -> None:
-        for t in tables:  # replicates share what depends on the scores alone
-            t.open_score_cache()
-        self.tables = tables
-        self.pos_rows = pos_rows
-        self.neg_rows = neg_rows
-        self.n1 = int(pos_rows[0].size)
-        self.n0 = int(neg_rows[0].size)
-        self.pos_weight = pos_weight
-        self.neg_weight = neg_weight
-
-    @classmethod
-    def from_table(cls, table: ScoreTable) -> CaseDesign:
-        pr, nr = case_rows(table)
-        return cls([table], [pr], [nr])
-
-    @classmethod
-    def from_cases(cls, y: np.ndarray, scores: list[np.ndarray],
-                   sample_weight: np.ndarray | None = None) -> CaseDesign:
-        """Tables of each model's scores (one sort each, here only) and the case→row maps.
-
-        Examples
-        --------
-        >>> d = CaseDesign.from_cases(np.array([True, False]), [np.array([0.7, 0.2])])
-        >>> d.tables[0].scores.tolist(), d.pos_rows[0].tolist()
-        ([0.2, 0.7], [1])
-        """
-        y = np.asarray(y, dtype=bool)
-        tables, prs, nrs = [], [], []
-        for s in scores:
-            t = ScoreTable.from_arrays(y, s, sample_weight)
-            r = np.searchsorted(t.scores, s)
-            tables.append(t)
-            prs.append(r[y])
-            nrs.append(r[~y])
-        pw = nw = None
-        if sample_weight is not None:
-            w = np.asarray(sample_weight, dtype=np.float64)
-            pw, nw = w[y], w[~y]
-        return cls(tables, prs, nrs, pw, nw)
-
-    def weighted(self, mpos: np.ndarray, mneg: np.ndarray) -> list[ScoreTable]:
-        """Every model's table with case multiplicities ``mpos``, ``mneg``."""
-        if self.pos_weight is not None:
-            mpos = mpos * self.pos_weight
-            mneg = mneg * self.neg_weight
-        out = []
-        for t, pr, nr in zip(self.tables, self.pos_rows, self.neg_rows, strict=True):
-            pos = np.bincount(pr, weights=mpos, minlength=t.size)
-            neg = np.bincount(nr, weights=mneg, minlength=t.size)
-            # whole multiplicities of a whole-count table stay whole
-            whole = self.pos_weight is None and t.is_integer
-            out.append(t.reweighted(pos, neg, integer=True if whole else None))
-        return out
-
-    def draw(self, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """The case multiplicities of one stratified replicate (positives, negatives)."""
-        mpos = np.bincount(rng.integers(0, self.n1, self.n1, dtype=_draw_dtype(self.n1)),
-                           minlength=self.n1)
-        mneg = np.bincount(rng.integers(0, self.n0, self.n0, dtype=_draw_dtype(self.n0)),
-                           minlength=self.n0)
-        return mpos.astype(np.float64), mneg.astype(np.float64)
-
-    def replicate(self, rng: np.random.Generator) -> list[ScoreTable]:
-        """One stratified bootstrap replicate of every model (shared case draws)."""
-        return self.weighted(*self.draw(rng))
-
-    def jackknife(self, rng: np.random.Generator, n_groups: int = 50) -> list[list[ScoreTable]]:
-        """Delete-a-group jackknife: cases split at random into groups (positives and
-        negatives each spread over all groups); group g left out has multiplicity 0."""
-        gp = jackknife_groups(self.n1, rng, n_groups)
-        gn = jackknife_groups(self.n0, rng, n_groups)
-        g = max(int(gp.max(initial=-1)), int(gn.max(initial=-1))) + 1
-        return [self.weighted((gp != k).astype(np.float64), (gn != k).astype(np.float64))
-                for k in range(g)]
-
-
-def run_bootstrap(design: CaseDesign, evaluate: Any, n_boot: int, seed: Any,
-                  *, jackknife: bool = True, progress: bool | None = None,
-                  desc: str = "bootstrap", n_jobs: int | None = None
-                  ) -> tuple[np.ndarray, np.ndarray]:
-    """Replicates and jackknife values of ``evaluate(table) -> 1-d array`` per model.
-
-    Returns arrays of shape (n_boot, models, m) and (groups, models, m). Warnings of
-    undefined values inside replicates are silenced (they show as NaN replicates).
-    Seeded: the same seed gives the same replicates, whatever ``n_jobs``.
-
-    ``n_jobs`` threads evaluate replicates side by side (:func:`check_n_jobs`). The case
-    draws stay in this thread, in order, so the replicates are the ones a single thread
-    makes; the compiled walks over the tables release the GIL, which is where the time
-    goes on large tables. BLAS is held to one thread while the bootstrap runs, for every
-    ``n_jobs`` (:func:`~measurelab._threads.one_blas_thread`).
-    ``evaluate`` must then be safe to call from several threads (measurelab's measures
-    are).
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.4, 0.1])
-    >>> reps, jack = run_bootstrap(CaseDesign.from_table(t), lambda u: np.array([u.n_pos]),
-    ...                            5, 0)
-    >>> reps.shape, float(reps.max())
-    ((5, 1, 1), 2.0)
-    """
-    import warnings
-
-    jobs = check_n_jobs(n_jobs)
-    rng = np.random.default_rng(seed)
-    k = len(design.tables)
-    if design.n1 == 0 or design.n0 == 0:
-        raise MeasurelabError(
-            f"a stratified bootstrap needs both classes, got {design.n1} positive and "
-            f"{design.n0} negative cases"
-        )
-    with warnings.catch_warnings(), one_blas_thread():
-        warnings.simplefilter("ignore")
-        # every model's own table first: what depends on its scores alone is computed
-        # there once and inherited by its replicates (ScoreTable.score_cached)
-        first = [np.asarray(evaluate(t), dtype=np.float64) for t in design.tables][0]  # noqa: RUF015
-        reps = np.empty((n_boot, k, first.size))
-
-        def one(draw: tuple[np.ndarray, np.ndarray]) -> list[Any]:
-            return [evaluate(t) for t in design.weighted(*draw)]
-
-        with progress_bar(n_boot, progress, desc) as bar:
-            if jobs == 1:
-                for b in range(n_boot):
-                    reps[b] = one(design.draw(rng))
-                    bar.update(1)
-            else:
-                run_in_order(one, (design.draw(rng) for _ in range(n_boot)), reps, jobs, bar)
-        if not jackknife:
-            return reps, np.empty((0, k, first.size))
-        groups = design.jackknife(rng)
-        jack = np.empty((len(groups), k, first.size))
-
-        def group(ts: list[ScoreTable]) -> list[Any]:
-            return [evaluate(t) for t in ts]
-
-        if jobs == 1:
-            for g, ts in enumerate(groups):
-                jack[g] = group(ts)
-        else:
-            run_in_order(group, iter(groups), jack, jobs, None)
-    return reps, jack
-
-
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True) -> str:
-    """The interval method of one measure: Wilson for proportions, DeLong for AUC,
-    BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a proportion
-    method applies to proportions only, ``delong`` to AUC only; elsewhere the default).
+    """The interval method of one measure: Wilson for proportions, DeLong on the logit
+    scale for AUC, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a
+    proportion method applies to proportions only, ``delong-logit`` and ``delong`` (plain
+    Wald, pROC's convention) to AUC only; elsewhere the default).
 
     Examples
     --------
     >>> default_method("acc", None), default_method("auc", None), default_method("f1", None)
-    ('wilson', 'delong', 'bootstrap-bca')
+    ('wilson', 'delong-logit', 'bootstrap-bca')
     >>> default_method("auc", "bootstrap-percentile"), default_method("f1", "wilson")
     ('bootstrap-percentile', 'bootstrap-bca')
     """
@@ -595,15 +442,19 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     if name in PROPORTIONS and whole_counts:
         return ci_method if ci_method in PROPORTION_METHODS else "wilson"
     if name == "auc" and whole_counts:
-        return "delong"
+        return "delong" if ci_method == "delong" else "delong-logit"
     return "bootstrap-bca"
 
 
 def measure_interval(name: str, value: float, method: str, level: float, *,
                      table: ScoreTable | None = None, counts: Any = None,
-                     reps: np.ndarray | None = None,
-                     jack: np.ndarray | None = None) -> Interval:
-    """The interval of one measure value by the chosen method (see :func:`default_method`).
+                     what: str | None = None) -> Interval:
+    """The analytic interval of one measure value (Wilson / Clopper–Pearson for a
+    proportion, DeLong on the logit scale for AUC); bootstrap intervals come from
+    :class:`~measurelab.bootstrap.BootstrapIntervals`.
+
+    An interval that cannot be formed (no cases in the proportion's denominator, one
+    class) is NaN with a warning naming ``what``.
 
     Examples
     --------
@@ -613,20 +464,49 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
     (0.7222, 0.8749, 'wilson')
     """
     value = float(value)
+    what = what or name
     if method in PROPORTION_METHODS:
         num, den = PROPORTIONS[name]
-        lo, hi = proportion_interval(float(num(counts)), float(den(counts)), level, method)
+        n = float(den(counts))
+        lo, hi = proportion_interval(float(num(counts)), n, level, method)
+        if n == 0:
+            warn_undefined(f"the {method} interval of {what} is undefined: no cases in its "
+                           "denominator")
         return Interval(value, lo, hi, method)
-    if method == "delong":
-        r = delong(table, level)
-        return Interval(value, r.lo, r.hi, "delong", r.se)
-    if not math.isfinite(value):
-        return Interval(value, math.nan, math.nan, method)
-    if method == "bootstrap-percentile":
-        lo, hi = percentile_interval(reps, level)
-    else:
-        lo, hi = bca_interval(value, reps, jack, level)
-    return Interval(value, lo, hi, method)
+    if method in ("delong", "delong-logit"):
+        import warnings
+
+        from measurelab.delong import delong_interval
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = delong_interval(table, level, scale="logit" if method == "delong-logit"
+                                else "wald")
+        for w in caught:  # the same warning, naming what it is about
+            warn_undefined(f"{what}: {w.message}")
+        return Interval(value, r.lo, r.hi, r.method, r.se)
+    raise MeasurelabError(f"{method!r} is not an analytic interval method")
+
+
+def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -> None:
+    """Warn when a bootstrap interval rests on infinite or undefined replicates (an end
+    is ±inf) or when some replicates are undefined.
+
+    Examples
+    --------
+    >>> warn_nonfinite("acc", Interval(0.5, 0.4, 0.6, "bootstrap-bca"), 0.0, 0.0)
+    """
+    if not (math.isinf(r.lo) or math.isinf(r.hi) or nan_share > 0):
+        return
+    parts = []
+    if inf_share > 0:
+        parts.append(f"{100 * inf_share:.3g}% of the replicates are infinite")
+    if nan_share > 0:
+        parts.append(f"{100 * nan_share:.3g}% are undefined (counted as -inf for the "
+                     "lower end, +inf for the upper)")
+    end = [s for s, v in (("lower", r.lo), ("upper", r.hi)) if math.isinf(v)]
+    tail = f"; the {' and '.join(end)} end rests on them" if end else ""
+    warn_undefined(f"the bootstrap interval of {what}: {', '.join(parts)}{tail}")
 
 
 def _draw_dtype(n: int) -> type:

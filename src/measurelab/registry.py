@@ -125,6 +125,10 @@ class Measure:
     params : default keyword parameters of the formula
     main_param : the parameter set by ``name@value``
     needs_probabilities : the scores must lie in [0, 1]
+    exact : the formula gives exact values on whole counts
+    block : ``block(statistic_block, **params) -> ndarray (B,)``, the same formula over a
+        block of ``B`` tables at once (:mod:`measurelab.stats.block`); None: a formula
+        over counts is applied to the block's count arrays, any other is called per table
     """
 
     name: str
@@ -140,6 +144,7 @@ class Measure:
     main_param: str | None = None
     needs_probabilities: bool = False
     exact: bool = False
+    block: Callable[..., Any] | None = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -205,6 +210,39 @@ class Measure:
         if self.statistic == "scores":
             return self.formula(stats.require_table(self.name), **kw)
         return self.formula(stats, **kw)
+
+    def compute_block(self, stats: Any, **params: Any) -> np.ndarray:
+        """The measure on every table of a :class:`~measurelab.stats.block.BlockStats`:
+        an array of shape (B,).
+
+        The block formula when the measure has one; a formula over counts is tried on the
+        block's count arrays (the built-in ones are written for arrays); otherwise, or when
+        the formula does not take arrays (a user's ``if c.tp == 0``), one call per table.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from measurelab.stats.block import BlockStats, TableBlock
+        >>> blk = TableBlock(np.array([0.2, 0.8]), np.array([[0., 1], [1, 1]]),
+        ...                  np.array([[1., 0], [1, 0]]))
+        >>> registry.get("acc").compute_block(BlockStats(blk)).tolist()
+        [1.0, 0.6666666666666666]
+        """
+        kw = {**self.params, **params}
+        n = stats.n_blocks
+        if self.block is not None:
+            arg = {"counts": lambda: stats.counts, "scores": lambda: stats.table,
+                   "stats": lambda: stats}[self.statistic]()
+            return np.asarray(self.block(arg, **kw), dtype=np.float64).reshape(n)
+        if self.statistic == "counts":
+            try:
+                out = np.asarray(self.formula(stats.counts, **kw), dtype=np.float64)
+            except (TypeError, ValueError):
+                out = None
+            if out is not None and out.shape == (n,):
+                return out
+        return np.array([float(self.compute(stats.stats(b), **params)) for b in range(n)],
+                        dtype=np.float64)
 
     def _compute_multiclass(self, stats: Any, kw: dict[str, Any]) -> Any:
         average = check_average(kw.pop("average", "macro"))
@@ -409,6 +447,7 @@ def measure(
     main_param: str | None = None,
     needs_probabilities: bool | None = None,
     exact: bool = False,
+    block: Callable[..., Any] | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: register ``formula`` as a measure and return the formula unchanged.
 
@@ -451,6 +490,7 @@ def measure(
                 if needs_probabilities is None
                 else needs_probabilities,
                 exact=exact,
+                block=block,
             )
         )
         return formula

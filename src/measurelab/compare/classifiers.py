@@ -50,7 +50,7 @@ from measurelab._validation import (
 )
 from measurelab.api import _resolve_all, compute_measures
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
-from measurelab.registry import Measure
+from measurelab.registry import Measure, registry
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
 
@@ -82,6 +82,28 @@ def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
     return names, scores
 
 
+#: the default measures of a comparison: one of each kind of question (ranking: auc, ap;
+#: probabilities: brier, mxe; decisions at the threshold: f1, mcc, acc), no near-duplicates
+HEADLINE: tuple[str, ...] = ("auc", "ap", "brier", "mxe", "f1", "mcc", "acc")
+
+
+def _choose(measures: Any, probabilities: bool) -> list[Measure] | None:
+    """The measures asked for: the headline set by default (its probability measures only
+    for probabilities), every applicable measure for 'all'."""
+    if measures is None:
+        return [registry.get(k) for k in HEADLINE
+                if probabilities or not registry.get(k).needs_probabilities]
+    if isinstance(measures, str) and measures == "all":
+        return None
+    return _resolve_all(measures)
+
+
+def _check_flag(value: Any, name: str) -> bool:
+    if not isinstance(value, bool | np.bool_):
+        raise MeasurelabError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
 def compare_classifiers(
     y_true: Any,
     models: Mapping[str, Any] | Sequence[tuple[str, Any]],
@@ -97,6 +119,7 @@ def compare_classifiers(
     inclusive: bool = False,
     progress: bool | None = None,
     n_jobs: int | None = None,
+    stratify: bool = False,
 ) -> ClassifierComparison:
     """Compare several models scored on the same cases: values, intervals, paired tests.
 
@@ -106,13 +129,16 @@ def compare_classifiers(
         Binary labels.
     models : mapping ``{name: scores}`` (or ``(name, scores)`` pairs)
         One score vector of length n per model, higher = more likely positive.
-    measures : names or Measure objects, optional
-        Default: every measure that applies to all models.
+    measures : names or Measure objects, or 'all', optional
+        Default: the headline set :data:`HEADLINE` (auc, ap, brier, mxe, f1, mcc, acc; the
+        probability measures when the scores are probabilities): a short list of measures
+        that say different things, so Holm's adjustment over the rows reported leaves a
+        real difference visible. ``'all'``: every measure that applies.
     ci : float in (0, 1) or None, default 0.95
         Confidence level of the intervals (and of the tests' decisions in
         :meth:`ClassifierComparison.preferences`); ``None`` gives values only.
     n_boot : int, default 2000
-        Replicates of the paired stratified bootstrap.
+        Replicates of the paired bootstrap (at least 100 when ``ci`` is set).
     seed : int or numpy Generator seed, default 0
     ci_method : str, optional
         'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or 'bootstrap-percentile';
@@ -126,6 +152,11 @@ def compare_classifiers(
     n_jobs : int, optional
         Threads evaluating bootstrap replicates (None: 1; -1: every CPU). The replicates
         and so every interval and p-value are the same whatever ``n_jobs``.
+    stratify : bool, default False
+        False (default): the bootstrap resamples the cases jointly, as fits a test set
+        that is a random sample (its class counts are random too). True: positives and
+        negatives are resampled separately, for a design that fixed the class counts
+        (a case–control sample, a test set built with a chosen balance).
 
     Returns
     -------
@@ -143,15 +174,16 @@ def compare_classifiers(
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
     level = None if ci is None else iv.check_level(ci)
-    n_boot = iv.check_n_boot(n_boot)
+    n_boot = iv.check_n_boot(n_boot, minimum=1 if ci is None else iv.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)
+    stratify = _check_flag(stratify, "stratify")
     if ci_method is not None:
         iv.default_method("acc", ci_method)  # validates the name
-    design = iv.CaseDesign.from_cases(y, scores, w)
+    design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
     stats = [BinaryStats(table=t, threshold=float(threshold), inclusive=inclusive)
              for t in design.tables]
     probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
-    chosen = _resolve_all(measures)
+    chosen = _choose(measures, probs)
     first = compute_measures(stats[0], chosen, probabilities_ok=probs)
     used = [first.measure(k) for k in first]
     values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
@@ -219,46 +251,39 @@ class ClassifierComparison:
 
     def _pair_method(self, k: str) -> str:
         m = self._methods()[k]
-        if k == "auc" and m == "delong":
+        if k == "auc" and m in ("delong", "delong-logit"):
             return "delong"
-        if k in ("acc", "err") and self._w is None:
+        if k in ("acc", "err") and self._w is None and self.ci_method not in \
+                iv.BOOTSTRAP_METHODS:
             return "mcnemar"
         return "bootstrap"
 
-    def _boot(self) -> tuple[list[str], np.ndarray, np.ndarray]:
-        """Measures needing replicates, replicates (B, models, m), jackknife (G, models, m)."""
+    def _boot(self) -> tuple[list[str], iv.BootstrapRun]:
+        """Measures needing replicates and the run (replicates, estimates, jackknife)."""
         if "boot" in self._cache:
             return self._cache["boot"]
         methods = self._methods()
         pairs = len(self.names) > 1
         need = [k for k in self._names_m
                 if methods[k] in iv.BOOTSTRAP_METHODS
-                or (pairs and self._pair_method(k) == "bootstrap")
-                or (pairs and self._pair_method(k) == "mcnemar")]
-        reps = jack = np.empty((0, len(self.names), 0))
+                or (pairs and self._pair_method(k) == "bootstrap")]
+        k = len(self.names)
+        run = iv.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
         if need:
-            ms = [self._measures[self._names_m.index(k)] for k in need]
-            thr, inc = self.threshold, self._inclusive
-
-            def evaluate(t: ScoreTable) -> np.ndarray:
-                r = compute_measures(BinaryStats(table=t, threshold=thr, inclusive=inc), ms)
-                return np.array([float(v) for v in r.values()])
-
-            reps, jack = iv.run_bootstrap(self._design, evaluate, self.n_boot, self.seed,
-                                          progress=self._progress, n_jobs=self._n_jobs)
-        self._cache["boot"] = (need, reps, jack)
+            ms = [self._measures[self._names_m.index(x)] for x in need]
+            bca = any(methods[x] == "bootstrap-bca" for x in need)
+            run = iv.run_bootstrap(self._design, ms, self.n_boot, self.seed,
+                                   thresholds=[(self.threshold, self._inclusive)] * k,
+                                   jackknife=bca, progress=self._progress,
+                                   n_jobs=self._n_jobs)
+        self._cache["boot"] = (need, run)
         return self._cache["boot"]
 
-    def _delong(self) -> tuple[np.ndarray, np.ndarray]:
+    def _delong(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """AUCs and placements (models × positives, models × negatives) for DeLong."""
         if "delong" not in self._cache:
             d = self._design
-            rows = []
-            for pr, nr in zip(d.pos_rows, d.neg_rows, strict=True):
-                r = np.empty(self._y.size, dtype=np.int64)
-                r[self._y] = pr
-                r[~self._y] = nr
-                rows.append(r)
-            self._cache["delong"] = iv.delong_cov(d.tables, rows, self._y)
+            self._cache["delong"] = iv.delong_components(d.tables, d.rows, d.y)
         return self._cache["delong"]
 
     def _interval_rows(self) -> list[dict[str, Any]]:
@@ -266,26 +291,47 @@ class ClassifierComparison:
             return self._cache["intervals"]
         level = self._need_level()
         methods = self._methods()
-        need, reps, jack = self._boot()
+        need, run = self._boot()
+        cells = [(a, j) for a in range(len(self.names)) for j, k in enumerate(self._names_m)
+                 if k in need and methods[k] in iv.BOOTSTRAP_METHODS]
+        boot = {}
+        if cells:
+            col = [need.index(self._names_m[j]) for _a, j in cells]
+            rows_a = [a for a, _j in cells]
+            bi = iv.BootstrapIntervals(
+                run.reps[:, rows_a, col].T, run.theta[rows_a, col],
+                np.array([self._vals[a, j] for a, j in cells]),
+                run.jack[:, rows_a, col].T,
+                np.array([methods[self._names_m[j]] == "bootstrap-bca" for _a, j in cells]),
+                level)
+            for i, c in enumerate(cells):
+                boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
+                           bi.undefined[i])
         rows = []
         for a, name in enumerate(self.names):
             for j, k in enumerate(self._names_m):
-                b = need.index(k) if k in need else None
-                r = iv.measure_interval(
-                    k, self._vals[a, j], methods[k], level, table=self._design.tables[a],
-                    counts=self._stats[a].counts,
-                    reps=None if b is None else reps[:, a, b],
-                    jack=None if b is None else jack[:, a, b])
-                if math.isnan(r.lo) and not math.isnan(r.value):
-                    warn_undefined(f"the {r.method} interval of {k} for model {name!r} is "
-                                   "undefined for this input (no cases in its denominator, "
-                                   "or constant scores)")
-                rows.append({"model": name, "measure": k, **r._asdict()})
+                value = float(self._vals[a, j])
+                if (a, j) in boot:
+                    lo, hi, method, inf_share, nan_share = boot[(a, j)]
+                    r = iv.Interval(value, float(lo), float(hi), method)
+                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share)
+                else:
+                    r = iv.measure_interval(k, value, methods[k], level,
+                                            table=self._design.tables[a],
+                                            counts=self._stats[a].counts,
+                                            what=f"{k} of model {name!r}")
+                    inf_share = nan_share = math.nan
+                rows.append({"model": name, "measure": k, **r._asdict(),
+                             "infinite": float(inf_share), "undefined": float(nan_share)})
         self._cache["intervals"] = rows
         return rows
 
     def intervals(self) -> Any:
-        """Long table ``model, measure, value, lo, hi, method`` (and ``se`` for DeLong).
+        """Long table ``model, measure, value, lo, hi, method, se, infinite, undefined``.
+
+        ``se`` is DeLong's standard error (AUC); ``infinite`` and ``undefined`` the shares
+        of bootstrap replicates whose value is ±inf or undefined (NaN for analytic
+        intervals): an end that rests on them is ±inf.
 
         Examples
         --------
@@ -297,38 +343,59 @@ class ClassifierComparison:
         import pandas as pd
 
         return pd.DataFrame(self._interval_rows(),
-                            columns=["model", "measure", "value", "lo", "hi", "method", "se"])
+                            columns=["model", "measure", "value", "lo", "hi", "method", "se",
+                                     "infinite", "undefined"])
 
     def _test_rows(self) -> list[dict[str, Any]]:
         if "tests" in self._cache:
             return self._cache["tests"]
         level = self._need_level()
         methods = self._methods()
-        need, reps, jack = self._boot()
+        need, run = self._boot()
+        pairs = list(combinations(range(len(self.names)), 2))
+        cells = [(a, b, j) for a, b in pairs for j, k in enumerate(self._names_m)
+                 if self._pair_method(k) == "bootstrap"]
+        boot = {}
+        if cells:
+            col = [need.index(self._names_m[j]) for _a, _b, j in cells]
+            ia = [c[0] for c in cells]
+            ib = [c[1] for c in cells]
+            dr = run.reps[:, ia, col] - run.reps[:, ib, col]
+            dj = run.jack[:, ia, col] - run.jack[:, ib, col]
+            with np.errstate(invalid="ignore"):
+                diffs = np.array([self._vals[a, j] - self._vals[b, j] for a, b, j in cells])
+                theta = run.theta[ia, col] - run.theta[ib, col]
+            bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
+                            for _a, _b, j in cells])
+            bi = iv.BootstrapIntervals(dr.T, theta, diffs, dj.T, bca, level)
+            for i, c in enumerate(cells):
+                boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], str(bi.method[i]), bi.infinite[i],
+                           bi.undefined[i])
         rows: list[dict[str, Any]] = []
-        for a, b in combinations(range(len(self.names)), 2):
+        for a, b in pairs:
             for j, k in enumerate(self._names_m):
                 pm = self._pair_method(k)
-                diff = float(self._vals[a, j] - self._vals[b, j])
+                with np.errstate(invalid="ignore"):
+                    diff = float(self._vals[a, j] - self._vals[b, j])
                 row = {"a": self.names[a], "b": self.names[b], "measure": k, "diff": diff,
                        "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
-                       "se": math.nan, "z": math.nan}
+                       "se": math.nan, "z": math.nan, "interval": pm}
                 if pm == "delong":
-                    auc, cov = self._delong()
-                    _d, lo, hi, se, z, p = iv.delong_paired(auc, cov, a, b, level)
+                    auc, p10, p01 = self._delong()
+                    _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+                elif pm == "mcnemar":
+                    p, lo, hi = self._mcnemar(a, b, level)
+                    if k == "err":
+                        lo, hi = -hi, -lo
+                    row.update(lo=lo, hi=hi, p=p, interval="mcnemar-exact-conditional")
                 else:
-                    c = need.index(k)
-                    dr = reps[:, a, c] - reps[:, b, c]
-                    if methods[k] == "bootstrap-percentile" or not math.isfinite(diff):
-                        lo, hi = iv.percentile_interval(dr, level)
-                    else:
-                        lo, hi = iv.bca_interval(diff, dr, jack[:, a, c] - jack[:, b, c], level)
-                    row.update(lo=lo, hi=hi)
-                    if pm == "mcnemar":
-                        row["p"] = self._mcnemar(a, b)
-                    else:
-                        row["p"] = iv.bootstrap_p(diff, dr)
+                    lo, hi, p, method, inf_share, nan_share = boot[(a, b, j)]
+                    row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
+                    iv.warn_nonfinite(f"the difference in {k} of {self.names[a]!r} and "
+                                      f"{self.names[b]!r}",
+                                      iv.Interval(diff, float(lo), float(hi), method),
+                                      inf_share, nan_share)
                 rows.append(row)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):
@@ -336,18 +403,26 @@ class ClassifierComparison:
         self._cache["tests"] = rows
         return rows
 
-    def _mcnemar(self, a: int, b: int) -> float:
+    def _mcnemar(self, a: int, b: int, level: float) -> tuple[float, float, float]:
+        """McNemar's exact p and the exact conditional interval of acc_a − acc_b."""
         y, s = self._y, self._scores
         pa = s[a] >= self.threshold if self._inclusive else s[a] > self.threshold
         pb = s[b] >= self.threshold if self._inclusive else s[b] > self.threshold
         ca, cb = pa == y, pb == y
-        return iv.mcnemar_exact(int(np.count_nonzero(ca & ~cb)),
-                                int(np.count_nonzero(~ca & cb)))
+        nb = int(np.count_nonzero(ca & ~cb))
+        nc = int(np.count_nonzero(~ca & cb))
+        lo, hi = iv.mcnemar_interval(nb, nc, int(y.size), level)
+        return iv.mcnemar_exact(nb, nc), lo, hi
 
     def tests(self) -> Any:
         """Paired tests for every pair of models and measure: ``a, b, measure, diff, lo,
-        hi, p, p_holm, method`` (diff = a − b; plus ``se`` and ``z`` for DeLong), Holm over
-        all rows.
+        hi, p, p_holm, method, se, z, interval`` (diff = a − b; ``se`` and ``z`` for DeLong;
+        ``interval`` names the interval's method), Holm over all rows.
+
+        Interval and test tell one story: in a bootstrap row p is inverted from the same
+        bootstrap distribution as the interval, in a DeLong row both use the same standard
+        error, and a McNemar row's interval is the exact conditional one (Clopper–Pearson
+        on the discordant pairs), so ``lo > 0 or hi < 0`` exactly when ``p < 1 − ci``.
 
         Examples
         --------
@@ -360,7 +435,8 @@ class ClassifierComparison:
         import pandas as pd
 
         return pd.DataFrame(self._test_rows(), columns=["a", "b", "measure", "diff", "lo", "hi",
-                                                        "p", "p_holm", "method", "se", "z"])
+                                                        "p", "p_holm", "method", "se", "z",
+                                                        "interval"])
 
     # ----------------------------------------------------------- verdicts etc.
     def verdicts(self) -> Any:
@@ -469,7 +545,8 @@ class ClassifierComparison:
         pairs = []
         for r in self._test_rows():
             e = {k: (_num(r[k]) if isinstance(r[k], float) else r[k])
-                 for k in ("a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method")}
+                 for k in ("a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method",
+                           "interval")}
             if r["measure"] == "auc":
                 e["se"], e["z"] = _num(r["se"]), _num(r["z"])
             pairs.append(e)
@@ -502,7 +579,7 @@ class ClassifierComparison:
         Examples
         --------
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
-        ...                         measures=["auc"], n_boot=20)
+        ...                         measures=["auc"], n_boot=100)
         >>> b = r.curve_bands()
         >>> b["grid"].shape, b["roc"]["a"]["lo"].shape
         ((101,), (101,))
@@ -512,13 +589,19 @@ class ClassifierComparison:
         x = np.linspace(0.0, 1.0, grid)
         roc_reps = np.full((nb, len(self.names), grid), np.nan)
         pr_reps = np.full((nb, len(self.names), grid), np.nan)
+        nb = iv.check_n_boot(nb, "n_boot")
         rng = np.random.default_rng(self.seed)
-        with iv.progress_bar(nb, self._progress, "curve bands") as bar:
-            for b in range(nb):
-                for a, t in enumerate(self._design.replicate(rng)):
-                    roc_reps[b, a] = np.interp(x, *_roc_points(t))
-                    pr_reps[b, a] = np.interp(x, *_pr_points(t))
-                bar.update(1)
+        thr = [(self.threshold, self._inclusive)] * len(self.names)
+        with iv.progress_bar(nb, self._progress, "curve bands") as bar, \
+                np.errstate(invalid="ignore", divide="ignore"):
+            for b0 in range(0, nb, 50):
+                mult = self._design.draw(rng, min(50, nb - b0))
+                for a, bs in enumerate(self._design.blocks(mult, thr)):
+                    for i in range(mult.shape[0]):
+                        t = bs.table.table(i)
+                        roc_reps[b0 + i, a] = np.interp(x, *_roc_points(t))
+                        pr_reps[b0 + i, a] = np.interp(x, *_pr_points(t))
+                bar.update(mult.shape[0])
         q = [(1 - level) / 2, 1 - (1 - level) / 2]
         out: dict[str, Any] = {"grid": x, "roc": {}, "pr": {}}
         for a, (n, t) in enumerate(zip(self.names, self._design.tables, strict=True)):
@@ -535,7 +618,7 @@ class ClassifierComparison:
         Examples
         --------
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
-        ...                         measures=["auc"], n_boot=20)
+        ...                         measures=["auc"], n_boot=100)
         >>> fig = r.plot()
         >>> [ax.get_title() for ax in fig.axes]
         ['ROC', 'precision–recall', 'reliability']
@@ -585,7 +668,7 @@ class ClassifierComparison:
         --------
         >>> import tempfile, pathlib
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
-        ...                         measures=["auc"], n_boot=20)
+        ...                         measures=["auc"], n_boot=100)
         >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html")
         >>> "data:image/png;base64," in p.read_text()
         True

@@ -1,0 +1,94 @@
+"""Unpaired comparisons (two test sets) and the one-story rule of every comparison row:
+``lo > 0 or hi < 0`` exactly when ``p < 1 − ci``."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+
+import measurelab as ml
+from measurelab.delong import delong_unpaired
+from measurelab.stats.scoretable import ScoreTable
+
+
+def _data(g, n, shift):
+    y = g.random(n) < 0.35
+    s = 1 / (1 + np.exp(-(shift * y + g.normal(size=n) - 0.6)))
+    return y.astype(int), np.round(s, 3)
+
+
+@pytest.fixture
+def two_sets():
+    g = np.random.default_rng(8)
+    return (*_data(g, 260, 1.8), *_data(g, 200, 1.1))
+
+
+def test_unpaired_auc_row_is_delong_unpaired(two_sets):
+    ya, sa, yb, sb = two_sets
+    r = ml.compare_unpaired(ya, sa, yb, sb, measures=["auc", "f1", "acc"], n_boot=300,
+                            names=("new", "old"))
+    t = r.tests().set_index("measure")
+    ref = delong_unpaired(ScoreTable.from_arrays(ya == 1, sa),
+                          ScoreTable.from_arrays(yb == 1, sb))
+    for k in ("diff", "lo", "hi", "se", "z", "df", "p"):
+        assert t.loc["auc", k] == pytest.approx(ref[k], rel=1e-12)
+    assert list(t.columns[:2]) == ["a", "b"] and t["a"].tolist() == ["new"] * 3
+    assert t.loc["f1", "method"] == "bootstrap" and math.isnan(t.loc["f1", "df"])
+    # the values are each model's value on its own test set
+    assert t.loc["f1", "diff"] == pytest.approx(ml.f1(ya, sa) - ml.f1(yb, sb), abs=1e-15)
+    assert set(r.to_dict()) == {"models", "pairs"}
+
+
+def test_unpaired_bootstrap_difference_has_the_variance_of_independent_sets(two_sets):
+    """The replicated difference of independent bootstraps: its spread is the root sum
+    of the two single-set spreads (checked through the intervals' widths)."""
+    ya, sa, yb, sb = two_sets
+    kw = dict(measures=["brier"], n_boot=2000, ci_method="bootstrap-percentile")
+    r = ml.compare_unpaired(ya, sa, yb, sb, **kw)
+    wa = np.diff(ml.compare_classifiers(ya, {"a": sa}, **kw).intervals()[["lo", "hi"]]
+                 .to_numpy()[0])[0]
+    wb = np.diff(ml.compare_classifiers(yb, {"b": sb}, **kw).intervals()[["lo", "hi"]]
+                 .to_numpy()[0])[0]
+    t = r.tests().iloc[0]
+    assert (t.hi - t.lo) == pytest.approx(math.hypot(wa, wb), rel=0.1)
+
+
+def test_unpaired_bad_input(two_sets):
+    ya, sa, yb, sb = two_sets
+    with pytest.raises(ml.MeasurelabError, match="names must be two different names"):
+        ml.compare_unpaired(ya, sa, yb, sb, names=("m", "m"))
+    with pytest.raises(ml.MeasurelabError, match="too few replicates"):
+        ml.compare_unpaired(ya, sa, yb, sb, n_boot=10)
+
+
+@pytest.mark.parametrize("level", [0.9, 0.95])
+def test_every_row_tells_one_story(level):
+    """In every bootstrap, DeLong and McNemar row the interval excludes 0 exactly when
+    p < 1 − ci; no RuntimeWarning escapes."""
+    g = np.random.default_rng(1)
+    n = 300
+    y = (g.random(n) < 0.3).astype(int)
+    base = g.normal(size=n)
+    models = {f"m{i}": np.round(1 / (1 + np.exp(-(k * y + base + g.normal(0, 0.7, n) - 1))), 2)
+              for i, k in enumerate((1.0, 1.3, 1.6))}
+    models["same"] = models["m0"] ** 2  # rank-equivalent to m0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        warnings.simplefilter("ignore", ml.UndefinedMeasureWarning)
+        r = ml.compare_classifiers(y, models, measures="all", ci=level, n_boot=300)
+        t = r.tests()
+        u = ml.compare_unpaired(y[:150], models["m0"][:150], y[150:], models["m2"][150:],
+                                measures="all", ci=level, n_boot=300).tests()
+    for rows in (t, u):
+        ok = rows.dropna(subset=["p"])
+        excl = (ok["lo"] > 0) | (ok["hi"] < 0)
+        assert (excl == (ok["p"] < 1 - level)).all()
+        assert ((ok["lo"] <= ok["diff"]) & (ok["diff"] <= ok["hi"])).all()
+    same = t[(t.a == "m0") & (t.b == "same") & (t.measure == "auc")].iloc[0]
+    assert same.z == 0.0 and same.p == 1.0
+    assert set(t.method) == {"delong", "mcnemar", "bootstrap"}
+    mc = t[t.method == "mcnemar"]
+    assert (mc.interval == "mcnemar-exact-conditional").all()
