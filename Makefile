@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install install-test lint bench clean chromium
+.PHONY: demo test install install-test lint bench clean chromium proc
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,7 +27,16 @@ chromium:
 	    "'sudo apt-get update && sudo apt-get install -y chromium'" \
 	    "(tests/test_site.py fails without it)"; fi
 
-test: install-test chromium
+# tests/test_delong_proc.py checks DeLong's intervals and tests against R's pROC (Debian
+# packages `r-base-core` and `r-cran-proc`); installed here when missing and root, as above.
+proc:
+	@Rscript -e 'quit(status = !requireNamespace("pROC", quietly = TRUE))' >/dev/null 2>&1 || \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y r-base-core r-cran-proc; \
+	  else echo "R's pROC is missing and this is not root: run" \
+	    "'sudo apt-get update && sudo apt-get install -y r-base-core r-cran-proc'" \
+	    "(tests/test_delong_proc.py skips its pROC checks without it)"; fi
+
+test: install-test chromium proc
 	$(BIN)/ruff check conftest.py src tests $(wildcard benchmarks)
 	$(BIN)/python -m pytest -n 2 -q
 
