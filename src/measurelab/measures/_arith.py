@@ -45,6 +45,8 @@ def div(num: Any, den: Any, zero_division: float = math.nan, what: str = "ratio"
             if math.isnan(zero_division):
                 warn_undefined(f"{what} is 0/0; returning NaN", 4)
             return zero_division
+        if num != num:  # an undefined numerator stays undefined (as numpy's nan / 0)
+            return math.nan
         return math.copysign(math.inf, float(num))
     return num / den
 

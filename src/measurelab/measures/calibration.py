@@ -47,8 +47,10 @@ import math
 import numpy as np
 
 from measurelab._validation import warn_undefined
+from measurelab.measures._block import accurate_row_sums, in_row_chunks, row_integer
 from measurelab.measures._fused import kernel_available
 from measurelab.registry import measure
+from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
 #: pure tables: expand to per-case values when cases ≤ this many times the distinct scores
@@ -57,6 +59,13 @@ _EXPAND_FACTOR = 4
 _CELLS = 1 << 20
 #: windows enumerated at once by the distribution route
 _BLOCK_WINDOWS = 1 << 17
+
+#: the block form (:func:`cal_block`) expands tables of pure groups into per-case values in
+#: chunks of at most this many cells (tables × cases)
+_BLOCK_CELLS = 1 << 20
+#: the block form expands a table of pure groups with more than ``_EXPAND_FACTOR`` cases per
+#: distinct score only up to this many cases (beyond: the closed form, table by table)
+_BLOCK_EXPAND_MAX = 1 << 12
 
 #: cases from which CAL is computed by the compiled kernel (numba loads on first use). The
 #: route depends on the table only (not on what the process has loaded), so a table gives
@@ -260,6 +269,76 @@ def _windows_gap(s: np.ndarray, pos: np.ndarray, m: np.ndarray, n: int, w: int) 
     return total
 
 
+def _check_window(window: int) -> int:
+    w = int(window) if isinstance(window, int | float) and math.isfinite(window) else 0
+    if w < 1 or w != window:
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError(f"cal needs a whole window of at least 1 case, got {window!r}")
+    return w
+
+
+def _cal_expanded(blk: TableBlock, m: np.ndarray, rows: np.ndarray, n: np.ndarray,
+                  w: int) -> np.ndarray:
+    """CA2 of the tables ``rows`` of the block, each of pure groups with ``n`` > ``w``
+    cases: per-case score − label in score order (a table's row repeated by its weight), one
+    cumulative sum per table, a window's error the difference of two of its values."""
+    out = np.empty(rows.size)
+    nmax = int(n[rows].max())
+    step = max(1, _BLOCK_CELLS // (nmax + 1))
+    for c0 in range(0, rows.size, step):  # chunks of tables (bounded memory)
+        r = rows[c0:c0 + step]
+        mr = m[r]
+        slope = np.zeros(mr.shape)
+        np.divide(blk.pos[r], mr, out=slope, where=mr > 0)
+        slope = blk.scores - slope  # a case's score − label, as the scalar's slope
+        nr = n[r].astype(np.int64)
+        nm = int(nr.max())
+        vals = np.repeat(slope.ravel(), mr.ravel().astype(np.int64))  # empty rows vanish
+        fc = np.zeros((r.size, nm + 1))
+        same = bool(np.all(nr == nm))
+        if same:  # every table has nm cases (a bootstrap of fixed size)
+            np.cumsum(vals.reshape(r.size, nm), axis=1, out=fc[:, 1:])
+        else:  # table i's cases from fc[i, 1]
+            shift = np.arange(r.size) * (nm + 1) + 1 - (np.cumsum(nr) - nr)
+            fc.ravel()[np.arange(vals.size) + np.repeat(shift, nr)] = vals
+            np.cumsum(fc, axis=1, out=fc)
+        err = np.abs(fc[:, w:] - fc[:, :-w])
+        if not same:
+            err[np.arange(nm - w + 1)[None, :] > (nr - w)[:, None]] = 0.0  # past the table
+        out[c0:c0 + step] = err.sum(axis=1) / w / (nr - w + 1)
+    return out
+
+
+@in_row_chunks
+def cal_block(blk: TableBlock, window: int = 100) -> np.ndarray:
+    """Block form of :func:`cal` (the formula is in its docstring)."""
+    # vectorized: the tables of at most `window` cases (one window) and those of pure
+    # groups (no score shared by both classes: a bootstrap replicate of untied data); a
+    # table with a mixed tie group and more cases goes to the scalar formula on its own
+    out = np.full(blk.n_blocks, np.nan)
+    integer = row_integer(blk)
+    if not integer.any():
+        return out
+    w = _check_window(window)
+    m = blk.pos + blk.neg
+    n = np.rint(m.sum(axis=1))
+    ok = integer & (n > 0)
+    few = np.flatnonzero(ok & (n <= w))
+    if few.size:  # one window of all cases: its positive count is fixed
+        out[few] = np.abs(accurate_row_sums(blk.scores * m[few] - blk.pos[few])) / n[few]
+    many = ok & (n > w)
+    pure = ~np.any((blk.pos > 0) & (blk.neg > 0), axis=1)
+    groups = np.count_nonzero(m > 0, axis=1)
+    expand = many & pure & ((n <= _EXPAND_FACTOR * groups) | (n <= _BLOCK_EXPAND_MAX))
+    rows = np.flatnonzero(expand)
+    if rows.size:
+        out[rows] = _cal_expanded(blk, m, rows, n, w)
+    for b in np.flatnonzero(many & ~expand).tolist():  # mixed tie groups: table by table
+        out[b] = cal(blk.table(b), w)
+    return out
+
+
 @measure(
     "cal",
     kind="probability",
@@ -269,6 +348,7 @@ def _windows_gap(s: np.ndarray, pos: np.ndarray, m: np.ndarray, n: int, w: int) 
     main_param="window",
     source="Caruana 2004 CAL (perf CA2, sliding windows of 100; ties: expectation over "
     "random orderings inside tie groups, SPEC §8)",
+    block=cal_block,
 )
 def cal(t: ScoreTable, window: int = 100) -> float:
     """Calibration error over sliding windows of ``window`` cases in score order (perf CA2),
@@ -287,11 +367,7 @@ def cal(t: ScoreTable, window: int = 100) -> float:
     if not t.is_integer:
         warn_undefined("CAL needs integer (frequency) weights; returning NaN")
         return math.nan
-    w = int(window) if isinstance(window, int | float) and math.isfinite(window) else 0
-    if w < 1 or w != window:
-        from measurelab._validation import MeasurelabError
-
-        raise MeasurelabError(f"cal needs a whole window of at least 1 case, got {window!r}")
+    w = _check_window(window)
     if use_compiled(t):
         from measurelab.measures._cal_kernel import window_total
 

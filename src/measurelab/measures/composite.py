@@ -7,11 +7,22 @@ OP and OARP are composites of confusion-count measures and live in
 
 from __future__ import annotations
 
+import numpy as np
+
+from measurelab.measures._block import quiet_div
 from measurelab.measures.basic import acc
-from measurelab.measures.probability import rms
-from measurelab.measures.ranking import auc
+from measurelab.measures.probability import rms, rms_block
+from measurelab.measures.ranking import auc, auc_block
 from measurelab.registry import measure
+from measurelab.stats.block import BlockStats
 from measurelab.stats.bundle import BinaryStats
+
+
+def sar_block(stats: BlockStats) -> np.ndarray:
+    """Block form of :func:`sar` (the formula is in its docstring)."""
+    c = stats.counts
+    accuracy = quiet_div(c.tp + c.tn, c.total)
+    return (accuracy + auc_block(stats.table) + (1.0 - rms_block(stats.table))) / 3.0
 
 
 @measure(
@@ -20,6 +31,7 @@ from measurelab.stats.bundle import BinaryStats
     statistic="stats",
     needs_probabilities=True,
     source="Caruana 2004 SAR = (ACC + AUC + (1 − RMS)) / 3",
+    block=sar_block,
 )
 def sar(stats: BinaryStats) -> float:
     """SAR: (acc + auc + (1 − rms)) / 3, accuracy at the evaluation threshold.

@@ -18,8 +18,10 @@ from typing import Any
 import numpy as np
 
 from measurelab.measures._arith import div
+from measurelab.measures._block import quiet_div
 from measurelab.measures._fused import lookup
 from measurelab.registry import measure
+from measurelab.stats.block import TableBlock
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
@@ -64,6 +66,17 @@ def _ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> f
     return ece(stats.rows.confidence, n_bins=n_bins)
 
 
+def _squared_error_sum_block(blk: TableBlock) -> np.ndarray:
+    """Σ weight·(score − label)² of every table (:attr:`ScoreTable.squared_error_sum`)."""
+    sc = blk.scores
+    return blk.pos @ ((1.0 - sc) ** 2) + blk.neg @ (sc * sc)
+
+
+def brier_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`brier` (the formula is in its docstring)."""
+    return quiet_div(_squared_error_sum_block(blk), blk.total)
+
+
 @measure(
     "brier",
     kind="probability",
@@ -73,6 +86,7 @@ def _ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> f
     aliases=("brier_score", "mse"),
     multiclass=_brier_multi,
     source="Brier 1950: mean squared error of the probability",
+    block=brier_block,
 )
 def brier(t: ScoreTable) -> float:
     """Brier score: mean((p − y)²), y ∈ {0, 1}; lower is better. k classes:
@@ -87,6 +101,11 @@ def brier(t: ScoreTable) -> float:
     return _squared_error_sum(t) / t.total
 
 
+def rms_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`rms` (the formula is in its docstring)."""
+    return np.sqrt(brier_block(blk))
+
+
 @measure(
     "rms",
     kind="probability",
@@ -95,6 +114,7 @@ def brier(t: ScoreTable) -> float:
     aliases=("rmse", "root_mean_squared_error"),
     multiclass=_rms_multi,
     source="Caruana 2004 RMS (papers use 1 − rms as the normalized form)",
+    block=rms_block,
 )
 def rms(t: ScoreTable) -> float:
     """Root mean squared error of the probability: sqrt(mean((p − y)²)); lower is better.
@@ -121,6 +141,13 @@ def _clipped_logs(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.log(p), np.log1p(-p)
 
 
+def mxe_block(blk: TableBlock, base: float = math.e) -> np.ndarray:
+    """Block form of :func:`mxe` (the formula is in its docstring)."""
+    log_p, log_q = _clipped_logs(blk.scores)
+    s = blk.pos @ log_p + blk.neg @ log_q
+    return quiet_div(-s, blk.total) / math.log(base)
+
+
 @measure(
     "mxe",
     kind="probability",
@@ -131,6 +158,7 @@ def _clipped_logs(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     multiclass=_mxe_multi,
     main_param="base",
     source="Caruana 2004 MXE (perf reports bits: base=2)",
+    block=mxe_block,
 )
 def mxe(t: ScoreTable, base: float = math.e) -> float:
     """Mean cross-entropy −mean(y·log p + (1−y)·log(1−p)); natural log by default,
@@ -155,6 +183,31 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     return float(nats / math.log(base))
 
 
+def _ece_bins(scores: np.ndarray, n_bins: int) -> np.ndarray:
+    """ECE's bin of each score: b/n ≤ score < (b+1)/n, the last bin also holding 1.0."""
+    return np.minimum(np.floor(scores * n_bins).astype(np.int64), n_bins - 1)
+
+
+def ece_block(blk: TableBlock, n_bins: int = 10) -> np.ndarray:
+    """Block form of :func:`ece` (the formula is in its docstring)."""
+    n_bins = int(n_bins)
+    b = _ece_bins(blk.scores, n_bins)
+    if b.size and b[0] < 0:
+        raise ValueError("ece needs scores in [0, 1]")
+    # the scores are sorted, so every bin is a run of consecutive rows; each run is summed
+    # in order (a cumulative sum), as np.bincount sums: the same bits as the scalar formula
+    cuts = np.flatnonzero(np.diff(b)) + 1
+    starts = np.concatenate([[0], cuts]) if b.size else cuts
+    ends = np.concatenate([cuts, [b.size]]) if b.size else cuts
+    ws_all = (blk.pos + blk.neg) * blk.scores
+    diff = np.zeros((blk.n_blocks, n_bins))
+    for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
+        ws = np.cumsum(ws_all[:, lo:hi], axis=1)[:, -1]
+        wp = np.cumsum(blk.pos[:, lo:hi], axis=1)[:, -1]
+        diff[:, b[lo]] = np.abs(ws - wp)
+    return quiet_div(diff.sum(axis=1), blk.total)
+
+
 @measure(
     "ece",
     kind="probability",
@@ -164,6 +217,7 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     multiclass=_ece_multi,
     main_param="n_bins",
     source="Naeini, Cooper & Hauskrecht 2015 (equal-width bins)",
+    block=ece_block,
 )
 def ece(t: ScoreTable, n_bins: int = 10) -> float:
     """Expected calibration error: Σ_b (w_b / W)·|mean score in b − fraction positive in b|
@@ -182,7 +236,7 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
     if fused is not None:
         ws, wp = fused
         return float(np.abs(ws - wp).sum() / t.total)
-    b = np.minimum(np.floor(t.scores * n_bins).astype(np.int64), n_bins - 1)
+    b = _ece_bins(t.scores, n_bins)
     w = t.pos + t.neg
     ws = np.bincount(b, weights=w * t.scores, minlength=n_bins)
     wp = np.bincount(b, weights=t.pos, minlength=n_bins)

@@ -17,8 +17,10 @@ from typing import Any
 import numpy as np
 
 from measurelab._validation import warn_undefined
+from measurelab.measures._block import in_row_chunks, quiet_div, row_integer, searchsorted_rows
 from measurelab.measures._fused import kernel_available, lookup
 from measurelab.registry import measure
+from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
 _BLOCK = 1 << 16  # expanded cases handled at once by apr (bounds memory; cache-sized is fastest)
@@ -70,6 +72,15 @@ def _hand_till(stats: Any, average: str | None = "macro") -> Any:
     return float(np.mean(vals))
 
 
+@in_row_chunks
+def auc_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`auc` (the formula is in its docstring)."""
+    neg_below = np.cumsum(blk.neg, axis=1) - blk.neg
+    num = np.einsum("ij,ij->i", blk.pos, neg_below + 0.5 * blk.neg)
+    n_pos, n_neg = blk.n_pos, blk.n_neg
+    return np.where((n_pos > 0) & (n_neg > 0), quiet_div(num, n_pos * n_neg), np.nan)
+
+
 @measure(
     "auc",
     kind="rank",
@@ -78,6 +89,7 @@ def _hand_till(stats: Any, average: str | None = "macro") -> Any:
     multiclass=_hand_till,
     source="Hand & Till 2001; Ling 2003; Caruana 2004 ROC",
     exact=True,
+    block=auc_block,
 )
 def auc(t: ScoreTable) -> float:
     """Area under the ROC curve: P(positive scores above negative), ties count ½.
@@ -117,6 +129,103 @@ def _tie_group_sum(p: float, m: float, pa: float, a: float) -> float:
     return p / m * s
 
 
+#: tie groups of more cases than this: apr's block form sums them in closed form
+_APR_DIRECT_MAX = 64
+#: Bernoulli-number coefficients B_2k / 2k of the asymptotic series of digamma
+_PSI_COEF = (1 / 12, -1 / 120, 1 / 252, -1 / 240, 1 / 132)
+_ATANH_TERMS = 18  # u ≤ 1/3: u^37 / 37 < 1e-19
+
+
+def _x_minus_log1p(z: np.ndarray) -> np.ndarray:
+    """z − log(1 + z) for 0 < z ≤ 1 without cancellation: with u = z / (2 + z),
+    log(1 + z) = 2·atanh(u), so z − log(1 + z) = z²/(2 + z) − 2·Σ_{k≥1} u^(2k+1)/(2k+1)."""
+    u = z / (2.0 + z)
+    u2 = u * u
+    term = u * u2
+    tail = np.zeros_like(z)
+    for k in range(1, _ATANH_TERMS + 1):
+        tail += term / (2 * k + 1)
+        term = term * u2
+    return z * z / (2.0 + z) - 2.0 * tail
+
+
+def _harmonic_sums(x: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """D = Σ_{j=0}^{m−1} 1/(x + j) and T = Σ_{j=0}^{m−1} j/(x + j) (x ≥ 1, m > 64), each to
+    a few units of rounding.
+
+    D = ψ(x + m) − ψ(x); T = m − x·D, which cancels when x ≫ m: there (x > m) both come
+    from the asymptotic series of ψ, differenced term by term (log1p, expm1)."""
+    from scipy.special import digamma
+
+    d = np.empty_like(x)
+    t = np.empty_like(x)
+    near = x <= m
+    if near.any():
+        xn, mn = x[near], m[near]
+        d[near] = digamma(xn + mn) - digamma(xn)
+        t[near] = mn - xn * d[near]
+    far = ~near
+    if far.any():
+        xf, mf = x[far], m[far]
+        z = mf / xf
+        lg = np.log1p(z)
+        y = xf + mf
+        dd = lg + mf / (2.0 * xf * y)
+        tt = xf * _x_minus_log1p(z) - mf / (2.0 * y)
+        for k, coef in enumerate(_PSI_COEF, start=1):
+            shrink = -np.expm1(-2 * k * lg)  # 1 − (x/y)^2k
+            dd += coef * shrink / xf ** (2 * k)
+            tt -= coef * shrink / xf ** (2 * k - 1)
+        d[far], t[far] = dd, tt
+    return d, t
+
+
+@in_row_chunks
+def apr_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`apr` (the formula is in its docstring)."""
+    n_pos = blk.n_pos
+    ok = (n_pos > 0) & row_integer(blk)
+    if not ok.any():
+        return np.full(blk.n_blocks, np.nan)
+    # the groups with positives; whole counts, so the sums before each group (taken from
+    # the shared cumulative sums in decreasing score order) are exact in any order
+    r = blk.size
+    sel = blk.pos > 0
+    if not ok.all():
+        sel &= ok[:, None]
+    flat = np.flatnonzero(sel)
+    bi = flat // r
+    desc = flat + (r - 1) - 2 * (flat - bi * r)  # the same group in decreasing order
+    pe = np.take(blk.pos, flat)
+    me = pe + np.take(blk.neg, flat)
+    cp = np.take(blk.cum_pos_desc, desc)
+    pae = cp - pe
+    ae = (cp + np.take(blk.cum_neg_desc, desc)) - me
+    c = pae + 1
+    d = np.zeros(pe.shape)
+    np.divide(pe - 1, me - 1, out=d, where=me > 1)  # m = 1: only q = 1, d unused
+    sums = np.empty(pe.shape)
+    # groups of up to _APR_DIRECT_MAX cases: Σ_q (c + (q−1)d)/(a + q) summed term by term,
+    # over the groups with m ≥ q (a prefix once the groups are sorted by decreasing m)
+    small = np.flatnonzero(me <= _APR_DIRECT_MAX)
+    if small.size:
+        key = (_APR_DIRECT_MAX - me[small]).astype(np.uint8)
+        small = small[np.argsort(key, kind="stable")]  # a radix sort
+        ms = me[small]
+        cs, ds, as_ = c[small], d[small], ae[small]
+        acc = np.zeros(small.size)
+        n_at_least = np.searchsorted(-ms, -np.arange(1, int(ms[0]) + 1), side="right")
+        for q, k in enumerate(n_at_least.tolist(), start=1):
+            acc[:k] += (cs[:k] + (q - 1) * ds[:k]) / (as_[:k] + q)
+        sums[small] = acc
+    big = np.flatnonzero(me > _APR_DIRECT_MAX)
+    if big.size:  # Σ = c·D + d·T (both terms non-negative: no cancellation)
+        hd, ht = _harmonic_sums(ae[big] + 1, me[big])
+        sums[big] = c[big] * hd + d[big] * ht
+    total = np.bincount(bi, weights=pe / me * sums, minlength=blk.n_blocks)
+    return np.where(ok, quiet_div(total, n_pos), np.nan)
+
+
 @measure(
     "apr",
     kind="rank",
@@ -124,6 +233,7 @@ def _tie_group_sum(p: float, m: float, pa: float, a: float) -> float:
     aliases=("perf_apr",),
     multiclass="ovr",
     source="Caruana 2004 APR (perf 5.12: mean precision at each positive, ties in expectation)",
+    block=apr_block,
 )
 def apr(t: ScoreTable) -> float:
     """Average precision as Caruana's ``perf`` computes it: mean over positives of the
@@ -187,6 +297,18 @@ def apr(t: ScoreTable) -> float:
     return total / t.n_pos
 
 
+@in_row_chunks
+def ap_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`ap` (the formula is in its docstring)."""
+    cp, cn = blk.cum_pos_desc, blk.cum_neg_desc
+    p = blk.pos_desc
+    prec = np.zeros(cp.shape)
+    np.divide(cp, cp + cn, out=prec, where=p > 0)
+    num = np.einsum("ij,ij->i", p, prec)
+    n_pos = blk.n_pos
+    return np.where(n_pos > 0, quiet_div(num, n_pos), np.nan)
+
+
 @measure(
     "ap",
     kind="rank",
@@ -194,6 +316,7 @@ def apr(t: ScoreTable) -> float:
     aliases=("average_precision",),
     multiclass="ovr",
     source="scikit-learn average_precision_score (tied scores form one threshold)",
+    block=ap_block,
 )
 def ap(t: ScoreTable) -> float:
     """Average precision as scikit-learn computes it: Σ_k (R_k − R_{k−1})·P_k over the
@@ -218,6 +341,30 @@ def ap(t: ScoreTable) -> float:
     return float(np.dot(t.pos[::-1][has], cp[has] / (cp[has] + cn[has])) / t.n_pos)
 
 
+@in_row_chunks
+def ap11_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`ap11` (the formula is in its docstring)."""
+    n_pos = blk.n_pos
+    out = np.full(blk.n_blocks, np.nan)
+    if blk.size == 0:
+        return out
+    cp, cn = blk.cum_pos_desc, blk.cum_neg_desc
+    precision = np.full(cp.shape, -np.inf)  # rows of zero weight are no operating point
+    np.divide(cp, cp + cn, out=precision, where=(blk.pos_desc + blk.neg_desc) != 0)
+    best = np.maximum.accumulate(precision[:, ::-1], axis=1)[:, ::-1]
+    levels = np.arange(11)
+    total = cp[:, -1:]
+    need = np.where(row_integer(blk)[:, None], levels * total,
+                    levels * total * (1.0 - _RECALL_TOL))
+    first = searchsorted_rows(lambda b, i: cp[b, i] * 10.0, need, cp.shape[1])  # (B, 11)
+    r = cp.shape[1]
+    got = np.take_along_axis(best, np.minimum(first, r - 1), axis=1)
+    vals = np.where(first < r, got, 0.0)
+    ok = n_pos > 0
+    out[ok] = vals[ok].mean(axis=1)
+    return out
+
+
 @measure(
     "ap11",
     kind="rank",
@@ -225,6 +372,7 @@ def ap(t: ScoreTable) -> float:
     aliases=("ap_11point",),
     multiclass="ovr",
     source="11-point interpolated average precision (IR tradition)",
+    block=ap11_block,
 )
 def ap11(t: ScoreTable) -> float:
     """11-point interpolated average precision: mean over r = 0, 0.1, …, 1 of the largest
@@ -290,6 +438,41 @@ def expected_tp_at(t: ScoreTable, k: float) -> float:
     return float(pa[g] + (k - a[g]) * p[g] / m[g])
 
 
+def expected_tp_at_block(blk: TableBlock, k: np.ndarray) -> np.ndarray:
+    """Block form of :func:`expected_tp_at`: ``k`` (B,) cases per table."""
+    k = np.broadcast_to(np.asarray(k, dtype=np.float64), (blk.n_blocks,))
+    r = blk.size
+    if r == 0:
+        return np.zeros(blk.n_blocks)
+    pos, neg, cp, cn = blk.pos, blk.neg, blk.cum_pos_desc, blk.cum_neg_desc
+
+    def groups_at(rows: np.ndarray, i: np.ndarray) -> tuple[np.ndarray, ...]:
+        """p, m, pa, a of :attr:`TableBlock.desc_groups` at (rows, i), by the same
+        operations (so the same bits), without the full (B, R) arrays."""
+        p = pos[rows, r - 1 - i]
+        m = p + neg[rows, r - 1 - i]
+        c_p = cp[rows, i]
+        return p, m, c_p - p, (c_p + cn[rows, i]) - m
+
+    def a_plus_m(rows: np.ndarray, i: np.ndarray) -> np.ndarray:
+        _, m, _, a = groups_at(rows, i)
+        return a + m
+
+    g = searchsorted_rows(a_plus_m, k, r)
+    p, m, pa, a = groups_at(np.arange(blk.n_blocks), np.minimum(g, r - 1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tp = pa + (k - a) * p / m
+    out = np.where(g >= r, blk.n_pos, tp)
+    return np.where(k <= 0, 0.0, out)
+
+
+@in_row_chunks
+def bep_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`bep` (the formula is in its docstring)."""
+    n_pos = blk.n_pos
+    return np.where(n_pos > 0, quiet_div(expected_tp_at_block(blk, n_pos), n_pos), np.nan)
+
+
 @measure(
     "bep",
     kind="rank",
@@ -297,6 +480,7 @@ def expected_tp_at(t: ScoreTable, k: float) -> float:
     aliases=("break_even_point", "r_precision"),
     multiclass="ovr",
     source="Caruana 2004 BEP (cutoff at k = number of positives)",
+    block=bep_block,
 )
 def bep(t: ScoreTable) -> float:
     """Precision–recall break-even point: precision (= recall) when the top P cases are
@@ -314,6 +498,22 @@ def bep(t: ScoreTable) -> float:
     return expected_tp_at(t, t.n_pos) / t.n_pos
 
 
+def _check_q(q: float) -> None:
+    if not 0 < q <= 1:
+        from measurelab._validation import MeasurelabError
+
+        raise MeasurelabError(f"lift needs 0 < q <= 1, got q={q!r}")
+
+
+@in_row_chunks
+def lift_block(blk: TableBlock, q: float = 0.25) -> np.ndarray:
+    """Block form of :func:`lift` (the formula is in its docstring)."""
+    _check_q(q)
+    n_pos = blk.n_pos
+    tp = expected_tp_at_block(blk, q * blk.total)
+    return np.where(n_pos > 0, quiet_div(tp, n_pos) / q, np.nan)
+
+
 @measure(
     "lift",
     kind="rank",
@@ -323,6 +523,7 @@ def bep(t: ScoreTable) -> float:
     multiclass="ovr",
     main_param="q",
     source="Caruana 2004 LFT (q = 0.25)",
+    block=lift_block,
 )
 def lift(t: ScoreTable, q: float = 0.25) -> float:
     """Lift at q: (fraction of all positives among the top q·N cases) / q; ties in expectation.
@@ -333,10 +534,7 @@ def lift(t: ScoreTable, q: float = 0.25) -> float:
     >>> ml.lift([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], q=0.25)
     2.0
     """
-    if not 0 < q <= 1:
-        from measurelab._validation import MeasurelabError
-
-        raise MeasurelabError(f"lift needs 0 < q <= 1, got q={q!r}")
+    _check_q(q)
     if t.n_pos <= 0:
         warn_undefined("lift is undefined with no positive examples; returning NaN")
         return math.nan
