@@ -91,7 +91,7 @@ def test_perf_text_single_model_with_ci(capsys, tmp_path, csv):
     code, out, _ = run(capsys, p, "--ci", "0.95", "--measures", "auc", "--json")
     assert code == 0
     entry = json.loads(out)["models"]["score"]["auc"]
-    assert entry["method"] == "delong"
+    assert entry["method"] == "delong-logit"
     assert entry["value"] == ml.auc(df.y, df.lr)
 
 
@@ -100,8 +100,10 @@ def test_constant_model_null_and_warning(capsys, csv):
     code, out, err = run(capsys, p, "--score-col", "lr", "--score-col", "k", "--ci", "0.95",
                          "--measures", "auc", "--json")
     assert code == 0
-    assert json.loads(out)["models"]["k"]["auc"]["lo"] is None
-    assert "warning: the delong interval of auc for model 'k' is undefined" in err
+    k = json.loads(out)["models"]["k"]["auc"]
+    assert k["lo"] == k["hi"] == k["value"] == 0.5
+    assert "auc of model 'k': DeLong interval is the point AUC = 0.5" in err
+    assert "constant scores" in err
 
 
 @pytest.mark.parametrize("argv,message", [

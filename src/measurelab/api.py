@@ -104,7 +104,7 @@ class EvaluationResult(Mapping[str, Any]):
         >>> r = ml.evaluate([0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.1, 0.8, 0.6],
         ...                 measures=["acc", "auc"], ci=0.95)
         >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
-        [[0.3, 0.903], [0.581, 1.0]]
+        [[0.3, 0.903], [0.261, 0.995]]
         """
         import pandas as pd
 

@@ -407,7 +407,7 @@ class BootstrapIntervals:
     >>> bi = BootstrapIntervals(r, np.array([1.0]), np.array([1.0]), np.empty((1, 0)),
     ...                         np.array([False]), 0.95)
     >>> [round(float(x), 1) for x in (*bi.lo, *bi.hi)], round(float(bi.p[0]), 2)
-    ([-0.9, 3.0], 0.32)
+    ([-0.9, 3.0], 0.33)
     """
 
     def __init__(self, reps: np.ndarray, theta: np.ndarray, value: np.ndarray,

@@ -276,8 +276,8 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
     lines = [
         "## Are the differences real? (SPEC §6)",
         "",
-        "95% intervals (Wilson for proportions, DeLong for AUC, BCa stratified bootstrap "
-        "from the score table, 1000 replicates, for the rest):",
+        "95% intervals (Wilson for proportions, DeLong on the logit scale for AUC, a BCa bootstrap "
+        "of the cases, 1000 replicates, for the rest):",
         "",
         wide.to_markdown(),
         "",

@@ -38,10 +38,15 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="threads evaluating bootstrap replicates (default 1; -1: every CPU; "
                         "the results do not depend on it)")
     p.add_argument("--ci-method", metavar="M",
-                   choices=["wilson", "clopper-pearson", "delong", "bootstrap-bca",
-                            "bootstrap-percentile"],
+                   choices=["wilson", "clopper-pearson", "delong-logit", "delong",
+                            "bootstrap-bca", "bootstrap-percentile"],
                    help="force one interval method where it applies (default: Wilson for "
-                        "proportions, DeLong for AUC, BCa bootstrap for the rest)")
+                        "proportions, DeLong on the logit scale for AUC ('delong': plain "
+                        "Wald, as pROC), BCa bootstrap for the rest)")
+    p.add_argument("--stratify", action="store_true",
+                   help="resample positives and negatives separately (a test set whose class "
+                        "counts were fixed by design); default: resample the cases jointly, "
+                        "as fits a random sample")
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -147,7 +152,8 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
                                 seed=seed, ci_method=args.ci_method, sample_weight=w,
                                 threshold=args.threshold, pos_label=pos_label,
-                                inclusive=args.inclusive, n_jobs=n_jobs)
+                                inclusive=args.inclusive, n_jobs=n_jobs,
+                                stratify=bool(args.stratify))
         out = r.to_json() if args.json else format_comparison(r)
         if args.html is not None:
             r.to_html(args.html)
@@ -168,8 +174,11 @@ def format_comparison(r: Any) -> str:
     fmt = {"float_format": lambda v: f"{v:.4g}"}
     parts = [r.values().to_string(**fmt)]
     if r.level is not None:
-        parts += ["", f"intervals ({round(100 * r.level)}%):",
-                  r.intervals().drop(columns="se").to_string(index=False, **fmt)]
+        iv = r.intervals().drop(columns="se")
+        for col in ("infinite", "undefined"):  # shown only where a replicate was
+            if not (iv[col].fillna(0) > 0).any():
+                iv = iv.drop(columns=col)
+        parts += ["", f"intervals ({round(100 * r.level)}%):", iv.to_string(index=False, **fmt)]
         if len(r.names) > 1:
             parts += ["", "paired tests (diff = a - b; p Holm-adjusted over all rows):",
                       r.tests().drop(columns=["se", "z"]).to_string(index=False, **fmt)]

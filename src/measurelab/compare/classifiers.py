@@ -32,6 +32,7 @@ import base64
 import io
 import json
 import math
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import combinations
 from pathlib import Path
@@ -46,7 +47,6 @@ from measurelab._validation import (
     binarize,
     check_scores,
     check_weights,
-    warn_undefined,
 )
 from measurelab.api import _resolve_all, compute_measures
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
@@ -381,7 +381,7 @@ class ClassifierComparison:
                        "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
                        "se": math.nan, "z": math.nan, "interval": pm}
                 if pm == "delong":
-                    auc, p10, p01 = self._delong()
+                    _auc, p10, p01 = self._delong()
                     _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
                 elif pm == "mcnemar":
@@ -565,7 +565,7 @@ class ClassifierComparison:
         ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"])
         ...     text = r.to_json()   # a constant model: its AUC interval is undefined
         >>> text[:71]
-        '{"models": {"k": {"auc": {"value": 0.5, "lo": null, "hi": null, "method'
+        '{"models": {"k": {"auc": {"value": 0.5, "lo": 0.5, "hi": 0.5, "method":'
         """
         return json.dumps(self.to_dict(), allow_nan=False)
 
@@ -599,6 +599,8 @@ class ClassifierComparison:
                 for a, bs in enumerate(self._design.blocks(mult, thr)):
                     for i in range(mult.shape[0]):
                         t = bs.table.table(i)
+                        if t.n_pos == 0 or t.n_neg == 0:  # a class not drawn: no curve
+                            continue
                         roc_reps[b0 + i, a] = np.interp(x, *_roc_points(t))
                         pr_reps[b0 + i, a] = np.interp(x, *_pr_points(t))
                 bar.update(mult.shape[0])
@@ -607,7 +609,9 @@ class ClassifierComparison:
         for a, (n, t) in enumerate(zip(self.names, self._design.tables, strict=True)):
             for key, reps, pts in (("roc", roc_reps, _roc_points(t)),
                                    ("pr", pr_reps, _pr_points(t))):
-                lo, hi = np.nanquantile(reps[:, a], q, axis=0)
+                with warnings.catch_warnings():  # a grid point no replicate reaches
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    lo, hi = np.nanquantile(reps[:, a], q, axis=0)
                 out[key][n] = {"x": pts[0], "y": pts[1], "lo": lo, "hi": hi}
         return out
 
