@@ -1,0 +1,133 @@
+"""A small version of the interval-coverage study in ``benchmarks/coverage.py`` (SPEC §6).
+
+Two correlated binormal models, n = 300, prevalence 0.3: 120 simulated test sets per design,
+400 bootstrap replicates. Every key measure's 95% interval (single model, both models
+pooled, and the paired difference a − b) must cover the population value in at least 90% of
+them: with 120 test sets the Monte Carlo SE of a 95% coverage is about 0.02, so 0.90 is a
+clear failure, not noise. The simulation is seeded, so the outcome is the same on every run.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pytest
+
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage.py"
+
+
+def _load() -> ModuleType:
+    """benchmarks/coverage.py under a name of its own (``coverage`` is coverage.py's)."""
+    name = "measurelab_benchmark_coverage"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, _PATH)
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module  # dataclasses look their module up while it loads
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+cov = _load()
+
+SIMS, N, PREVALENCE, N_BOOT = 120, 300, 0.3, 400
+#: the population values' MC error at this size (~1e-3) is small against the widths (>= 0.04)
+POP_SIZE = 500_000
+FLOOR = 0.90
+
+
+def _table(df: pd.DataFrame) -> str:
+    show = df[["kind", "model", "measure", "method", "sims", "coverage", "mcse", "miss_below",
+               "miss_above", "width", "undefined", "population"]]
+    return show.to_string(index=False, float_format=lambda v: f"{v:.4f}")
+
+
+def test_population_matches_exact() -> None:
+    """The large-sample population values agree with the limits by numerical integration."""
+    for design in cov.DESIGNS:
+        pop = cov.population(design, PREVALENCE, cov.KEY_MEASURES, seed=0, size=400_000)
+        for m in cov.KEY_MEASURES:
+            for j in range(3):
+                v, se, ex = pop.value[m][j], pop.se[m][j], pop.exact[m][j]
+                assert se > 0 and math.isfinite(ex), (design, m, j)
+                assert abs(v - ex) <= 5 * se, (design, m, j, v, ex, se)
+    ex = cov.GENERATOR.exact(0.1, ["auc", "ap", "apr"])
+    assert ex["auc"] == pytest.approx((0.80, 0.85), abs=1e-4)
+    assert ex["ap"] == ex["apr"]
+
+
+@pytest.mark.parametrize("design", cov.DESIGNS)
+def test_coverage_small(design: str) -> None:
+    assert cov.supports_stratify(), (
+        "measurelab.compare_classifiers has no `stratify` keyword: the random design needs "
+        "case resampling (stratify=False), the fixed design stratified resampling")
+    df = cov.run_cell(design, N, PREVALENCE, SIMS, N_BOOT, 0, cov.KEY_MEASURES,
+                      pop_size=POP_SIZE)
+    overall = df[(df.method == cov.ALL) & df.model.isin(["pooled", "a-b"])]
+    print(f"\n{design} design, n={N}, π={PREVALENCE}, {SIMS} simulations, {N_BOOT} replicates")
+    print(_table(df[df.model.isin(["pooled", "a-b"])]))
+    assert set(overall.measure[overall.kind == "single"]) == set(cov.KEY_MEASURES)
+    assert set(overall.measure[overall.kind == "diff"]) == set(cov.KEY_MEASURES)
+    assert (overall.sims == SIMS).all()
+    low = overall[overall.coverage < FLOOR]
+    assert low.empty, (f"{design} design: coverage below {FLOOR} for "
+                       f"{sorted(zip(low.kind, low.measure, strict=True))}\n{_table(overall)}")
+
+
+def test_resume_gives_the_same_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run killed after a checkpoint resumes from it; the table is the uninterrupted one,
+    and a finished cell is read back without any simulation."""
+    args: tuple[Any, ...] = ("fixed", 200, 0.3, 6, 100, 3, ["auc", "f1", "brier"])
+    kw: dict[str, Any] = {"pop_size": 20_000}
+    plain = cov.run_cell(*args, **kw)
+
+    real = cov._one_sim
+    monkeypatch.setattr(cov, "CHECKPOINT", 2)
+
+    def dies_at_five(i: int, *rest: Any) -> Any:
+        if i == 5:
+            raise KeyboardInterrupt
+        return real(i, *rest)
+
+    monkeypatch.setattr(cov, "_one_sim", dies_at_five)
+    with pytest.raises(KeyboardInterrupt):
+        cov.run_cell(*args, cache_dir=tmp_path, **kw)
+    partial = list(tmp_path.glob("cell-*.partial.json"))
+    assert len(partial) == 1
+
+    done: list[int] = []
+
+    def counts(i: int, *rest: Any) -> Any:
+        done.append(i)
+        return real(i, *rest)
+
+    monkeypatch.setattr(cov, "_one_sim", counts)
+    resumed = cov.run_cell(*args, cache_dir=tmp_path, **kw)
+    assert done == [4, 5]   # 0-3 came from the checkpoint
+    assert not list(tmp_path.glob("cell-*.partial.json"))
+    assert len(list(tmp_path.glob("cell-*.json"))) == 1
+
+    def never(*_: Any) -> Any:
+        raise AssertionError("a finished cell was simulated again")
+
+    monkeypatch.setattr(cov, "_one_sim", never)
+    again = cov.run_cell(*args, cache_dir=tmp_path, **kw)
+    for other in (resumed, again):
+        pd.testing.assert_frame_equal(plain.drop(columns="sec_per_sim"),
+                                      other.drop(columns="sec_per_sim"), check_dtype=False)
+
+
+def test_clustered_share() -> None:
+    """Pooled coverage: the share over all intervals, simulations as clusters."""
+    p, se = cov._clustered_share(np.array([0, 0, 1, 1, 2, 2]),
+                                 np.array([True, True, True, False, False, False]))
+    assert p == pytest.approx(0.5)
+    # per-simulation shares 1, .5, 0: SE = sd / √3 = .5 / √3
+    assert se == pytest.approx(0.5 / math.sqrt(3))
