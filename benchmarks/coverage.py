@@ -55,15 +55,22 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import pandas as pd
+# run as a script, this folder comes first on the import path, and this file would stand in
+# for coverage.py's package `coverage` (numba imports it): take the folder off the path
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
 
-import measurelab as ml
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+import measurelab as ml  # noqa: E402
 
 #: the measures of the study (threshold measures at 0.5)
 KEY_MEASURES: tuple[str, ...] = ("f1", "mcc", "apr", "ap", "bep", "lift", "brier", "mxe",
                                  "kappa", "bacc", "auc", "prec")
-DESIGNS: tuple[str, ...] = ("random", "fixed")
+#: ``random-stratified``: the random design's test sets, intervals resampled by class (the
+#: wrong choice for a random sample, shown for what it costs)
+DESIGNS: tuple[str, ...] = ("random", "fixed", "random-stratified")
 MODELS: tuple[str, str] = ("a", "b")
 #: confidence level of every interval
 LEVEL = 0.95
@@ -75,7 +82,7 @@ POP_PARTS = 20
 CHECKPOINT = 20
 #: bump when the layout of the cache files or the meaning of a cell changes
 SCHEMA = 1
-_DESIGN_CODE = {"random": 1, "fixed": 2}
+_DESIGN_CODE = {"random": 1, "fixed": 2, "random-stratified": 1}  # same data as random
 
 
 # --------------------------------------------------------------------------- generator
@@ -106,7 +113,7 @@ class Binormal:
         ``random``: i.i.d. Bernoulli(π), redrawn in the (at n ≥ 100 astronomically rare)
         event of a single class. ``fixed``: exactly ``round(π·n)`` positives in random order.
         """
-        if design == "random":
+        if design in ("random", "random-stratified"):
             while True:
                 y = rng.random(n) < prevalence
                 if 0 < np.count_nonzero(y) < n:
@@ -221,7 +228,7 @@ def resampling_of(design: str) -> str:
     """
     if design not in DESIGNS:
         raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
-    if design == "fixed":
+    if design in ("fixed", "random-stratified"):
         return "stratified"
     return "joint" if supports_stratify() else "stratified-legacy"
 
@@ -230,7 +237,7 @@ def _compare(y: np.ndarray, s_a: np.ndarray, s_b: np.ndarray, measures: Sequence
              n_boot: int, seed: int, design: str, ci_method: str | None) -> Any:
     kwargs: dict[str, Any] = {}
     if supports_stratify():
-        kwargs["stratify"] = design == "fixed"
+        kwargs["stratify"] = design != "random"
     return ml.compare_classifiers(y, {"a": s_a, "b": s_b}, measures=list(measures), ci=LEVEL,
                                   n_boot=n_boot, seed=seed, ci_method=ci_method,
                                   progress=False, **kwargs)
@@ -337,6 +344,8 @@ def population(design: str, prevalence: float, measures: Sequence[str], *, seed:
     standard error when a large sample is being evaluated.
     """
     measures = list(measures)
+    if design == "random-stratified":  # the random design's population
+        design = "random"
     key = _as_json({"schema": SCHEMA, "design": design, "prevalence": float(prevalence),
                     "size": int(size), "seed": int(seed), "measures": measures,
                     "generator": asdict(generator)})
@@ -522,7 +531,7 @@ def run_cell(design: str, n: int, prevalence: float, sims: int, n_boot: int, see
     finally:
         bar.close()
 
-    summary = summarize(pd.DataFrame(records), pop, n)
+    summary = summarize(pd.DataFrame(records), pop, n, design)
     summary["resampling"] = key["resampling"]
     summary["sec_per_sim"] = seconds / sims if sims else math.nan
     summary = summary[_COLUMNS]
@@ -546,7 +555,8 @@ _COLUMNS = ["design", "n", "prevalence", "resampling", "kind", "model", "measure
             "unbounded", "population", "population_se", "sec_per_sim"]
 
 
-def summarize(records: pd.DataFrame, pop: Population, n: int) -> pd.DataFrame:
+def summarize(records: pd.DataFrame, pop: Population, n: int,
+              design: str | None = None) -> pd.DataFrame:
     """Coverage table of one cell (test sets of ``n`` cases) from its per-simulation
     intervals (see :func:`run_cell`)."""
     rec = records.copy()
@@ -569,7 +579,7 @@ def summarize(records: pd.DataFrame, pop: Population, n: int) -> pd.DataFrame:
             ["kind", "model", "measure", "method"], sort=False):
         cov, mcse = _clustered_share(g.sim.to_numpy(), g.covered.to_numpy())
         rows.append({
-            "design": pop.design, "n": int(n), "prevalence": pop.prevalence, "kind": kind,
+            "design": design or pop.design, "n": int(n), "prevalence": pop.prevalence, "kind": kind,
             "model": model, "measure": measure, "method": method, "sims": g.sim.nunique(),
             "coverage": cov, "mcse": mcse, "miss_below": float(g.below.mean()),
             "miss_above": float(g.above.mean()), "width": float(g.width.mean()),
@@ -629,6 +639,26 @@ def _cov(g: pd.DataFrame, total: int) -> str:
     return f"{r.coverage:.3f}{se}{extra}"
 
 
+def _verdict(summary: pd.DataFrame, measures: Sequence[str]) -> list[str]:
+    """The summary lines: per design and kind, the lowest cell (where) and the mean, over
+    the key measures (all methods of a measure together, both models pooled)."""
+    out = ["## Summary", "",
+           "| design | interval | cells | lowest (where) | mean | cells below 0.90 |",
+           "|---|---|---:|---|---:|---:|"]
+    rows = summary[(summary.method == ALL) & summary.model.isin(["pooled", "a-b"])
+                   & summary.measure.isin(list(measures))]
+    for d in dict.fromkeys(rows.design):
+        for kind, label in (("single", "single model"), ("diff", "paired difference")):
+            g = rows[(rows.design == d) & (rows.kind == kind)]
+            if g.empty:
+                continue
+            low = g.loc[g.coverage.idxmin()]
+            where = f"{low.measure}, n={low.n}, π={low.prevalence:g}"
+            out.append(f"| {d} | {label} | {len(g)} | {low.coverage:.3f} ({where}) | "
+                       f"{g.coverage.mean():.3f} | {int((g.coverage < 0.90).sum())} |")
+    return out
+
+
 def markdown_report(summary: pd.DataFrame, pops: Mapping[tuple[str, float], Population],
                     cells: Sequence[tuple[str, int, float]], measures: Sequence[str],
                     sims: int, n_boot: int, command: str | None = None,
@@ -650,7 +680,9 @@ def markdown_report(summary: pd.DataFrame, pops: Mapping[tuple[str, float], Popu
         "is x_k > c_k). Neither model is calibrated.", "",
         "**Designs**: `random` = y i.i.d. Bernoulli(π), intervals resampling "
         f"{resamp.get('random', '-')}; `fixed` = exactly round(π·n) positives, intervals "
-        f"resampling {resamp.get('fixed', '-')}. "
+        f"resampling {resamp.get('fixed', '-')}; `random-stratified` = the random design's "
+        "test sets (the same ones), intervals resampled by class — the wrong choice for a "
+        "random sample, shown for what it costs. "
         "(`stratified-legacy` = a measurelab without `stratify`, which always stratifies.)", "",
         "**Population value** = the measure (and the difference a − b) on one sample of "
         f"{next(iter(pops.values())).size:,} cases of the same design; its Monte Carlo SE "
@@ -661,6 +693,7 @@ def markdown_report(summary: pd.DataFrame, pops: Mapping[tuple[str, float], Popu
         "An undefined (NaN) interval counts as a miss. Where measurelab used more than one "
         "method for a measure (e.g. BCa falling back to percentile), the row `all` counts "
         "every simulation and each method's row only those that used it.", "",
+        *_verdict(summary, measures), "",
         "## Population values", "",
         "| design | π | measure | a | b | a − b | SE a | SE b | SE a − b | exact a | exact b "
         "| z max |", "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -131,8 +131,13 @@ def _atol(m) -> float:
 
 
 def check_block(blk: TableBlock, threshold: float, inclusive: bool,
-                specs: list[str] = SPECS) -> None:
+                specs: list[str] = SPECS, walked: bool = False) -> None:
     bs = BlockStats(blk, threshold=threshold, inclusive=inclusive)
+    if walked:  # the compiled walk's sums first, as the bootstrap engine does
+        from measurelab.measures._fused import prime_block
+
+        prime_block(bs, [registry.resolve(spec)[0] for spec in specs])
+        assert "_walk" in blk.__dict__
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for spec in specs:
@@ -157,6 +162,34 @@ def test_block_equals_scalar(kind, how, seed):
     t = make_table(rng, kind)
     blk = make_block(rng, t, how, int(rng.integers(2, 12)), state_integer=seed != 1)
     check_block(blk, *_threshold(rng, t))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("how", HOWS)
+def test_walked_block_equals_scalar(kind, how):
+    """The compiled route (one walk of every table of the block, CAL's compiled loop)
+    gives the scalar formulas' values too."""
+    rng = np.random.default_rng(7 + 17 * KINDS.index(kind) + HOWS.index(how))
+    t = make_table(rng, kind)
+    blk = make_block(rng, t, how, int(rng.integers(2, 12)))
+    check_block(blk, *_threshold(rng, t), walked=True)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_cal_numpy_route_equals_scalar(kind):
+    """CAL's block formula without numba (vectorized, table by table for mixed groups)."""
+    from measurelab.measures.calibration import _cal_block_numpy
+
+    rng = np.random.default_rng(3 + KINDS.index(kind))
+    t = make_table(rng, kind)
+    blk = make_block(rng, t, "multinomial", 6)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for w in (1, 7, 100):
+            got = _cal_block_numpy(blk, window=w)
+            want = [_scalar(registry.resolve(f"cal@{w}")[0], BlockStats(blk), b)
+                    for b in range(blk.n_blocks)]
+            np.testing.assert_allclose(got, want, rtol=1e-12, equal_nan=True)
 
 
 @settings(max_examples=60, deadline=None)

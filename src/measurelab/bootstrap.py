@@ -48,6 +48,7 @@ import numpy as np
 
 from measurelab._threads import check_n_jobs, one_blas_thread, run_in_order
 from measurelab._validation import MeasurelabError
+from measurelab.measures._fused import prime_block
 from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
@@ -197,47 +198,61 @@ class CaseDesign:
     def blocks(self, mult: np.ndarray, thresholds: list[tuple[float, bool]]
                ) -> list[BlockStats]:
         """Every model's :class:`BlockStats` for the case multiplicities ``mult``."""
+        ext = np.empty((mult.shape[0], self.n + 1))
         if self.weight is not None:
-            mult = mult * self.weight[None, :]
+            np.multiply(mult, self.weight[None, :], out=ext[:, :-1])
+        else:
+            ext[:, :-1] = mult
+        ext[:, -1] = 0.0
         whole = self.weight is None
         out = []
         for t, plan, (thr, inc) in zip(self.tables, self._plans, thresholds, strict=True):
-            pos, neg = plan.rows_of(mult)
+            pos, neg = plan.rows_of(ext)
             blk = TableBlock(t.scores, pos, neg, integer=True if whole else None)
             out.append(BlockStats(blk, threshold=thr, inclusive=inc))
         return out
 
 
 class _RowPlan:
-    """How the cases of one model add into its table rows: the cases ordered by row within
-    each class, and the row segments (``np.add.reduceat`` over a gathered block)."""
+    """How the cases of one model add into its table rows, per class.
+
+    Where no row holds two cases of a class (distinct scores), a row's weight is one
+    case's multiplicity: a single gather from the block with a zero column appended (index
+    n for a row without a case of that class). Otherwise the cases, ordered by row, are
+    summed per row with ``np.add.reduceat``."""
 
     def __init__(self, rows: np.ndarray, y: np.ndarray, size: int) -> None:
         self.size = size
-        self.parts = []
+        n = rows.size
+        self.parts: list[tuple[Any, ...]] = []
         for cls in (True, False):
             idx = np.flatnonzero(y == cls)
             r = rows[idx]
             order = np.argsort(r, kind="stable")
             idx, r = idx[order], r[order]
-            sorted_identity = bool(np.array_equal(idx, np.arange(idx[0], idx[0] + idx.size))) \
-                if idx.size else True
             if r.size:
                 starts = np.flatnonzero(np.concatenate([[True], r[1:] != r[:-1]]))
-                seg_rows = r[starts]
             else:
-                starts = seg_rows = np.zeros(0, dtype=np.int64)
-            distinct = starts.size == r.size
-            self.parts.append((idx, sorted_identity, starts, seg_rows, distinct))
+                starts = np.zeros(0, dtype=np.int64)
+            if starts.size == r.size:  # one case a row at most: one gather
+                full = np.full(size, n, dtype=np.intp)
+                full[r] = idx
+                self.parts.append(("gather", full))
+            else:
+                self.parts.append(("reduce", idx, starts, r[starts]))
 
-    def rows_of(self, mult: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def rows_of(self, ext: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Positive and negative weight per row, (B, R) each, from the multiplicities with a
+        zero column appended (``ext``: (B, n + 1))."""
         out = []
-        for idx, contiguous, starts, seg_rows, distinct in self.parts:
-            b = mult.shape[0]
-            res = np.zeros((b, self.size))
+        for part in self.parts:
+            if part[0] == "gather":
+                out.append(np.take(ext, part[1], axis=1))
+                continue
+            _, idx, starts, seg_rows = part
+            res = np.zeros((ext.shape[0], self.size))
             if idx.size:
-                m = mult[:, idx[0]:idx[0] + idx.size] if contiguous else mult[:, idx]
-                res[:, seg_rows] = m if distinct else np.add.reduceat(m, starts, axis=1)
+                res[:, seg_rows] = np.add.reduceat(np.take(ext, idx, axis=1), starts, axis=1)
             out.append(res)
         return out[0], out[1]
 
@@ -315,6 +330,7 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int, seed: An
         res = np.empty((mult.shape[0], k, nm))
         with np.errstate(all="ignore"):
             for a, bs in enumerate(design.blocks(mult, thresholds)):
+                prime_block(bs, measures)  # one compiled walk for the rank sums
                 for j, m in enumerate(measures):
                     res[:, a, j] = m.compute_block(bs)
         return res

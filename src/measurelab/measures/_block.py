@@ -58,7 +58,7 @@ def in_row_chunks(formula: Callable[..., np.ndarray]) -> Callable[..., np.ndarra
     @functools.wraps(formula)
     def chunked(blk: Any, **params: Any) -> np.ndarray:
         step = max(1, CHUNK_CELLS // max(1, blk.size))
-        if blk.n_blocks <= step:
+        if blk.n_blocks <= step or "_walk" in blk.__dict__:  # walked: sums at hand
             return formula(blk, **params)
         integer = blk.integer
         if integer is None and blk.__dict__.get("is_integer") is True:

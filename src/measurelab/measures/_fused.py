@@ -177,3 +177,91 @@ def prime(stats: Any, measures: Iterable[Any]) -> None:
                inclusive=stats.inclusive, n_bins=n_bins, apr=apr)
     if with_counts and "counts" not in stats.__dict__:
         stats.__dict__["counts"] = memo[("counts", float(stats.threshold), stats.inclusive)]
+
+
+# ------------------------------------------------------------------------- blocks
+_BLOCK_MEMO = "_walk"
+
+
+def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
+               n_bins: int = 0, apr: bool = False) -> dict[Any, Any] | None:
+    """Walk every table of a :class:`~measurelab.stats.block.TableBlock` in one compiled
+    loop (``_fused_kernel.walk_block``) and keep the sums on the block, where the block
+    formulas find them (:func:`block_lookup`); None when numba is missing (the block
+    formulas then use their numpy route).
+
+    Examples
+    --------
+    >>> from measurelab.stats.block import TableBlock
+    >>> blk = TableBlock(np.array([0.2, 0.7]), np.array([[0.0, 1], [1, 1]]),
+    ...                  np.array([[1.0, 0], [0, 1]]), integer=True)
+    >>> walk_block(blk, bep=True)["auc_num"].tolist()
+    [1.0, 0.5]
+    """
+    if not kernel_available("measurelab.measures._fused_kernel"):
+        return None
+    from measurelab.measures._fused_kernel import walk_block as kernel
+    from measurelab.measures.ranking import _RECALL_TOL
+
+    b = blk.n_blocks
+    n_pos = np.ascontiguousarray(blk.n_pos, dtype=np.float64)
+    keys: list[Any] = []
+    cols: list[np.ndarray] = []
+    if bep:
+        keys.append(("tp_at", "bep"))
+        cols.append(n_pos)
+    for q in sorted({float(q) for q in lift_qs if 0 < float(q) <= 1}):
+        keys.append(("tp_at", "lift", q))
+        cols.append(q * blk.total)
+    ks = np.stack(cols, axis=1) if cols else np.zeros((b, 0))
+    order = np.argsort(ks, axis=1, kind="stable")
+    ks_sorted = np.ascontiguousarray(np.take_along_axis(ks, order, axis=1))
+    probs = blk.size > 0 and blk.scores[0] >= 0.0 and blk.scores[-1] <= 1.0
+    nb = int(n_bins) if probs and int(n_bins) > 0 else 0
+    from measurelab.measures._block import row_integer
+
+    integer = row_integer(blk)
+    do_apr = np.ascontiguousarray(bool(apr) & integer & (n_pos > 0))
+    level = np.where(integer, 1.0, 1.0 - _RECALL_TOL)
+    pos = np.ascontiguousarray(blk.pos, dtype=np.float64)
+    neg = np.ascontiguousarray(blk.neg, dtype=np.float64)
+    (auc, ap, apr_s, vals, tp_at, _tp, _fp, sq, ws, wp) = kernel(
+        np.ascontiguousarray(blk.scores, dtype=np.float64), pos, neg, n_pos, ks_sorted,
+        -1, nb, do_apr, level)
+    tp_back = np.empty_like(tp_at)
+    np.put_along_axis(tp_back, order, tp_at, axis=1)
+    memo: dict[Any, Any] = {"auc_num": auc, "ap_sum": ap, "ap11_vals": vals, "sq_sum": sq,
+                            "apr_sum": np.where(do_apr, apr_s, np.nan)}
+    for j, key in enumerate(keys):
+        memo[key] = tp_back[:, j]
+    if nb:
+        memo[("ece", nb)] = (ws, wp)
+    blk.__dict__[_BLOCK_MEMO] = memo
+    return memo
+
+
+def block_lookup(blk: Any, key: Any) -> Any:
+    """A sum of :func:`walk_block` kept on the block, or None."""
+    memo = blk.__dict__.get(_BLOCK_MEMO)
+    return None if memo is None else memo.get(key)
+
+
+def prime_block(stats: Any, measures: Iterable[Any]) -> None:
+    """Walk a :class:`~measurelab.stats.block.BlockStats`'s tables once for all
+    ``measures`` (their lift and ECE parameters, BEP, APR), when numba is there."""
+    from measurelab.measures import probability, ranking
+
+    qs: list[float] = []
+    bep = apr = False
+    n_bins = 0
+    for m in measures:
+        f = getattr(m, "formula", None)
+        if f is ranking.lift:
+            qs.append(float(m.params.get("q", 0.25)))
+        elif f is ranking.bep:
+            bep = True
+        elif f is ranking.apr:
+            apr = True
+        elif f is probability.ece:
+            n_bins = int(m.params.get("n_bins", 10))
+    walk_block(stats.table, lift_qs=qs, bep=bep, n_bins=n_bins, apr=apr)

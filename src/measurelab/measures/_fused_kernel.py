@@ -155,3 +155,47 @@ def walk(
             vals[li] = best
     return (auc2 / 2.0, ap_sum, apr_sum, vals, tp_at, tp_top, fp_top,
             sq_pos + sq_neg, ws, wp)
+
+
+@nb.njit(cache=True, nogil=True, error_model="numpy")
+def walk_block(
+    scores: np.ndarray,
+    pos: np.ndarray,
+    neg: np.ndarray,
+    n_pos: np.ndarray,
+    ks: np.ndarray,
+    k_top: int,
+    n_bins: int,
+    do_apr: np.ndarray,
+    level_factor: np.ndarray,
+) -> tuple:
+    """:func:`walk` over every table of a block (rows of ``pos``, ``neg``: (B, R)), in one
+    compiled loop: ``n_pos``, ``do_apr``, ``level_factor`` per table, ``ks`` (B, K)
+    increasing in each row. Returns the sums stacked by table."""
+    B = pos.shape[0]
+    K = ks.shape[1]
+    nb_ = max(n_bins, 1)
+    auc = np.empty(B)
+    ap = np.empty(B)
+    apr = np.empty(B)
+    vals = np.empty((B, 11))
+    tp_at = np.empty((B, K))
+    tp_top = np.empty(B)
+    fp_top = np.empty(B)
+    sq = np.empty(B)
+    ws = np.empty((B, nb_))
+    wp = np.empty((B, nb_))
+    for b in range(B):
+        r = walk(scores, pos[b], neg[b], n_pos[b], ks[b], k_top, n_bins, do_apr[b],
+                 level_factor[b])
+        auc[b] = r[0]
+        ap[b] = r[1]
+        apr[b] = r[2]
+        vals[b] = r[3]
+        tp_at[b] = r[4]
+        tp_top[b] = r[5]
+        fp_top[b] = r[6]
+        sq[b] = r[7]
+        ws[b] = r[8]
+        wp[b] = r[9]
+    return auc, ap, apr, vals, tp_at, tp_top, fp_top, sq, ws, wp

@@ -19,7 +19,7 @@ import numpy as np
 
 from measurelab.measures._arith import div
 from measurelab.measures._block import quiet_div
-from measurelab.measures._fused import lookup
+from measurelab.measures._fused import block_lookup, lookup
 from measurelab.registry import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.confusion import BinaryCounts
@@ -68,6 +68,9 @@ def _ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> f
 
 def _squared_error_sum_block(blk: TableBlock) -> np.ndarray:
     """Σ weight·(score − label)² of every table (:attr:`ScoreTable.squared_error_sum`)."""
+    walked = block_lookup(blk, "sq_sum")
+    if walked is not None:
+        return walked
     sc = blk.scores
     return blk.pos @ ((1.0 - sc) ** 2) + blk.neg @ (sc * sc)
 
@@ -191,6 +194,10 @@ def _ece_bins(scores: np.ndarray, n_bins: int) -> np.ndarray:
 def ece_block(blk: TableBlock, n_bins: int = 10) -> np.ndarray:
     """Block form of :func:`ece` (the formula is in its docstring)."""
     n_bins = int(n_bins)
+    walked = block_lookup(blk, ("ece", n_bins))
+    if walked is not None:
+        ws, wp = walked
+        return quiet_div(np.abs(ws - wp).sum(axis=1), blk.total)
     b = _ece_bins(blk.scores, n_bins)
     if b.size and b[0] < 0:
         raise ValueError("ece needs scores in [0, 1]")

@@ -18,7 +18,7 @@ import numpy as np
 
 from measurelab._validation import warn_undefined
 from measurelab.measures._block import in_row_chunks, quiet_div, row_integer, searchsorted_rows
-from measurelab.measures._fused import kernel_available, lookup
+from measurelab.measures._fused import block_lookup, kernel_available, lookup
 from measurelab.registry import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
@@ -75,6 +75,10 @@ def _hand_till(stats: Any, average: str | None = "macro") -> Any:
 @in_row_chunks
 def auc_block(blk: TableBlock) -> np.ndarray:
     """Block form of :func:`auc` (the formula is in its docstring)."""
+    walked = block_lookup(blk, "auc_num")
+    if walked is not None:
+        n_pos, n_neg = blk.n_pos, blk.n_neg
+        return np.where((n_pos > 0) & (n_neg > 0), quiet_div(walked, n_pos * n_neg), np.nan)
     neg_below = np.cumsum(blk.neg, axis=1) - blk.neg
     num = np.einsum("ij,ij->i", blk.pos, neg_below + 0.5 * blk.neg)
     n_pos, n_neg = blk.n_pos, blk.n_neg
@@ -183,6 +187,9 @@ def _harmonic_sums(x: np.ndarray, m: np.ndarray) -> tuple[np.ndarray, np.ndarray
 @in_row_chunks
 def apr_block(blk: TableBlock) -> np.ndarray:
     """Block form of :func:`apr` (the formula is in its docstring)."""
+    walked = block_lookup(blk, "apr_sum")
+    if walked is not None:
+        return np.where(blk.n_pos > 0, quiet_div(walked, blk.n_pos), np.nan)
     n_pos = blk.n_pos
     ok = (n_pos > 0) & row_integer(blk)
     if not ok.any():
@@ -300,6 +307,9 @@ def apr(t: ScoreTable) -> float:
 @in_row_chunks
 def ap_block(blk: TableBlock) -> np.ndarray:
     """Block form of :func:`ap` (the formula is in its docstring)."""
+    walked = block_lookup(blk, "ap_sum")
+    if walked is not None:
+        return np.where(blk.n_pos > 0, quiet_div(walked, blk.n_pos), np.nan)
     cp, cn = blk.cum_pos_desc, blk.cum_neg_desc
     p = blk.pos_desc
     prec = np.zeros(cp.shape)
@@ -344,6 +354,9 @@ def ap(t: ScoreTable) -> float:
 @in_row_chunks
 def ap11_block(blk: TableBlock) -> np.ndarray:
     """Block form of :func:`ap11` (the formula is in its docstring)."""
+    walked = block_lookup(blk, "ap11_vals")
+    if walked is not None:
+        return np.where(blk.n_pos > 0, walked.mean(axis=1), np.nan)
     n_pos = blk.n_pos
     out = np.full(blk.n_blocks, np.nan)
     if blk.size == 0:
@@ -470,7 +483,10 @@ def expected_tp_at_block(blk: TableBlock, k: np.ndarray) -> np.ndarray:
 def bep_block(blk: TableBlock) -> np.ndarray:
     """Block form of :func:`bep` (the formula is in its docstring)."""
     n_pos = blk.n_pos
-    return np.where(n_pos > 0, quiet_div(expected_tp_at_block(blk, n_pos), n_pos), np.nan)
+    tp = block_lookup(blk, ("tp_at", "bep"))
+    if tp is None:
+        tp = expected_tp_at_block(blk, n_pos)
+    return np.where(n_pos > 0, quiet_div(tp, n_pos), np.nan)
 
 
 @measure(
@@ -510,7 +526,9 @@ def lift_block(blk: TableBlock, q: float = 0.25) -> np.ndarray:
     """Block form of :func:`lift` (the formula is in its docstring)."""
     _check_q(q)
     n_pos = blk.n_pos
-    tp = expected_tp_at_block(blk, q * blk.total)
+    tp = block_lookup(blk, ("tp_at", "lift", float(q)))
+    if tp is None:
+        tp = expected_tp_at_block(blk, q * blk.total)
     return np.where(n_pos > 0, quiet_div(tp, n_pos) / q, np.nan)
 
 
