@@ -1,4 +1,4 @@
-"""A small version of the interval-coverage study in ``benchmarks/coverage.py`` (SPEC §6).
+"""A small version of the interval-coverage study (``benchmarks/coverage_study.py``, SPEC §6).
 
 Two correlated binormal models, n = 300, prevalence 0.3: 400 simulated test sets per design,
 400 bootstrap replicates. Every key measure's 95% interval (single model, both models
@@ -22,11 +22,11 @@ import numpy as np
 import pandas as pd
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage.py"
+_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage_study.py"
 
 
 def _load() -> ModuleType:
-    """benchmarks/coverage.py under a name of its own (``coverage`` is coverage.py's)."""
+    """benchmarks/coverage_study.py as a module (benchmarks/ is no package)."""
     name = "measurelab_benchmark_coverage"
     if name not in sys.modules:
         spec = importlib.util.spec_from_file_location(name, _PATH)

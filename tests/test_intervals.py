@@ -527,3 +527,19 @@ def test_case_design_from_table_needs_whole_counts():
     t = ScoreTable.from_arrays([True, False], [0.3, 0.6], [0.5, 1.0])
     with pytest.raises(ml.MeasurelabError, match="whole case counts"):
         iv.CaseDesign.from_table(t)
+
+
+@pytest.mark.parametrize("stratify", [False, True])
+def test_compiled_count_equals_bincount(monkeypatch, stratify):
+    """Large strata count their draws with a compiled loop: the same multiplicities as
+    np.bincount of the same draws (so the same replicates as without numba)."""
+    from measurelab import bootstrap
+
+    g = np.random.default_rng(0)
+    n = (1 << 16) + 5
+    y = g.random(n) < 0.3
+    d = iv.CaseDesign.from_cases(y, [g.random(n)], stratify=stratify)
+    fast = d.draw(np.random.default_rng(4), 3)
+    monkeypatch.setattr(bootstrap, "_compiled_available", lambda: False)
+    slow = d.draw(np.random.default_rng(4), 3)
+    assert np.array_equal(fast, slow) and fast.sum() == 3 * n

@@ -146,7 +146,7 @@ def _clipped_logs(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def mxe_block(blk: TableBlock, base: float = math.e) -> np.ndarray:
     """Block form of :func:`mxe` (the formula is in its docstring)."""
-    log_p, log_q = _clipped_logs(blk.scores)
+    log_p, log_q = blk.score_cached("mxe_logs", _clipped_logs)
     s = blk.pos @ log_p + blk.neg @ log_q
     return quiet_div(-s, blk.total) / math.log(base)
 

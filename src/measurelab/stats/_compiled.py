@@ -175,3 +175,14 @@ def _merge_tables(
         j += 1
         g += 1
     return g
+
+
+@nb.njit(cache=True, nogil=True)
+def count_draws(idx: np.ndarray, out: np.ndarray) -> None:
+    """Add 1 to ``out[i]`` for every drawn index i (a bootstrap replicate's case
+    multiplicities: ``np.bincount``'s whole counts; ``out`` starts at 0)."""
+    counts = np.zeros(out.size, dtype=np.int32)
+    for i in range(idx.size):
+        counts[idx[i]] += 1
+    for j in range(out.size):
+        out[j] = counts[j]

@@ -50,6 +50,24 @@ class TableBlock:
     pos: np.ndarray
     neg: np.ndarray
     integer: bool | None = None
+    cache: dict[str, Any] | None = None
+
+    def score_cached(self, key: str, compute: Any) -> Any:
+        """``compute(scores)``, kept in ``cache`` when the block has one (the bootstrap
+        shares one per model, so what depends on the scores alone — MXE's logarithms — is
+        computed once, not once per block).
+
+        Examples
+        --------
+        >>> blk = TableBlock(np.array([0.5]), np.ones((1, 1)), np.zeros((1, 1)), cache={})
+        >>> blk.score_cached("twice", lambda s: 2 * s).tolist()
+        [1.0]
+        """
+        if self.cache is None:
+            return compute(self.scores)
+        if key not in self.cache:
+            self.cache[key] = compute(self.scores)
+        return self.cache[key]
 
     @property
     def n_blocks(self) -> int:

@@ -27,12 +27,12 @@ bootstrap seed, so a resumed run gives the same table as an uninterrupted one.
 
 Run (the full study; minutes to hours on two cores)::
 
-    .venv/bin/python benchmarks/coverage.py --sims 500 --n 300 400 --prevalence 0.1 0.3 \\
+    .venv/bin/python benchmarks/coverage_study.py --sims 500 --n 300 400 --prevalence 0.1 0.3 \\
         --designs random fixed --n-boot 1000 --out docs/coverage.md --seed 0
 
 A tiny check of the harness::
 
-    .venv/bin/python benchmarks/coverage.py --sims 5 --n 300 --prevalence 0.3 \\
+    .venv/bin/python benchmarks/coverage_study.py --sims 5 --n 300 --prevalence 0.3 \\
         --n-boot 100 --pop-size 100000 --out /tmp/coverage.md --cache /tmp/coverage-cache
 """
 
@@ -55,15 +55,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-# run as a script, this folder comes first on the import path, and this file would stand in
-# for coverage.py's package `coverage` (numba imports it): take the folder off the path
-_HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+import numpy as np
+import pandas as pd
 
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-
-import measurelab as ml  # noqa: E402
+import measurelab as ml
 
 #: the measures of the study (threshold measures at 0.5)
 KEY_MEASURES: tuple[str, ...] = ("f1", "mcc", "apr", "ap", "bep", "lift", "brier", "mxe",
@@ -673,7 +668,7 @@ def markdown_report(summary: pd.DataFrame, pops: Mapping[tuple[str, float], Popu
     out += [
         f"measurelab git {_git_head()}, sources {engine_fingerprint()}; {sims} simulated test "
         f"sets per cell, {n_boot} bootstrap replicates per interval, level {LEVEL}.", "",
-        "**Generator** (`Binormal` in `benchmarks/coverage.py`): model k sees "
+        "**Generator** (`Binormal` in `benchmarks/coverage_study.py`): model k sees "
         "x_k = μ_k·y + e_k, (e_a, e_b) standard bivariate normal with correlation "
         f"ρ = {generator.rho}, and scores s_k = sigmoid(b_k·(x_k − c_k)); μ = {generator.mu} "
         f"(AUC 0.80, 0.85), b = {generator.slope}, c = {generator.cut} (the 0.5 threshold "
@@ -784,7 +779,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if (d, p) not in pops:
             pops[d, p] = population(d, p, args.measures, seed=args.seed, size=args.pop_size,
                                     cache_dir=args.cache)
-    command = "python benchmarks/coverage.py " + " ".join(
+    command = "python benchmarks/coverage_study.py " + " ".join(
         sys.argv[1:] if argv is None else list(argv))
     text = markdown_report(pd.concat(frames, ignore_index=True), pops, cells, args.measures,
                            args.sims, args.n_boot, command)
