@@ -89,19 +89,22 @@ def bench_small(sizes: list[int], n_boot: int) -> None:
               f"ratio {t_sk / t_all:5.1f}x (full), {t_sk / t_def:5.1f}x (headline)")
 
 
-def bench_large(n: int, n_boot: int) -> None:
+def bench_large(n: int, n_boot: int, jobs: list[int]) -> None:
     print(f"2. one model, full suite, B = {n_boot}, n = {n:,} distinct scores")
     y, ms = _models(n, 1)
     s = ms["m0"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        t_ml = _time(lambda: ml.evaluate(y, s, ci=0.95, n_boot=n_boot, progress=False))
     k = len(ml.evaluate(y, s))
     reps = 3
     t_sk = _sklearn_loop(y, {"m": s}, reps, ("auc", "ap", "logloss")) / reps * n_boot
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"   measurelab {k} measures: {t_ml:.1f} s; scikit-learn auc+ap+log-loss: "
-          f"{t_sk:.1f} s; ratio {t_sk / t_ml:.1f}x; process peak RSS {peak:.0f} MB")
+    print(f"   scikit-learn auc+ap+log-loss on one thread: {t_sk:.1f} s (scaled from {reps})")
+    for nj in jobs:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            t_ml = _time(lambda nj=nj: ml.evaluate(y, s, ci=0.95, n_boot=n_boot,
+                                                   progress=False, n_jobs=nj))
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"   measurelab {k} measures, n_jobs={nj}: {t_ml:.1f} s; ratio "
+              f"{t_sk / t_ml:.1f}x; process peak RSS so far {peak:.0f} MB")
 
 
 def bench_paired(n: int) -> None:
@@ -115,14 +118,22 @@ def bench_paired(n: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller sizes (a smoke run)")
+    ap.add_argument("--part", type=int, choices=[1, 2, 3], action="append",
+                    help="run only these parts (default all)")
+    ap.add_argument("--n-jobs", type=int, nargs="+", default=[1, 2],
+                    help="threads for part 2 (default 1 2)")
     args = ap.parse_args()
     if args.quick:
         bench_small([300], 200)
         bench_paired(10**5)
         return
-    bench_small([300, 1000, 10_000], 2000)
-    bench_paired(10**6)
-    bench_large(10**6, 1000)
+    parts = set(args.part or [1, 2, 3])
+    if 1 in parts:
+        bench_small([300, 1000, 10_000], 2000)
+    if 3 in parts:
+        bench_paired(10**6)
+    if 2 in parts:
+        bench_large(10**6, 1000, args.n_jobs)
 
 
 if __name__ == "__main__":

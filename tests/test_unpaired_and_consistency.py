@@ -92,3 +92,31 @@ def test_every_row_tells_one_story(level):
     assert set(t.method) == {"delong", "mcnemar", "bootstrap"}
     mc = t[t.method == "mcnemar"]
     assert (mc.interval == "mcnemar-exact-conditional").all()
+
+
+def test_degenerate_models_are_stated_and_no_runtime_warning_escapes():
+    """A constant model, a perfect one, rank-equivalent ones, on 12 cases (many replicates
+    miss a class): every interval and test is computed with no RuntimeWarning; a single-
+    value interval says why; infinite and undefined replicates are counted."""
+    y = np.array([0, 1] * 6)
+    const, perfect = np.full(12, 0.4), np.where(y == 1, 0.9, 0.1)
+    rand = np.linspace(0, 1, 12)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        warnings.simplefilter("error", RuntimeWarning)
+        r = ml.compare_classifiers(y, {"const": const, "perfect": perfect, "rand": rand,
+                                       "same": rand**2}, measures="all", n_boot=200)
+        iv, t = r.intervals(), r.tests()
+        ml.compare_unpaired(y, perfect, y, const, measures="all", n_boot=200).tests()
+        e = ml.evaluate(y, const, ci=0.95, n_boot=200, measures="all").intervals()
+    text = [str(w.message) for w in caught]
+    assert any("f1 of model 'const' is the single value 0" in m for m in text)
+    assert any("auc of model 'perfect': DeLong interval is the point AUC = 1" in m
+               and "perfect separation" in m for m in text)
+    f1 = iv[(iv.model == "const") & (iv.measure == "f1")].iloc[0]
+    assert f1.lo == f1.hi == f1.value == 0.0
+    lr = iv[(iv.model == "perfect") & (iv.measure == "lr_pos")].iloc[0]
+    assert lr.infinite == 1.0 and lr.lo == lr.hi == np.inf
+    assert e.set_index("measure").loc["lr_pos", "undefined"] == 1.0
+    same = t[(t.a == "rand") & (t.b == "same") & (t.measure == "auc")].iloc[0]
+    assert (same.z, same.p, same.lo, same.hi) == (0.0, 1.0, 0.0, 0.0)

@@ -58,6 +58,8 @@ class EvaluationResult(Mapping[str, Any]):
         #: class labels in column order (multi-class input), naming per-class arrays
         self.classes = classes
         self._intervals = intervals
+        #: per measure, the shares of infinite and undefined bootstrap replicates
+        self._shares: dict[str, tuple[float, float]] = {}
 
     def __getitem__(self, name: str) -> Any:
         if name in self._values:
@@ -96,7 +98,10 @@ class EvaluationResult(Mapping[str, Any]):
         return out
 
     def intervals(self) -> Any:
-        """A DataFrame of ``measure, value, lo, hi, method, se`` (``evaluate(..., ci=)``).
+        """A DataFrame of ``measure, value, lo, hi, method, se, infinite, undefined``
+        (``evaluate(..., ci=)``): ``se`` is DeLong's standard error (AUC); ``infinite`` and
+        ``undefined`` the shares of bootstrap replicates that are ±inf or undefined (NaN
+        for analytic intervals).
 
         Examples
         --------
@@ -110,8 +115,13 @@ class EvaluationResult(Mapping[str, Any]):
 
         if self._intervals is None:
             raise MeasurelabError("no intervals: evaluate with ci=0.95 (or another level)")
-        rows = [{"measure": k, **iv._asdict()} for k, iv in self._intervals.items()]
-        return pd.DataFrame(rows, columns=["measure", "value", "lo", "hi", "method", "se"])
+        shares = getattr(self, "_shares", {})
+        rows = [{"measure": k, **iv._asdict(),
+                 **dict(zip(("infinite", "undefined"),
+                            shares.get(k, (float("nan"), float("nan"))), strict=True))}
+                for k, iv in self._intervals.items()]
+        return pd.DataFrame(rows, columns=["measure", "value", "lo", "hi", "method", "se",
+                                           "infinite", "undefined"])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready ``{name: number}``; two-level values give their display number,
@@ -170,8 +180,8 @@ def _jsonable(x: float) -> float | str | None:
 
 
 def _resolve_all(measures: Iterable[MeasureSpec] | MeasureSpec | None) -> list[Measure] | None:
-    if measures is None:
-        return None
+    if measures is None or (isinstance(measures, str) and measures == "all"):
+        return None  # every measure that applies
     if isinstance(measures, str | Measure):
         measures = [measures]
     try:
@@ -606,8 +616,10 @@ def with_intervals(
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
                                          counts=stats.counts)
     out = {k: out[k] for k in result}
-    return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
-                            intervals=out)
+    res = EvaluationResult(dict(result), {k: result.measure(k) for k in result},
+                           intervals=out)
+    res._shares = extra
+    return res
 
 
 def _binary_per_class(

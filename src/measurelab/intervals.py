@@ -490,12 +490,18 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
 
 def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -> None:
     """Warn when a bootstrap interval rests on infinite or undefined replicates (an end
-    is ±inf) or when some replicates are undefined.
+    is ±inf), when some replicates are undefined, or when it is a single value (its
+    replicates do not vary: a constant model, a perfect separation).
 
     Examples
     --------
     >>> warn_nonfinite("acc", Interval(0.5, 0.4, 0.6, "bootstrap-bca"), 0.0, 0.0)
     """
+    if r.lo == r.hi == r.value and math.isfinite(r.value) and nan_share == 0:
+        warn_undefined(f"the bootstrap interval of {what} is the single value {r.value:g}: "
+                       "its replicates do not vary there (constant scores or decisions, or "
+                       "a perfect separation)")
+        return
     if not (math.isinf(r.lo) or math.isinf(r.hi) or nan_share > 0):
         return
     parts = []
@@ -505,7 +511,10 @@ def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -
         parts.append(f"{100 * nan_share:.3g}% are undefined (counted as -inf for the "
                      "lower end, +inf for the upper)")
     end = [s for s, v in (("lower", r.lo), ("upper", r.hi)) if math.isinf(v)]
-    tail = f"; the {' and '.join(end)} end rests on them" if end else ""
+    tail = ""
+    if end:
+        tail = (f"; the {end[0]} end rests on them" if len(end) == 1
+                else "; both ends rest on them")
     warn_undefined(f"the bootstrap interval of {what}: {', '.join(parts)}{tail}")
 
 

@@ -360,9 +360,9 @@ class ClassifierComparison:
             col = [need.index(self._names_m[j]) for _a, _b, j in cells]
             ia = [c[0] for c in cells]
             ib = [c[1] for c in cells]
-            dr = run.reps[:, ia, col] - run.reps[:, ib, col]
-            dj = run.jack[:, ia, col] - run.jack[:, ib, col]
-            with np.errstate(invalid="ignore"):
+            with np.errstate(invalid="ignore"):  # inf − inf: an undefined difference
+                dr = run.reps[:, ia, col] - run.reps[:, ib, col]
+                dj = run.jack[:, ia, col] - run.jack[:, ib, col]
                 diffs = np.array([self._vals[a, j] - self._vals[b, j] for a, b, j in cells])
                 theta = run.theta[ia, col] - run.theta[ib, col]
             bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
