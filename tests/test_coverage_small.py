@@ -65,7 +65,7 @@ def test_population_matches_exact() -> None:
     assert ex["ap"] == ex["apr"]
 
 
-@pytest.mark.parametrize("design", cov.DESIGNS)
+@pytest.mark.parametrize("design", ["random", "fixed"])  # the designs measurelab promises
 def test_coverage_small(design: str) -> None:
     assert cov.supports_stratify(), (
         "measurelab.compare_classifiers has no `stratify` keyword: the random design needs "

@@ -172,9 +172,12 @@ class CaseDesign:
 
     # ------------------------------------------------------------------ draws
     def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """Case multiplicities of ``size`` replicates, shape (size, n), in float64."""
+        """Case multiplicities of ``size`` replicates, shape (size, n), in float64.
+
+        The array is the leading columns of a (size, n + 1) buffer whose last column is 0,
+        which :meth:`blocks` gathers from directly (no copy)."""
         n = self.n
-        out = np.zeros((size, n))
+        out = np.zeros((size, n + 1))[:, :n]
         if self.stratify:
             parts = [(0, self.n0), (self.n0, n)]
         else:
@@ -216,12 +219,20 @@ class CaseDesign:
     def blocks(self, mult: np.ndarray, thresholds: list[tuple[float, bool]]
                ) -> list[BlockStats]:
         """Every model's :class:`BlockStats` for the case multiplicities ``mult``."""
-        ext = np.empty((mult.shape[0], self.n + 1))
-        if self.weight is not None:
-            np.multiply(mult, self.weight[None, :], out=ext[:, :-1])
+        base = mult.base
+        if (self.weight is None and isinstance(base, np.ndarray)
+                and base.shape == (mult.shape[0], self.n + 1) and base.dtype == np.float64
+                and base.flags.c_contiguous and mult.strides == base.strides
+                and mult.__array_interface__["data"][0] == base.__array_interface__["data"][0]
+                and not base[:, -1].any()):
+            ext = base  # drawn with its zero column (:meth:`draw`)
         else:
-            ext[:, :-1] = mult
-        ext[:, -1] = 0.0
+            ext = np.empty((mult.shape[0], self.n + 1))
+            if self.weight is not None:
+                np.multiply(mult, self.weight[None, :], out=ext[:, :-1])
+            else:
+                ext[:, :-1] = mult
+            ext[:, -1] = 0.0
         whole = self.weight is None
         out = []
         for a, (t, plan, (thr, inc)) in enumerate(zip(self.tables, self._plans, thresholds,

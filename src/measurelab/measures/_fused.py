@@ -116,7 +116,7 @@ def run(
     do_apr = bool(apr and n_pos > 0 and t.is_integer)
     (auc_num, ap_sum, apr_sum, ap11_vals, tp_at, tp_top, fp_top, sq, ws,
      wp) = walk(t.scores, t.pos, t.neg, n_pos, karr, k_top, nb, do_apr,
-                1.0 if t.is_integer else 1.0 - _RECALL_TOL)
+                1.0 if t.is_integer else 1.0 - _RECALL_TOL, np.empty(0, dtype=np.int64))
     memo: dict[Any, Any] = t.__dict__.setdefault(_MEMO, {})
     memo.update(auc_num=auc_num, ap_sum=ap_sum, ap11_vals=ap11_vals, sq_sum=sq)
     if do_apr:
@@ -227,7 +227,7 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
     neg = np.ascontiguousarray(blk.neg, dtype=np.float64)
     (auc, ap, apr_s, vals, tp_at, _tp, _fp, sq, ws, wp) = kernel(
         np.ascontiguousarray(blk.scores, dtype=np.float64), pos, neg, n_pos, ks_sorted,
-        -1, nb, do_apr, level)
+        -1, nb, do_apr, level, _ece_bins_of(blk, nb))
     tp_back = np.empty_like(tp_at)
     np.put_along_axis(tp_back, order, tp_at, axis=1)
     memo: dict[Any, Any] = {"auc_num": auc, "ap_sum": ap, "ap11_vals": vals, "sq_sum": sq,
@@ -238,6 +238,18 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
         memo[("ece", nb)] = (ws, wp)
     blk.__dict__[_BLOCK_MEMO] = memo
     return memo
+
+
+def _ece_bins_of(blk: Any, n_bins: int) -> np.ndarray:
+    """Each row's ECE bin (the walk's own rule), once per model's scores."""
+    if not n_bins:
+        return np.empty(0, dtype=np.int64)
+
+    def bins(s: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(
+            np.minimum(np.floor(s * n_bins).astype(np.int64), n_bins - 1))
+
+    return blk.score_cached(f"ece_bins_{n_bins}", bins)
 
 
 def block_lookup(blk: Any, key: Any) -> Any:

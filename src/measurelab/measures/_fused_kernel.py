@@ -61,6 +61,7 @@ def walk(
     n_bins: int,
     do_apr: bool,
     level_factor: float,
+    bins: np.ndarray,
 ) -> tuple:
     """One pass from the highest score down.
 
@@ -139,7 +140,10 @@ def walk(
         if q != 0.0:
             sq_neg += q * (s * s)
         if n_bins > 0:
-            b = min(int(math.floor(s * n_bins)), n_bins - 1)  # noqa: RUF046
+            if bins.size:  # precomputed (a block's tables share their scores)
+                b = bins[j]
+            else:
+                b = min(int(math.floor(s * n_bins)), n_bins - 1)  # noqa: RUF046
             ws[b] += m * s
             wp[b] += p
     while kp < n_k:  # k beyond all cases
@@ -168,6 +172,7 @@ def walk_block(
     n_bins: int,
     do_apr: np.ndarray,
     level_factor: np.ndarray,
+    bins: np.ndarray,
 ) -> tuple:
     """:func:`walk` over every table of a block (rows of ``pos``, ``neg``: (B, R)), in one
     compiled loop: ``n_pos``, ``do_apr``, ``level_factor`` per table, ``ks`` (B, K)
@@ -187,7 +192,7 @@ def walk_block(
     wp = np.empty((B, nb_))
     for b in range(B):
         r = walk(scores, pos[b], neg[b], n_pos[b], ks[b], k_top, n_bins, do_apr[b],
-                 level_factor[b])
+                 level_factor[b], bins)
         auc[b] = r[0]
         ap[b] = r[1]
         apr[b] = r[2]
