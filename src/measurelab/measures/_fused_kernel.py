@@ -69,7 +69,9 @@ def walk(
     wanted (BEP, lift); ``k_top``: number of distinct scores predicted positive (counts
     at the threshold); ``n_bins``: ECE bins (0: none); ``do_apr``: the APR sum (integer
     weights only); ``level_factor``: 1 for whole-number weights (11-point AP's recall levels
-    decided exactly), else 1 − ``ranking._RECALL_TOL`` as ``ranking._first_at_recall_levels``.
+    decided exactly), else 1 − ``ranking._RECALL_TOL`` as ``ranking._first_at_recall_levels``;
+    ``bins``: each row's ECE bin, min(floor(score·n_bins), n_bins − 1), computed once for
+    many tables of the same scores (empty: computed here).
     """
     G = scores.size
     # 11-point AP compares with the sequential total of the positives in this walk's order
