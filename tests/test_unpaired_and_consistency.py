@@ -120,3 +120,20 @@ def test_degenerate_models_are_stated_and_no_runtime_warning_escapes():
     assert e.set_index("measure").loc["lr_pos", "undefined"] == 1.0
     same = t[(t.a == "rand") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert (same.z, same.p, same.lo, same.hi) == (0.0, 1.0, 0.0, 0.0)
+
+
+def test_pair_rows_get_their_acceleration_whatever_else_is_asked():
+    """A measure whose own interval is Wilson (sens) still has BCa pair rows: their
+    acceleration comes from the jackknife, so the row does not depend on which other
+    measures were requested (it did: alone, sens ran with a = 0)."""
+    g = np.random.default_rng(0)
+    n = 120
+    y = g.random(n) < 0.4
+    sa = 1 / (1 + np.exp(-(2 * y + g.normal(size=n) - 1)))
+    sb = 1 / (1 + np.exp(-(1 * y + g.normal(size=n) - 0.5)))
+    rows = []
+    for ms in (["sens"], ["sens", "f1"]):
+        t = ml.compare_classifiers(y, {"a": sa, "b": sb}, measures=ms, n_boot=500,
+                                   seed=1).tests()
+        rows.append(t[t.measure == "sens"][["lo", "hi", "p"]].to_numpy())
+    np.testing.assert_array_equal(rows[0], rows[1])

@@ -271,7 +271,12 @@ class ClassifierComparison:
         run = iv.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
         if need:
             ms = [self._measures[self._names_m.index(x)] for x in need]
-            bca = any(methods[x] == "bootstrap-bca" for x in need)
+            # the jackknife serves BCa's acceleration: of a model's interval, and of every
+            # pair row's (BCa unless percentile is forced, whatever the single method)
+            bca = any(methods[x] == "bootstrap-bca"
+                      or (pairs and self._pair_method(x) == "bootstrap"
+                          and methods[x] != "bootstrap-percentile")
+                      for x in need)
             run = iv.run_bootstrap(self._design, ms, self.n_boot, self.seed,
                                    thresholds=[(self.threshold, self._inclusive)] * k,
                                    jackknife=bca, progress=self._progress,
