@@ -1,6 +1,6 @@
 """Benchmark of measurelab's intervals (a script, not a test; issue 8).
 
-1. Full-suite stratified bootstrap, B = 1000, on n = 10^6 distinct-score predictions: the
+1. Full-suite bootstrap, B = 1000, on n = 10^6 distinct-score predictions: the
    score-table reweighting of ``measurelab.evaluate(..., ci=0.95, ci_method=
    "bootstrap-percentile")`` against a loop of scikit-learn's ``roc_auc_score +
    average_precision_score + log_loss`` on resampled cases (timed over a few replicates

@@ -10,11 +10,10 @@ Everything here works on counts or on score tables, below the measures' API, so 
   the covariance matrix of several models' AUCs on the same cases.
 * :func:`mcnemar_exact` — McNemar's exact two-sided test on discordant counts.
 * :func:`holm` — Holm's step-down adjustment.
-* Bootstrap from the score table: a stratified resample of the cases is a multinomial
-  reweighting of the table's rows (:class:`CaseDesign`, :func:`run_bootstrap`), so a
-  replicate never sorts. :func:`percentile_interval` and :func:`bca_interval` turn
-  replicates into intervals; BCa's acceleration comes from a grouped jackknife
-  (:func:`jackknife_groups`).
+* The bootstrap lives in :mod:`measurelab.bootstrap` (re-exported here: :class:`CaseDesign`,
+  :func:`run_bootstrap`, :class:`BootstrapIntervals`): case resampling in blocks over a
+  canonical order, percentile and BCa intervals and the p-values inverted from them;
+  :func:`bca_interval` is the one-statistic shorthand.
 
 Examples
 --------

@@ -3,13 +3,14 @@
 :func:`compare_classifiers` evaluates several models scored on the same cases and returns
 a :class:`ClassifierComparison`: every measure's value per model with an interval, paired
 tests for every pair of models (DeLong for AUC, McNemar's exact test for acc/err, a paired
-stratified bootstrap for the rest) Holm-adjusted over everything reported, Sokolova's
+bootstrap of the cases for the rest) Holm-adjusted over everything reported, Sokolova's
 likelihood verdicts with both DP bands, the table of which model each measure prefers,
 figures and a self-contained HTML page.
 
-The bootstrap resamples cases once per replicate (positives and negatives separately)
-and adds the multiplicities into each model's score table rows (``np.bincount`` over a
-case→row map), so a replicate never sorts and both models see the same cases.
+The bootstrap (:mod:`measurelab.bootstrap`) resamples the cases jointly (``stratify=True``:
+positives and negatives apart), over a canonical order of the cases, in blocks whose
+multiplicities are added into every model's score-table rows: a replicate never sorts,
+every model sees the same cases, and any row order gives the same result.
 
 For many data sets see :mod:`measurelab.compare.demsar` (Demšar 2006).
 

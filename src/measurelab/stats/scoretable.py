@@ -340,7 +340,7 @@ class ScoreTable:
                    integer: bool | None = None) -> ScoreTable:
         """The same scores with new positive and negative weights per row.
 
-        A stratified bootstrap replicate is a multinomial reweighting of the rows
+        A bootstrap replicate is a multinomial reweighting of the rows
         (SPEC §6), so it needs no new sort. Rows whose new weights are both 0 stay (a row
         of zero weight changes no measure; ``tests/test_zero_rows.py``), so the replicate
         shares this table's score array and what :meth:`score_cached` computed from it.
