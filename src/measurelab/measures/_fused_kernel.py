@@ -97,6 +97,11 @@ def walk(
     nb_ = max(n_bins, 1)
     ws = np.zeros(nb_)
     wp = np.zeros(nb_)
+    seg_li = -1  # the 11-point level being updated, and its best precision so far
+    seg_cur = -1.0
+    bin_b = -1  # the ECE bin being added to, and its two sums so far
+    bin_ws = 0.0
+    bin_wp = 0.0
     for r in range(G):
         j = G - 1 - r
         s = scores[j]
@@ -123,7 +128,12 @@ def walk(
             lvl += 1
         if lvl > 0 and m != 0.0:  # a row of zero weight is no operating point
             li = lvl - 1
-            seg[li] = prec if seg[li] == -1.0 else _nanmax(seg[li], prec)
+            if li != seg_li:  # kept in a register while the level stays (no store chain)
+                if seg_li >= 0:
+                    seg[seg_li] = seg_cur
+                seg_li = li
+                seg_cur = seg[li]
+            seg_cur = prec if seg_cur == -1.0 else _nanmax(seg_cur, prec)
         cum_m = cp + cn
         pa = cp - p
         a = cum_m - m
@@ -146,8 +156,20 @@ def walk(
                 b = bins[j]
             else:
                 b = min(int(math.floor(s * n_bins)), n_bins - 1)  # noqa: RUF046
-            ws[b] += m * s
-            wp[b] += p
+            if b != bin_b:  # the scores are sorted: a bin's rows come together
+                if bin_b >= 0:
+                    ws[bin_b] = bin_ws
+                    wp[bin_b] = bin_wp
+                bin_b = b
+                bin_ws = ws[b]
+                bin_wp = wp[b]
+            bin_ws += m * s
+            bin_wp += p
+    if seg_li >= 0:
+        seg[seg_li] = seg_cur
+    if bin_b >= 0:
+        ws[bin_b] = bin_ws
+        wp[bin_b] = bin_wp
     while kp < n_k:  # k beyond all cases
         tp_at[kp] = n_pos
         kp += 1
