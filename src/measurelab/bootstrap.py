@@ -172,12 +172,15 @@ class CaseDesign:
 
     # ------------------------------------------------------------------ draws
     def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """Case multiplicities of ``size`` replicates, shape (size, n), in float64.
+        """Case multiplicities of ``size`` replicates, shape (size, n), in float64."""
+        return self._draw(rng, size)[:, :self.n]
 
-        The array is the leading columns of a (size, n + 1) buffer whose last column is 0,
-        which :meth:`blocks` gathers from directly (no copy)."""
+    def _draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """:meth:`draw` into a (size, n + 1) buffer whose last column is 0: the form
+        :meth:`_blocks` gathers the table rows from (a row without a case of a class reads
+        the zero)."""
         n = self.n
-        out = np.zeros((size, n + 1))[:, :n]
+        out = np.zeros((size, n + 1))
         if self.stratify:
             parts = [(0, self.n0), (self.n0, n)]
         else:
@@ -214,25 +217,21 @@ class CaseDesign:
         """The multiplicities of every leave-a-group-out table, (G, n) (small designs; the
         bootstrap builds them a block at a time from :meth:`jackknife_groups`)."""
         g = self.jackknife_groups(rng, n_groups)
-        return _leave_out(g, 0, int(g.max(initial=-1)) + 1)
+        return _leave_out(g, 0, int(g.max(initial=-1)) + 1)[:, :self.n]
 
     def blocks(self, mult: np.ndarray, thresholds: list[tuple[float, bool]]
                ) -> list[BlockStats]:
-        """Every model's :class:`BlockStats` for the case multiplicities ``mult``."""
-        base = mult.base
-        if (self.weight is None and isinstance(base, np.ndarray)
-                and base.shape == (mult.shape[0], self.n + 1) and base.dtype == np.float64
-                and base.flags.c_contiguous and mult.strides == base.strides
-                and mult.__array_interface__["data"][0] == base.__array_interface__["data"][0]
-                and not base[:, -1].any()):
-            ext = base  # drawn with its zero column (:meth:`draw`)
-        else:
-            ext = np.empty((mult.shape[0], self.n + 1))
-            if self.weight is not None:
-                np.multiply(mult, self.weight[None, :], out=ext[:, :-1])
-            else:
-                ext[:, :-1] = mult
-            ext[:, -1] = 0.0
+        """Every model's :class:`BlockStats` for the case multiplicities ``mult`` (B, n)."""
+        ext = np.zeros((mult.shape[0], self.n + 1))
+        ext[:, :-1] = mult
+        return self._blocks(ext, thresholds)
+
+    def _blocks(self, ext: np.ndarray, thresholds: list[tuple[float, bool]]
+                ) -> list[BlockStats]:
+        """:meth:`blocks` from multiplicities in the (B, n + 1) form of :meth:`_draw`
+        (the buffer is the caller's own: case weights multiply into it)."""
+        if self.weight is not None:
+            ext[:, :-1] *= self.weight
         whole = self.weight is None
         out = []
         for a, (t, plan, (thr, inc)) in enumerate(zip(self.tables, self._plans, thresholds,
@@ -297,10 +296,12 @@ def _compiled_available() -> bool:
 
 
 def _leave_out(groups: np.ndarray, g0: int, g1: int) -> np.ndarray:
-    """Multiplicities (g1 − g0, n): row i leaves group g0 + i out."""
-    out = np.ones((g1 - g0, groups.size))
+    """Multiplicities in the form of :meth:`CaseDesign._draw`, (g1 − g0, n + 1): row i
+    leaves group g0 + i out."""
+    out = np.ones((g1 - g0, groups.size + 1))
+    out[:, -1] = 0.0
     for i, g in enumerate(range(g0, g1)):
-        out[i, groups == g] = 0.0
+        out[i, :-1][groups == g] = 0.0
     return out
 
 
@@ -373,9 +374,9 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int, seed: An
             f"{design.n0} negative cases")
     nm = len(measures)
 
-    def evaluate(mult: np.ndarray) -> np.ndarray:
-        """Every measure of every model on a block of multiplicities (B, n)."""
-        blocks = design.blocks(mult, thresholds)
+    def evaluate(ext: np.ndarray) -> np.ndarray:
+        """Every measure of every model on a block of multiplicities (B, n + 1)."""
+        blocks = design._blocks(ext, thresholds)
         res = np.empty((blocks[0].n_blocks, k, nm))
         with np.errstate(all="ignore"):
             for a, bs in enumerate(blocks):
@@ -389,7 +390,9 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int, seed: An
     reps = np.empty((n_boot, k, nm))
     with warnings.catch_warnings(), one_blas_thread():
         warnings.simplefilter("ignore")
-        theta = evaluate(np.ones((1, design.n)))[0]
+        identity = np.ones((1, design.n + 1))  # every case once
+        identity[0, -1] = 0.0
+        theta = evaluate(identity)[0]
         from measurelab._progress import progress_bar
 
         bar = progress_bar(n_boot, desc=desc, unit="replicate", enabled=progress is not False,
@@ -403,7 +406,7 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int, seed: An
             with lock:
                 bar.update(res.shape[0])
 
-        draws = ((b0, design.draw(rng, min(size, n_boot - b0))) for b0 in starts)
+        draws = ((b0, design._draw(rng, min(size, n_boot - b0))) for b0 in starts)
         with bar:
             if jobs == 1:
                 for item in draws:
