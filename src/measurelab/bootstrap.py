@@ -137,13 +137,7 @@ class CaseDesign:
     def from_table(cls, table: ScoreTable, *, stratify: bool = False) -> CaseDesign:
         """The cases of a whole-count table: ``neg[r]`` negatives and ``pos[r]`` positives
         at row r."""
-        if not table.is_integer:
-            raise MeasurelabError(
-                "resampling a score table needs whole case counts; weighted data must be "
-                "resampled case by case (pass the cases: evaluate(..., sample_weight=w))")
-        k = np.arange(table.size)
-        neg = np.repeat(k, table.neg.astype(np.int64))
-        pos = np.repeat(k, table.pos.astype(np.int64))
+        pos, neg = case_rows(table)
         y = np.concatenate([np.zeros(neg.size, bool), np.ones(pos.size, bool)])
         return cls([table], [np.concatenate([neg, pos])], y, stratify=stratify)
 
@@ -285,6 +279,25 @@ class _RowPlan:
                 res[:, seg_rows] = np.add.reduceat(np.take(ext, idx, axis=1), starts, axis=1)
             out.append(res)
         return out[0], out[1]
+
+
+def case_rows(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """Row index of every positive and every negative case of a whole-count table
+    (cases of a row are contiguous).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([True, False, True], [0.2, 0.2, 0.7])
+    >>> [r.tolist() for r in case_rows(t)]
+    [[0, 1], [0]]
+    """
+    if not table.is_integer:
+        raise MeasurelabError(
+            "resampling a score table needs whole case counts; weighted data must be "
+            "resampled case by case (pass the cases: evaluate(..., sample_weight=w))")
+    k = np.arange(table.size)
+    return (np.repeat(k, table.pos.astype(np.int64)),
+            np.repeat(k, table.neg.astype(np.int64)))
 
 
 def _compiled_available() -> bool:

@@ -28,10 +28,8 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from measurelab._validation import MeasurelabError, warn_undefined
-from measurelab.intervals import Interval, _z, check_level, delong_placements
+from measurelab.intervals import Interval, _z, check_level, delong_variance
 from measurelab.stats.scoretable import ScoreTable
 
 SCALES = ("logit", "wald")
@@ -49,16 +47,13 @@ def _auc_variance(table: ScoreTable) -> tuple[float, float, str | None]:
     if n1 == 0 or n0 == 0:
         missing = "positives" if n1 == 0 else "negatives"
         return math.nan, math.nan, f"no {missing} (one class missing): the AUC is undefined"
-    v10, v01 = delong_placements(table)
-    auc = float(np.dot(table.pos, v10) / n1)
+    auc, var = delong_variance(table)
     if n1 < 2 or n0 < 2:
         few = "positive" if n1 < 2 else "negative"
         return auc, math.nan, (
             f"fewer than 2 {few} cases (n_pos={n1:g}, n_neg={n0:g}): DeLong's variance "
             "needs at least 2 cases of each class")
-    s10 = float(np.dot(table.pos, (v10 - auc) ** 2) / (n1 - 1))
-    s01 = float(np.dot(table.neg, (v01 - auc) ** 2) / (n0 - 1))
-    return auc, s10 / n1 + s01 / n0, None
+    return auc, var, None
 
 
 def _zero_se_reason(table: ScoreTable, auc: float) -> str:

@@ -38,6 +38,7 @@ from measurelab.bootstrap import (  # noqa: F401  (the bootstrap's names, re-exp
     BootstrapIntervals,
     BootstrapRun,
     CaseDesign,
+    case_rows,
     check_n_boot,
     jackknife_groups,
     percentile_interval,
@@ -158,15 +159,32 @@ def delong(table: ScoreTable, level: float = 0.95) -> Interval:
     n1, n0 = table.n_pos, table.n_neg
     if n1 == 0 or n0 == 0:
         return Interval(math.nan, math.nan, math.nan, "delong")
-    v10, v01 = delong_placements(table)
-    auc = float(np.dot(table.pos, v10) / n1)
+    auc, var = delong_variance(table)
     if n1 < 2 or n0 < 2 or table.size == 1:  # too few cases, or a constant model
         return Interval(auc, math.nan, math.nan, "delong")
-    s10 = float(np.dot(table.pos, (v10 - auc) ** 2) / (n1 - 1))
-    s01 = float(np.dot(table.neg, (v01 - auc) ** 2) / (n0 - 1))
-    se = math.sqrt(s10 / n1 + s01 / n0)
+    se = math.sqrt(var)
     z = _z(level)
     return Interval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), "delong", se)
+
+
+def delong_variance(table: ScoreTable) -> tuple[float, float]:
+    """AUC and DeLong's variance S10/n₁ + S01/n₀ of a table with both classes (the
+    variance is NaN with fewer than 2 cases of a class).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> [round(x, 4) for x in delong_variance(t)]
+    [0.7778, 0.0617]
+    """
+    n1, n0 = table.n_pos, table.n_neg
+    v10, v01 = delong_placements(table)
+    auc = float(np.dot(table.pos, v10) / n1)
+    if n1 < 2 or n0 < 2:
+        return auc, math.nan
+    s10 = float(np.dot(table.pos, (v10 - auc) ** 2) / (n1 - 1))
+    s01 = float(np.dot(table.neg, (v01 - auc) ** 2) / (n0 - 1))
+    return auc, s10 / n1 + s01 / n0
 
 
 def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
@@ -192,13 +210,7 @@ def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
     if n1 < 2 or n0 < 2:
         auc = np.array([delong(t).value for t in tables])
         return auc, np.full((k, k), np.nan)
-    p10 = np.empty((k, n1))
-    p01 = np.empty((k, n0))
-    for j, (t, r) in enumerate(zip(tables, rows, strict=True)):
-        v10, v01 = delong_placements(t)
-        p10[j] = v10[r[y]]
-        p01[j] = v01[r[~y]]
-    auc = p10.mean(axis=1)
+    auc, p10, p01 = delong_components(tables, rows, y)
     s10 = np.atleast_2d(np.cov(p10, ddof=1))
     s01 = np.atleast_2d(np.cov(p01, ddof=1))
     return auc, s10 / n1 + s01 / n0
@@ -215,12 +227,20 @@ def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
     >>> [round(x, 4) for x in d]
     [0.1, -0.096, 0.296, 0.1, 1.0, 0.3173]
     """
-    from scipy.stats import norm
-
     diff = float(auc[a] - auc[b])
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     if not math.isfinite(var) or var < 0:
         return (diff, math.nan, math.nan, math.nan, math.nan, math.nan)
+    return _z_test(diff, var, level)
+
+
+def _z_test(diff: float, var: float, level: float
+            ) -> tuple[float, float, float, float, float, float]:
+    """(diff, lo, hi, se, z, p) of a two-sided z-test with the interval on the same
+    standard error; a zero variance gives z = 0, p = 1 for a zero difference, else ±inf, 0
+    (the interval is then [diff, diff])."""
+    from scipy.stats import norm
+
     se = math.sqrt(var)
     if se == 0:
         p = 1.0 if diff == 0 else 0.0
@@ -278,25 +298,14 @@ def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
     >>> delong_paired_placements(p10, p01, 0, 1)
     (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
     """
-    from scipy.stats import norm
-
     n1, n0 = p10.shape[1], p01.shape[1]
     if n1 < 2 or n0 < 2:
         nan = math.nan
         return (nan, nan, nan, nan, nan, nan)
     d10 = p10[a] - p10[b]
     d01 = p01[a] - p01[b]
-    diff = float(d10.mean())
     var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
-    se = math.sqrt(max(var, 0.0))
-    if se == 0:
-        if diff == 0:
-            return (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
-        return (diff, diff, diff, 0.0, math.copysign(math.inf, diff), 0.0)
-    z = diff / se
-    p = float(2.0 * norm.sf(abs(z)))
-    zc = _z(level)
-    return (diff, diff - zc * se, diff + zc * se, se, z, p)
+    return _z_test(float(d10.mean()), max(var, 0.0), level)
 
 
 # ------------------------------------------------------------ McNemar and Holm
@@ -363,26 +372,6 @@ def holm(pvalues: Any) -> np.ndarray:
 
 
 # ------------------------------------------------------------------ bootstrap
-def case_rows(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """Row index of every positive and every negative case of a whole-count table
-    (cases of a row are contiguous).
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([True, False, True], [0.2, 0.2, 0.7])
-    >>> [r.tolist() for r in case_rows(t)]
-    [[0, 1], [0]]
-    """
-    if not table.is_integer:
-        raise MeasurelabError(
-            "resampling a score table needs whole case counts; weighted data must be "
-            "resampled case by case (pass the cases, e.g. through compare_classifiers)"
-        )
-    k = np.arange(table.size)
-    return (np.repeat(k, table.pos.astype(np.int64)),
-            np.repeat(k, table.neg.astype(np.int64)))
-
-
 def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
                  level: float) -> tuple[float, float]:
     """Bias-corrected and accelerated interval (Efron 1987) of one statistic.
@@ -515,8 +504,3 @@ def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -
         tail = (f"; the {end[0]} end rests on them" if len(end) == 1
                 else "; both ends rest on them")
     warn_undefined(f"the bootstrap interval of {what}: {', '.join(parts)}{tail}")
-
-
-def _draw_dtype(n: int) -> type:
-    """32-bit case draws when they fit: half the random bits of 64-bit ones."""
-    return np.int32 if n < 2**31 - 1 else np.int64
