@@ -155,6 +155,20 @@ def big_int(value: int, digits: int = 15) -> str:
     return f"{sign}{mant}e+{e} ({e + 1} digits)"
 
 
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a bool when it is one (numpy's too), or a one-line error: a string such
+    as 'no' is not read as True.
+
+    Examples
+    --------
+    >>> check_flag(True, "stratify")
+    True
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise MeasurelabError(f"{name} must be True or False, got {show(value)[:60]}")
+    return bool(value)
+
+
 def check_threshold(threshold: Any, name: str = "threshold") -> float:
     """``threshold`` as a float, or an error if it is not a number or is NaN.
 

@@ -20,6 +20,7 @@ from measurelab._validation import (
     _as_1d,
     binarize,
     check_count,
+    check_flag,
     check_same_length,
     check_scores,
     check_threshold,
@@ -52,14 +53,15 @@ class EvaluationResult(Mapping[str, Any]):
 
     def __init__(self, values: dict[str, Any], measures: dict[str, Measure],
                  classes: tuple[Any, ...] | None = None,
-                 intervals: dict[str, Any] | None = None) -> None:
+                 intervals: dict[str, Any] | None = None,
+                 shares: dict[str, tuple[float, float]] | None = None) -> None:
         self._values = values
         self._measures = measures
         #: class labels in column order (multi-class input), naming per-class arrays
         self.classes = classes
         self._intervals = intervals
         #: per measure, the shares of infinite and undefined bootstrap replicates
-        self._shares: dict[str, tuple[float, float]] = {}
+        self._shares = shares or {}
 
     def __getitem__(self, name: str) -> Any:
         if name in self._values:
@@ -323,8 +325,7 @@ def build_stats(
         # more than two classes and one column: the column holds predicted labels
         return _build_multi_from_predictions(y_raw, _as_1d(score_arr, "y_score"), labels,
                                              sample_weight)
-    if not isinstance(inclusive, bool | np.bool_):
-        raise MeasurelabError(f"inclusive must be True or False, got {show(inclusive)[:60]}")
+    check_flag(inclusive, "inclusive")
     y = binarize(y_raw, pos_label)
     s = check_scores(score_arr)
     w = check_weights(sample_weight, y.size)
@@ -543,18 +544,17 @@ def evaluate(
     if not isinstance(stats, BinaryStats):
         raise MeasurelabError("ci= gives intervals for binary evaluation only")
     design = None
-    if not isinstance(stratify, bool | np.bool_):
-        raise MeasurelabError(f"stratify must be True or False, got {stratify!r}")
+    stratify = check_flag(stratify, "stratify")
     if sample_weight is not None:
         from measurelab.intervals import CaseDesign
 
         y = binarize(_as_1d(y_true, "y_true"), pos_label)
         design = CaseDesign.from_cases(y, [check_scores(y_score)],
                                        check_weights(sample_weight, y.size),
-                                       stratify=bool(stratify))
+                                       stratify=stratify)
     return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
                           progress=progress, design=design, n_jobs=n_jobs,
-                          stratify=bool(stratify))
+                          stratify=stratify)
 
 
 def with_intervals(
@@ -616,10 +616,8 @@ def with_intervals(
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
                                          counts=stats.counts)
     out = {k: out[k] for k in result}
-    res = EvaluationResult(dict(result), {k: result.measure(k) for k in result},
-                           intervals=out)
-    res._shares = extra
-    return res
+    return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
+                            intervals=out, shares=extra)
 
 
 def _binary_per_class(

@@ -46,6 +46,7 @@ from measurelab._validation import (
     MeasurelabError,
     _as_1d,
     binarize,
+    check_flag,
     check_scores,
     check_weights,
 )
@@ -97,12 +98,6 @@ def _choose(measures: Any, probabilities: bool) -> list[Measure] | None:
     if isinstance(measures, str) and measures == "all":
         return None
     return _resolve_all(measures)
-
-
-def _check_flag(value: Any, name: str) -> bool:
-    if not isinstance(value, bool | np.bool_):
-        raise MeasurelabError(f"{name} must be True or False, got {value!r}")
-    return bool(value)
 
 
 def compare_classifiers(
@@ -177,7 +172,7 @@ def compare_classifiers(
     level = None if ci is None else iv.check_level(ci)
     n_boot = iv.check_n_boot(n_boot, minimum=1 if ci is None else iv.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)
-    stratify = _check_flag(stratify, "stratify")
+    stratify = check_flag(stratify, "stratify")
     if ci_method is not None:
         iv.default_method("acc", ci_method)  # validates the name
     design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)

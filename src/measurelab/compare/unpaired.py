@@ -29,10 +29,9 @@ from typing import Any
 import numpy as np
 
 from measurelab import intervals as iv
-from measurelab._validation import MeasurelabError
+from measurelab._validation import MeasurelabError, check_flag
 from measurelab.compare.classifiers import (
     ClassifierComparison,
-    _check_flag,
     _num,
     compare_classifiers,
 )
@@ -94,7 +93,7 @@ def compare_unpaired(
     """
     level = iv.check_level(ci)
     n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
-    _check_flag(stratify, "stratify")
+    check_flag(stratify, "stratify")
     if (not isinstance(names, tuple | list) or len(names) != 2
             or str(names[0]) == str(names[1])):
         raise MeasurelabError(f"names must be two different names, got {names!r}")
