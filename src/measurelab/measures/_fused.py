@@ -241,15 +241,14 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
 
 
 def _ece_bins_of(blk: Any, n_bins: int) -> np.ndarray:
-    """Each row's ECE bin (the walk's own rule), once per model's scores."""
+    """Each row's ECE bin (``probability._ece_bins``, the walk's own rule), once per
+    model's scores."""
     if not n_bins:
         return np.empty(0, dtype=np.int64)
 
-    def bins(s: np.ndarray) -> np.ndarray:
-        return np.ascontiguousarray(
-            np.minimum(np.floor(s * n_bins).astype(np.int64), n_bins - 1))
+    from measurelab.measures.probability import _ece_bins
 
-    return blk.score_cached(f"ece_bins_{n_bins}", bins)
+    return blk.score_cached(f"ece_bins_{n_bins}", lambda s: _ece_bins(s, n_bins))
 
 
 def block_lookup(blk: Any, key: Any) -> Any:
