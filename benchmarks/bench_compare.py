@@ -1,4 +1,4 @@
-"""Benchmark of measurelab.compare (a script, not a test).
+"""Benchmark of measurelab.metaeval (a script, not a test).
 
 1. ``pair_counts`` on K = 10^7 objects against the time numpy needs to sort both value
    arrays (target: at most 5x at any number of distinct values): many ties, about
@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from measurelab.compare import auc_acc_pair_counts, pair_counts, pair_counts_brute
+from measurelab.metaeval import auc_acc_pair_counts, pair_counts, pair_counts_brute
 
 
 def _best(fn, repeat: int) -> tuple[float, object]:
@@ -43,7 +43,7 @@ def bench_pair_counts(K: int, repeat: int) -> None:
     """The four cases, each timed in this process against sorting both arrays: the
     default route (compiled, straight from the values) and the numpy route on ranks
     (the route before the compiled one, and the one used without numba)."""
-    from measurelab.compare import pairs as pairs_mod
+    from measurelab.metaeval import pairs as pairs_mod
 
     rng = np.random.default_rng(0)
     print(f"pair_counts on K = {K:,} objects (best of {repeat}; ratios to np.sort of both)")

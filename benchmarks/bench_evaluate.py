@@ -105,7 +105,7 @@ def bootstrap_replicate_time(y: np.ndarray, s: np.ndarray, repeat: int) -> tuple
     (resampling with replacement), drop zero rows, then evaluate every measure on the
     reweighted score table."""
     import measurelab as ml
-    from measurelab.api import compute_measures
+    from measurelab.measures.compute import compute_measures
     from measurelab.stats.bundle import BinaryStats
     from measurelab.stats.scoretable import ScoreTable
 
@@ -137,8 +137,8 @@ def run_case(kind: str, n: int, repeat: int) -> dict[str, float]:
     y, s = make_distinct(n) if kind == "distinct" else make_tied(n)
     yb = y.astype(bool)
     # load the compiled code (numba, cached on disk) outside the timings
-    import measurelab.measures._fused_kernel
-    import measurelab.stats._compiled
+    import measurelab._kernels.fused
+    import measurelab._kernels.scoretable
 
     ml.evaluate(y[:5000], s[:5000])
     t_sort, _ = _best_time(lambda: np.sort(s), repeat)

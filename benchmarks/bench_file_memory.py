@@ -63,7 +63,7 @@ def write_perf_file(
 
 _MEMORY_CHILD = """
 import sys, numpy as np, measurelab as ml
-import measurelab.measures._fused_kernel, measurelab.stats._compiled
+import measurelab._kernels.fused, measurelab._kernels.scoretable
 def hwm():  # peak RSS of this process image (ru_maxrss would include the parent's)
     for line in open('/proc/self/status'):
         if line.startswith('VmHWM'):
@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
                        convert_options=pacsv.ConvertOptions(
                            column_types={"y": pa.float64(), "s": pa.float64()}))
         t_parse = time.perf_counter() - t0
-    import measurelab.measures._fused_kernel
-    import measurelab.stats._compiled
+    import measurelab._kernels.fused
+    import measurelab._kernels.scoretable
 
     ml.evaluate(y[:5000], s[:5000])
     t0 = time.perf_counter()

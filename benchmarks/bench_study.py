@@ -31,8 +31,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from measurelab.study import run_study
-from measurelab.study.problems import PAPER_PROBLEMS
+from measurelab.lab.study import run_study
+from measurelab.lab.study.problems import PAPER_PROBLEMS
 
 
 def _run(problems: list[str], grid: str, out: Path, workers: int) -> dict[str, float]:

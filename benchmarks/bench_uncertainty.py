@@ -24,7 +24,7 @@ import warnings
 import numpy as np
 
 import measurelab as ml
-from measurelab import intervals as iv
+from measurelab.inference import intervals as iv
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -83,7 +83,7 @@ def bench_delong(n: int) -> None:
     best_auc = best_dl = float("inf")
     for _ in range(2):
         t0 = time.perf_counter()
-        ml.auc(y, s)
+        ml.metrics.auc(y, s)
         best_auc = min(best_auc, time.perf_counter() - t0)
         t0 = time.perf_counter()
         iv.delong(ScoreTable.from_arrays(y, s))

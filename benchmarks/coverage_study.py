@@ -504,7 +504,7 @@ def run_cell(design: str, n: int, prevalence: float, sims: int, n_boot: int, see
             records, messages, seconds = got["records"], got["warnings"], got["seconds"]
     done = len({r["sim"] for r in records})
 
-    from measurelab._progress import progress_bar
+    from measurelab.progress import progress_bar
 
     root = _seed_seq(seed, _DESIGN_CODE[design], n, _prev_key(prevalence))
     bar = progress_bar(sims, f"{design} n={n} π={prevalence:g}", unit="sim", enabled=progress,

@@ -19,8 +19,8 @@ import random
 import time
 from collections import defaultdict
 
-from measurelab.study.problems import PAPER_PROBLEMS, load_problem, make_split, prepare
-from measurelab.study.zoo import fit_unit, grid
+from measurelab.lab.study.problems import PAPER_PROBLEMS, load_problem, make_split, prepare
+from measurelab.lab.study.zoo import fit_unit, grid
 
 
 def main() -> None:

@@ -33,20 +33,20 @@ def test_public_functions_and_aliases(rng):
     assert ml.registry.get("recall").name == "sens"
     assert ml.registry.get("roc_auc") is ml.registry.get("auc")
     assert ml.registry.get("log_loss").name == "mxe"
-    assert ml.evaluate(y, s, measures=["recall"])["recall"] == ml.sens(y, s)
-    assert ml.auc(y, s) == ml.evaluate(y, s, measures="auc")["auc"]
-    assert ml.mxe(y, s, base=2) == pytest.approx(ml.mxe(y, s) / math.log(2))
-    assert ml.lift(y, s, q=0.1) == ml.evaluate(y, s, measures=["lift@0.1"])["lift@0.1"]
-    assert ml.f_beta(y, s, beta=2) == ml.evaluate(y, s, measures=["f_beta@2"])["f_beta@2"]
+    assert ml.evaluate(y, s, measures=["recall"])["recall"] == ml.metrics.sens(y, s)
+    assert ml.metrics.auc(y, s) == ml.evaluate(y, s, measures="auc")["auc"]
+    assert ml.metrics.mxe(y, s, base=2) == pytest.approx(ml.metrics.mxe(y, s) / math.log(2))
+    assert ml.metrics.lift(y, s, q=0.1) == ml.evaluate(y, s, measures=["lift@0.1"])["lift@0.1"]
+    assert ml.metrics.f_beta(y, s, beta=2) == ml.evaluate(y, s, measures=["f_beta@2"])["f_beta@2"]
 
 
 def test_threshold_and_inclusive():
     y = [0, 1, 1, 0]
     s = [0.5, 0.5, 0.9, 0.1]
-    assert ml.acc(y, s) == 0.75  # 0.5 is not > 0.5
-    assert ml.acc(y, s, inclusive=True) == 0.75
-    assert ml.sens(y, s, inclusive=True) == 1.0
-    assert ml.sens(y, s, threshold=0.95) == 0.0
+    assert ml.metrics.acc(y, s) == 0.75  # 0.5 is not > 0.5
+    assert ml.metrics.acc(y, s, inclusive=True) == 0.75
+    assert ml.metrics.sens(y, s, inclusive=True) == 1.0
+    assert ml.metrics.sens(y, s, threshold=0.95) == 0.0
 
 
 @pytest.mark.parametrize(
@@ -82,14 +82,14 @@ def test_binary_only_measure_on_multiclass_is_an_error():
 
 def test_undefined_values_are_nan_with_a_warning():
     with pytest.warns(UndefinedMeasureWarning, match="AUC is undefined with no negative"):
-        assert math.isnan(ml.auc([1, 1, 1], [0.2, 0.5, 0.9]))
+        assert math.isnan(ml.metrics.auc([1, 1, 1], [0.2, 0.5, 0.9]))
     with pytest.warns(UndefinedMeasureWarning, match="sensitivity"):
-        assert math.isnan(ml.sens([0, 0], [0.2, 0.9]))
+        assert math.isnan(ml.metrics.sens([0, 0], [0.2, 0.9]))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        assert ml.prec([0, 1], [0.2, 0.3]) == 0.0  # precision 0/0 = 0, documented
-        assert ml.lr_pos([0, 1], [0.2, 0.9]) == math.inf  # x/0 is inf, not an error
-    assert ml.prec([0, 1], [0.2, 0.3], zero_division=1.0) == 1.0
+        assert ml.metrics.prec([0, 1], [0.2, 0.3]) == 0.0  # precision 0/0 = 0, documented
+        assert ml.metrics.lr_pos([0, 1], [0.2, 0.9]) == math.inf  # x/0 is inf, not an error
+    assert ml.metrics.prec([0, 1], [0.2, 0.3], zero_division=1.0) == 1.0
 
 
 def test_evaluate_counts():
@@ -150,25 +150,25 @@ def test_register_user_measure_and_metadata():
 
 
 def test_two_level_values_compare_lexicographically():
-    a = ml.TwoLevelValue(Fraction(3, 4), Fraction(1, 2))
-    b = ml.TwoLevelValue(Fraction(3, 4), Fraction(3, 5))
-    c = ml.TwoLevelValue(Fraction(4, 5), Fraction(0))
+    a = ml.measures.TwoLevelValue(Fraction(3, 4), Fraction(1, 2))
+    b = ml.measures.TwoLevelValue(Fraction(3, 4), Fraction(3, 5))
+    c = ml.measures.TwoLevelValue(Fraction(4, 5), Fraction(0))
     assert a < b < c and sorted([c, a, b]) == [a, b, c]
     # the display number is not lexicographic when f steps are below 0.01
-    d = ml.TwoLevelValue(0.751, 0.1)
-    e = ml.TwoLevelValue(0.750, 0.9)
+    d = ml.measures.TwoLevelValue(0.751, 0.1)
+    e = ml.measures.TwoLevelValue(0.750, 0.9)
     assert d > e and d.display < e.display
     m = ml.two_level("auc", "rms")
     assert m.name == "auc:rms" and m.kind == "composite" and m.higher_is_better
     v = ml.evaluate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], measures=[m])["auc:rms"]
-    assert v.second == pytest.approx(1 - ml.rms([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1]))
+    assert v.second == pytest.approx(1 - ml.metrics.rms([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1]))
 
 
 def test_two_level_on_multiclass():
     y = [0, 1, 2, 2]
     P = [[.7, .2, .1], [.2, .5, .3], [.1, .1, .8], [.3, .4, .3]]
     v = ml.evaluate(y, P, measures=["auc:acc"])["auc:acc"]
-    assert v.first == ml.auc(y, P) and v.second == ml.acc(y, P)
+    assert v.first == ml.metrics.auc(y, P) and v.second == ml.metrics.acc(y, P)
 
 
 def test_score_table_swap_and_counts(rng):
@@ -176,7 +176,7 @@ def test_score_table_swap_and_counts(rng):
     t = ml.ScoreTable.from_arrays(y == 1, s)
     sw = t.swapped()
     assert sw.n_pos == t.n_neg and sw.n_neg == t.n_pos
-    assert ml.auc.measure.formula(sw) == pytest.approx(ml.auc.measure.formula(t))
+    assert ml.metrics.auc.measure.formula(sw) == pytest.approx(ml.metrics.auc.measure.formula(t))
     allc = t.counts_all_thresholds()
     assert allc.tp[-1] == t.n_pos and allc.fp[-1] == t.n_neg
 

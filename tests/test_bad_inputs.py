@@ -264,8 +264,8 @@ API_CASES: list[tuple[str, object, str]] = [
     ("counts-text", lambda: ml.evaluate_counts("3", 1, 1, 1), "tp must be a non-negative"),
     ("counts-nan", lambda: ml.evaluate_counts(1, math.nan, 1, 1), "fp must be a finite"),
     ("counts-zero", lambda: ml.evaluate_counts(0, 0, 0, 0), "total weight is 0"),
-    ("mxe-base-0", lambda: ml.mxe([0, 1], [.2, .7], base=0), "mxe: base=0 is not valid"),
-    ("f-beta-nan", lambda: ml.f_beta([0, 1], [.2, .7], beta=math.nan),
+    ("mxe-base-0", lambda: ml.metrics.mxe([0, 1], [.2, .7], base=0), "mxe: base=0 is not valid"),
+    ("f-beta-nan", lambda: ml.metrics.f_beta([0, 1], [.2, .7], beta=math.nan),
      "f_beta: beta=nan is not valid"),
     ("lift-q-0", lambda: ml.evaluate([0, 1], [.2, .7], measures=["lift@0"]), "0 < q <= 1"),
     ("stream-labels-2-then-0", lambda: _stream([[2, 2], [0, 0]]),
@@ -298,7 +298,7 @@ API_CASES: list[tuple[str, object, str]] = [
     ("complex-scores", lambda: ml.evaluate([0, 1], [1j, 2]), "must be real numbers"),
     ("merge-non-evaluator", lambda: ml.Evaluator().merge(5),
      "can merge only another Evaluator"),
-    ("param-not-a-number", lambda: ml.ece([0, 1], [.1, .9], n_bins="x"),
+    ("param-not-a-number", lambda: ml.metrics.ece([0, 1], [.1, .9], n_bins="x"),
      "ece: n_bins must be a number, got 'x'"),
     ("top-k-zero",
      lambda: ml.evaluate([0, 1, 2], [[.2, .3, .5]] * 3, measures=["top_k_acc@0"]),
@@ -316,7 +316,7 @@ API_CASES: list[tuple[str, object, str]] = [
 def _parquet_eval(threshold: float = 0.5, damaged: bool = False) -> None:
     import tempfile
 
-    from measurelab.distributed import evaluate_parquet
+    from measurelab.io.distributed import evaluate_parquet
 
     path = Path(tempfile.mkdtemp()) / "d.parquet"
     if damaged:

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from measurelab.registry import registry
+from measurelab.measures.base import registry
 from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.scoretable import ScoreTable
 

@@ -190,13 +190,13 @@ def test_use_compiled_thresholds(monkeypatch):
     assert not calibration.use_compiled(small)  # default: a few cases stay on numpy
     monkeypatch.setattr(calibration, "COMPILED_MIN_CASES", 3)
     assert calibration.use_compiled(small)
-    monkeypatch.setitem(sys.modules, "measurelab.measures._cal_kernel", None)  # no numba
+    monkeypatch.setitem(sys.modules, "measurelab._kernels.cal", None)  # no numba
     assert not calibration.use_compiled(small)
-    assert ml.cal([1, 0, 1], [0.2, 0.4, 0.9], window=2) == pytest.approx(
+    assert ml.metrics.cal([1, 0, 1], [0.2, 0.4, 0.9], window=2) == pytest.approx(
         (abs(0.6 - 1) + abs(1.3 - 1)) / 2 / 2, abs=1e-15)
 
 
 def test_small_tables_do_not_load_numba():
-    code = ("import sys, measurelab as ml; ml.cal([0, 1, 1, 0], [0.1, 0.5, 0.5, 0.9], "
+    code = ("import sys, measurelab as ml; ml.metrics.cal([0, 1, 1, 0], [0.1, 0.5, 0.5, 0.9], "
             "window=2); assert 'numba' not in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -72,7 +72,7 @@ def convolution_oracle(y: np.ndarray, s: np.ndarray, window: int) -> float:
 def test_issue_example():
     """Window 2, rows 0 .1 / 1 .5 / 0 .5 / 1 .9: the two tie orders give 0.2 and 0.1333."""
     y, s = np.array([0, 1, 0, 1]), np.array([0.1, 0.5, 0.5, 0.9])
-    assert ml.cal(y, s, window=2) == pytest.approx(1 / 6, abs=1e-15)
+    assert ml.metrics.cal(y, s, window=2) == pytest.approx(1 / 6, abs=1e-15)
     orders = [ca2(np.array([0, 1, 0, 1.0]), s, 2), ca2(np.array([0, 0, 1, 1.0]), s, 2)]
     assert sorted(orders) == pytest.approx([0.4 / 3, 0.2], abs=1e-15)
 
@@ -84,7 +84,7 @@ def test_against_every_tie_ordering(seed):
     window = int(rng.integers(1, 9))
     s = rng.integers(0, int(rng.integers(1, 5)), n) / 4.0  # few distinct scores: big groups
     y = (rng.random(n) < rng.uniform(0.2, 0.8)).astype(int)
-    assert ml.cal(y, s, window=window) == pytest.approx(enumerate_orders(y, s, window),
+    assert ml.metrics.cal(y, s, window=window) == pytest.approx(enumerate_orders(y, s, window),
                                                         rel=1e-12, abs=1e-15)
 
 
@@ -93,7 +93,7 @@ def test_against_every_tie_ordering(seed):
 def test_against_per_window_convolution(n, window, levels, rng):
     y, s, _ = make_binary(rng, n, ties=False)
     s = np.round(s * levels) / levels
-    assert ml.cal(y, s, window=window) == pytest.approx(convolution_oracle(y, s, window),
+    assert ml.metrics.cal(y, s, window=window) == pytest.approx(convolution_oracle(y, s, window),
                                                         rel=1e-11)
 
 
@@ -112,7 +112,7 @@ def test_monte_carlo_over_tie_orders(window):
     cs = np.concatenate([np.zeros((reps, 1)), np.cumsum(s[None, :] - yy, axis=1)], axis=1)
     per = np.abs(cs[:, window:] - cs[:, :-window]).mean(axis=1) / window
     se = per.std(ddof=1) / math.sqrt(reps)
-    exact = ml.cal(y, s, window=window)
+    exact = ml.metrics.cal(y, s, window=window)
     assert abs(per.mean() - exact) < 4 * se
     # the old shortcut (absolute value at the expected count) is biased low, far outside
     t = ScoreTable.from_arrays(y == 1, s)
@@ -125,11 +125,11 @@ def test_untied_is_ca2_of_the_definition(window, rng):
     y, s, _ = make_binary(rng, 350, ties=False)
     order = np.argsort(s)
     ys, ss = y[order].astype(float), s[order]
-    assert ml.cal(y, s, window=window) == pytest.approx(ca2(ys, ss, window), abs=1e-13)
+    assert ml.metrics.cal(y, s, window=window) == pytest.approx(ca2(ys, ss, window), abs=1e-13)
     # bit for bit: windows as differences of one cumulative sum of score − label
     fc = np.concatenate([[0.0], np.cumsum(ss - ys)])
     ref = float(np.abs(fc[window:] - fc[:-window]).sum()) / window / (350 - window + 1)
-    assert ml.cal(y, s, window=window) == ref
+    assert ml.metrics.cal(y, s, window=window) == ref
 
 
 @pytest.mark.parametrize("n", [1, 5, 100])
@@ -137,14 +137,14 @@ def test_window_larger_than_n(n, rng):
     """One window of all cases: its positive count is fixed, whatever the ties."""
     y, s, _ = make_binary(rng, n, ties=True)
     yb = (y == 1).astype(float)
-    assert ml.cal(y, s, window=100) == pytest.approx(abs(s.mean() - yb.mean()), abs=1e-15)
+    assert ml.metrics.cal(y, s, window=100) == pytest.approx(abs(s.mean() - yb.mean()), abs=1e-15)
 
 
 def test_order_and_merge_invariance(rng):
     y, s, _ = make_binary(rng, 900, ties=True)
-    ref = ml.cal(y, s, window=40)
+    ref = ml.metrics.cal(y, s, window=40)
     perm = rng.permutation(y.size)
-    assert ml.cal(y[perm], s[perm], window=40) == ref
+    assert ml.metrics.cal(y[perm], s[perm], window=40) == ref
     cuts = np.sort(rng.choice(np.arange(1, y.size), 4, replace=False))
     ev = ml.Evaluator(measures=["cal@40"])
     for part in np.split(perm, cuts)[::-1]:
@@ -163,12 +163,12 @@ def test_pure_groups_are_deterministic(rng):
     assert not np.any((t.pos > 0) & (t.neg > 0))
     order = np.argsort(s, kind="stable")
     ref = ca2(y[order].astype(float), s[order], 100)
-    expanded = ml.cal(y, s)
+    expanded = ml.metrics.cal(y, s)
     assert expanded == pytest.approx(ref, abs=1e-13)
     old = calibration._EXPAND_FACTOR
     try:
         calibration._EXPAND_FACTOR = 0  # force the closed form over linear pieces
-        assert ml.cal(y, s) == pytest.approx(expanded, abs=1e-13)
+        assert ml.metrics.cal(y, s) == pytest.approx(expanded, abs=1e-13)
     finally:
         calibration._EXPAND_FACTOR = old
 
@@ -178,20 +178,20 @@ def test_closed_form_route_with_mixed_groups(rng, monkeypatch):
     y, s, _ = make_binary(rng, 400, ties=False)
     s = np.round(s * 6) / 6
     ref = convolution_oracle(y, s, 30)
-    assert ml.cal(y, s, window=30) == pytest.approx(ref, rel=1e-11)
+    assert ml.metrics.cal(y, s, window=30) == pytest.approx(ref, rel=1e-11)
     monkeypatch.setattr(calibration, "_CELLS", 16)
     monkeypatch.setattr(calibration, "_BLOCK_WINDOWS", 5)
-    assert ml.cal(y, s, window=30) == pytest.approx(ref, rel=1e-11)
+    assert ml.metrics.cal(y, s, window=30) == pytest.approx(ref, rel=1e-11)
     monkeypatch.setattr(calibration, "_EXPAND_FACTOR", 10**9)  # expansion route
-    assert ml.cal(y, s, window=30) == pytest.approx(ref, rel=1e-11)
+    assert ml.metrics.cal(y, s, window=30) == pytest.approx(ref, rel=1e-11)
 
 
 def test_frequency_weights_equal_repetition(rng):
     y, s, _ = make_binary(rng, 200, ties=True)
     w = rng.integers(1, 4, 200)
     rep = np.repeat(np.arange(200), w)
-    assert ml.cal(y, s, sample_weight=w.astype(float), window=20) == pytest.approx(
-        ml.cal(y[rep], s[rep], window=20), rel=1e-12)
+    assert ml.metrics.cal(y, s, sample_weight=w.astype(float), window=20) == pytest.approx(
+        ml.metrics.cal(y[rep], s[rep], window=20), rel=1e-12)
 
 
 def test_huge_frequency_weights_stay_fast():
@@ -222,10 +222,10 @@ def test_hypergeometric_rows_match_scipy():
 def test_non_integer_weights_give_nan(rng):
     y, s, w = make_binary(rng, 50, weighted=True)
     with pytest.warns(UndefinedMeasureWarning):
-        assert math.isnan(ml.cal(y, s, sample_weight=w))
+        assert math.isnan(ml.metrics.cal(y, s, sample_weight=w))
 
 
 @pytest.mark.parametrize("bad", [0, -3, 2.5, math.nan])
 def test_bad_window_is_refused(bad):
     with pytest.raises(ml.MeasurelabError, match="window"):
-        ml.cal([0, 1], [0.2, 0.7], window=bad)
+        ml.metrics.cal([0, 1], [0.2, 0.7], window=bad)

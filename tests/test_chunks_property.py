@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import measurelab as ml
+from measurelab.measures.base import registry
 from measurelab.measures.twolevel import TwoLevelValue
-from measurelab.registry import registry
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
 

@@ -181,7 +181,7 @@ def test_probability_measures_skipped_without_explicit_request(capsys, tmp_path)
 
 
 def test_scheduler_calls_distributed_evaluate_parquet(capsys, monkeypatch, tmp_path, rng):
-    import measurelab.distributed as dist
+    import measurelab.io.distributed as dist
 
     y, s, _ = make_binary(rng, 200)
     pd.DataFrame({"target": y, "score": s}).to_parquet(tmp_path / "a.parquet")
@@ -194,13 +194,13 @@ def test_scheduler_calls_distributed_evaluate_parquet(capsys, monkeypatch, tmp_p
     monkeypatch.setattr(dist, "evaluate_parquet", fake)
     code, out, _ = run_cli(capsys, str(tmp_path), "--scheduler", "tcp://h:1", "--measures",
                            "auc", "--json")
-    assert code == 0 and json.loads(out) == {"auc": ml.auc(y, s)}
+    assert code == 0 and json.loads(out) == {"auc": ml.metrics.auc(y, s)}
     assert seen["scheduler"] == "tcp://h:1"
     assert (seen["label_col"], seen["score_col"]) == ("target", "score")
 
 
 def test_scheduler_without_distributed_module_is_one_line(capsys, monkeypatch, tmp_path):
-    monkeypatch.setitem(sys.modules, "measurelab.distributed", None)  # import fails
+    monkeypatch.setitem(sys.modules, "measurelab.io.distributed", None)  # import fails
     pd.DataFrame({"target": [0, 1], "score": [0.1, 0.9]}).to_parquet(tmp_path / "a.parquet")
     code, _, err = run_cli(capsys, str(tmp_path), "--scheduler", "tcp://h:1")
     assert code == 2 and "distributed evaluation is unavailable" in err

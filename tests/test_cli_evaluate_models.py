@@ -92,7 +92,7 @@ def test_perf_text_single_model_with_ci(capsys, tmp_path, csv):
     assert code == 0
     entry = json.loads(out)["models"]["score"]["auc"]
     assert entry["method"] == "delong-logit"
-    assert entry["value"] == ml.auc(df.y, df.lr)
+    assert entry["value"] == ml.metrics.auc(df.y, df.lr)
 
 
 def test_constant_model_null_and_warning(capsys, csv):

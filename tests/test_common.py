@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import measurelab as ml
-from measurelab.registry import registry
+from measurelab.measures.base import registry
 from tests.conftest import make_binary
 
 ALL = [m.name for m in registry]
@@ -160,7 +160,7 @@ def test_property_split_merge_and_auc(data):
     if y.any() and (~y).any():
         gt = (s[y][:, None] > s[~y][None, :]).sum() + 0.5 * (
             s[y][:, None] == s[~y][None, :]).sum()
-        assert ml.auc(y, s) == pytest.approx(gt / (y.sum() * (~y).sum()), abs=1e-12)
+        assert ml.metrics.auc(y, s) == pytest.approx(gt / (y.sum() * (~y).sum()), abs=1e-12)
 
 
 @settings(max_examples=150, deadline=None)

@@ -12,8 +12,8 @@ import pytest
 from scipy.stats import binomtest
 
 import measurelab as ml
-from measurelab import intervals as iv
-from measurelab.compare.classifiers import reliability
+from measurelab.inference import intervals as iv
+from measurelab.inference.classifiers import reliability
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
@@ -40,7 +40,7 @@ def test_values_equal_evaluate_per_model(three):
         assert v[name].to_dict() == dict(ml.evaluate(y, s))
     # the default is the headline set, in its order
     d = ml.compare_classifiers(y, models, ci=None).values()
-    assert list(d.index) == list(ml.compare.classifiers.HEADLINE)
+    assert list(d.index) == list(ml.inference.classifiers.HEADLINE)
     assert d.to_dict() == v.loc[list(d.index)].to_dict()
     # scores that are not probabilities: the headline set without brier and mxe
     z = ml.compare_classifiers(y, {k: 3 * s - 1 for k, s in models.items()}, ci=None)
@@ -232,7 +232,7 @@ def test_lazy_top_level_export():
     import subprocess
     import sys
 
-    code = ("import sys, measurelab; assert 'measurelab.compare.classifiers' not in "
+    code = ("import sys, measurelab; assert 'measurelab.inference.classifiers' not in "
             "sys.modules; assert 'scipy' not in sys.modules; measurelab.compare_classifiers")
     subprocess.run([sys.executable, "-c", code], check=True)
 

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from measurelab.cli import main
-from measurelab.compare import auc_acc_pair_counts
+from measurelab.metaeval import auc_acc_pair_counts
 
 KEYS = {"f", "g", "n", "pos", "cutoff", "objects", "pairs", "R", "S", "P", "Q",
         "consistency", "discriminancy"}

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from measurelab import MeasurelabError
-from measurelab.compare import (
+from measurelab.metaeval import (
     PairCounts,
     RankedLists,
     auc_acc_pair_counts,
@@ -23,7 +23,7 @@ from measurelab.compare import (
     compare_on_ranked_lists,
     pair_counts,
 )
-from measurelab.compare.exact import gaussian_binomial
+from measurelab.metaeval.exact import gaussian_binomial
 
 
 def _enumerate(n: int, pos: int, cutoff: int) -> tuple[np.ndarray, np.ndarray]:
@@ -182,7 +182,7 @@ def test_invalid_domains(bad):
 def test_exact_two_level_counts_equal_enumeration(n, pos, k):
     """auc:acc against auc or acc from the generating function (Theorem 2 identities)
     equals enumerating the lists and comparing the two-level values."""
-    from measurelab.compare import exact_applies, exact_counts
+    from measurelab.metaeval import exact_applies, exact_counts
 
     names = ["auc", "acc", "auc:acc"]
     for f in names:

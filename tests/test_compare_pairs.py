@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from measurelab import MeasurelabError, TwoLevelValue
-from measurelab.compare import PairCounts, pair_counts, pair_counts_brute
-from measurelab.compare import pairs as pairs_mod
+from measurelab import MeasurelabError
+from measurelab.measures import TwoLevelValue
+from measurelab.metaeval import PairCounts, pair_counts, pair_counts_brute
+from measurelab.metaeval import pairs as pairs_mod
 
 SETTINGS = settings(max_examples=120, deadline=None)
 
@@ -261,7 +262,7 @@ def test_compiled_route_equals_numpy_route_on_larger_inputs(route, seed, levels,
 
 
 def test_compiled_route_is_taken_for_long_numeric_arrays(monkeypatch):
-    import measurelab.compare._pairs_kernel  # noqa: F401  (loaded: the lower threshold)
+    import measurelab._kernels.pairs  # noqa: F401  (loaded: the lower threshold)
 
     K = pairs_mod._VALUES_MIN_OBJECTS
     rng = np.random.default_rng(5)

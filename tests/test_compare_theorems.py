@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from measurelab import TwoLevelValue
-from measurelab.compare import (
+from measurelab.measures import TwoLevelValue
+from measurelab.metaeval import (
     PredictionSet,
     RankedLists,
     compare_measures,
@@ -20,7 +20,7 @@ from measurelab.compare import (
     pair_counts,
     pair_counts_brute,
 )
-from measurelab.compare.consistency import ratio_c, ratio_d
+from measurelab.metaeval.consistency import ratio_c, ratio_d
 
 DOMAIN = RankedLists(8, 4, 3)  # 70 lists; (tp, U) gives the objects their features
 CELL = np.unique(np.stack([DOMAIN.tp, DOMAIN.auc2], axis=1), axis=0, return_inverse=True)[1]

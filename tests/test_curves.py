@@ -54,7 +54,7 @@ def test_roc_pr_det_equal_sklearn_point_for_point(seed, weighted, zeros, pos_lab
     want = skm.precision_recall_curve(y, s, pos_label=pos_label, sample_weight=w)
     for g, e in zip(got, want, strict=True):
         _same(g, e, weighted)
-    got = ml.det_curve(y, s, pos_label=pos_label, sample_weight=w)
+    got = ml.curves.det_curve(y, s, pos_label=pos_label, sample_weight=w)
     want = skm.det_curve(y, s, pos_label=pos_label, sample_weight=w)
     for g, e in zip(got, want, strict=True):
         _same(g, e, weighted)
@@ -77,7 +77,7 @@ def test_string_labels_and_both_label_orders():
 def test_det_when_fpr_zero_is_reached_at_a_finite_threshold():
     y = [1, 1, 0, 1, 0, 0]
     s = [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]
-    for g, e in zip(ml.det_curve(y, s), skm.det_curve(y, s), strict=True):
+    for g, e in zip(ml.curves.det_curve(y, s), skm.det_curve(y, s), strict=True):
         np.testing.assert_array_equal(g, e)
 
 
@@ -109,23 +109,23 @@ def _brute_gain(y, s, w, pos_label=1):
 def test_gain_and_lift_against_brute_force_sort(seed, weighted, zeros):
     y, s, w = _data(seed, n=150, weighted=weighted, zero_weights=zeros)
     depth, gain, thr = _brute_gain(y, s, w)
-    g = ml.cumulative_gain_curve(y, s, sample_weight=w)
+    g = ml.curves.cumulative_gain_curve(y, s, sample_weight=w)
     assert (g.depth[0], g.gain[0], g.thresholds[0]) == (0.0, 0.0, np.inf)
     np.testing.assert_allclose(g.depth[1:], depth, rtol=1e-12)
     np.testing.assert_allclose(g.gain[1:], gain, rtol=1e-12)
     np.testing.assert_array_equal(g.thresholds[1:], thr)
-    lc = ml.lift_curve(y, s, sample_weight=w)
+    lc = ml.curves.lift_curve(y, s, sample_weight=w)
     np.testing.assert_allclose(lc.lift, gain / depth, rtol=1e-12)
     np.testing.assert_array_equal(lc.thresholds, thr)
     if not weighted:  # Caruana's lift@q at the depth of every distinct score
         for d, value in zip(lc.depth, lc.lift, strict=True):
-            assert value == pytest.approx(ml.lift(y, s, q=float(d)), rel=1e-12)
+            assert value == pytest.approx(ml.metrics.lift(y, s, q=float(d)), rel=1e-12)
 
 
 def test_gain_with_pos_label_zero_is_brute_force_of_the_other_class():
     y, s, _ = _data(9, n=80)
     depth, gain, _ = _brute_gain(y, s, None, pos_label=0)
-    g = ml.cumulative_gain_curve(y, s, pos_label=0)
+    g = ml.curves.cumulative_gain_curve(y, s, pos_label=0)
     np.testing.assert_allclose(g.gain[1:], gain, rtol=1e-12)
     np.testing.assert_allclose(g.depth[1:], depth, rtol=1e-12)
 
@@ -137,7 +137,7 @@ def test_cost_curve_hand_checked_example():
     # of (FPR 0, FNR ½) and (FPR ⅓, FNR 0) cross at NE = ½·0.4 = ⅓·0.6 = 0.2.
     y = [1, 0, 1, 0, 0]
     s = [0.9, 0.8, 0.7, 0.6, 0.5]
-    cc = ml.cost_curve(y, s)
+    cc = ml.curves.cost_curve(y, s)
     np.testing.assert_allclose(cc.pc, [0.0, 0.4, 1.0], rtol=1e-15)
     np.testing.assert_allclose(cc.cost, [0.0, 0.2, 0.0], rtol=1e-15, atol=1e-16)
     assert cc.thresholds[cc.segment_points].tolist() == [0.9, 0.7]
@@ -161,7 +161,7 @@ def _upper_hull_scipy(fpr, tpr):
 @pytest.mark.parametrize("seed,weighted,zeros", CASES)
 def test_cost_envelope_is_the_roc_convex_hull_in_cost_space(seed, weighted, zeros):
     y, s, w = _data(seed, n=200, weighted=weighted, zero_weights=zeros)
-    cc = ml.cost_curve(y, s, sample_weight=w)
+    cc = ml.curves.cost_curve(y, s, sample_weight=w)
     roc = ml.roc_curve(y, s, sample_weight=w)
     np.testing.assert_array_equal(cc.fpr, roc.fpr)
     np.testing.assert_allclose(cc.fnr, 1 - roc.tpr, atol=1e-15)
@@ -191,9 +191,9 @@ def test_cost_envelope_is_the_roc_convex_hull_in_cost_space(seed, weighted, zero
 
 def test_one_class_is_an_error_for_det_and_cost_and_nan_for_roc():
     with pytest.raises(ml.MeasurelabError, match="one class"):
-        ml.det_curve([1, 1, 1], [0.2, 0.5, 0.9])
+        ml.curves.det_curve([1, 1, 1], [0.2, 0.5, 0.9])
     with pytest.raises(ml.MeasurelabError, match="one class"):
-        ml.cost_curve([0, 0], [0.2, 0.5])
+        ml.curves.cost_curve([0, 0], [0.2, 0.5])
     with pytest.warns(ml.UndefinedMeasureWarning):
         roc = ml.roc_curve([1, 1, 1], [0.2, 0.5, 0.9])
     assert np.isnan(roc.fpr).all() and roc.tpr[-1] == 1.0
@@ -205,12 +205,12 @@ def test_one_class_is_an_error_for_det_and_cost_and_nan_for_roc():
 @pytest.mark.parametrize(
     "plot",
     [
-        ml.plot_roc_curve,
-        ml.plot_precision_recall_curve,
-        ml.plot_det_curve,
-        ml.plot_lift_curve,
-        ml.plot_cumulative_gain_curve,
-        ml.plot_cost_curve,
+        ml.curves.plot_roc_curve,
+        ml.curves.plot_precision_recall_curve,
+        ml.curves.plot_det_curve,
+        ml.curves.plot_lift_curve,
+        ml.curves.plot_cumulative_gain_curve,
+        ml.curves.plot_cost_curve,
     ],
 )
 def test_plot_helpers_draw_every_model_and_return_the_axes(plot):
@@ -231,12 +231,12 @@ def test_plotted_data_are_the_curves():
     import matplotlib.pyplot as plt
 
     y, s, _ = _data(6, n=80)
-    ax = ml.plot_roc_curve(y, {"m": s}, chance_level=False)
+    ax = ml.curves.plot_roc_curve(y, {"m": s}, chance_level=False)
     roc = ml.roc_curve(y, s)
     np.testing.assert_array_equal(ax.get_lines()[0].get_xdata(), roc.fpr)
     np.testing.assert_array_equal(ax.get_lines()[0].get_ydata(), roc.tpr)
-    ax2 = ml.plot_cost_curve(y, {"m": s}, trivial=False)
-    cc = ml.cost_curve(y, s)
+    ax2 = ml.curves.plot_cost_curve(y, {"m": s}, trivial=False)
+    cc = ml.curves.cost_curve(y, s)
     np.testing.assert_array_equal(ax2.get_lines()[0].get_xdata(), cc.pc)
     plt.close("all")
 
@@ -284,11 +284,11 @@ def test_import_measurelab_stays_lean_and_lazy_names_resolve():
     code = (
         "import sys, measurelab as ml\n"
         "heavy = [m for m in ('sklearn', 'matplotlib', 'measurelab.curves',\n"
-        "         'measurelab.scorers', 'measurelab.thresholds') if m in sys.modules]\n"
+        "         'measurelab.metrics.scorers', 'measurelab.metrics.thresholds') if m in sys.modules]\n"
         "assert not heavy, heavy\n"
         "assert 'roc_curve' in dir(ml) and 'make_scorer' in ml.__all__\n"
         "assert ml.roc_curve is ml.curves.roc_curve\n"
-        "assert ml.best_threshold.__module__ == 'measurelab.thresholds'\n"
+        "assert ml.best_threshold.__module__ == 'measurelab.metrics.thresholds'\n"
         "assert 'sklearn' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -302,8 +302,8 @@ def test_curves_from_a_merged_table_equal_the_whole_data():
     for part in np.array_split(np.arange(200), 5):
         ev.update(y[part], s[part], sample_weight=w[part])
     whole = ml.ScoreTable.from_arrays(y == 1, s, w)
-    for f in (ml.roc_curve, ml.precision_recall_curve, ml.det_curve, ml.lift_curve,
-              ml.cumulative_gain_curve, ml.cost_curve):
+    for f in (ml.roc_curve, ml.precision_recall_curve, ml.curves.det_curve, ml.curves.lift_curve,
+              ml.curves.cumulative_gain_curve, ml.curves.cost_curve):
         merged, direct = f(ev.table), f(y, s, sample_weight=w)
         for a, b in zip(merged, direct, strict=True):
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)

@@ -25,9 +25,9 @@ import numpy as np
 import pytest
 from scipy.stats import norm
 
-from measurelab import delong as dl
-from measurelab import intervals as iv
-from measurelab._validation import MeasurelabError, UndefinedMeasureWarning
+from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
+from measurelab.inference import delong as dl
+from measurelab.inference import intervals as iv
 from measurelab.stats.scoretable import ScoreTable
 
 # pROC's documented results on its aSAH data (outcome Good/Poor, predictors wfns and s100b)

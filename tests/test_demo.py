@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from sklearn.metrics import accuracy_score, average_precision_score, log_loss, roc_auc_score
 
-from measurelab import experiments
 from measurelab.cli import main
 from measurelab.cli.demo import QUICK_REPRODUCTIONS
+from measurelab.lab import experiments
 
 
 def test_demo_writes_report_and_agrees_with_sklearn(tmp_path, capsys):

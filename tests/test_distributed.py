@@ -16,8 +16,8 @@ import pyarrow.parquet as pq
 import pytest
 
 import measurelab as ml
-from measurelab._validation import MeasurelabError
-from measurelab.distributed import evaluate_parquet, parquet_parts
+from measurelab.exceptions import MeasurelabError
+from measurelab.io.distributed import evaluate_parquet, parquet_parts
 from tests.conftest import make_binary
 
 distributed = pytest.importorskip("distributed")

@@ -9,8 +9,8 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.utils.estimator_checks import check_estimator
 
 import measurelab as ml
-from measurelab.learn import MonitoredMLPClassifier, MonteCarloPrototypeSelector
-from measurelab.scorers import TWO_LEVEL_STEP
+from measurelab.lab.learn import MonitoredMLPClassifier, MonteCarloPrototypeSelector
+from measurelab.metrics.scorers import TWO_LEVEL_STEP
 
 FAST = {
     "mlp": lambda: MonitoredMLPClassifier(look_ahead=10, max_epochs=100, learning_rate=1.0),
@@ -49,7 +49,7 @@ def test_grid_search_over_mlp_with_two_level_scorer():
         for k, (tr, te) in enumerate(cv.split(X, y)):
             e = clone(base).set_params(learning_rate=lr).fit(X[tr], y[tr])
             v = ml.evaluate(y[te], e.predict_proba(X[te])[:, 1], measures=["auc"])["auc"]
-            a = ml.acc(y[te], (e.predict(X[te]) == 1).astype(float))
+            a = ml.metrics.acc(y[te], (e.predict(X[te]) == 1).astype(float))
             assert gs.cv_results_[f"split{k}_test_score"][i] == pytest.approx(
                 v + TWO_LEVEL_STEP * a, rel=1e-13)
     assert gs.best_estimator_.stop_epoch_ >= 0
@@ -63,7 +63,7 @@ def test_prototype_selector_in_cross_val_score_with_oarp():
     want = []
     for tr, te in cv.split(X, y):
         e = clone(sel).fit(X[tr], y[tr])
-        want.append(ml.oarp(y[te], (e.predict(X[te]) == 1).astype(float)))
+        want.append(ml.metrics.oarp(y[te], (e.predict(X[te]) == 1).astype(float)))
     np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
@@ -77,7 +77,7 @@ def test_params_clone_score_and_validation():
     assert c2.look_ahead == 5 and clf.look_ahead == 10
     clf.fit(X, y)
     assert clf.n_features_in_ == 3 and clf.classes_.tolist() == [0, 1]
-    assert clf.score(X, y) == ml.acc(y, (clf.predict(X) == 1).astype(float))
+    assert clf.score(X, y) == ml.metrics.acc(y, (clf.predict(X) == 1).astype(float))
     # binary decision_function: P(pos) − P(neg), positive exactly when predicted positive
     P = clf.predict_proba(X)
     np.testing.assert_array_equal(clf.decision_function(X), P[:, 1] - P[:, 0])

@@ -35,7 +35,7 @@ def ap11_fraction(y, s, w) -> Fr:
 def test_ap11_all_positive_tenths():
     """The issue's case: ten positives of weight 0.1 reach every recall level."""
     y = np.ones(10, dtype=int)
-    assert ml.ap11(y, np.linspace(0.1, 0.9, 10), sample_weight=np.full(10, 0.1)) == 1.0
+    assert ml.metrics.ap11(y, np.linspace(0.1, 0.9, 10), sample_weight=np.full(10, 0.1)) == 1.0
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -47,7 +47,7 @@ def test_ap11_real_weights_against_fractions(seed):
     s = rng.permutation(n) / n  # distinct scores
     # weights from a few tenths: recall often lands exactly on a level
     w = rng.choice([0.1, 0.2, 0.3, 0.7, 1.1], n)
-    got = ml.ap11(y.astype(int), s, sample_weight=w)
+    got = ml.metrics.ap11(y.astype(int), s, sample_weight=w)
     assert got == pytest.approx(float(ap11_fraction(y, s, w)), rel=1e-15)
     # chunked and whole agree exactly
     ev = ml.Evaluator(measures=["ap11"])
@@ -61,7 +61,7 @@ def test_ap11_integer_weights_unchanged(rng):
 
     y, s, _ = make_binary(rng, 300, ties=True)
     yb = y == 1
-    assert ml.ap11(y, s) == pytest.approx(float(ap11_fraction(yb, s, np.ones(300))), rel=1e-15)
+    assert ml.metrics.ap11(y, s) == pytest.approx(float(ap11_fraction(yb, s, np.ones(300))), rel=1e-15)
 
 
 def test_exact_sum_against_fractions(rng):

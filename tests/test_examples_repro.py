@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from measurelab.experiments import examples, sokolova2006
-from measurelab.experiments.examples import (
+from measurelab.lab.experiments import examples, sokolova2006
+from measurelab.lab.experiments.examples import (
     HUANG_TABLE1,
     HUANG_TABLE2,
     auc_rank_formula,
@@ -132,7 +132,7 @@ def test_sokolova_value_note():
 
 
 def test_datasets_tables_against_hand_counts():
-    from measurelab.experiments import datasets_tables as dt
+    from measurelab.lab.experiments import datasets_tables as dt
 
     h6, offset = dt.huang_table6()
     assert offset == 1  # e.g. sonar: 60 attributes + the class = the printed 61

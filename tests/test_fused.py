@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 
 import measurelab as ml
-from measurelab.api import compute_measures
 from measurelab.io import TableAccumulator
 from measurelab.measures import _fused
+from measurelab.measures.compute import compute_measures
 from measurelab.stats import scoretable as st
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
@@ -144,7 +144,7 @@ def test_measures_called_one_by_one_on_a_large_table_use_the_walk(monkeypatch):
     y = rng.random(3000) < 0.3
     s = rng.random(3000)
     t = ScoreTable.from_arrays(y, s)
-    assert ml.measures.ranking.auc(t) == ml.auc(y, s)
+    assert ml.measures.ranking.auc(t) == ml.metrics.auc(y, s)
     assert "_fused_sums" in t.__dict__
 
 
@@ -190,7 +190,7 @@ def test_accumulator_of_raw_rows_equals_whole_data(monkeypatch):
 
 
 def test_compiled_pair_counter_equals_brute_force_and_the_sorted_route(monkeypatch):
-    from measurelab.compare import pairs
+    from measurelab.metaeval import pairs
 
     rng = np.random.default_rng(4)
     for i in range(40):
@@ -216,7 +216,7 @@ def test_route_depends_on_the_table_alone(tmp_path):
     code = (
         "import sys, json, warnings\n"
         "import numpy as np\n"
-        "from measurelab.api import compute_measures\n"
+        "from measurelab.metrics.evaluate import compute_measures\n"
         "from measurelab.stats.bundle import BinaryStats\n"
         "from measurelab.stats.scoretable import ScoreTable\n"
         "warnings.simplefilter('ignore')\n"
@@ -267,8 +267,8 @@ def test_apr_of_large_tie_groups_compiled_equals_numpy_and_the_definition(monkey
     import itertools
     from fractions import Fraction
 
+    from measurelab._kernels.fused import apr_group
     from measurelab.measures import ranking
-    from measurelab.measures._fused_kernel import apr_group
 
     g = np.random.default_rng(5)
     scores = np.round(np.sort(g.random(300)), 6)

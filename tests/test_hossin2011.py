@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from measurelab.experiments import hossin2011
+from measurelab.lab.experiments import hossin2011
 from measurelab.measures.oarp import oarp
 from measurelab.stats.confusion import BinaryCounts
 
@@ -34,7 +34,7 @@ def test_tiny_mcs_run_resumes(tmp_path, monkeypatch):
     folds = sorted((tmp_path / "folds").rglob("*.json"))
     assert len(folds) == 3
     # a rerun must load every fold instead of fitting again
-    from measurelab.learn import prototypes
+    from measurelab.lab.learn import prototypes
 
     def boom(*a, **k):
         raise AssertionError("refitted a finished fold")
@@ -75,7 +75,7 @@ def _tiny_problem():
 
 
 def test_score_sets_vs_brute_force_and_selector():
-    from measurelab.learn.prototypes import (
+    from measurelab.lab.learn.prototypes import (
         MonteCarloPrototypeSelector,
         draw_prototype_sets,
         pairwise_distances,
@@ -125,7 +125,7 @@ def test_selection_account_vs_brute_force():
 
 
 def _counts(X, y, idx):
-    from measurelab.learn.prototypes import nearest_prototype_scores, pairwise_distances
+    from measurelab.lab.learn.prototypes import nearest_prototype_scores, pairwise_distances
 
     pred, _ = nearest_prototype_scores(pairwise_distances(X, X[idx]), y[idx], 2)
     return BinaryCounts(tp=int(((pred == 1) & (y == 1)).sum()),
@@ -135,7 +135,7 @@ def _counts(X, y, idx):
 
 
 def test_sensitivity_tiny_grid_main_cell_equals_main_run(tmp_path, monkeypatch):
-    from measurelab.experiments import _verdict as V
+    from measurelab.lab.experiments import _verdict as V
 
     grid = {"datasets": ("Hepatitis",), "m": (2, 4), "stratified": (False,),
             "n_samples": (10, 30), "nominal": ("overlap", "one-hot"), "repeats": 1, "k": 3}

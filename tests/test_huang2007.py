@@ -11,9 +11,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from measurelab.compare import pair_counts, pair_counts_brute
-from measurelab.experiments import huang2007 as H
-from measurelab.experiments import huang2007_table5 as T5
+from measurelab.lab.experiments import huang2007 as H
+from measurelab.lab.experiments import huang2007_table5 as T5
+from measurelab.metaeval import pair_counts, pair_counts_brute
 
 #: Table 3 C(AUC:acc, acc), typed in from the paper's text
 PUBLISHED_C_PHI_ACC = {6: 0.992, 8: 0.978, 10: 0.964, 12: 0.953, 14: 0.943, 16: 0.936}
@@ -149,7 +149,7 @@ def test_reports_write_files(tmp_path):
 
 
 def test_table5_verdicts_follow_the_rule_and_levels_are_counted():
-    from measurelab.experiments import _verdict as V
+    from measurelab.lab.experiments import _verdict as V
 
     s, t, _ = T5.table5([10], runs=3, size=30, eps_values=(0.3, 0.9))
     v = T5._table5_verdicts(t, [10])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from measurelab.experiments import huang2007_ann as H
-from measurelab.learn import mlp
+from measurelab.lab.experiments import huang2007_ann as H
+from measurelab.lab.learn import mlp
 
 
 def test_paper_constants_are_consistent():
@@ -51,8 +51,8 @@ def test_tiny_run_tables_and_resume(tmp_path, monkeypatch):
 
 def test_fold_fn_matches_direct_training():
     """One fold computed by the experiment equals training and scoring by hand."""
-    from measurelab.learn.cv import cv_splits
-    from measurelab.preprocess import Preprocessor
+    from measurelab.lab.learn.cv import cv_splits
+    from measurelab.lab.preprocess import Preprocessor
 
     X, y, k = H.load("hepatitis")
     split = cv_splits(y, k=5, seed=H.SEED)[0]
@@ -121,9 +121,9 @@ def test_readings_are_all_different_somewhere():
 
 def test_trajectory_reproduces_train_monitored():
     """A reading applied to the recorded trajectory stops where train_monitored stops."""
-    from measurelab.learn.cv import cv_splits
-    from measurelab.learn.trajectory import record_trajectory, stop_index
-    from measurelab.preprocess import Preprocessor
+    from measurelab.lab.learn.cv import cv_splits
+    from measurelab.lab.learn.trajectory import record_trajectory, stop_index
+    from measurelab.lab.preprocess import Preprocessor
 
     X, y, k = H.load("hepatitis")
     split = cv_splits(y, k=5, seed=H.SEED)[1]
@@ -146,7 +146,7 @@ def test_trajectory_reproduces_train_monitored():
 
 
 def test_sensitivity_tiny_grid_and_resume(tmp_path, monkeypatch):
-    from measurelab.learn import trajectory
+    from measurelab.lab.learn import trajectory
 
     grid = {"datasets": ("hepatitis",), "monitor_on": ("train",), "learning_rate": (0.3,),
             "N": (50,), "epsilon": (0.01,), "every": 50, "max_epochs": 200}
@@ -178,7 +178,7 @@ def test_sensitivity_tiny_grid_and_resume(tmp_path, monkeypatch):
 
 
 def test_report_verdicts_follow_the_rule(tmp_path):
-    from measurelab.experiments import _verdict as V
+    from measurelab.lab.experiments import _verdict as V
 
     grid = {"datasets": ("hepatitis",), "monitor_on": ("train",), "learning_rate": (0.3,),
             "N": (50,), "epsilon": (0.01,), "every": 50, "max_epochs": 100}

@@ -13,7 +13,7 @@ from scipy.stats import beta, binomtest, norm, rankdata
 from sklearn.metrics import roc_auc_score
 
 import measurelab as ml
-from measurelab import intervals as iv
+from measurelab.inference import intervals as iv
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 from tests.conftest import make_binary
@@ -226,7 +226,7 @@ def test_block_route_equals_scalar_measures_on_every_replicate(rng):
     (the block formulas are checked per measure in tests/test_block.py; here the engine's
     wiring: thresholds, models, the estimate row)."""
     from measurelab import registry
-    from measurelab.api import compute_measures
+    from measurelab.measures.compute import compute_measures
     from measurelab.stats.bundle import BinaryStats
 
     yl, s, w = make_binary(rng, 120, weighted=True)
@@ -313,7 +313,7 @@ def test_threads_give_the_replicates_of_one_thread(rng):
 def test_blas_limit_is_restored_after_overlapping_runs():
     from threadpoolctl import threadpool_info
 
-    from measurelab._threads import one_blas_thread
+    from measurelab._util.threads import one_blas_thread
 
     before = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
     with one_blas_thread():
@@ -533,7 +533,7 @@ def test_case_design_from_table_needs_whole_counts():
 def test_compiled_count_equals_bincount(monkeypatch, stratify):
     """Large strata count their draws with a compiled loop: the same multiplicities as
     np.bincount of the same draws (so the same replicates as without numba)."""
-    from measurelab import bootstrap
+    from measurelab.inference import bootstrap
 
     g = np.random.default_rng(0)
     n = (1 << 16) + 5

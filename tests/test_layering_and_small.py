@@ -27,31 +27,14 @@ def _imports(path: Path) -> set[str]:
     return out
 
 
-def test_registry_does_not_import_the_api() -> None:
-    assert not any(m.startswith("measurelab.api") for m in _imports(SRC / "registry.py"))
-
-
-@pytest.mark.parametrize("folder", ["study", "learn"])
-def test_study_and_learn_do_not_import_experiments(folder: str) -> None:
-    for f in (SRC / folder).glob("*.py"):
-        assert not any(m.startswith("measurelab.experiments") for m in _imports(f)), f
-
-
-def test_atomic_write_text_is_still_importable_from_the_report_module() -> None:
-    from measurelab._files import atomic_write_text as low
-    from measurelab.experiments._report import atomic_write_text as old
-
-    assert old is low
-
-
 def test_measure_functions_work_without_importing_api_in_registry() -> None:
     import measurelab as ml
 
-    assert ml.acc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1]) == 0.75  # via the registered evaluator
+    assert ml.metrics.acc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1]) == 0.75  # via the registered evaluator
 
 
 def test_measures_table_fits_100_columns(capsys: pytest.CaptureFixture) -> None:
-    from measurelab.registry import registry
+    from measurelab.measures.base import registry
 
     assert main(["measures"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -79,7 +62,7 @@ def test_json_writes_undefined_values_as_null(capsys: pytest.CaptureFixture,
 
 
 def test_atomic_writes_respect_the_umask(tmp_path: Path) -> None:
-    from measurelab._files import atomic_write_bytes, atomic_write_text
+    from measurelab.io.files import atomic_write_bytes, atomic_write_text
 
     old = os.umask(0o002)
     try:
@@ -93,7 +76,7 @@ def test_atomic_writes_respect_the_umask(tmp_path: Path) -> None:
 
 
 def test_periodic_line_when_not_a_terminal(capsys: pytest.CaptureFixture) -> None:
-    from measurelab._progress import PeriodicLine, progress_bar
+    from measurelab.progress import PeriodicLine, progress_bar
 
     bar = progress_bar(10, "work", unit="row")  # stderr is captured: not a terminal
     assert isinstance(bar, PeriodicLine)
@@ -107,7 +90,7 @@ def test_progress_iter_in_a_log_yields_everything_without_carriage_returns(
         capsys: pytest.CaptureFixture, monkeypatch: pytest.MonkeyPatch) -> None:
     """Reproductions iterate through progress_iter: periodic lines in a log (no tqdm
     carriage returns), the items unchanged, nothing when disabled."""
-    from measurelab import _progress
+    from measurelab import progress as _progress
 
     made = []
     real = _progress.PeriodicLine
@@ -128,7 +111,7 @@ def test_progress_iter_in_a_log_yields_everything_without_carriage_returns(
 
 def test_compare_table_abbreviates_big_integers_and_json_is_exact(
         capsys: pytest.CaptureFixture) -> None:
-    from measurelab.compare.consistency import compare_on_ranked_lists
+    from measurelab.metaeval.consistency import compare_on_ranked_lists
 
     args = ["compare", "auc", "acc", "--n", "120", "--pos", "60", "--exact", "--no-progress"]
     assert main(args) == 0
@@ -142,7 +125,7 @@ def test_compare_table_abbreviates_big_integers_and_json_is_exact(
 
 
 def test_big_int_abbreviation() -> None:
-    from measurelab._validation import big_int
+    from measurelab._util.validation import big_int
 
     assert big_int(999_999_999_999_999) == "999,999,999,999,999"
     v = 12345 * 10**600
@@ -151,7 +134,7 @@ def test_big_int_abbreviation() -> None:
 
 
 def test_exact_work_matches_the_rows() -> None:
-    from measurelab.compare.exact import auc_acc_rows, exact_work
+    from measurelab.metaeval.exact import auc_acc_rows, exact_work
 
     for n, pos, k in [(6, 3, None), (9, 4, 2), (10, 3, 7), (12, 6, 0)]:
         assert exact_work(n, pos, k) == sum(r.size for _, _, r in auc_acc_rows(n, pos, k))
@@ -161,7 +144,7 @@ def test_heartbeat_prints_while_work_runs_when_not_a_terminal(
         capsys: pytest.CaptureFixture) -> None:
     import time
 
-    from measurelab._progress import heartbeat
+    from measurelab.progress import heartbeat
 
     with heartbeat("slow work", every=0.05):
         time.sleep(0.3)
@@ -176,32 +159,10 @@ def test_heartbeat_prints_while_work_runs_when_not_a_terminal(
 def test_unique_rows_equals_numpy_unique_axis0(high: int) -> None:
     import numpy as np
 
-    from measurelab.compare.consistency import _unique_rows
+    from measurelab.metaeval.consistency import _unique_rows
 
     rng = np.random.default_rng(high % 97)
     cols = [rng.integers(0, high, 5000) for _ in range(4)]
     uniq, inverse = _unique_rows(cols)
     want_u, want_inv = np.unique(np.stack(cols, axis=1), axis=0, return_inverse=True)
     assert (uniq == want_u).all() and (inverse == np.asarray(want_inv).ravel()).all()
-
-
-def test_moved_names_still_import_from_api_with_a_warning() -> None:
-    """Evaluator and per_class left api.py; old imports (and pickles naming
-    measurelab.api.Evaluator) still find them, with a deprecation warning."""
-    import pickle
-
-    import measurelab as ml
-    from measurelab import api
-    from measurelab._validation import MeasurelabDeprecationWarning
-
-    with pytest.warns(MeasurelabDeprecationWarning, match="measurelab.streaming"):
-        assert api.Evaluator is ml.Evaluator
-    with pytest.warns(MeasurelabDeprecationWarning, match="measurelab.one_vs_rest"):
-        assert api.per_class is ml.per_class
-    with pytest.raises(AttributeError):
-        api.nothing  # noqa: B018
-    ev = ml.Evaluator(measures=["auc"]).update([0, 1], [0.2, 0.7])
-    old = pickle.dumps(ev, protocol=0).replace(b"measurelab.streaming", b"measurelab.api")
-    with pytest.warns(MeasurelabDeprecationWarning):
-        back = pickle.loads(old)
-    assert dict(back.compute()) == dict(ev.compute())

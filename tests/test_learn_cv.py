@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from measurelab._validation import MeasurelabError
-from measurelab.learn.cv import cv_splits, fold_path, run_folds
+from measurelab.exceptions import MeasurelabError
+from measurelab.lab.learn.cv import cv_splits, fold_path, run_folds
 
 
 def test_splits_partition_and_are_seeded():

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import measurelab as ml
-from measurelab.learn.prototypes import MonteCarloPrototypeSelector, draw_prototype_sets
+from measurelab.lab.learn.prototypes import MonteCarloPrototypeSelector, draw_prototype_sets
 
 
 def _data(seed: int, n: int = 50, k: int = 2):

@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from measurelab._validation import MeasurelabError
-from measurelab.learn.mlp import MLP, MonitoredMLPClassifier, _targets, train_monitored
-from measurelab.learn.stopping import ImprovementStop, improved
+from measurelab.exceptions import MeasurelabError
+from measurelab.lab.learn.mlp import MLP, MonitoredMLPClassifier, _targets, train_monitored
+from measurelab.lab.learn.stopping import ImprovementStop, improved
 from measurelab.measures.twolevel import TwoLevelValue as T
 
 

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 import pytest
 
-from measurelab.experiments import ling2003 as L
+from measurelab.lab.experiments import ling2003 as L
 
 #: SPEC §4, typed in again here (not imported from the module under test)
 SPEC_COUNTS = {
@@ -76,7 +76,7 @@ def test_imbalanced_counts_equal_brute_force(n, pos, k):
     row = df.loc[(n, pos, k)] if (n, pos, k) in df.index else None
     want = _brute(_lists(n, pos, k))
     if row is None:  # cutoff outside the report's grid: count via the same functions
-        from measurelab.compare import RankedLists, compare_measures
+        from measurelab.metaeval import RankedLists, compare_measures
 
         r = compare_measures("auc", "acc", RankedLists(n, pos, k))
         assert (r.R, r.S, r.P, r.Q) == want

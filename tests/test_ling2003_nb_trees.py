@@ -6,10 +6,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from measurelab import datasets
-from measurelab.experiments import ling2003_nb_trees as L
-from measurelab.learn.models import DiscreteNaiveBayes, LaplaceTree, c45_like_tree
-from measurelab.preprocess import Preprocessor, encode_labels
+from measurelab.io import datasets
+from measurelab.lab.experiments import ling2003_nb_trees as L
+from measurelab.lab.learn.models import DiscreteNaiveBayes, LaplaceTree, c45_like_tree
+from measurelab.lab.preprocess import Preprocessor, encode_labels
 
 
 def test_naive_bayes_equals_hand_computation_on_nominal_data():
@@ -63,7 +63,7 @@ def test_small_run_and_resume(tmp_path):
 
 
 def test_verdicts_follow_the_rules(tmp_path):
-    from measurelab.experiments import _verdict as V
+    from measurelab.lab.experiments import _verdict as V
 
     rep = L.run(tmp_path, datasets=["hepatitis", "vote", "sonar"], k=3, progress=False)
     v = rep.tables["verdicts"]

@@ -77,7 +77,7 @@ def test_against_pycm(seed):
     assert r["op"] == pytest.approx(cm.OP[1], abs=1e-12)
     assert r["gmean"] == pytest.approx(cm.GM[1], abs=1e-12)
     assert r["npv"] == pytest.approx(cm.NPV[1], abs=1e-12)
-    assert ml.likelihood_verdict(c, c) == "no verdict"
+    assert ml.measures.likelihood_verdict(c, c) == "no verdict"
 
 
 def _brute_auc(yb, s, w):
@@ -95,7 +95,7 @@ def test_auc_three_routes(case, rng):
 
     y, s, _ = make_binary(rng, 300, **{**case, "weighted": False})
     yb = y == case["labels"][1]
-    a = ml.auc(y, s, pos_label=case["labels"][1])
+    a = ml.metrics.auc(y, s, pos_label=case["labels"][1])
     n1, n0 = yb.sum(), (~yb).sum()
     ranks = rankdata(s)
     assert a == pytest.approx((ranks[yb].sum() - n1 * (n1 + 1) / 2) / (n0 * n1), abs=1e-12)
@@ -104,7 +104,7 @@ def test_auc_three_routes(case, rng):
     assert a == pytest.approx(np.trapezoid(tpr, fpr), abs=1e-12)
     assert a == pytest.approx(_brute_auc(yb, s, None), abs=1e-12)
     yw, sw, ww = make_binary(rng, 120, ties=True, weighted=True)
-    assert ml.auc(yw, sw, sample_weight=ww) == pytest.approx(
+    assert ml.metrics.auc(yw, sw, sample_weight=ww) == pytest.approx(
         _brute_auc(yw == 1, sw, ww), abs=1e-12)
 
 
@@ -148,7 +148,7 @@ def test_tie_expectations_by_enumeration(seed):
 
 def test_apr_equals_ap_without_ties(rng):
     y, s, _ = make_binary(rng, 500, ties=False)
-    assert ml.apr(y, s) == pytest.approx(ml.ap(y, s), abs=1e-12)
+    assert ml.metrics.apr(y, s) == pytest.approx(ml.metrics.ap(y, s), abs=1e-12)
 
 
 def test_apr_large_tie_groups_block_boundaries(rng, monkeypatch):
@@ -156,9 +156,9 @@ def test_apr_large_tie_groups_block_boundaries(rng, monkeypatch):
     from measurelab.measures import ranking
 
     y, s, _ = make_binary(rng, 3000, ties=True)
-    ref = ml.apr(y, s)
+    ref = ml.metrics.apr(y, s)
     monkeypatch.setattr(ranking, "_BLOCK", 7)
-    assert ml.apr(y, s) == pytest.approx(ref, abs=1e-12)
+    assert ml.metrics.apr(y, s) == pytest.approx(ref, abs=1e-12)
 
 
 def _brute_cal(yb, s, window):
@@ -174,7 +174,7 @@ def _brute_cal(yb, s, window):
 def test_cal_against_sliding_windows(n, window, ties, rng):
     y, s, _ = make_binary(rng, n, ties=ties)
     yb = y == 1
-    assert ml.cal(y, s, window=window) == pytest.approx(_brute_cal(yb, s, window), abs=1e-12)
+    assert ml.metrics.cal(y, s, window=window) == pytest.approx(_brute_cal(yb, s, window), abs=1e-12)
 
 
 @pytest.mark.parametrize("ties", [True, False])
@@ -184,9 +184,9 @@ def test_cal_both_computation_paths_agree(ties, rng, monkeypatch):
 
     y, s, _ = make_binary(rng, 700, ties=ties)
     monkeypatch.setattr(calibration, "_EXPAND_FACTOR", 0)  # always closed form
-    pieces = ml.cal(y, s)
+    pieces = ml.metrics.cal(y, s)
     monkeypatch.setattr(calibration, "_EXPAND_FACTOR", 10**9)  # always expand
-    assert ml.cal(y, s) == pytest.approx(pieces, abs=1e-12)
+    assert ml.metrics.cal(y, s) == pytest.approx(pieces, abs=1e-12)
     assert pieces == pytest.approx(_brute_cal(y == 1, s, 100), abs=1e-12)
 
 
@@ -196,7 +196,7 @@ def test_cal_without_ties_is_perf_ca2(rng):
     order = np.argsort(s)
     ss, yy = s[order], y[order].astype(float)
     ref = np.mean([abs(ss[i:i + 100].mean() - yy[i:i + 100].mean()) for i in range(251)])
-    assert ml.cal(y, s) == pytest.approx(ref, abs=1e-12)
+    assert ml.metrics.cal(y, s) == pytest.approx(ref, abs=1e-12)
 
 
 def test_ap11_and_ece_by_definition(rng):
@@ -206,10 +206,10 @@ def test_ap11_and_ece_by_definition(rng):
     prec, rec = prec[:-1], rec[:-1]  # drop sklearn's (recall 0, precision 1) end point
     ref = np.mean([prec[rec >= r - 1e-12].max() if (rec >= r - 1e-12).any() else 0.0
                    for r in np.linspace(0, 1, 11)])
-    assert ml.ap11(y, s) == pytest.approx(ref, abs=1e-12)
+    assert ml.metrics.ap11(y, s) == pytest.approx(ref, abs=1e-12)
     bins = np.minimum((s * 10).astype(int), 9)
     ref_ece = sum(abs(s[bins == b].sum() - yb[bins == b].sum()) for b in range(10)) / len(s)
-    assert ml.ece(y, s) == pytest.approx(ref_ece, abs=1e-12)
+    assert ml.metrics.ece(y, s) == pytest.approx(ref_ece, abs=1e-12)
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -265,7 +265,7 @@ def test_multiclass_hand_till_by_definition(rng):
         aij = _brute_auc(y[m] == i, P[m, i], None)
         aji = _brute_auc(y[m] == j, P[m, j], None)
         pairs.append((aij + aji) / 2)
-    assert ml.auc(y, P) == pytest.approx(np.mean(pairs), abs=1e-12)
+    assert ml.metrics.auc(y, P) == pytest.approx(np.mean(pairs), abs=1e-12)
 
 
 def test_multiclass_predicted_labels_threshold_measures():

@@ -8,9 +8,9 @@ import pandas as pd
 import pytest
 from scipy.stats import spearmanr
 
-from measurelab.compare import metric_space as msp
-from measurelab.learn.selection import best_model, best_per_group, selection_matrix
-from measurelab.study.zoo import MEASURES
+from measurelab.lab.learn.selection import best_model, best_per_group, selection_matrix
+from measurelab.lab.study.zoo import MEASURES
+from measurelab.metaeval import metric_space as msp
 
 
 def test_baseline_of_constant_predictor_by_hand() -> None:
@@ -126,7 +126,7 @@ def test_selection_by_brute_force_and_ties() -> None:
 
 
 def test_findings_logic_on_constructed_tables() -> None:
-    from measurelab.experiments.caruana2004 import findings
+    from measurelab.lab.experiments.caruana2004 import findings
 
     m = list(MEASURES)
     groups = {"acc": 0, "fsc": 0, "lft": 1, "auc": 1, "apr": 1, "bep": 1, "rms": 2,

@@ -11,7 +11,7 @@ import sklearn.metrics as skm
 
 import measurelab as ml
 from measurelab import MeasurelabError
-from measurelab.registry import registry
+from measurelab.measures.base import registry
 
 
 def _multi(rng, n=700, k=4, *, weighted=False, decimals=1):
@@ -109,9 +109,9 @@ def test_binary_two_column_probabilities_equal_binary_measures(rng):
 def test_binary_top_k_against_scikit_learn(rng):
     y = rng.integers(0, 2, 200)
     s = np.round(rng.random(200), 1)
-    assert ml.top_k_acc(y, s) == pytest.approx(skm.top_k_accuracy_score(y, s, k=1), abs=1e-12)
+    assert ml.metrics.top_k_acc(y, s) == pytest.approx(skm.top_k_accuracy_score(y, s, k=1), abs=1e-12)
     d = s * 4 - 2  # decision scores: scikit-learn's threshold 0 is the threshold here
-    assert ml.top_k_acc(y, d, threshold=0) == pytest.approx(
+    assert ml.metrics.top_k_acc(y, d, threshold=0) == pytest.approx(
         skm.top_k_accuracy_score(y, d, k=1), abs=1e-12)
     assert ml.evaluate_counts(3, 1, 2, 4, measures=["top_k_acc"])["top_k_acc"] == 0.7
     labels_only = ml.evaluate([0, 1, 2, 2], [0, 2, 2, 1], measures=["top_k_acc"])
@@ -234,8 +234,8 @@ def test_average_is_checked():
 def test_per_class_arrays_from_the_public_functions_and_two_level():
     y = [0, 1, 2, 2]
     P = [[.6, .3, .1], [.2, .5, .3], [.1, .1, .8], [.3, .4, .3]]
-    np.testing.assert_array_equal(ml.prec(y, P, average=None), [1.0, 0.5, 1.0])
-    assert ml.mxe(y, P, average=None) == ml.mxe(y, P)  # a whole-task measure stays a number
+    np.testing.assert_array_equal(ml.metrics.prec(y, P, average=None), [1.0, 0.5, 1.0])
+    assert ml.metrics.mxe(y, P, average=None) == ml.metrics.mxe(y, P)  # a whole-task measure stays a number
     with pytest.raises(MeasurelabError, match="not defined for two-level measures"):
         ml.evaluate(y, P, measures=["auc:acc"], average=None)
     r = ml.evaluate(y, P, measures=["auc", "acc"], average=None)
@@ -279,8 +279,8 @@ def test_per_class_binary_negative_class_regroups_rounded_scores():
     y = np.array([1, 0, 1, 0])
     s = np.array([0.0, 1e-17, 0.6, 0.9])
     df = ml.per_class(y, s, measures=["brier", "ece", "cal"])
-    assert df.loc[0, "brier"] == pytest.approx(ml.brier(1 - y, 1 - s), abs=1e-15)
-    assert df.loc[0, "cal"] == pytest.approx(ml.cal(1 - y, 1 - s), abs=1e-15)
+    assert df.loc[0, "brier"] == pytest.approx(ml.metrics.brier(1 - y, 1 - s), abs=1e-15)
+    assert df.loc[0, "cal"] == pytest.approx(ml.metrics.cal(1 - y, 1 - s), abs=1e-15)
 
 
 def test_declared_ranges_hold_at_the_extremes():
@@ -307,7 +307,7 @@ def test_binary_average_none_as_scikit_learn(rng):
     np.testing.assert_allclose(r["prec"], skm.precision_score(y, pred, **kw), atol=1e-12)
     np.testing.assert_allclose(r["sens"], skm.recall_score(y, pred, **kw), atol=1e-12)
     np.testing.assert_allclose(r["f1"], skm.f1_score(y, pred, **kw), atol=1e-12)
-    assert r["auc"] == ml.auc(y, s, sample_weight=w)  # not per class, as scikit-learn
+    assert r["auc"] == ml.metrics.auc(y, s, sample_weight=w)  # not per class, as scikit-learn
     yl = np.where(y == 1, "yes", "no")
     rl = ml.evaluate(yl, s, pos_label="yes", average=None, measures=["prec"])
     assert rl.classes == ("no", "yes")

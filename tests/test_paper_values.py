@@ -69,11 +69,11 @@ def test_sokolova_table5(counts, expected):
 
 def test_sokolova_table6_verdicts_and_bands():
     """Table 6: SVM superior for negatives, NB superior for positives; DP 'limited' for both."""
-    assert ml.likelihood_verdict(SVM, NB) == "A superior for confirmation of negatives"
-    assert ml.likelihood_verdict(NB, SVM) == "A superior for confirmation of positives"
+    assert ml.measures.likelihood_verdict(SVM, NB) == "A superior for confirmation of negatives"
+    assert ml.measures.likelihood_verdict(NB, SVM) == "A superior for confirmation of positives"
     for c in (SVM, NB):
         r = ml.evaluate_counts(c.tp, c.fp, c.fn, c.tn, measures=["dp"])
-        assert ml.dp_band(r["dp"]) == "limited"
+        assert ml.measures.dp_band(r["dp"]) == "limited"
         assert r.to_dict()["dp_band"] == "limited"
 
 
@@ -114,4 +114,4 @@ def test_huang_ling_table4():
 
 def test_huang_ling_table7_display():
     """Table 7 prints AUC:acc as AUC + acc/100: 0.9462 + 0.9631/100 = 0.9558."""
-    assert round(ml.TwoLevelValue(0.9462, 0.9631).display, 4) == 0.9558
+    assert round(ml.measures.TwoLevelValue(0.9462, 0.9631).display, 4) == 0.9558

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from measurelab import datasets
-from measurelab._validation import MeasurelabError
-from measurelab.preprocess import ONEHOT_VALUE, Preprocessor, encode_labels
+from measurelab.exceptions import MeasurelabError
+from measurelab.io import datasets
+from measurelab.lab.preprocess import ONEHOT_VALUE, Preprocessor, encode_labels
 
 
 def test_fitted_on_training_rows_only():

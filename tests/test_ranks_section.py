@@ -5,8 +5,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from measurelab.experiments._ranks import add_demsar
-from measurelab.experiments._report import Report
+from measurelab.lab.experiments._ranks import add_demsar
+from measurelab.lab.report.page import Report
 
 
 def _table(seed, shift):

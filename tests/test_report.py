@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
 
-from measurelab.experiments._report import Report, atomic_write_text, comparison
+from measurelab.lab.report.page import Report, atomic_write_text, comparison
 
 
 def test_report_writes_markdown_csv_and_figures_twice(tmp_path):

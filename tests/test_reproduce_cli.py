@@ -11,9 +11,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from measurelab import experiments
 from measurelab.cli import main
-from measurelab.experiments._report import Report
+from measurelab.lab import experiments
+from measurelab.lab.report.page import Report
 
 CALLS: list[tuple[str, Path, bool, bool, bool]] = []
 
@@ -100,7 +100,7 @@ def test_available_in_a_fresh_interpreter():
     import subprocess
     import sys
 
-    code = ("from measurelab.experiments import available, REPRODUCTIONS\n"
+    code = ("from measurelab.lab.experiments import available, REPRODUCTIONS\n"
             "assert available() == list(REPRODUCTIONS), available()\n")
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True,

@@ -19,7 +19,7 @@ from sklearn.model_selection import (
 from sklearn.svm import LinearSVC
 
 import measurelab as ml
-from measurelab.scorers import TWO_LEVEL_STEP, MeasureScore
+from measurelab.metrics.scorers import TWO_LEVEL_STEP, MeasureScore
 
 
 def _data(seed=0, n=120, labels=(0, 1)):
@@ -41,23 +41,23 @@ CV = StratifiedKFold(4, shuffle=True, random_state=0)
 
 
 def _auc(e, X, y):
-    return ml.auc(y, e.predict_proba(X)[:, 1])
+    return ml.metrics.auc(y, e.predict_proba(X)[:, 1])
 
 
 def _acc(e, X, y):
-    return ml.acc(y, (e.predict(X) == 1).astype(float))
+    return ml.metrics.acc(y, (e.predict(X) == 1).astype(float))
 
 
 CASES = {
     "acc": _acc,
-    "f1": lambda e, X, y: ml.f1(y, (e.predict(X) == 1).astype(float)),
+    "f1": lambda e, X, y: ml.metrics.f1(y, (e.predict(X) == 1).astype(float)),
     "auc": _auc,
-    "lift@0.1": lambda e, X, y: ml.lift(y, e.predict_proba(X)[:, 1], q=0.1),
-    "rms": lambda e, X, y: -ml.rms(y, e.predict_proba(X)[:, 1]),  # lower is better
-    "mxe": lambda e, X, y: -ml.mxe(y, e.predict_proba(X)[:, 1]),
+    "lift@0.1": lambda e, X, y: ml.metrics.lift(y, e.predict_proba(X)[:, 1], q=0.1),
+    "rms": lambda e, X, y: -ml.metrics.rms(y, e.predict_proba(X)[:, 1]),  # lower is better
+    "mxe": lambda e, X, y: -ml.metrics.mxe(y, e.predict_proba(X)[:, 1]),
     "auc:acc": lambda e, X, y: _auc(e, X, y) + TWO_LEVEL_STEP * _acc(e, X, y),
     "sar": lambda e, X, y: (_acc(e, X, y) + _auc(e, X, y)
-                            + 1 - ml.rms(y, e.predict_proba(X)[:, 1])) / 3,
+                            + 1 - ml.metrics.rms(y, e.predict_proba(X)[:, 1])) / 3,
 }
 
 
@@ -108,7 +108,7 @@ def test_string_labels_use_the_estimators_positive_class():
     want = cross_val_score(est, X, y, cv=CV, scoring="roc_auc")
     np.testing.assert_allclose(got, want, rtol=1e-12)
     got = cross_val_score(est, X, y, cv=CV, scoring=ml.make_scorer("f1", pos_label="no"))
-    want = _per_fold(est, X, y, CV, lambda e, Xt, yt: ml.f1(
+    want = _per_fold(est, X, y, CV, lambda e, Xt, yt: ml.metrics.f1(
         yt, (e.predict(Xt) == "no").astype(float), pos_label="no"))
     np.testing.assert_allclose(got, want, rtol=1e-12)
 
@@ -156,7 +156,7 @@ def test_two_level_float_orders_lexicographically_and_display_option():
     y2 = [0] * 40 + [1] * 40
     s_hi = np.r_[np.linspace(0, 0.3, 40), np.linspace(0.31, 0.4, 40)]   # auc 1, acc 0.5
     s_lo = np.r_[np.linspace(0, 0.49, 39), [0.6], np.linspace(0.51, 1, 40)]  # auc < 1
-    assert ml.auc(y2, s_lo) < 1 and ml.acc(y2, s_lo) > ml.acc(y2, s_hi)
+    assert ml.metrics.auc(y2, s_lo) < 1 and ml.metrics.acc(y2, s_lo) > ml.metrics.acc(y2, s_hi)
     assert f(y2, s_hi) > f(y2, s_lo)
     d = MeasureScore("auc:acc", two_level="display")
     assert d(y, [0.1, 0.55, 0.6, 0.9]) == pytest.approx(1.0 + 0.75 / 100)
@@ -178,8 +178,8 @@ def test_scorer_pickles_and_labels_or_scores_standalone():
     # a two-column probability matrix: the positive class's column
     P = np.array([[0.8, 0.2], [0.3, 0.7], [0.6, 0.4], [0.1, 0.9]])
     y = np.array([0, 1, 0, 0])
-    assert MeasureScore("auc")(y, P) == ml.auc(y, P[:, 1])
-    assert MeasureScore("auc")(y, P, pos_label=0) == ml.auc(y, P[:, 0], pos_label=0)
+    assert MeasureScore("auc")(y, P) == ml.metrics.auc(y, P[:, 1])
+    assert MeasureScore("auc")(y, P, pos_label=0) == ml.metrics.auc(y, P[:, 0], pos_label=0)
     with pytest.raises(ml.MeasurelabError, match="two_level"):
         MeasureScore("auc:acc", two_level="sum")
 

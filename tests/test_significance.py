@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from measurelab._validation import MeasurelabError
-from measurelab.compare.significance import (
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference.significance import (
     paired_ttest,
     wdl_table,
     wilcoxon_signed_rank,

@@ -20,10 +20,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from measurelab import experiments
 from measurelab.cli import main
-from measurelab.experiments._report import Report
-from measurelab.experiments._site import load_summaries, write_index
+from measurelab.lab import experiments
+from measurelab.lab.report.page import Report
+from measurelab.lab.report.site import load_summaries, write_index
 
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu",
                   "--disable-background-networking", "--disable-component-update",

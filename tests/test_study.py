@@ -16,12 +16,12 @@ import pandas as pd
 import pytest
 from sklearn.metrics import accuracy_score, f1_score, roc_auc_score
 
-from measurelab._validation import MeasurelabError
-from measurelab.study import run_study
-from measurelab.study.analysis import COLUMNS, analyze
-from measurelab.study.problems import load_problem, make_split, prepare, seed_for
-from measurelab.study.store import ResultStore
-from measurelab.study.zoo import ALGORITHMS, Unit, fit_unit, grid
+from measurelab.exceptions import MeasurelabError
+from measurelab.lab.study import run_study
+from measurelab.lab.study.analysis import COLUMNS, analyze
+from measurelab.lab.study.problems import load_problem, make_split, prepare, seed_for
+from measurelab.lab.study.store import ResultStore
+from measurelab.lab.study.zoo import ALGORITHMS, Unit, fit_unit, grid
 
 PROBLEMS = ["sonar", "vote"]
 
@@ -40,7 +40,7 @@ def _measures(out: Path) -> pd.DataFrame:
 
 # ---------------------------------------------------------------- problems and splits
 def test_letter_and_cover_type_targets_follow_the_paper() -> None:
-    from measurelab import datasets
+    from measurelab.io import datasets
 
     _, y = datasets.load("letter")
     p1, p2 = load_problem("letter.p1"), load_problem("LETTER.P2")
@@ -53,7 +53,7 @@ def test_letter_and_cover_type_targets_follow_the_paper() -> None:
 
 
 def test_every_binary_shipped_dataset_is_a_problem() -> None:
-    from measurelab.study.problems import binary_datasets, known_problems
+    from measurelab.lab.study.problems import binary_datasets, known_problems
 
     names = binary_datasets()
     assert "sonar" in names and "german" in names
@@ -302,8 +302,8 @@ def test_extend_study_repeats_a_unit_exactly_and_adds_models(reference: Path,
                                                              tmp_path: Path) -> None:
     """A unit named like one of the study's reproduces its models bit for bit (same seed);
     its later variants are new models, which the analysis takes in with ``extra=``."""
-    from measurelab.experiments.caruana2004_why import longer_ann_units
-    from measurelab.study.runner import extend_study
+    from measurelab.lab.experiments.caruana2004_why import longer_ann_units
+    from measurelab.lab.study.runner import extend_study
 
     study = ResultStore(reference).measures()
     units = longer_ann_units(study, factors=(3,))
@@ -346,7 +346,7 @@ def test_extend_study_repeats_a_unit_exactly_and_adds_models(reference: Path,
 
 
 def test_extension_of_another_study_is_refused(reference: Path, tmp_path: Path) -> None:
-    from measurelab.study.runner import extend_study
+    from measurelab.lab.study.runner import extend_study
 
     other = tmp_path / "other"
     run_study(["sonar"], out=other, grid_name="tiny", workers=1, progress=False)
@@ -371,7 +371,7 @@ def test_per_problem_tables_average_to_the_overall_ones(reference: Path) -> None
 def test_caruana_longer_nets_and_stored_cost(reference: Path, tmp_path: Path) -> None:
     """The follow-up of caruana2004 on a tiny study: nets read off at 1, 2 and 4 times the
     grid's epochs, the rerun's per-algorithm table, and the cost summed from the indexes."""
-    from measurelab.experiments import caruana2004 as c4
+    from measurelab.lab.experiments import caruana2004 as c4
 
     (alg, epochs), table = c4._longer_nets(reference, ResultStore(reference).measures(),
                                            tmp_path / "ann-longer-tiny", 1, False)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from measurelab.experiments import caruana2004 as c4
-from measurelab.study.analysis import COLUMNS
+from measurelab.lab.experiments import caruana2004 as c4
+from measurelab.lab.study.analysis import COLUMNS
 
 ALGOS = ["ann", "svm", "bag-dt", "knn", "bst-dt", "dt", "bst-stmp", "bst-dt+platt"]
 
@@ -131,7 +131,7 @@ def _normalized(spec: dict[str, list[tuple[str, dict[str, float], float]]]) -> p
 
 
 def test_why_algorithm_order_checks_selection_grid_edge_and_problems() -> None:
-    from measurelab.experiments import caruana2004_why as why
+    from measurelab.lab.experiments import caruana2004_why as why
 
     # on the test set ANN's best net (64 epochs, the grid's largest) beats SVM on p1 and p2
     spec = {p: [("ann", {"epochs": 4}, low), ("ann", {"epochs": 64}, top),
@@ -160,8 +160,8 @@ def test_why_algorithm_order_checks_selection_grid_edge_and_problems() -> None:
 def test_why_boosting_ordering_rms_mxe_and_selection() -> None:
     from scipy import stats
 
-    from measurelab.experiments import caruana2004_why as why
-    from measurelab.experiments._verdict import explain
+    from measurelab.lab.experiments import caruana2004_why as why
+    from measurelab.lab.experiments._verdict import explain
 
     # LFT the odd one: AUC/APR/BEP at 0.95, LFT at 0.3 to them -> the three alone cluster
     rc = _rank_table()
@@ -251,7 +251,7 @@ def test_why_algorithm_order_with_nets_trained_on() -> None:
 
 
 def test_why_checks_are_left_out_on_undefined_values_and_ties_go_to_the_smaller() -> None:
-    from measurelab.experiments import caruana2004_why as why
+    from measurelab.lab.experiments import caruana2004_why as why
 
     # ANN's scores undefined (normalization span 0): no check decided by a NaN rank
     norm = _normalized({"p1": [("ann", {"epochs": 64}, float("nan")),

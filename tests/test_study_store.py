@@ -17,8 +17,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from measurelab.study import run_study
-from measurelab.study.store import ResultStore
+from measurelab.lab.study import run_study
+from measurelab.lab.study.store import ResultStore
 
 PROBLEMS = ["sonar"]
 SRC = str(Path(__file__).resolve().parents[1] / "src")
@@ -192,7 +192,7 @@ def test_workers_end_when_the_driver_is_killed(tmp_path: Path) -> None:
 
 # ------------------------------------------------------------------ starting
 def test_failed_start_leaves_nothing_behind(tmp_path: Path) -> None:
-    from measurelab._validation import MeasurelabError
+    from measurelab.exceptions import MeasurelabError
 
     out = tmp_path / "new"
     with pytest.raises(MeasurelabError, match="unknown problem 'nosuch'"):

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import measurelab as ml
-from measurelab.delong import delong_unpaired
+from measurelab.inference.delong import delong_unpaired
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -38,7 +38,7 @@ def test_unpaired_auc_row_is_delong_unpaired(two_sets):
     assert list(t.columns[:2]) == ["a", "b"] and t["a"].tolist() == ["new"] * 3
     assert t.loc["f1", "method"] == "bootstrap" and math.isnan(t.loc["f1", "df"])
     # the values are each model's value on its own test set
-    assert t.loc["f1", "diff"] == pytest.approx(ml.f1(ya, sa) - ml.f1(yb, sb), abs=1e-15)
+    assert t.loc["f1", "diff"] == pytest.approx(ml.metrics.f1(ya, sa) - ml.metrics.f1(yb, sb), abs=1e-15)
     assert set(r.to_dict()) == {"models", "pairs"}
 
 

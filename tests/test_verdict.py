@@ -7,7 +7,7 @@ import pytest
 from scipy import stats
 
 from measurelab import MeasurelabError
-from measurelab.experiments import _verdict as V
+from measurelab.lab.experiments import _verdict as V
 
 
 @pytest.mark.parametrize(

@@ -10,8 +10,8 @@ import warnings
 import numpy as np
 import pytest
 
-from measurelab.api import compute_measures
-from measurelab.registry import registry
+from measurelab.measures.base import registry
+from measurelab.measures.compute import compute_measures
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
 

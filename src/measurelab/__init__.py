@@ -1,98 +1,84 @@
 """measurelab — a laboratory for the measures that judge classifiers.
 
 Compute every measure of five classic papers exactly and fast (binary and multi-class,
-ties exact, mergeable statistics), compare measures (consistency, discriminancy,
-metric space), construct new ones (two-level f:g, SAR, OP, OARP, your own), learn with
-them and reproduce the papers' tables.
+ties exact, mergeable statistics), compare classifiers honestly (intervals, paired tests,
+many data sets), compare measures (consistency, discriminancy, metric space), construct
+new ones (two-level f:g, SAR, OP, OARP, your own).
+
+The library is layered, each layer a package that imports only those below it:
+:mod:`~measurelab.stats` (exact, mergeable statistics) → :mod:`~measurelab.measures`
+(formulas and the registry) → :mod:`~measurelab.curves` → :mod:`~measurelab.inference`
+(intervals, tests, comparisons of classifiers) → :mod:`~measurelab.metrics` (evaluating
+data; one function per measure) → :mod:`~measurelab.io` (files, Parquet, Dask) →
+:mod:`~measurelab.metaeval` (comparing measures). The lab (:mod:`measurelab.lab`: the
+papers' reproductions, studies, learning with measures) and the command line sit on top.
 
 >>> import measurelab as ml
->>> round(ml.auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 2)
+>>> round(ml.metrics.auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 2)
 0.75
+>>> dict(ml.evaluate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], measures=["acc", "auc"]))
+{'acc': 0.75, 'auc': 1.0}
 """
 
-from measurelab import measures as _measures  # registers the measure families
-from measurelab._validation import (
-    MeasurelabDeprecationWarning,
-    MeasurelabError,
-    UndefinedMeasureWarning,
-)
-from measurelab.api import EvaluationResult, build_stats, evaluate, evaluate_counts
-from measurelab.measures import (
-    TwoLevelValue,
-    dp_band,
-    extended_precision_recall,
-    likelihood_verdict,
-    two_level,
-)
-from measurelab.one_vs_rest import per_class
-from measurelab.registry import Measure, measure, public_function, registry
+from measurelab import measures, metrics, stats
+from measurelab._util.lazy import lazy_face
+from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
+from measurelab.measures import Measure, measure, registry, two_level
+from measurelab.metrics import EvaluationResult, Evaluator, evaluate, evaluate_counts, per_class
 from measurelab.stats import BinaryCounts, MultiCounts, MultiScoreTable, ScoreTable
-from measurelab.streaming import Evaluator
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
-# curves, plots, scorers, threshold choice and classifier comparison: loaded on first use,
-# so `import measurelab` stays lean (scikit-learn, scipy and matplotlib load with them)
+# loaded on first use, so `import measurelab` stays lean (scikit-learn, scipy, matplotlib
+# and pandas load with these)
 _LAZY = {
-    **dict.fromkeys(
-        (
-            "roc_curve", "precision_recall_curve", "det_curve", "lift_curve",
-            "cumulative_gain_curve", "cost_curve", "plot_roc_curve",
-            "plot_precision_recall_curve", "plot_det_curve", "plot_lift_curve",
-            "plot_cumulative_gain_curve", "plot_cost_curve",
-        ),
-        "measurelab.curves",
-    ),
-    "make_scorer": "measurelab.scorers",
-    "compare_classifiers": "measurelab.compare.classifiers",
-    "compare_unpaired": "measurelab.compare.unpaired",
-    "best_threshold": "measurelab.thresholds",
+    "best_threshold": "measurelab.metrics",
+    "make_scorer": "measurelab.metrics",
+    "roc_curve": "measurelab.curves",
+    "precision_recall_curve": "measurelab.curves",
+    "compare_classifiers": "measurelab.inference",
+    "compare_unpaired": "measurelab.inference",
+    "demsar": "measurelab.inference",
+    "compare_measures": "measurelab.metaeval",
+    "evaluate_file": "measurelab.io",
+    **{sub: f"measurelab.{sub}" for sub in ("curves", "exceptions", "inference", "io",
+                                            "metaeval")},
 }
-
-
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'measurelab' has no attribute {name!r}")
-    import importlib
-
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY))
-
-
-# one scikit-learn-style function per registered measure: measurelab.auc(y_true, y_score)
-for _m in list(registry):
-    globals()[_m.name] = public_function(_m)
-del _m, _measures
-
 
 __all__ = [
     "BinaryCounts",
     "EvaluationResult",
     "Evaluator",
     "Measure",
-    "MeasurelabDeprecationWarning",
     "MeasurelabError",
     "MultiCounts",
     "MultiScoreTable",
     "ScoreTable",
-    "TwoLevelValue",
     "UndefinedMeasureWarning",
-    "build_stats",
-    "dp_band",
+    "best_threshold",
+    "compare_classifiers",
+    "compare_measures",
+    "compare_unpaired",
+    "curves",
+    "demsar",
     "evaluate",
     "evaluate_counts",
-    "extended_precision_recall",
-    "likelihood_verdict",
+    "evaluate_file",
+    "exceptions",
+    "inference",
+    "io",
+    "make_scorer",
     "measure",
+    "measures",
+    "metaeval",
+    "metrics",
     "per_class",
+    "precision_recall_curve",
     "registry",
+    "roc_curve",
+    "stats",
     "two_level",
-    *_LAZY,
-    *(m.name for m in registry),
 ]
+
+
+__getattr__, __dir__ = lazy_face(__name__, _LAZY, __all__)

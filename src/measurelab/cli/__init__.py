@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from measurelab._validation import MeasurelabError
+from measurelab.exceptions import MeasurelabError
 
 SUBCOMMANDS = ("measures", "evaluate", "compare", "study", "reproduce", "demo")
 

@@ -19,7 +19,7 @@ import math
 import sys
 from typing import Any
 
-from measurelab._validation import MeasurelabError
+from measurelab.exceptions import MeasurelabError
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -59,7 +59,7 @@ def _fmt(x: Any, undefined: str = "undefined") -> str:
 def _check_exact_size(n: int, pos: int, cutoff: int | None) -> None:
     """Refuse sizes the generating function cannot finish in reasonable time; say on
     standard error how long a large one may take."""
-    from measurelab.compare.exact import EXACT_MAX_WORK, exact_work
+    from measurelab.metaeval.exact import EXACT_MAX_WORK, exact_work
 
     work = exact_work(n, pos, cutoff)
     if work > EXACT_MAX_WORK:
@@ -76,7 +76,7 @@ def _check_exact_size(n: int, pos: int, cutoff: int | None) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from measurelab.compare.consistency import (
+    from measurelab.metaeval.consistency import (
         _resolve,
         compare_on_ranked_lists,
         exact_applies,
@@ -114,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(d, allow_nan=False))
         return 0
     print(f"{res.f} vs {res.g} over {res.domain} ({res.method})")
-    from measurelab._validation import big_int
+    from measurelab._util.validation import big_int
 
     for k in ("objects", "pairs", "R", "S", "P", "Q", "T"):
         print(f"  {k:<14} {big_int(d[k]) if isinstance(d[k], int) else d[k]}")

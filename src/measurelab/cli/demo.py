@@ -56,7 +56,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     summary = run_demo(Path(args.out), reproductions=not args.no_reproductions)
     if summary["ran"]:
-        from measurelab.experiments._site import write_index
+        from measurelab.lab.report.site import write_index
 
         index = write_index(Path(args.out), order=summary["ran"],
                             settings={"settings": "quick (demo)"})
@@ -83,7 +83,7 @@ def fit_models(seed: int = SEED) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
     from sklearn.tree import DecisionTreeClassifier
 
-    from measurelab import datasets
+    from measurelab.io import datasets
 
     X, target = datasets.load(DATASET)
     y = (target == POSITIVE).to_numpy().astype(np.int64)
@@ -114,7 +114,7 @@ def write_perf(path: Path, y: np.ndarray, s: np.ndarray) -> None:
     """Write ``target prediction`` lines (shortest round-trip text of each score)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(f"{a} {b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
-    from measurelab.experiments._report import atomic_write_text
+    from measurelab.lab.report.page import atomic_write_text
 
     atomic_write_text(path, text)
 
@@ -171,7 +171,7 @@ def curves_figure(y: np.ndarray, scores: dict[str, np.ndarray]) -> Any:
 def evaluate_models(files: dict[str, Path]) -> pd.DataFrame:
     """Every measure of every prediction file: rows = measures, one column per model."""
     from measurelab.io import evaluate_file
-    from measurelab.registry import registry
+    from measurelab.measures.base import registry
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # 0/0 measures are NaN; the table shows them
@@ -218,7 +218,7 @@ def run_demo(
         print(table.to_string(float_format=lambda v: f"{v:.4f}"), file=file)
     print(file=file)
 
-    from measurelab.experiments._report import atomic_write_text
+    from measurelab.lab.report.page import atomic_write_text
 
     written = [*files.values()]
     csv = out / "demo-measures.csv"
@@ -249,7 +249,7 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
                         file: IO[str]) -> tuple[str, Path]:
     """Compare the three models honestly (SPEC §6): intervals, paired tests with Holm,
     verdicts; print the tests, write ``demo-comparison.html``, return a markdown section."""
-    from measurelab.compare.classifiers import compare_classifiers
+    from measurelab.inference.classifiers import compare_classifiers
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -311,7 +311,7 @@ def _run_reproductions(
 ) -> tuple[list[str], list[str]]:
     if which is False:
         return [], []
-    from measurelab import experiments
+    from measurelab.lab import experiments
 
     names = QUICK_REPRODUCTIONS if which is True else tuple(which)
     present = set(experiments.available())
@@ -320,7 +320,7 @@ def _run_reproductions(
         if name not in present:
             continue  # module not written yet
         try:
-            from measurelab._progress import heartbeat
+            from measurelab.progress import heartbeat
 
             with heartbeat(f"measurelab demo: {name}"):
                 report = experiments.get(name)(out / name, quick=True, full=False,

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError
+from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS
 
 
@@ -94,7 +94,7 @@ def _parse_measures(text: str | None) -> list[str] | None:
 def _parse_count(name: str, text: str) -> int | float:
     """A count as typed: digits give an exact integer of any size; a decimal or exponent
     form must be finite, non-negative and, if whole, below 2**53 (else give the digits)."""
-    from measurelab._validation import check_count, parse_number, quote
+    from measurelab._util.validation import check_count, parse_number, quote
 
     t = text.strip()
     if t.isascii() and t.isdigit():
@@ -121,7 +121,7 @@ def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
     if args.counts is not None:
         if args.file is not None:
             raise MeasurelabError("give either FILE or --counts, not both")
-        from measurelab.api import evaluate_counts
+        from measurelab.metrics.evaluate import evaluate_counts
 
         tp, fp, fn, tn = (_parse_count(n, v) for n, v in
                           zip(("TP", "FP", "FN", "TN"), args.counts, strict=True))
@@ -158,7 +158,7 @@ def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
 
 def _evaluate_distributed(args: argparse.Namespace, measures: list[str] | None) -> Any:
     try:
-        from measurelab.distributed import evaluate_parquet
+        from measurelab.io.distributed import evaluate_parquet
     except ImportError as exc:
         raise MeasurelabError(
             f"distributed evaluation is unavailable in this installation ({exc}); "
@@ -206,7 +206,7 @@ def _evaluate_multi(args: argparse.Namespace, measures: list[str] | None) -> Any
         if args.fmt not in ("auto", "parquet") or args.file == "-":
             raise MeasurelabError("--scheduler evaluates Parquet data sets (a file or a folder)")
         try:
-            from measurelab.distributed import evaluate_parquet_multi
+            from measurelab.io.distributed import evaluate_parquet_multi
         except ImportError as exc:
             raise MeasurelabError(
                 f"distributed evaluation is unavailable in this installation ({exc}); "
@@ -253,7 +253,7 @@ def format_table(result: Any) -> str:
 def run(args: argparse.Namespace) -> int:
     measures = _parse_measures(args.measures)
     if measures is not None:
-        from measurelab.registry import registry
+        from measurelab.measures.base import registry
 
         for m in measures:
             registry.resolve(m)  # unknown names fail before any reading

@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError
+from measurelab.exceptions import MeasurelabError
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -68,7 +68,7 @@ def _int_option(flag: str, text: str, *, positive: bool) -> int:
 def _level(text: str | None) -> float | None:
     if text is None:
         return None
-    from measurelab.intervals import check_level
+    from measurelab.inference.intervals import check_level
 
     try:
         value = float(text)
@@ -128,7 +128,7 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     """Evaluate several models (or one with intervals) and print text or JSON."""
     import warnings
 
-    from measurelab.compare.classifiers import compare_classifiers
+    from measurelab.inference.classifiers import compare_classifiers
 
     if args.counts is not None or args.file is None:
         raise MeasurelabError("--ci, --html and several --score-col need a FILE of scores")

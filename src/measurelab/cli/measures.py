@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from measurelab.registry import registry
+from measurelab.measures.base import registry
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:

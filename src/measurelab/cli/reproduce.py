@@ -1,7 +1,7 @@
 """``measurelab reproduce NAME``: run a paper reproduction (or ``all``, or ``--list``).
 
-Every reproduction is found through :data:`measurelab.experiments.REPRODUCTIONS`; it returns
-an :class:`~measurelab.experiments._report.Report`, which is printed and written (Markdown,
+Every reproduction is found through :data:`measurelab.lab.experiments.REPRODUCTIONS`; it returns
+an :class:`~measurelab.lab.report.page.Report`, which is printed and written (Markdown,
 CSV, HTML page, figures) to ``--out`` (default ``out/reproduce/NAME``). ``all`` writes each
 into ``--out/NAME/`` and then the contents page ``--out/index.html`` (and ``index.md``); a
 reproduction that raises is reported there and on stderr, and the others still run.
@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from measurelab._validation import MeasurelabError
+from measurelab.exceptions import MeasurelabError
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -38,7 +38,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from measurelab import experiments
+    from measurelab.lab import experiments
 
     if args.list:
         for name in experiments.available():
@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         # the output folder first: a file in the way fails now, not after the work
         out.mkdir(parents=True, exist_ok=True)
         t0 = time.perf_counter()
-        from measurelab._progress import heartbeat
+        from measurelab.progress import heartbeat
 
         try:
             with heartbeat(f"measurelab reproduce: {name}", enabled=not args.no_progress):
@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"[{name}] wrote {len(written)} files to {out} "
               f"in {report.seconds:.1f} s", file=sys.stderr)
     if every:
-        from measurelab.experiments._site import write_index
+        from measurelab.lab.report.site import write_index
 
         mode = "full" if args.full else ("quick" if args.quick else "default")
         index = write_index(root, reports, order=names, failed=failed,

@@ -7,7 +7,7 @@ from typing import Any
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
-    from measurelab.study.problems import known_problems
+    from measurelab.lab.study.problems import known_problems
 
     p = sub.add_parser(
         "study", help="train a model zoo on binary problems and analyse the measures",
@@ -39,17 +39,17 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
-    from measurelab.study import run_study
+    from measurelab.lab.study import run_study
 
     for name, v in (("--n-train", args.n_train), ("--n-valid", args.n_valid),
                     ("--n-test", args.n_test), ("--workers", args.workers or 1)):
         if v < 1:
-            from measurelab._validation import MeasurelabError
+            from measurelab.exceptions import MeasurelabError
 
             raise MeasurelabError(f"{name} must be a positive integer, got {v}")
     problems = [p.strip() for arg in args.problems for p in arg.split(",") if p.strip()]
     if not problems:
-        from measurelab._validation import MeasurelabError
+        from measurelab.exceptions import MeasurelabError
 
         raise MeasurelabError("--problems is empty; give names such as sonar vote")
     res = run_study(
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
           f"(train {res.train_seconds:.1f} s, evaluate {res.eval_seconds:.1f} s)")
     print(f"measures: {res.out / 'measures.parquet'}")
     if not args.no_analysis:
-        from measurelab.study.analysis import analyze
+        from measurelab.lab.study.analysis import analyze
 
         an = analyze(res.out, problems=sorted(res.measures["problem"].unique()),
                      seed=args.seed)

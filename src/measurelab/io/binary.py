@@ -12,12 +12,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from measurelab._validation import (
-    MeasurelabError,
-    check_threshold,
-    short_list,
-    short_repr,
-)
+from measurelab._util.validation import check_threshold, short_list, short_repr
+from measurelab.exceptions import MeasurelabError
 from measurelab.io.frames import _read_csv, _read_parquet
 from measurelab.io.perf import _read_perf
 from measurelab.io.sources import (
@@ -269,7 +265,7 @@ def read_score_table(
     label = pos_label
     coerced = False
     n = 0
-    from measurelab._progress import progress_bar
+    from measurelab.progress import progress_bar
 
     bar = progress_bar(None, desc=f"reading {name}", unit="row", enabled=progress,
                        delay=2, unit_scale=True)
@@ -336,9 +332,9 @@ def evaluate_file(
     >>> dict(r)
     {'acc': 0.75, 'auc': 0.75}
     """
-    from measurelab.api import _resolve_all, compute_measures
+    from measurelab.measures.compute import compute_measures, resolve_measures
 
-    chosen = _resolve_all(measures)  # unknown names fail before any reading
+    chosen = resolve_measures(measures)  # unknown names fail before any reading
     threshold = check_threshold(threshold)
     table = read_score_table(source, pos_label=pos_label, fmt=fmt, label_col=label_col,
                              score_col=score_col, weight_col=weight_col, chunk_rows=chunk_rows,

@@ -10,7 +10,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError, parse_number, quote
+from measurelab._util.validation import parse_number, quote
+from measurelab.exceptions import MeasurelabError
 from measurelab.io.sources import Chunk, _short
 
 LABEL_NAMES = ("target", "label", "labels", "y", "y_true", "class", "truth", "actual")

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError
+from measurelab.exceptions import MeasurelabError
 from measurelab.io.binary import _label_list
 from measurelab.io.frames import LABEL_NAMES, _label_column, _numeric_column
 from measurelab.io.sources import (
@@ -291,7 +291,7 @@ def multi_frame_stats(
     >>> s.counts.matrix.tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    from measurelab.api import check_two_columns, multi_stats_from_indices
+    from measurelab.metrics.evaluate import check_two_columns, multi_stats_from_indices
 
     y = _label_column(df[label_col].to_numpy(), label_col, name, first, "row")
     yi = matcher.indices(y, label_col, name, first)
@@ -408,9 +408,9 @@ def evaluate_multi_file(
     >>> round(r["acc"], 3), r.classes
     (1.0, ('p0', 'p1', 'p2'))
     """
-    from measurelab.api import _resolve_all, compute_measures
+    from measurelab.measures.compute import compute_measures, resolve_measures
 
-    chosen = _resolve_all(measures)  # unknown names fail before any reading
+    chosen = resolve_measures(measures)  # unknown names fail before any reading
     stats = read_multi_stats(source, proba_cols=proba_cols, classes=classes,
                              label_col=label_col, weight_col=weight_col, fmt=fmt,
                              chunk_rows=chunk_rows)

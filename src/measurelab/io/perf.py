@@ -11,7 +11,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError, parse_number, quote
+from measurelab._util.validation import parse_number, quote
+from measurelab.exceptions import MeasurelabError
 from measurelab.io.sources import Chunk
 
 #: bytes read from a text stream at a time (perf text: fewer, larger parser calls)

@@ -14,7 +14,8 @@ from typing import IO, Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError, binary_content
+from measurelab._util.validation import binary_content
+from measurelab.exceptions import MeasurelabError
 
 #: rows per chunk unless the caller says otherwise
 DEFAULT_CHUNK_ROWS = 1 << 20

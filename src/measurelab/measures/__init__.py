@@ -24,14 +24,19 @@ from measurelab.measures import probability  # noqa: F401
 from measurelab.measures import calibration  # noqa: F401
 from measurelab.measures import agreement  # noqa: F401
 from measurelab.measures import composite  # noqa: F401
+from measurelab.measures.base import Measure, Registry, measure, registry
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.measures.oarp import extended_precision_recall
 from measurelab.measures.twolevel import TwoLevelValue, two_level
 
 __all__ = [
+    "Measure",
+    "Registry",
     "TwoLevelValue",
     "dp_band",
     "extended_precision_recall",
     "likelihood_verdict",
+    "measure",
+    "registry",
     "two_level",
 ]

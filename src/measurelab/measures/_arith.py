@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import warn_undefined
+from measurelab._util.validation import warn_undefined
 
 
 def div(num: Any, den: Any, zero_division: float = math.nan, what: str = "ratio") -> Any:

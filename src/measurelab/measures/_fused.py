@@ -61,7 +61,7 @@ def use_fused(t: ScoreTable) -> bool:
     >>> use_fused(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    return t.size >= FUSED_MIN_SIZE and kernel_available("measurelab.measures._fused_kernel")
+    return t.size >= FUSED_MIN_SIZE and kernel_available("measurelab._kernels.fused")
 
 
 def kernel_available(module: str) -> bool:
@@ -102,7 +102,7 @@ def run(
     n_bins : ECE bins (0: none)
     apr : also APR's sum (when the weights are whole numbers)
     """
-    from measurelab.measures._fused_kernel import walk
+    from measurelab._kernels.fused import walk
     from measurelab.measures.ranking import _RECALL_TOL
 
     n_pos = t.n_pos
@@ -198,9 +198,9 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
     >>> walk_block(blk, bep=True)["auc_num"].tolist()
     [1.0, 0.5]
     """
-    if not kernel_available("measurelab.measures._fused_kernel"):
+    if not kernel_available("measurelab._kernels.fused"):
         return None
-    from measurelab.measures._fused_kernel import walk_block as kernel
+    from measurelab._kernels.fused import walk_block as kernel
     from measurelab.measures.ranking import _RECALL_TOL
 
     b = blk.n_blocks

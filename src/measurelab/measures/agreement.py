@@ -15,7 +15,7 @@ from measurelab.measures._arith import (
     sqrt_fraction,
     whole_counts,
 )
-from measurelab.registry import measure
+from measurelab.measures.base import measure
 from measurelab.stats.confusion import BinaryCounts
 
 
@@ -74,7 +74,7 @@ def mcc(c: BinaryCounts) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.mcc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> ml.metrics.mcc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     0.5773502691896257
     """
     c = whole_counts(c) or c
@@ -121,7 +121,7 @@ def kappa(c: BinaryCounts) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.kappa([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> ml.metrics.kappa([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     0.5
     """
     num = 2 * (c.tp * c.tn - c.fp * c.fn)

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from measurelab.measures._arith import div, exact_for_whole_counts, sqrt
-from measurelab.registry import measure
+from measurelab.measures.base import measure
 from measurelab.stats.confusion import BinaryCounts
 
 
@@ -40,7 +40,7 @@ def acc(c: BinaryCounts) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.acc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> ml.metrics.acc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     0.75
     >>> acc(BinaryCounts(1242, 390, 189, 740))          # Sokolova Table 3, SVM: 0.7739
     0.7739164388910582
@@ -69,7 +69,7 @@ def err(c: BinaryCounts) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.err([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> ml.metrics.err([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     0.25
     """
     return div(c.fp + c.fn, c.total, what="error rate")
@@ -91,7 +91,7 @@ def sens(c: BinaryCounts, zero_division: float = math.nan) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.sens([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> ml.metrics.sens([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     0.5
     """
     return div(c.tp, c.tp + c.fn, zero_division, "sensitivity (no positives)")
@@ -113,7 +113,7 @@ def spec(c: BinaryCounts, zero_division: float = math.nan) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.spec([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
+    >>> ml.metrics.spec([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
     0.5
     """
     return div(c.tn, c.tn + c.fp, zero_division, "specificity (no negatives)")
@@ -135,7 +135,7 @@ def prec(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.prec([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
+    >>> ml.metrics.prec([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
     0.5
     """
     return div(c.tp, c.tp + c.fp, zero_division, "precision")
@@ -156,7 +156,7 @@ def npv(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.npv([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> ml.metrics.npv([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     0.6666666666666666
     """
     return div(c.tn, c.tn + c.fn, zero_division, "negative predictive value")
@@ -182,7 +182,7 @@ def f_beta(c: BinaryCounts, beta: float = 1.0, zero_division: float = 0.0) -> An
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.f_beta([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6], beta=2.0)
+    >>> ml.metrics.f_beta([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6], beta=2.0)
     0.5
     """
     b2 = beta * beta
@@ -207,7 +207,7 @@ def f1(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.f1([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
+    >>> ml.metrics.f1([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
     0.5
     """
     return f_beta(c, 1, zero_division)
@@ -231,7 +231,7 @@ def bacc(c: BinaryCounts) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.bacc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
+    >>> ml.metrics.bacc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
     0.5
     """
     return (sens(c) + spec(c)) / 2
@@ -252,7 +252,7 @@ def gmean(c: BinaryCounts) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.gmean([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> ml.metrics.gmean([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     0.7071067811865476
     """
     return sqrt(sens(c) * spec(c))

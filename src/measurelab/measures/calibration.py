@@ -46,10 +46,10 @@ import math
 
 import numpy as np
 
-from measurelab._validation import warn_undefined
+from measurelab._util.validation import warn_undefined
 from measurelab.measures._block import accurate_row_sums, in_row_chunks, row_integer
 from measurelab.measures._fused import kernel_available
-from measurelab.registry import measure
+from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
@@ -82,7 +82,7 @@ def use_compiled(t: ScoreTable) -> bool:
     >>> use_compiled(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    return t.total >= COMPILED_MIN_CASES and kernel_available("measurelab.measures._cal_kernel")
+    return t.total >= COMPILED_MIN_CASES and kernel_available("measurelab._kernels.cal")
 
 
 def _abs_linear_sum(alpha: np.ndarray, beta: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -272,7 +272,7 @@ def _windows_gap(s: np.ndarray, pos: np.ndarray, m: np.ndarray, n: int, w: int) 
 def _check_window(window: int) -> int:
     w = int(window) if isinstance(window, int | float) and math.isfinite(window) else 0
     if w < 1 or w != window:
-        from measurelab._validation import MeasurelabError
+        from measurelab.exceptions import MeasurelabError
 
         raise MeasurelabError(f"cal needs a whole window of at least 1 case, got {window!r}")
     return w
@@ -312,7 +312,7 @@ def _cal_expanded(blk: TableBlock, m: np.ndarray, rows: np.ndarray, n: np.ndarra
 
 def cal_block(blk: TableBlock, window: int = 100) -> np.ndarray:
     """Block form of :func:`cal` (the formula is in its docstring)."""
-    if blk.n_blocks and kernel_available("measurelab.measures._cal_kernel"):
+    if blk.n_blocks and kernel_available("measurelab._kernels.cal"):
         return _cal_block_compiled(blk, window)
     return _cal_block_numpy(blk, window)
 
@@ -321,7 +321,7 @@ def _cal_block_compiled(blk: TableBlock, window: int) -> np.ndarray:
     """The compiled kernels, one loop over the tables: tables of one-class rows (every
     bootstrap replicate of untied data) by one plain pass with a compensated sum, the
     others by the scalar's compiled kernel; both agree with the scalar to rounding."""
-    from measurelab.measures._cal_kernel import window_total_block
+    from measurelab._kernels.cal import window_total_block
 
     out = np.full(blk.n_blocks, np.nan)
     integer = row_integer(blk)
@@ -336,7 +336,7 @@ def _cal_block_compiled(blk: TableBlock, window: int) -> np.ndarray:
         out[few] = np.abs(accurate_row_sums(blk.scores * m - blk.pos[few])) / n[few]
     many = ok & (n > w)
     if many.any():
-        from measurelab.measures._cal_kernel import pure_window_block
+        from measurelab._kernels.cal import pure_window_block
 
         rows = np.flatnonzero(many)
         sub = slice(None) if rows.size == blk.n_blocks else rows
@@ -407,9 +407,10 @@ def cal(t: ScoreTable, window: int = 100) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.cal([0, 1, 0, 1], [0.1, 0.3, 0.6, 0.9], window=2), 12)  # (.3 + .05 + .25)/3
+    >>> # (.3 + .05 + .25) / 3
+    >>> round(ml.metrics.cal([0, 1, 0, 1], [0.1, 0.3, 0.6, 0.9], window=2), 12)
     0.2
-    >>> round(ml.cal([0, 1, 0, 1], [0.1, 0.5, 0.5, 0.9], window=2), 12)  # (.2 + .1333)/2
+    >>> round(ml.metrics.cal([0, 1, 0, 1], [0.1, 0.5, 0.5, 0.9], window=2), 12)  # (.2+.1333)/2
     0.166666666667
     """
     if not t.is_integer:
@@ -417,7 +418,7 @@ def cal(t: ScoreTable, window: int = 100) -> float:
         return math.nan
     w = _check_window(window)
     if use_compiled(t):
-        from measurelab.measures._cal_kernel import window_total
+        from measurelab._kernels.cal import window_total
 
         def f64(x: np.ndarray) -> np.ndarray:
             return np.ascontiguousarray(x, dtype=np.float64)

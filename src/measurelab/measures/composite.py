@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from measurelab.measures._block import quiet_div
+from measurelab.measures.base import measure
 from measurelab.measures.basic import acc
 from measurelab.measures.probability import rms, rms_block
 from measurelab.measures.ranking import auc, auc_block
-from measurelab.registry import measure
 from measurelab.stats.block import BlockStats
 from measurelab.stats.bundle import BinaryStats
 
@@ -39,7 +39,7 @@ def sar(stats: BinaryStats) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.sar([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
+    >>> round(ml.metrics.sar([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 6)
     0.700784
     """
     table = stats.require_table("sar")

@@ -13,8 +13,8 @@ from typing import Any, Literal
 import numpy as np
 
 from measurelab.measures._arith import div, exact_for_whole_counts, log, log_fraction
+from measurelab.measures.base import measure
 from measurelab.measures.basic import sens, spec
-from measurelab.registry import measure
 from measurelab.stats.confusion import BinaryCounts
 
 SQRT3_OVER_PI = math.sqrt(3.0) / math.pi
@@ -126,7 +126,7 @@ def dp(c: BinaryCounts) -> Any:
         out = SQRT3_OVER_PI * (log(x) + log(y))
     s, p = np.asarray(s, dtype=np.float64), np.asarray(p, dtype=np.float64)
     if np.any(np.isnan(out)) and not (np.any(np.isnan(s)) or np.any(np.isnan(p))):
-        from measurelab._validation import warn_undefined
+        from measurelab._util.validation import warn_undefined
 
         warn_undefined("discriminant power is ln(0) + ln(inf) (sens and spec at 0 and 1)")
     return out

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from measurelab.measures._arith import absolute, div, exact_for_whole_counts
+from measurelab.measures.base import measure
 from measurelab.measures.basic import acc, npv, prec, sens, spec
-from measurelab.registry import measure
 from measurelab.stats.confusion import BinaryCounts
 
 

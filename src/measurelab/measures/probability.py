@@ -20,7 +20,7 @@ import numpy as np
 from measurelab.measures._arith import div
 from measurelab.measures._block import quiet_div
 from measurelab.measures._fused import block_lookup, lookup
-from measurelab.registry import measure
+from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
@@ -98,7 +98,7 @@ def brier(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.brier([0, 1], [0.2, 0.6]), 12)
+    >>> round(ml.metrics.brier([0, 1], [0.2, 0.6]), 12)
     0.1
     """
     return _squared_error_sum(t) / t.total
@@ -126,7 +126,7 @@ def rms(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.rms([0, 1], [0.0, 0.5])
+    >>> ml.metrics.rms([0, 1], [0.0, 0.5])
     0.3535533905932738
     """
     return math.sqrt(_squared_error_sum(t) / t.total)
@@ -172,7 +172,7 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.mxe([0, 1], [0.5, 0.5], base=2), 12)
+    >>> round(ml.metrics.mxe([0, 1], [0.5, 0.5], base=2), 12)
     1.0
     """
     logs = t.score_cached("mxe_logs", _clipped_logs)  # a bootstrap's shared logs, or None
@@ -235,7 +235,7 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.ece([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], n_bins=2), 12)  # .5·.2 + .5·.15
+    >>> round(ml.metrics.ece([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], n_bins=2), 12)  # .5·.2 + .5·.15
     0.175
     """
     n_bins = int(n_bins)
@@ -252,14 +252,14 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
 
 def _top_k_multi(stats: Any, average: str | None = "macro", k: float = 1) -> float:
     if int(k) < 1:
-        from measurelab._validation import MeasurelabError
+        from measurelab.exceptions import MeasurelabError
 
         raise MeasurelabError(f"top_k_acc needs k >= 1, got k={k!r}")
     if stats.rows is None:  # predicted labels only: top-1 is the accuracy, top-k unknown
         m = stats.counts.matrix
         if int(k) == 1:
             return float(np.trace(m) / m.sum())
-        from measurelab._validation import warn_undefined
+        from measurelab._util.validation import warn_undefined
 
         warn_undefined("top_k_acc with k >= 2 needs class scores; returning NaN")
         return math.nan
@@ -286,13 +286,13 @@ def top_k_acc(c: BinaryCounts, k: float = 1) -> Any:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.top_k_acc([0, 1, 2], [[.5, .3, .2], [.5, .3, .2], [.5, .3, .2]], k=2)
+    >>> ml.metrics.top_k_acc([0, 1, 2], [[.5, .3, .2], [.5, .3, .2], [.5, .3, .2]], k=2)
     0.6666666666666666
-    >>> ml.top_k_acc([0, 1, 1], [0.2, 0.7, 0.4])
+    >>> ml.metrics.top_k_acc([0, 1, 1], [0.2, 0.7, 0.4])
     0.6666666666666666
     """
     if int(k) < 1:
-        from measurelab._validation import MeasurelabError
+        from measurelab.exceptions import MeasurelabError
 
         raise MeasurelabError(f"top_k_acc needs k >= 1, got k={k!r}")
     if int(k) >= 2:

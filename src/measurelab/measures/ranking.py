@@ -16,10 +16,10 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import warn_undefined
+from measurelab._util.validation import warn_undefined
 from measurelab.measures._block import in_row_chunks, quiet_div, row_integer, searchsorted_rows
 from measurelab.measures._fused import block_lookup, kernel_available, lookup
-from measurelab.registry import measure
+from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
@@ -106,9 +106,9 @@ def auc(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
+    >>> ml.metrics.auc([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     0.75
-    >>> ml.auc([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])    # one tied pair counts 1/2
+    >>> ml.metrics.auc([0, 1, 0, 1], [0.5, 0.5, 0.2, 0.9])    # one tied pair counts 1/2
     0.875
     """
     if not _need_both_classes(t, "AUC"):
@@ -253,9 +253,9 @@ def apr(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.apr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])    # (1/1 + 2/3) / 2
+    >>> ml.metrics.apr([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])    # (1/1 + 2/3) / 2
     0.8333333333333333
-    >>> ml.apr([1, 0], [0.5, 0.5])    # tie: positive first or second, (1 + 1/2) / 2
+    >>> ml.metrics.apr([1, 0], [0.5, 0.5])    # tie: positive first or second, (1 + 1/2) / 2
     0.75
     """
     if t.n_pos <= 0:
@@ -269,10 +269,10 @@ def apr(t: ScoreTable) -> float:
         return fused / t.n_pos
     p, m, pa, a = _desc(t)
     if t.total >= APR_COMPILED_MIN_CASES and kernel_available(
-            "measurelab.measures._fused_kernel"):
+            "measurelab._kernels.fused"):
         # few rows, many cases (large tie groups): the walk's per-group loop, compiled,
         # instead of expanding every case into numpy temporaries
-        from measurelab.measures._fused_kernel import apr_total
+        from measurelab._kernels.fused import apr_total
 
         return apr_total(p, m, pa, a) / t.n_pos
     has = p > 0
@@ -335,9 +335,9 @@ def ap(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.ap([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    >>> ml.metrics.ap([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.8333333333333333
-    >>> ml.ap([1, 0], [0.5, 0.5])
+    >>> ml.metrics.ap([1, 0], [0.5, 0.5])
     0.5
     """
     if t.n_pos <= 0:
@@ -394,7 +394,7 @@ def ap11(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.ap11([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]), 6)
+    >>> round(ml.metrics.ap11([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1]), 6)
     0.848485
     """
     if t.n_pos <= 0:
@@ -505,7 +505,7 @@ def bep(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.bep([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
+    >>> ml.metrics.bep([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     0.5
     """
     if t.n_pos <= 0:
@@ -516,7 +516,7 @@ def bep(t: ScoreTable) -> float:
 
 def _check_q(q: float) -> None:
     if not 0 < q <= 1:
-        from measurelab._validation import MeasurelabError
+        from measurelab.exceptions import MeasurelabError
 
         raise MeasurelabError(f"lift needs 0 < q <= 1, got q={q!r}")
 
@@ -549,7 +549,7 @@ def lift(t: ScoreTable, q: float = 0.25) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> ml.lift([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], q=0.25)
+    >>> ml.metrics.lift([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1], q=0.25)
     2.0
     """
     _check_q(q)

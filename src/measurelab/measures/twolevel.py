@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from measurelab.registry import Measure
+from measurelab.measures.base import Measure
 
 
 def oriented(m: Measure, value: Any) -> Any:
@@ -88,7 +88,7 @@ def two_level(f: Measure | str, g: Measure | str) -> Measure:
     >>> v.first, v.second, round(v.display, 4)
     (0.75, 0.5, 0.755)
     """
-    from measurelab.registry import registry
+    from measurelab.measures.base import registry
 
     f = registry.get(f) if isinstance(f, str) else f
     g = registry.get(g) if isinstance(g, str) else g
@@ -98,7 +98,7 @@ def two_level(f: Measure | str, g: Measure | str) -> Measure:
 
     def multiclass(stats: Any, average: str | None = "macro", **params: Any) -> TwoLevelValue:
         if average is None:
-            from measurelab._validation import MeasurelabError
+            from measurelab.exceptions import MeasurelabError
 
             raise MeasurelabError(
                 f"{f.name}:{g.name} ranks whole-task values; average=None (per-class values) "
@@ -138,11 +138,11 @@ def two_level_parts(m: Measure) -> tuple[Measure, Measure] | None:
     >>> f, g = two_level_parts(two_level("auc", "f_beta@2"))
     >>> f.name, g.name, g.params["beta"]
     ('auc', 'f_beta@2', 2.0)
-    >>> from measurelab.registry import registry
+    >>> from measurelab.measures.base import registry
     >>> two_level_parts(registry.get("acc")) is None
     True
     """
-    from measurelab.registry import registry
+    from measurelab.measures.base import registry
 
     if ":" not in m.name or not m.source.startswith("Huang & Ling 2007 Def. 1"):
         return None

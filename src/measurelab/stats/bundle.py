@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from measurelab._validation import MeasurelabError, _as_1d, unique_labels
+from measurelab._util.validation import _as_1d, unique_labels
+from measurelab.exceptions import MeasurelabError
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.probrows import ProbabilityRows

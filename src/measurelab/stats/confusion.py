@@ -15,7 +15,8 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._validation import MeasurelabError, show
+from measurelab._util.validation import show
+from measurelab.exceptions import MeasurelabError
 
 
 @dataclass(frozen=True)

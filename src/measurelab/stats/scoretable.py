@@ -37,10 +37,10 @@ def use_compiled(n: int) -> bool:
     False
     """
     if n >= COMPILED_MIN_ROWS or (
-        n >= COMPILED_MIN_ROWS_LOADED and "measurelab.stats._compiled" in sys.modules
+        n >= COMPILED_MIN_ROWS_LOADED and "measurelab._kernels.scoretable" in sys.modules
     ):
         try:
-            import measurelab.stats._compiled  # noqa: F401
+            import measurelab._kernels.scoretable  # noqa: F401
         except ImportError:  # numba missing: the numpy route gives the same table
             return False
         return True
@@ -49,7 +49,7 @@ def use_compiled(n: int) -> bool:
 
 def _build_compiled(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Linear-time unweighted build: sort each class's scores, merge the two sorted runs."""
-    from measurelab.stats import _compiled as k
+    from measurelab._kernels import scoretable as k
 
     a, b = k.split_by_label(s, y.view(np.uint8))
     a[1:-1].sort()
@@ -192,7 +192,7 @@ class ScoreTable:
             pos.clear()
             neg.clear()
             return cls.from_arrays(y, s)
-        from measurelab.stats import _compiled
+        from measurelab._kernels import scoretable as _compiled
 
         runs = []
         for parts in (pos, neg):
@@ -219,7 +219,7 @@ class ScoreTable:
         if self.scores.size == 0:
             return other
         if use_compiled(self.scores.size + other.scores.size):
-            from measurelab.stats._compiled import merge_tables
+            from measurelab._kernels.scoretable import merge_tables
 
             return ScoreTable(*merge_tables(self.scores, self.pos, self.neg,
                                             other.scores, other.pos, other.neg))
@@ -357,7 +357,7 @@ class ScoreTable:
         pos = np.asarray(pos, dtype=np.float64)
         neg = np.asarray(neg, dtype=np.float64)
         if pos.shape != self.scores.shape or neg.shape != self.scores.shape:
-            from measurelab._validation import MeasurelabError
+            from measurelab.exceptions import MeasurelabError
 
             raise MeasurelabError(
                 f"reweighted needs {self.size} weights per class, got {pos.shape} and "

@@ -1,0 +1,6 @@
+"""Compiled kernels (numba): the speed layer under the statistics, measures and pair
+counts. Each module holds kernels for one consumer; every kernel has a numpy twin in the
+module that calls it, and :func:`measurelab._kernels.routing` decides which runs.
+
+Internal: imported by the library's own packages only.
+"""

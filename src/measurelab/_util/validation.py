@@ -1,0 +1,352 @@
+"""Input validation shared by every entry point.
+
+One internal place that turns user input into normalized arrays, or raises a
+:class:`MeasurelabError` whose message is one line naming the bad value and what
+was expected (the CLI prints that line and exits with status 2).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from measurelab.exceptions import (  # noqa: F401  (the checks below raise them)
+    MeasurelabDeprecationWarning,
+    MeasurelabError,
+    UndefinedMeasureWarning,
+)
+
+
+def show(value: Any) -> str:
+    """``repr`` of a value as a user wrote it (numpy scalars shown as Python scalars)."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    return repr(value)
+
+
+#: longest piece of a bad token quoted in a message
+QUOTE_LIMIT = 60
+
+
+def quote(token: Any, limit: int = QUOTE_LIMIT) -> str:
+    r"""A short, printable quotation of a bad token: ``repr`` of its text (bytes decoded with
+    U+FFFD for undecodable bytes), cut to about ``limit`` characters with '…' and the full length.
+
+    Examples
+    --------
+    >>> quote(b"1_0"), quote("x" * 100)
+    ("'1_0'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'… (100 characters)")
+    >>> print(quote(b"\x1f\x8b\x08"))
+    '\x1f�\x08'
+    """
+    if isinstance(token, bytes | bytearray | memoryview):
+        text = bytes(token).decode("utf-8", errors="replace")
+    else:
+        text = str(token)
+    if len(text) <= limit:
+        return repr(text)
+    return f"{text[:limit]!r}… ({len(text)} characters)"
+
+
+def short_repr(value: Any, limit: int = QUOTE_LIMIT) -> str:
+    """``repr`` of a value (numpy scalars as Python ones), cut to ``limit`` characters.
+
+    Examples
+    --------
+    >>> short_repr(2), short_repr("a" * 100, 10)
+    ('2', "'aaaaaaaa…")
+    """
+    text = show(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def short_list(values: Sequence[Any], limit: int = QUOTE_LIMIT) -> str:
+    """A list of labels for a message: ``[0, 1]``, each label cut to ``limit`` characters."""
+    return "[" + ", ".join(short_repr(v, limit) for v in values) + "]"
+
+
+_NUMBER_TEXT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+_NONFINITE_TEXT = {"inf": math.inf, "+inf": math.inf, "-inf": -math.inf, "infinity": math.inf,
+                   "+infinity": math.inf, "-infinity": -math.inf, "nan": math.nan,
+                   "+nan": math.nan, "-nan": math.nan}
+
+
+def parse_number(token: str | bytes) -> float | None:
+    """The number a text field spells in plain decimal notation, else None.
+
+    Stricter than ``float``: ASCII digits only (no full-width digits), no '_' separators,
+    no surrounding spaces. ``inf`` and ``nan`` spellings give the non-finite float so the
+    caller can say "must be finite".
+
+    Examples
+    --------
+    >>> parse_number("1e-3"), parse_number(b"-.5"), parse_number("1_0"), parse_number("１")
+    (0.001, -0.5, None, None)
+    >>> parse_number("NaN")
+    nan
+    """
+    text = token.decode("ascii", errors="replace") if isinstance(token, bytes) else token
+    if _NUMBER_TEXT.fullmatch(text):
+        return float(text)
+    return _NONFINITE_TEXT.get(text.lower())
+
+
+#: the first bytes of files that are not text, and what to say about them
+_MAGIC: tuple[tuple[bytes, str], ...] = (
+    (b"\x1f\x8b", "looks gzip-compressed; name it .gz (or decompress it)"),
+    (b"BZh", "looks bzip2-compressed; decompress it first (bunzip2)"),
+    (b"\xfd7zXZ\x00", "looks xz-compressed; decompress it first (unxz)"),
+    (b"\x28\xb5\x2f\xfd", "looks zstd-compressed; decompress it first (unzstd)"),
+    (b"PK\x03\x04", "looks like a zip archive; extract the file first"),
+    (b"PAR1", "looks like a Parquet file; name it .parquet or pass --format parquet"),
+)
+
+
+def binary_content(head: bytes) -> str | None:
+    r"""What a file starting with ``head`` is, if it is a known non-text format, else None.
+
+    Examples
+    --------
+    >>> binary_content(b"\x1f\x8b\x08\x00")
+    'looks gzip-compressed; name it .gz (or decompress it)'
+    >>> binary_content(b"1 0.5\n") is None
+    True
+    """
+    for magic, what in _MAGIC:
+        if head.startswith(magic):
+            return what
+    if b"\x00" in head[:4096]:
+        return "holds NUL bytes; it is not a text file"
+    return None
+
+
+def big_int(value: int, digits: int = 15) -> str:
+    """An integer for a table: with thousands separators when short, else as
+    ``d.ddde+N (M digits)`` (any size: no conversion of the whole number to text).
+
+    Examples
+    --------
+    >>> big_int(1234567), big_int(10**40 + 7)
+    ('1,234,567', '1e+40 (41 digits)')
+    """
+    v = int(value)
+    if v.bit_length() <= 4 * digits:  # short enough to turn into text cheaply
+        s = str(abs(v))
+        if len(s) <= digits:
+            return f"{v:,}"
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    e = int((v.bit_length() - 1) * 0.30102999566398)  # log10, possibly one too small
+    while 10 ** (e + 1) <= v:
+        e += 1
+    lead = v // 10 ** (e - 3)  # four leading digits, truncated
+    mant = f"{lead / 1000:.3f}".rstrip("0").rstrip(".")
+    return f"{sign}{mant}e+{e} ({e + 1} digits)"
+
+
+def check_flag(value: Any, name: str) -> bool:
+    """``value`` as a bool when it is one (numpy's too), or a one-line error: a string such
+    as 'no' is not read as True.
+
+    Examples
+    --------
+    >>> check_flag(True, "stratify")
+    True
+    """
+    if not isinstance(value, bool | np.bool_):
+        raise MeasurelabError(f"{name} must be True or False, got {show(value)[:60]}")
+    return bool(value)
+
+
+def check_threshold(threshold: Any, name: str = "threshold") -> float:
+    """``threshold`` as a float, or an error if it is not a number or is NaN.
+
+    Examples
+    --------
+    >>> check_threshold(0.5), check_threshold(1)
+    (0.5, 1.0)
+    """
+    try:
+        t = float(threshold)
+    except (TypeError, ValueError):
+        raise MeasurelabError(f"{name} must be a number, got {quote(threshold)}") from None
+    if math.isnan(t):
+        raise MeasurelabError(
+            f"{name} must be a number, got NaN (no score is above or below NaN)"
+        )
+    return t
+
+
+def check_count(value: Any, name: str) -> int | float:
+    """A confusion-matrix count: a finite, non-negative number. Integers are kept exact at
+    any size; a float that is a whole number becomes an int when it is exact (below 2**53),
+    and a non-integer count (real-valued weights) stays a float.
+
+    Examples
+    --------
+    >>> check_count(12, "tp"), check_count(3.0, "fp"), check_count(0.5, "fn")
+    (12, 3, 0.5)
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        raise MeasurelabError(f"{name} must be a non-negative count, got {quote(value)}")
+    if isinstance(value, int | np.integer):
+        if value < 0:
+            raise MeasurelabError(f"{name} must be a non-negative count, got {int(value)}")
+        return int(value)
+    v = float(value)
+    if not math.isfinite(v):
+        raise MeasurelabError(f"{name} must be a finite count, got {v!r}")
+    if v < 0:
+        raise MeasurelabError(f"{name} must be a non-negative count, got {v:g}")
+    if v.is_integer():
+        if v >= 2.0**53:
+            raise MeasurelabError(
+                f"{name}={v:g} is a float too large to be an exact count (above 2**53); "
+                "give it as an integer"
+            )
+        return int(v)
+    return v
+
+
+def warn_undefined(message: str, stacklevel: int = 3) -> None:
+    """Warn that a measure is undefined for its input."""
+    warnings.warn(message, UndefinedMeasureWarning, stacklevel=stacklevel)
+
+
+def _as_1d(x: Any, name: str) -> np.ndarray:
+    if type(x).__module__.startswith("pandas") and hasattr(x, "to_numpy"):
+        x = x.to_numpy()  # a Series or Index (pandas is not imported for other input)
+    arr = np.asarray(x)
+    if arr.ndim == 0:
+        raise MeasurelabError(f"{name} must be a 1-d array-like, got a scalar {arr!r}")
+    if arr.ndim == 2 and arr.shape[1] == 1:
+        arr = arr[:, 0]
+    if arr.ndim != 1:
+        raise MeasurelabError(f"{name} must be 1-d, got an array of shape {arr.shape}")
+    return arr
+
+
+def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
+    """Return ``y_score`` as a finite float64 vector or raise naming the first bad value."""
+    arr = _as_1d(y_score, name)
+    if arr.dtype.kind == "c":
+        raise MeasurelabError(f"{name} must be real numbers, got complex values")
+    if arr.dtype.kind not in "biuf":
+        try:
+            arr = arr.astype(np.float64)
+        except (TypeError, ValueError):
+            bad = next((v for v in arr if not _is_number(v)), arr[0])
+            raise MeasurelabError(
+                f"{name} must be numeric, got the non-numeric value {show(bad)}"
+            ) from None
+    arr = np.asarray(arr, dtype=np.float64)
+    finite = np.isfinite(arr)
+    if not finite.all():
+        i = int(np.flatnonzero(~finite)[0])
+        raise MeasurelabError(
+            f"{name} must be finite, got {show(arr[i])} at position {i}"
+        )
+    return arr
+
+
+def _is_number(v: Any) -> bool:
+    try:
+        float(v)
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def check_probabilities(y_score: np.ndarray, name: str = "y_score") -> None:
+    """Raise unless every score lies in [0, 1] (needed by probability measures)."""
+    if y_score.size == 0:
+        return
+    lo, hi = float(y_score.min()), float(y_score.max())
+    if lo < 0.0 or hi > 1.0:
+        bad = lo if lo < 0.0 else hi
+        raise MeasurelabError(
+            f"probability measures need {name} in [0, 1], got {show(bad)}"
+        )
+
+
+def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
+    """Return float64 non-negative weights of length ``n`` (or None)."""
+    if sample_weight is None:
+        return None
+    w = check_scores(sample_weight, "sample_weight")
+    if w.shape[0] != n:
+        raise MeasurelabError(
+            f"sample_weight has {w.shape[0]} values, expected {n} (one per example)"
+        )
+    if (w < 0).any():
+        raise MeasurelabError(f"sample_weight must be non-negative, got {show(w.min())}")
+    return w
+
+
+def unique_labels(y: np.ndarray) -> np.ndarray:
+    """Sorted distinct labels in O(n) (hash-based) rather than a full sort."""
+    if y.dtype == bool:
+        return np.unique(y[[0, -1]]) if y.all() or not y.any() else np.array([False, True])
+    if y.dtype.kind in "iuf" and y.size:
+        # whole-number labels in a small range: a count per value (no hashing, no pandas)
+        lo, hi = y.min(), y.max()
+        if np.isfinite(lo) and np.isfinite(hi) and hi - lo < 1 << 16:
+            k = y if lo == 0 and y.dtype == np.intp else (y - lo).astype(np.intp)
+            if y.dtype.kind != "f" or np.array_equal(k + lo, y):
+                return (np.flatnonzero(np.bincount(k)) + lo).astype(y.dtype)
+    import pandas as pd
+
+    u = pd.unique(y)
+    try:
+        return np.sort(u)
+    except TypeError:
+        return np.array(sorted(u, key=str), dtype=object)
+
+
+def binarize(y_true: Any, pos_label: Any = 1) -> np.ndarray:
+    """Return a boolean vector ``y_true == pos_label`` after checking the labels.
+
+    ``y_true`` may hold at most two distinct labels; ``pos_label`` must be one of them
+    unless only one label is present (then the data are all positive or all negative).
+    """
+    y = _as_1d(y_true, "y_true")
+    if y.size == 0:
+        raise MeasurelabError("y_true is empty: at least one example is needed")
+    if y.dtype == bool:
+        if pos_label in (1, True):
+            return y
+        if pos_label in (0, False):
+            return ~y
+    if y.dtype.kind in "fc" and np.isnan(y).any():
+        i = int(np.flatnonzero(np.isnan(y))[0])
+        raise MeasurelabError(
+            f"y_true contains NaN (first at position {i}); labels must be present for "
+            "every example"
+        )
+    labels = unique_labels(y)
+    if labels.size > 2:
+        shown = (", ".join(short_repr(v, 30) for v in labels[:6].tolist())
+                 + (", ..." if labels.size > 6 else ""))
+        raise MeasurelabError(
+            f"y_true has {labels.size} classes ({shown}); binary measures need exactly two "
+            "(give a 2-d y_score of class probabilities for multi-class evaluation)"
+        )
+    if labels.size == 2 and pos_label not in labels.tolist():
+        raise MeasurelabError(
+            f"pos_label={short_repr(pos_label)} is not a valid label. "
+            f"It should be one of {short_list(labels.tolist())}"
+        )
+    return np.asarray(y == pos_label)
+
+
+def check_same_length(*arrays: tuple[str, Sequence[Any] | np.ndarray]) -> None:
+    """Raise if the named arrays differ in length."""
+    lens = {name: len(a) for name, a in arrays}
+    if len(set(lens.values())) > 1:
+        desc = ", ".join(f"{k} has {v}" for k, v in lens.items())
+        raise MeasurelabError(f"inconsistent numbers of examples: {desc}")

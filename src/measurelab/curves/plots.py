@@ -1,0 +1,247 @@
+"""Curves as pictures: each ``plot_*`` draws several models (a dict ``name -> scores``)
+on one matplotlib Axes and returns it; ROC, PR and DET wrap scikit-learn's
+``RocCurveDisplay``, ``PrecisionRecallDisplay`` and ``DetCurveDisplay``. matplotlib and
+scikit-learn are imported on first use. The points come from :mod:`measurelab.curves.points`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from measurelab.curves.points import (
+    _cost,
+    _det,
+    _gain,
+    _lift,
+    _precision_recall,
+    _roc,
+    _table,
+)
+from measurelab.exceptions import MeasurelabError
+from measurelab.stats.scoretable import ScoreTable
+
+
+def _tables(
+    y_true: Any, scores: Any, pos_label: Any, sample_weight: Any
+) -> dict[str, ScoreTable]:
+    """One score table per model of ``scores`` (a dict name -> scores, or one vector)."""
+    if not isinstance(scores, Mapping):
+        scores = {"model": scores}
+    if not scores:
+        raise MeasurelabError("scores is an empty dict; give at least one model")
+    return {str(k): _table(y_true, v, pos_label, sample_weight) for k, v in scores.items()}
+
+
+def _axes(ax: Any) -> Any:
+    if ax is None:
+        import matplotlib.pyplot as plt
+
+        _, ax = plt.subplots()
+    return ax
+
+
+def plot_roc_curve(
+    y_true: Any,
+    scores: Mapping[str, Any] | Any,
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    ax: Any = None,
+    chance_level: bool = True,
+) -> Any:
+    """ROC curves of several models on one Axes (scikit-learn's ``RocCurveDisplay``).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    scores : dict ``name -> scores`` (one curve per model), or one score vector
+    pos_label, sample_weight : as :func:`roc_curve`
+    ax : matplotlib Axes, optional (a new figure otherwise)
+    chance_level : draw the diagonal of a random ranking
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> ax = plot_roc_curve([0, 0, 1, 1], {"a": [0.1, 0.4, 0.35, 0.8], "b": [.2, .1, .7, .9]})
+    >>> ax.get_legend_handles_labels()[1]
+    ['a (AUC = 0.75)', 'b (AUC = 1.00)', 'Chance level (AUC = 0.5)']
+    """
+    from sklearn.metrics import RocCurveDisplay
+
+    from measurelab.measures.ranking import auc
+
+    ax = _axes(ax)
+    tables = _tables(y_true, scores, pos_label, sample_weight)
+    for i, (name, t) in enumerate(tables.items(), start=1):
+        fpr, tpr, _ = _roc(t)
+        RocCurveDisplay(fpr=fpr, tpr=tpr, roc_auc=auc(t)).plot(
+            ax=ax, name=name, plot_chance_level=chance_level and i == len(tables)
+        )
+    return ax
+
+
+def plot_precision_recall_curve(
+    y_true: Any,
+    scores: Mapping[str, Any] | Any,
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    ax: Any = None,
+    chance_level: bool = True,
+) -> Any:
+    """Precision-recall curves of several models (scikit-learn's
+    ``PrecisionRecallDisplay``); the legend shows each model's AP.
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> ax = plot_precision_recall_curve([0, 0, 1, 1], {"a": [0.1, 0.4, 0.35, 0.8]})
+    >>> ax.get_legend_handles_labels()[1]
+    ['a (AP = 0.83)', 'Chance level (AP = 0.50)']
+    """
+    from sklearn.metrics import PrecisionRecallDisplay
+
+    from measurelab.measures.ranking import ap
+
+    ax = _axes(ax)
+    tables = _tables(y_true, scores, pos_label, sample_weight)
+    for i, (name, t) in enumerate(tables.items(), start=1):
+        p, r, _ = _precision_recall(t)
+        PrecisionRecallDisplay(
+            precision=p, recall=r, average_precision=ap(t),
+            prevalence_pos_label=t.n_pos / t.total,
+        ).plot(ax=ax, name=name, plot_chance_level=chance_level and i == len(tables))
+    return ax
+
+
+def plot_det_curve(
+    y_true: Any,
+    scores: Mapping[str, Any] | Any,
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    ax: Any = None,
+) -> Any:
+    """DET curves of several models on normal-deviate axes (scikit-learn's
+    ``DetCurveDisplay``).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> ax = plot_det_curve([0, 0, 1, 1, 0, 1], {"a": [.1, .4, .35, .8, .3, .6]})
+    >>> len(ax.get_lines())
+    1
+    """
+    from sklearn.metrics import DetCurveDisplay
+
+    ax = _axes(ax)
+    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+        fpr, fnr, _ = _det(t)
+        DetCurveDisplay(fpr=fpr, fnr=fnr).plot(ax=ax, name=name)
+    return ax
+
+
+def plot_cumulative_gain_curve(
+    y_true: Any,
+    scores: Mapping[str, Any] | Any,
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    ax: Any = None,
+    chance_level: bool = True,
+) -> Any:
+    """Cumulative gain charts of several models (with the random-ranking diagonal).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> ax = plot_cumulative_gain_curve([1, 0, 1, 0], {"a": [.9, .8, .7, .1]})
+    >>> ax.get_lines()[0].get_xydata().tolist()[:2]
+    [[0.0, 0.0], [0.25, 0.5]]
+    """
+    ax = _axes(ax)
+    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+        d, g, _ = _gain(t)
+        ax.plot(d, g, label=name)
+    if chance_level:
+        ax.plot([0, 1], [0, 1], "k--", lw=1, label="random")
+    ax.set(xlabel="Fraction of cases targeted (by decreasing score)",
+           ylabel="Fraction of positives found", xlim=(0, 1), ylim=(0, 1.01))
+    ax.legend(loc="lower right")
+    return ax
+
+
+def plot_lift_curve(
+    y_true: Any,
+    scores: Mapping[str, Any] | Any,
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    ax: Any = None,
+    chance_level: bool = True,
+) -> Any:
+    """Lift curves of several models (lift 1 = a random ranking).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> ax = plot_lift_curve([1, 0, 1, 0], {"a": [.9, .8, .7, .1]})
+    >>> ax.get_lines()[0].get_ydata().tolist()
+    [2.0, 1.0, 1.3333333333333333, 1.0]
+    """
+    ax = _axes(ax)
+    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+        d, lift, _ = _lift(t)
+        ax.plot(d, lift, marker=".", label=name)
+    if chance_level:
+        ax.axhline(1.0, color="k", ls="--", lw=1, label="random")
+    ax.set(xlabel="Fraction of cases targeted (by decreasing score)", ylabel="Lift",
+           xlim=(0, 1))
+    ax.legend(loc="upper right")
+    return ax
+
+
+def plot_cost_curve(
+    y_true: Any,
+    scores: Mapping[str, Any] | Any,
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    ax: Any = None,
+    lines: bool = False,
+    trivial: bool = True,
+) -> Any:
+    """Cost curves (lower envelopes) of several models, Drummond & Holte style.
+
+    Parameters
+    ----------
+    lines : also draw every operating point's cost line (thin, per model)
+    trivial : draw the two trivial classifiers (all negative: NE = PC; all positive:
+        NE = 1 − PC)
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> ax = plot_cost_curve([0, 0, 1, 1], {"a": [0.1, 0.4, 0.35, 0.8]})
+    >>> ax.get_lines()[0].get_xydata().tolist()
+    [[0.0, 0.0], [0.5, 0.25], [1.0, 0.0]]
+    """
+    ax = _axes(ax)
+    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+        cc = _cost(t)
+        (env,) = ax.plot(cc.pc, cc.cost, lw=2, label=name)
+        if lines:
+            for f, n in zip(cc.fpr, cc.fnr, strict=True):
+                ax.plot([0, 1], [f, n], color=env.get_color(), lw=0.5, alpha=0.4)
+    if trivial:
+        ax.plot([0, 1], [0, 1], "k:", lw=1, label="trivial")
+        ax.plot([0, 1], [1, 0], "k:", lw=1)
+    ax.set(xlabel="Probability cost PC(+)", ylabel="Normalized expected cost",
+           xlim=(0, 1), ylim=(0, 1))
+    ax.legend(loc="upper right")
+    return ax

@@ -1,0 +1,62 @@
+"""Inference: intervals, paired and unpaired tests, comparisons of classifiers.
+
+* :mod:`~measurelab.inference.bootstrap` — the case-resampling block bootstrap engine
+  (weights over the sorted table, a block of replicates as a matrix) and its intervals
+  (percentile, BCa);
+* :mod:`~measurelab.inference.intervals` — Wilson, DeLong, McNemar, Holm and the choice of
+  interval per measure; :mod:`~measurelab.inference.delong` — DeLong's logit interval and
+  the unpaired test;
+* :mod:`~measurelab.inference.classifiers` — :func:`compare_classifiers`, several models
+  on one test set; :mod:`~measurelab.inference.unpaired` — :func:`compare_unpaired`, two
+  test sets;
+* :mod:`~measurelab.inference.significance` — paired t and Wilcoxon tests, win/draw/loss;
+  :mod:`~measurelab.inference.friedman` — :func:`demsar` (ranks, Friedman, Nemenyi and
+  Bonferroni–Dunn over many data sets).
+
+Examples
+--------
+>>> from measurelab.inference import proportion_interval
+>>> lo, hi = proportion_interval(45, 50, 0.95)
+>>> round(lo, 3), round(hi, 3)
+(0.786, 0.957)
+"""
+
+from measurelab._util.lazy import lazy_face
+
+_LAZY = {
+    **dict.fromkeys(("ClassifierComparison", "compare_classifiers"),
+                    "measurelab.inference.classifiers"),
+    **dict.fromkeys(("DemsarResult", "bonferroni_dunn_q", "demsar", "nemenyi_q"),
+                    "measurelab.inference.friedman"),
+    **dict.fromkeys(("Interval", "delong_paired", "holm", "mcnemar_exact",
+                     "mcnemar_interval", "proportion_interval"),
+                    "measurelab.inference.intervals"),
+    **dict.fromkeys(("TTestResult", "WilcoxonResult", "paired_ttest", "wdl_table",
+                     "wilcoxon_signed_rank", "win_draw_loss"),
+                    "measurelab.inference.significance"),
+    **dict.fromkeys(("UnpairedComparison", "compare_unpaired"), "measurelab.inference.unpaired"),
+}
+__all__ = [
+    "ClassifierComparison",
+    "DemsarResult",
+    "Interval",
+    "TTestResult",
+    "UnpairedComparison",
+    "WilcoxonResult",
+    "bonferroni_dunn_q",
+    "compare_classifiers",
+    "compare_unpaired",
+    "delong_paired",
+    "demsar",
+    "holm",
+    "mcnemar_exact",
+    "mcnemar_interval",
+    "nemenyi_q",
+    "paired_ttest",
+    "proportion_interval",
+    "wdl_table",
+    "wilcoxon_signed_rank",
+    "win_draw_loss",
+]
+
+__getattr__, __dir__ = lazy_face(__name__, _LAZY, __all__)

@@ -1,0 +1,617 @@
+"""Comparing classifiers on the same test cases, honestly (SPEC §6).
+
+:func:`compare_classifiers` evaluates several models scored on the same cases and returns
+a :class:`ClassifierComparison`: every measure's value per model with an interval, paired
+tests for every pair of models (DeLong for AUC, McNemar's exact test for acc/err, a paired
+bootstrap of the cases for the rest) Holm-adjusted over everything reported, Sokolova's
+likelihood verdicts with both DP bands, the table of which model each measure prefers,
+figures and a self-contained HTML page.
+
+The bootstrap (:mod:`measurelab.inference.bootstrap`) resamples the cases jointly
+(``stratify=True``:
+positives and negatives apart), over a canonical order of the cases, in blocks whose
+multiplicities are added into every model's score-table rows: a replicate never sorts,
+every model sees the same cases, and any row order gives the same result.
+
+For many data sets see :mod:`measurelab.metaeval.demsar` (Demšar 2006).
+
+Examples
+--------
+>>> import numpy as np
+>>> y = np.array([0, 0, 1, 1, 0, 1, 1, 0, 1, 0])
+>>> a = np.array([0.1, 0.3, 0.8, 0.7, 0.4, 0.9, 0.6, 0.2, 0.55, 0.45])
+>>> b = np.array([0.2, 0.6, 0.7, 0.4, 0.3, 0.8, 0.5, 0.1, 0.35, 0.65])
+>>> r = compare_classifiers(y, {"a": a, "b": b}, measures=["acc", "auc"], n_boot=200)
+>>> r.values().round(3).to_dict()
+{'a': {'acc': 1.0, 'auc': 1.0}, 'b': {'acc': 0.5, 'auc': 0.76}}
+>>> r.tests()[["measure", "method"]].values.tolist()
+[['acc', 'mcnemar'], ['auc', 'delong']]
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import warnings
+from collections.abc import Iterable, Mapping, Sequence
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import _as_1d, binarize, check_flag, check_scores, check_weights
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference import _comparison_report as _report
+from measurelab.inference import intervals as iv
+from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
+from measurelab.measures.base import Measure, registry
+from measurelab.measures.compute import compute_measures, resolve_measures
+from measurelab.measures.likelihood import dp_band, likelihood_verdict
+from measurelab.stats.bundle import BinaryStats
+
+__all__ = ["ClassifierComparison", "compare_classifiers"]
+
+
+def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
+    items = list(models.items()) if isinstance(models, Mapping) else list(models)
+    if not items:
+        raise MeasurelabError("models is empty; give at least one {name: scores}")
+    names: list[str] = []
+    scores: list[np.ndarray] = []
+    for item in items:
+        if not (isinstance(item, tuple | list) and len(item) == 2):
+            raise MeasurelabError(
+                f"models must be a mapping {{name: scores}} or (name, scores) pairs, got {item!r}"
+            )
+        name, s = str(item[0]), item[1]
+        if name in names:
+            raise MeasurelabError(f"model name {name!r} is given twice; names must be unique")
+        arr = _as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
+        if arr.size != n:
+            raise MeasurelabError(
+                f"model {name!r} has {arr.size} scores but y_true has {n} cases; every model "
+                "must score the same cases"
+            )
+        names.append(name)
+        scores.append(check_scores(arr))
+    return names, scores
+
+
+#: the default measures of a comparison: one of each kind of question (ranking: auc, ap;
+#: probabilities: brier, mxe; decisions at the threshold: f1, mcc, acc), no near-duplicates
+HEADLINE: tuple[str, ...] = ("auc", "ap", "brier", "mxe", "f1", "mcc", "acc")
+
+
+def _choose(measures: Any, probabilities: bool) -> list[Measure] | None:
+    """The measures asked for: the headline set by default (its probability measures only
+    for probabilities), every applicable measure for 'all'."""
+    if measures is None:
+        return [registry.get(k) for k in HEADLINE
+                if probabilities or not registry.get(k).needs_probabilities]
+    if isinstance(measures, str) and measures == "all":
+        return None
+    return resolve_measures(measures)
+
+
+def compare_classifiers(
+    y_true: Any,
+    models: Mapping[str, Any] | Sequence[tuple[str, Any]],
+    *,
+    measures: Iterable[str | Measure] | str | None = None,
+    ci: float | None = 0.95,
+    n_boot: int = 2000,
+    seed: Any = 0,
+    ci_method: str | None = None,
+    sample_weight: Any = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    inclusive: bool = False,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    stratify: bool = False,
+) -> ClassifierComparison:
+    """Compare several models scored on the same cases: values, intervals, paired tests.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels.
+    models : mapping ``{name: scores}`` (or ``(name, scores)`` pairs)
+        One score vector of length n per model, higher = more likely positive.
+    measures : names or Measure objects, or 'all', optional
+        Default: the headline set :data:`HEADLINE` (auc, ap, brier, mxe, f1, mcc, acc; the
+        probability measures when the scores are probabilities): a short list of measures
+        that say different things, so Holm's adjustment over the rows reported leaves a
+        real difference visible. ``'all'``: every measure that applies.
+    ci : float in (0, 1) or None, default 0.95
+        Confidence level of the intervals (and of the tests' decisions in
+        :meth:`ClassifierComparison.preferences`); ``None`` gives values only.
+    n_boot : int, default 2000
+        Replicates of the paired bootstrap (at least 100 when ``ci`` is set).
+    seed : int or numpy Generator seed, default 0
+    ci_method : str, optional
+        'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or 'bootstrap-percentile';
+        default Wilson for proportions, DeLong for AUC, BCa for the rest.
+    sample_weight : array-like of shape (n,), optional
+        Case weights (intervals then come from the bootstrap; McNemar is replaced by it).
+    threshold, pos_label, inclusive
+        As in :func:`measurelab.evaluate`.
+    progress : bool, optional
+        Progress bar of the bootstrap (default: on a terminal, after two seconds).
+    n_jobs : int, optional
+        Threads evaluating bootstrap replicates (None: 1; -1: every CPU). The replicates
+        and so every interval and p-value are the same whatever ``n_jobs``.
+    stratify : bool, default False
+        False (default): the bootstrap resamples the cases jointly, as fits a test set
+        that is a random sample (its class counts are random too). True: positives and
+        negatives are resampled separately, for a design that fixed the class counts
+        (a case–control sample, a test set built with a chosen balance).
+
+    Returns
+    -------
+    ClassifierComparison
+
+    Examples
+    --------
+    >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"m": [0.2, 0.9, 0.4, 0.6, 0.3, 0.1]},
+    ...                         measures=["sens"])
+    >>> r.intervals()[["model", "measure", "method"]].values.tolist()
+    [['m', 'sens', 'wilson']]
+    """
+    y_raw = _as_1d(y_true, "y_true")
+    names, scores = _models(models, y_raw.size)
+    y = binarize(y_raw, pos_label)
+    w = check_weights(sample_weight, y.size)
+    level = None if ci is None else iv.check_level(ci)
+    n_boot = iv.check_n_boot(n_boot, minimum=1 if ci is None else iv.MIN_BOOT)
+    n_jobs = iv.check_n_jobs(n_jobs)
+    stratify = check_flag(stratify, "stratify")
+    if ci_method is not None:
+        iv.default_method("acc", ci_method)  # validates the name
+    design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
+    stats = [BinaryStats(table=t, threshold=float(threshold), inclusive=inclusive)
+             for t in design.tables]
+    probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
+    chosen = _choose(measures, probs)
+    first = compute_measures(stats[0], chosen, probabilities_ok=probs)
+    used = [first.measure(k) for k in first]
+    values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
+    return ClassifierComparison(
+        names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
+        measures=used, values=values, level=level, n_boot=n_boot, seed=seed,
+        ci_method=ci_method, inclusive=inclusive, threshold=float(threshold),
+        progress=progress, n_jobs=n_jobs,
+    )
+
+
+class ClassifierComparison:
+    """The result of :func:`compare_classifiers`; every table is a pandas DataFrame.
+
+    Intervals, tests and bootstrap replicates are computed once, on first use.
+    """
+
+    def __init__(self, *, names: list[str], y: np.ndarray, scores: list[np.ndarray],
+                 weight: np.ndarray | None, design: iv.CaseDesign, stats: list[BinaryStats],
+                 measures: list[Measure], values: list[Any], level: float | None,
+                 n_boot: int, seed: Any, ci_method: str | None, inclusive: bool,
+                 threshold: float, progress: bool | None, n_jobs: int = 1) -> None:
+        self.names = names
+        self.level = level
+        self.n_boot = n_boot
+        self.seed = seed
+        self.ci_method = ci_method
+        self.threshold = threshold
+        self._y, self._scores, self._w = y, scores, weight
+        self._design, self._stats = design, stats
+        self._measures = measures
+        self._names_m = [m.name for m in measures]
+        self._vals = np.array([[float(v[k]) for k in self._names_m] for v in values])
+        self._inclusive = inclusive
+        self._progress = progress
+        self._n_jobs = n_jobs
+        self._cache: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ values
+    def values(self) -> Any:
+        """Measure values: rows = measures, columns = models.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
+        ...                         measures=["acc"], ci=None)
+        >>> r.values().to_dict()
+        {'a': {'acc': 1.0}}
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._vals.T, index=pd.Index(self._names_m, name="measure"),
+                            columns=self.names)
+
+    # --------------------------------------------------------------- machinery
+    def _need_level(self) -> float:
+        if self.level is None:
+            raise MeasurelabError("this comparison has no intervals: call it with ci=0.95")
+        return self.level
+
+    def _methods(self) -> dict[str, str]:
+        whole = self._w is None
+        return {k: iv.default_method(k, self.ci_method, whole_counts=whole)
+                for k in self._names_m}
+
+    def _pair_method(self, k: str) -> str:
+        m = self._methods()[k]
+        if k == "auc" and m in ("delong", "delong-logit"):
+            return "delong"
+        if k in ("acc", "err") and self._w is None and self.ci_method not in \
+                iv.BOOTSTRAP_METHODS:
+            return "mcnemar"
+        return "bootstrap"
+
+    def _boot(self) -> tuple[list[str], iv.BootstrapRun]:
+        """Measures needing replicates and the run (replicates, estimates, jackknife)."""
+        if "boot" in self._cache:
+            return self._cache["boot"]
+        methods = self._methods()
+        pairs = len(self.names) > 1
+        need = [k for k in self._names_m
+                if methods[k] in iv.BOOTSTRAP_METHODS
+                or (pairs and self._pair_method(k) == "bootstrap")]
+        k = len(self.names)
+        run = iv.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
+        if need:
+            ms = [self._measures[self._names_m.index(x)] for x in need]
+            # the jackknife serves BCa's acceleration: of a model's interval, and of every
+            # pair row's (BCa unless percentile is forced, whatever the single method)
+            bca = any(methods[x] == "bootstrap-bca"
+                      or (pairs and self._pair_method(x) == "bootstrap"
+                          and methods[x] != "bootstrap-percentile")
+                      for x in need)
+            run = iv.run_bootstrap(self._design, ms, self.n_boot, self.seed,
+                                   thresholds=[(self.threshold, self._inclusive)] * k,
+                                   jackknife=bca, progress=self._progress,
+                                   n_jobs=self._n_jobs)
+        self._cache["boot"] = (need, run)
+        return self._cache["boot"]
+
+    def _delong(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """AUCs and placements (models × positives, models × negatives) for DeLong."""
+        if "delong" not in self._cache:
+            d = self._design
+            self._cache["delong"] = iv.delong_components(d.tables, d.rows, d.y)
+        return self._cache["delong"]
+
+    def _interval_rows(self) -> list[dict[str, Any]]:
+        if "intervals" in self._cache:
+            return self._cache["intervals"]
+        level = self._need_level()
+        methods = self._methods()
+        need, run = self._boot()
+        cells = [(a, j) for a in range(len(self.names)) for j, k in enumerate(self._names_m)
+                 if k in need and methods[k] in iv.BOOTSTRAP_METHODS]
+        boot = {}
+        if cells:
+            col = [need.index(self._names_m[j]) for _a, j in cells]
+            rows_a = [a for a, _j in cells]
+            bi = iv.BootstrapIntervals(
+                run.reps[:, rows_a, col].T, run.theta[rows_a, col],
+                np.array([self._vals[a, j] for a, j in cells]),
+                run.jack[:, rows_a, col].T,
+                np.array([methods[self._names_m[j]] == "bootstrap-bca" for _a, j in cells]),
+                level)
+            for i, c in enumerate(cells):
+                boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
+                           bi.undefined[i])
+        rows = []
+        for a, name in enumerate(self.names):
+            for j, k in enumerate(self._names_m):
+                value = float(self._vals[a, j])
+                if (a, j) in boot:
+                    lo, hi, method, inf_share, nan_share = boot[(a, j)]
+                    r = iv.Interval(value, float(lo), float(hi), method)
+                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share)
+                else:
+                    r = iv.measure_interval(k, value, methods[k], level,
+                                            table=self._design.tables[a],
+                                            counts=self._stats[a].counts,
+                                            what=f"{k} of model {name!r}")
+                    inf_share = nan_share = math.nan
+                rows.append({"model": name, "measure": k, **r._asdict(),
+                             "infinite": float(inf_share), "undefined": float(nan_share)})
+        self._cache["intervals"] = rows
+        return rows
+
+    def intervals(self) -> Any:
+        """Long table ``model, measure, value, lo, hi, method, se, infinite, undefined``.
+
+        ``se`` is DeLong's standard error (AUC); ``infinite`` and ``undefined`` the shares
+        of bootstrap replicates whose value is ±inf or undefined (NaN for analytic
+        intervals): an end that rests on them is ±inf.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
+        ...                         measures=["acc"])
+        >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
+        [[0.51, 1.0]]
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._interval_rows(),
+                            columns=["model", "measure", "value", "lo", "hi", "method", "se",
+                                     "infinite", "undefined"])
+
+    def _test_rows(self) -> list[dict[str, Any]]:
+        if "tests" in self._cache:
+            return self._cache["tests"]
+        level = self._need_level()
+        methods = self._methods()
+        need, run = self._boot()
+        pairs = list(combinations(range(len(self.names)), 2))
+        cells = [(a, b, j) for a, b in pairs for j, k in enumerate(self._names_m)
+                 if self._pair_method(k) == "bootstrap"]
+        boot = {}
+        if cells:
+            col = [need.index(self._names_m[j]) for _a, _b, j in cells]
+            ia = [c[0] for c in cells]
+            ib = [c[1] for c in cells]
+            with np.errstate(invalid="ignore"):  # inf − inf: an undefined difference
+                dr = run.reps[:, ia, col] - run.reps[:, ib, col]
+                dj = run.jack[:, ia, col] - run.jack[:, ib, col]
+                diffs = np.array([self._vals[a, j] - self._vals[b, j] for a, b, j in cells])
+                theta = run.theta[ia, col] - run.theta[ib, col]
+            bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
+                            for _a, _b, j in cells])
+            bi = iv.BootstrapIntervals(dr.T, theta, diffs, dj.T, bca, level)
+            for i, c in enumerate(cells):
+                boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], str(bi.method[i]), bi.infinite[i],
+                           bi.undefined[i])
+        rows: list[dict[str, Any]] = []
+        for a, b in pairs:
+            for j, k in enumerate(self._names_m):
+                pm = self._pair_method(k)
+                with np.errstate(invalid="ignore"):
+                    diff = float(self._vals[a, j] - self._vals[b, j])
+                row = {"a": self.names[a], "b": self.names[b], "measure": k, "diff": diff,
+                       "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
+                       "se": math.nan, "z": math.nan, "interval": pm}
+                if pm == "delong":
+                    _auc, p10, p01 = self._delong()
+                    _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
+                    row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+                elif pm == "mcnemar":
+                    p, lo, hi = self._mcnemar(a, b, level)
+                    if k == "err":
+                        lo, hi = -hi, -lo
+                    row.update(lo=lo, hi=hi, p=p, interval="mcnemar-exact-conditional")
+                else:
+                    lo, hi, p, method, inf_share, nan_share = boot[(a, b, j)]
+                    row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
+                    iv.warn_nonfinite(f"the difference in {k} of {self.names[a]!r} and "
+                                      f"{self.names[b]!r}",
+                                      iv.Interval(diff, float(lo), float(hi), method),
+                                      inf_share, nan_share)
+                rows.append(row)
+        adj = iv.holm([r["p"] for r in rows])
+        for r, q in zip(rows, adj, strict=True):
+            r["p_holm"] = float(q)
+        self._cache["tests"] = rows
+        return rows
+
+    def _mcnemar(self, a: int, b: int, level: float) -> tuple[float, float, float]:
+        """McNemar's exact p and the exact conditional interval of acc_a − acc_b."""
+        y, s = self._y, self._scores
+        pa = s[a] >= self.threshold if self._inclusive else s[a] > self.threshold
+        pb = s[b] >= self.threshold if self._inclusive else s[b] > self.threshold
+        ca, cb = pa == y, pb == y
+        nb = int(np.count_nonzero(ca & ~cb))
+        nc = int(np.count_nonzero(~ca & cb))
+        lo, hi = iv.mcnemar_interval(nb, nc, int(y.size), level)
+        return iv.mcnemar_exact(nb, nc), lo, hi
+
+    def tests(self) -> Any:
+        """Paired tests for every pair of models and measure: ``a, b, measure, diff, lo,
+        hi, p, p_holm, method, se, z, interval`` (diff = a − b; ``se`` and ``z`` for DeLong;
+        ``interval`` names the interval's method), Holm over all rows.
+
+        Interval and test tell one story: in a bootstrap row p is inverted from the same
+        bootstrap distribution as the interval, in a DeLong row both use the same standard
+        error, and a McNemar row's interval is the exact conditional one (Clopper–Pearson
+        on the discordant pairs), so ``lo > 0 or hi < 0`` exactly when ``p < 1 − ci``.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.2, 0.8, 0.7, 0.3],
+        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.45, 0.2]}, measures=["acc"], n_boot=100)
+        >>> t = r.tests()
+        >>> t.loc[0, "method"], float(t.loc[0, "p"])   # b = 2, c = 0: 2·(1/4)
+        ('mcnemar', 0.5)
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._test_rows(), columns=["a", "b", "measure", "diff", "lo", "hi",
+                                                        "p", "p_holm", "method", "se", "z",
+                                                        "interval"])
+
+    # ----------------------------------------------------------- verdicts etc.
+    def verdicts(self) -> Any:
+        """Sokolova's likelihood verdict (ρ+, ρ−) and both DP bands for each pair.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3],
+        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.7, 0.2]}, measures=["acc"], ci=None)
+        >>> r.verdicts().loc[0, "verdict"]
+        'A inferior overall'
+        """
+
+        import pandas as pd
+
+        from measurelab.measures.likelihood import dp
+
+        rows = []
+        for a, b in combinations(range(len(self.names)), 2):
+            ca, cb = self._stats[a].counts, self._stats[b].counts
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                da, db = float(dp(ca)), float(dp(cb))
+                v = likelihood_verdict(ca, cb)
+            rows.append({"a": self.names[a], "b": self.names[b], "verdict": v,
+                         "dp_a": da, "dp_b": db, "dp_band_a": dp_band(da),
+                         "dp_band_b": dp_band(db)})
+        return pd.DataFrame(rows, columns=["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a",
+                                           "dp_band_b"])
+
+    def preferences(self) -> Any:
+        """Which model each measure prefers and whether significantly: where measures
+        disagree.
+
+        Columns: ``measure, direction, prefers, value, runner_up, p_holm, significant,
+        beats``. ``p_holm`` is the Holm-adjusted p of the preferred model against the
+        runner-up, ``significant`` whether it is below 1 − ci, and ``beats`` lists every
+        model the preferred one is significantly better than. ``prefers`` is '' when the
+        best value is tied.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8],
+        ...     "b": [0.3, 0.6, 0.4, 0.4]}, measures=["acc", "auc"], ci=None)
+        >>> r.preferences()[["measure", "prefers"]].values.tolist()   # acc: a tie
+        [['acc', ''], ['auc', 'a']]
+        """
+        import pandas as pd
+
+        tests = self._test_rows() if self.level is not None and len(self.names) > 1 else []
+        alpha = 1.0 - self.level if self.level is not None else math.nan
+        rows = []
+        for j, m in enumerate(self._measures):
+            v = self._vals[:, j] if m.higher_is_better else -self._vals[:, j]
+            order = np.argsort(-np.nan_to_num(v, nan=-np.inf), kind="stable")
+            best = int(order[0])
+            tied = len(order) > 1 and v[order[0]] == v[order[1]]
+            best_name = self.names[best]
+            p_of = {}
+            for t in tests:
+                if t["measure"] == m.name and best_name in (t["a"], t["b"]):
+                    other = t["b"] if t["a"] == best_name else t["a"]
+                    p_of[other] = t["p_holm"]
+            runner = self.names[int(order[1])] if len(order) > 1 else ""
+            p = p_of.get(runner, math.nan)
+            beats = [o for o in self.names if o in p_of and p_of[o] < alpha and not tied]
+            rows.append({
+                "measure": m.name,
+                "direction": "higher" if m.higher_is_better else "lower",
+                "prefers": "" if tied or math.isnan(v[best]) else best_name,
+                "value": float(self._vals[best, j]),
+                "runner_up": runner,
+                "p_holm": p,
+                "significant": bool(not tied and p < alpha),
+                "beats": ", ".join(beats),
+            })
+        return pd.DataFrame(rows, columns=["measure", "direction", "prefers", "value",
+                                           "runner_up", "p_holm", "significant", "beats"])
+
+    # -------------------------------------------------------------------- JSON
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"models": {name: {measure: value}}}`` without intervals; with
+        them ``{"models": {name: {measure: {"value", "lo", "hi", "method"}}}, "pairs": [...],
+        "verdicts": [...]}`` (AUC adds ``"se"``, AUC pairs ``"se"`` and ``"z"``).
+        NaN becomes ``None`` (JSON null); infinities the strings 'inf', '-inf'.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
+        ...                         measures=["acc"], ci=None)
+        >>> r.to_dict()
+        {'models': {'a': {'acc': 1.0}}}
+        """
+        if self.level is None:
+            return {"models": {n: {k: _num(self._vals[a, j]) for j, k in
+                                   enumerate(self._names_m)}
+                               for a, n in enumerate(self.names)}}
+        models: dict[str, dict[str, Any]] = {n: {} for n in self.names}
+        for r in self._interval_rows():
+            e = {"value": _num(r["value"]), "lo": _num(r["lo"]), "hi": _num(r["hi"]),
+                 "method": r["method"]}
+            if r["measure"] == "auc":
+                e["se"] = _num(r["se"])
+            models[r["model"]][r["measure"]] = e
+        pairs = []
+        for r in self._test_rows():
+            e = {k: (_num(r[k]) if isinstance(r[k], float) else r[k])
+                 for k in ("a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method",
+                           "interval")}
+            if r["measure"] == "auc":
+                e["se"], e["z"] = _num(r["se"]), _num(r["z"])
+            pairs.append(e)
+        verdicts = [{k: (_num(v) if isinstance(v, float) else v) for k, v in row.items()}
+                    for row in self.verdicts().to_dict("records")]
+        return {"models": models, "pairs": pairs, "verdicts": verdicts}
+
+    def to_json(self) -> str:
+        """:meth:`to_dict` as a JSON string (strict: no NaN tokens).
+
+        Examples
+        --------
+        >>> import warnings
+        >>> with warnings.catch_warnings():
+        ...     warnings.simplefilter("ignore")
+        ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"])
+        ...     text = r.to_json()   # a constant model: its AUC interval is undefined
+        >>> text[:71]
+        '{"models": {"k": {"auc": {"value": 0.5, "lo": 0.5, "hi": 0.5, "method":'
+        """
+        return json.dumps(self.to_dict(), allow_nan=False)
+
+    # ------------------------------------------------------------------ figures
+    def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
+        """ROC and PR curves of each model with pointwise percentile bands at ``ci``.
+
+        Curve points come from the score table; the bands from ``min(n_boot, 200)``
+        paired replicates, each interpolated on a common grid of ``grid`` points.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=100)
+        >>> b = r.curve_bands()
+        >>> b["grid"].shape, b["roc"]["a"]["lo"].shape
+        ((101,), (101,))
+        """
+        return _report.curve_bands(self, n_boot, grid)
+
+    def plot(self, *, n_boot: int | None = None) -> Any:
+        """A matplotlib Figure: ROC and PR curves with bootstrap bands, and a reliability
+        diagram (10 equal-width bins, Wilson intervals) when the scores are probabilities.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=100)
+        >>> fig = r.plot()
+        >>> [ax.get_title() for ax in fig.axes]
+        ['ROC', 'precision–recall', 'reliability']
+        """
+        return _report.plot(self, n_boot=n_boot)
+
+    def to_html(self, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
+        """Write one self-contained HTML page: tables and the figure (embedded PNG).
+
+        Examples
+        --------
+        >>> import tempfile, pathlib
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
+        ...                         measures=["auc"], n_boot=100)
+        >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html")
+        >>> "data:image/png;base64," in p.read_text()
+        True
+        """
+        return _report.to_html(self, path, title=title)
+
+def _num(x: float) -> float | str | None:
+    x = float(x)
+    if math.isnan(x):
+        return None
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x

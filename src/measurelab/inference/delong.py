@@ -1,0 +1,204 @@
+"""DeLong's interval of one AUC and DeLong's unpaired test of two (SPEC §6).
+
+* :func:`delong_interval` — the AUC with DeLong's standard error (DeLong, DeLong &
+  Clarke-Pearson 1988) and an interval formed on the logit scale (default; it stays inside
+  [0, 1] and covers near the boundary, Pohar Perme & Manevski 2018) or the plain Wald
+  interval clipped to [0, 1] (``scale="wald"``, pROC's ``ci.auc(method = "delong")``).
+* :func:`delong_unpaired` — two models on two different test sets: pROC's
+  ``roc.test(paired = FALSE)``, the statistic D with Welch–Satterthwaite degrees of freedom
+  and a p-value from Student's t.
+
+The paired test of two models on the same cases is :func:`measurelab.inference.intervals.delong_cov`
+with :func:`measurelab.inference.intervals.delong_paired`.
+
+Degenerate inputs are stated, not returned as a silent NaN: a zero standard error (constant
+scores, or a perfectly separating model) gives the point interval [AUC, AUC] and an
+:class:`~measurelab.exceptions.UndefinedMeasureWarning` naming why; a missing class or fewer
+than two cases of a class gives NaN ends and a warning naming which.
+
+Examples
+--------
+>>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+>>> r = delong_interval(t)
+>>> round(r.value, 4), round(r.lo, 4), round(r.hi, 4), r.method
+(0.7778, 0.173, 0.9832, 'delong-logit')
+"""
+
+from __future__ import annotations
+
+import math
+
+from measurelab._util.validation import warn_undefined
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference.intervals import Interval, _z, check_level, delong_variance
+from measurelab.stats.scoretable import ScoreTable
+
+SCALES = ("logit", "wald")
+#: a standard error at or below this is zero (rounding of weighted placements)
+SE_ZERO = 1e-12
+
+
+def _auc_variance(table: ScoreTable) -> tuple[float, float, str | None]:
+    """AUC, DeLong's variance S10/n₁ + S01/n₀ and, when the variance is undefined, why.
+
+    The reason is ``None`` when the variance is defined (possibly 0); otherwise the
+    variance is NaN and the AUC is NaN when a class is missing.
+    """
+    n1, n0 = float(table.n_pos), float(table.n_neg)
+    if n1 == 0 or n0 == 0:
+        missing = "positives" if n1 == 0 else "negatives"
+        return math.nan, math.nan, f"no {missing} (one class missing): the AUC is undefined"
+    auc, var = delong_variance(table)
+    if n1 < 2 or n0 < 2:
+        few = "positive" if n1 < 2 else "negative"
+        return auc, math.nan, (
+            f"fewer than 2 {few} cases (n_pos={n1:g}, n_neg={n0:g}): DeLong's variance "
+            "needs at least 2 cases of each class")
+    return auc, var, None
+
+
+def _zero_se_reason(table: ScoreTable, auc: float) -> str:
+    if table.size == 1:
+        return "constant scores (every case has the same score)"
+    return f"perfect separation (AUC = {auc:g})"
+
+
+def _logit_interval(auc: float, se: float, z: float) -> tuple[float, float]:
+    """logit(AUC) ± z·SE/(AUC(1−AUC)), back-transformed; needs 0 < AUC < 1."""
+    from scipy.special import expit
+
+    centre = math.log(auc) - math.log1p(-auc)
+    half = z * se / (auc * (1.0 - auc))
+    return float(expit(centre - half)), float(expit(centre + half))
+
+
+def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit") -> Interval:
+    """The AUC of one model with DeLong's standard error and interval.
+
+    Var(AUC) = S10/n₁ + S01/n₀, with S10 and S01 the sample variances (ddof 1) of the
+    placements of the positives and of the negatives (ties count ½), weighted by the
+    table's counts.
+
+    Parameters
+    ----------
+    table : ScoreTable
+        The model's scores with the (weighted) positives and negatives at each.
+    level : float, default 0.95
+        Confidence level in (0, 1).
+    scale : {"logit", "wald"}, default "logit"
+        ``"logit"``: logit(AUC) ± z·SE/(AUC(1−AUC)), back-transformed, so the interval stays
+        inside [0, 1]. ``"wald"``: AUC ± z·SE clipped to [0, 1] (pROC's convention).
+
+    Returns
+    -------
+    Interval
+        ``(value, lo, hi, method, se)`` with method ``"delong-logit"`` or ``"delong"``.
+        A zero SE (constant scores; perfect separation, AUC 1 or 0) gives ``lo = hi =
+        value`` and a warning naming why; a missing class (value NaN) or fewer than two
+        cases of a class gives NaN ends and a warning.
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> r = delong_interval(t, scale="wald")
+    >>> round(r.value, 4), round(r.lo, 4), round(r.hi, 4), round(r.se, 4), r.method
+    (0.7778, 0.2908, 1.0, 0.2485, 'delong')
+
+    A perfectly separating model has SE 0; its interval is the point AUC:
+
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     r = delong_interval(ScoreTable.from_arrays([0, 0, 1, 1], [0.1, 0.2, 0.7, 0.9]))
+    >>> r.value, r.lo, r.hi, r.se
+    (1.0, 1.0, 1.0, 0.0)
+    >>> "perfect separation" in str(w[0].message)
+    True
+    """
+    level = check_level(level, "level")
+    if scale not in SCALES:
+        raise MeasurelabError(f"scale must be one of {SCALES}, got {scale!r}")
+    method = "delong-logit" if scale == "logit" else "delong"
+    auc, var, reason = _auc_variance(table)
+    if reason is not None:
+        warn_undefined(f"DeLong interval undefined: {reason}")
+        return Interval(auc, math.nan, math.nan, method)
+    se = math.sqrt(max(var, 0.0))
+    if se <= SE_ZERO:
+        warn_undefined(f"DeLong interval is the point AUC = {auc:g}: the standard error is 0 "
+                       f"because of {_zero_se_reason(table, auc)}")
+        return Interval(auc, auc, auc, method, 0.0)
+    z = _z(level)
+    if scale == "wald":
+        return Interval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), method, se)
+    if auc <= 0.0 or auc >= 1.0:  # not reached with SE > 0; kept so no NaN can escape
+        warn_undefined(f"DeLong interval is the point AUC = {auc:g}: perfect separation "
+                       f"(AUC = {auc:g}) has no logit")
+        return Interval(auc, auc, auc, method, se)
+    lo, hi = _logit_interval(auc, se, z)
+    return Interval(auc, lo, hi, method, se)
+
+
+def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.95) -> dict:
+    """DeLong's test of AUC_a − AUC_b for two models on two different test sets.
+
+    As pROC's ``roc.test(paired = FALSE)``: D = (AUC_a − AUC_b)/√(V_a + V_b) with V each
+    AUC's DeLong variance, Welch–Satterthwaite degrees of freedom
+    df = (V_a + V_b)² / (V_a²/(N_a − 1) + V_b²/(N_b − 1)) with N the number of cases
+    (positives plus negatives) of each test set, and the two-sided p = 2·P(T_df < −|D|).
+    The interval is diff ± t_df·SE (pROC reports none for this test).
+
+    Parameters
+    ----------
+    table_a, table_b : ScoreTable
+        The two models' score tables, each on its own test set.
+    level : float, default 0.95
+        Confidence level of the interval of the difference.
+
+    Returns
+    -------
+    dict
+        ``diff, lo, hi, se, z, df, p, method``; ``z`` is pROC's D and method is
+        ``"delong-unpaired"``. SE 0 gives D = 0 and p = 1 when the AUCs are equal, else
+        D = ±inf and p = 0, with a warning; an undefined variance (a missing class, fewer
+        than two cases of a class) gives NaN and a warning.
+
+    Examples
+    --------
+    >>> a = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> b = ScoreTable.from_arrays([0, 1, 0, 1, 1, 0, 0], [0.2, 0.3, 0.5, 0.6, 0.7, 0.1, 0.4])
+    >>> r = delong_unpaired(a, b)
+    >>> [round(r[k], 4) for k in ("diff", "se", "z", "df", "p")]
+    [-0.0556, 0.3143, -0.1768, 9.8462, 0.8633]
+    >>> round(r["lo"], 4), round(r["hi"], 4), r["method"]
+    (-0.7573, 0.6462, 'delong-unpaired')
+    """
+    from scipy.stats import t as student_t
+
+    level = check_level(level, "level")
+    auc_a, var_a, why_a = _auc_variance(table_a)
+    auc_b, var_b, why_b = _auc_variance(table_b)
+    diff = auc_a - auc_b
+    out = {"diff": diff, "lo": math.nan, "hi": math.nan, "se": math.nan, "z": math.nan,
+           "df": math.nan, "p": math.nan, "method": "delong-unpaired"}
+    if why_a is not None or why_b is not None:
+        which = "; ".join(f"model {k}: {w}" for k, w in (("a", why_a), ("b", why_b)) if w)
+        warn_undefined(f"DeLong's unpaired test undefined: {which}")
+        return out
+    var_a, var_b = max(var_a, 0.0), max(var_b, 0.0)
+    se = math.sqrt(var_a + var_b)
+    if se <= SE_ZERO:
+        reasons = ", ".join(f"model {k}: {_zero_se_reason(t, v)}"
+                            for k, t, v in (("a", table_a, auc_a), ("b", table_b, auc_b)))
+        warn_undefined(f"DeLong's unpaired test has standard error 0 ({reasons})")
+        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
+        out.update(lo=diff, hi=diff, se=0.0, z=z, p=1.0 if diff == 0 else 0.0)
+        return out
+    n_a = float(table_a.n_pos + table_a.n_neg)
+    n_b = float(table_b.n_pos + table_b.n_neg)
+    df = (var_a + var_b) ** 2 / (var_a**2 / (n_a - 1.0) + var_b**2 / (n_b - 1.0))
+    z = diff / se
+    p = float(2.0 * student_t.sf(abs(z), df))
+    half = float(student_t.ppf(0.5 + level / 2.0, df)) * se
+    out.update(lo=diff - half, hi=diff + half, se=se, z=z, df=df, p=min(p, 1.0))
+    return out

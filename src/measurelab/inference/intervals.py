@@ -1,0 +1,508 @@
+"""Uncertainty of measure values: intervals for one model, paired tests for two (SPEC §6).
+
+Everything here works on counts or on score tables, below the measures' API, so both
+:func:`measurelab.evaluate` (``ci=``) and :mod:`measurelab.inference.classifiers` use it.
+
+* :func:`proportion_interval` — Wilson score or Clopper–Pearson interval of k out of n
+  (scipy's ``binomtest(...).proportion_ci``).
+* :func:`delong_placements`, :func:`delong` — DeLong's variance of the AUC from the
+  placements of a score table (ties ½): O(rows), no pairwise loop; :func:`delong_cov`
+  the covariance matrix of several models' AUCs on the same cases.
+* :func:`mcnemar_exact` — McNemar's exact two-sided test on discordant counts.
+* :func:`holm` — Holm's step-down adjustment.
+* The bootstrap lives in :mod:`measurelab.inference.bootstrap` (re-exported here:
+  :class:`CaseDesign`,
+  :func:`run_bootstrap`, :class:`BootstrapIntervals`): case resampling in blocks over a
+  canonical order, percentile and BCa intervals and the p-values inverted from them;
+  :func:`bca_interval` is the one-statistic shorthand.
+
+Examples
+--------
+>>> lo, hi = proportion_interval(81, 100, 0.95)
+>>> round(lo, 4), round(hi, 4)
+(0.7222, 0.8749)
+>>> holm([0.01, 0.04, 0.03]).tolist()
+[0.03, 0.06, 0.06]
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from measurelab._util.threads import check_n_jobs  # noqa: F401  (re-exported)
+from measurelab._util.validation import warn_undefined
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference.bootstrap import (  # noqa: F401  (the bootstrap's names, re-exported)
+    MIN_BOOT,
+    BootstrapIntervals,
+    BootstrapRun,
+    CaseDesign,
+    case_rows,
+    check_n_boot,
+    jackknife_groups,
+    percentile_interval,
+    rng_of,
+    run_bootstrap,
+)
+from measurelab.stats.scoretable import ScoreTable
+
+PROPORTION_METHODS = ("wilson", "clopper-pearson")
+BOOTSTRAP_METHODS = ("bootstrap-bca", "bootstrap-percentile")
+CI_METHODS = (*PROPORTION_METHODS, "delong-logit", "delong", *BOOTSTRAP_METHODS)
+
+#: proportion measures: name -> (numerator, denominator) as functions of the counts
+PROPORTIONS = {
+    "acc": (lambda c: c.tp + c.tn, lambda c: c.tp + c.fp + c.fn + c.tn),
+    "err": (lambda c: c.fp + c.fn, lambda c: c.tp + c.fp + c.fn + c.tn),
+    "sens": (lambda c: c.tp, lambda c: c.tp + c.fn),
+    "spec": (lambda c: c.tn, lambda c: c.tn + c.fp),
+    "prec": (lambda c: c.tp, lambda c: c.tp + c.fp),
+    "npv": (lambda c: c.tn, lambda c: c.tn + c.fn),
+}
+
+
+class Interval(NamedTuple):
+    """A value with its interval, the method, and (DeLong only) the standard error."""
+
+    value: float
+    lo: float
+    hi: float
+    method: str
+    se: float = math.nan
+
+
+def check_level(ci: Any, name: str = "ci") -> float:
+    """The confidence level as a float in (0, 1), or a one-line error.
+
+    Examples
+    --------
+    >>> check_level(0.9)
+    0.9
+    """
+    try:
+        level = float(ci)
+    except (TypeError, ValueError):
+        raise MeasurelabError(f"{name} must be a number in (0, 1), got {ci!r}") from None
+    if not 0.0 < level < 1.0:
+        raise MeasurelabError(f"{name} must be in (0, 1) (e.g. 0.95), got {ci!r}")
+    return level
+
+
+def _z(level: float) -> float:
+    from scipy.stats import norm
+
+    return float(norm.ppf(0.5 + level / 2.0))
+
+
+# ----------------------------------------------------------------- proportions
+def proportion_interval(k: float, n: float, level: float = 0.95,
+                        method: str = "wilson") -> tuple[float, float]:
+    """Wilson score (default) or Clopper–Pearson interval of the proportion k/n.
+
+    Counts must be whole numbers; n = 0 gives (nan, nan).
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in proportion_interval(8, 10, 0.95, "clopper-pearson")]
+    [0.4439, 0.9748]
+    """
+    if n == 0:
+        return (math.nan, math.nan)
+    if k != round(k) or n != round(n):
+        raise MeasurelabError(
+            f"{method} intervals need whole counts, got {k!r} of {n!r}; use a bootstrap "
+            "method for weighted data"
+        )
+    from scipy.stats import binomtest
+
+    ci = binomtest(int(k), int(n)).proportion_ci(
+        confidence_level=level, method="wilson" if method == "wilson" else "exact")
+    return (float(ci.low), float(ci.high))
+
+
+# --------------------------------------------------------------------- DeLong
+def delong_placements(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """Per-row placements: V10 of a positive at each score (fraction of negatives below,
+    ties ½) and V01 of a negative (fraction of positives above, ties ½).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([False, True, False, True], [0.1, 0.4, 0.4, 0.8])
+    >>> v10, v01 = delong_placements(t)
+    >>> v10.tolist(), v01.tolist()
+    ([0.25, 0.75, 1.0], [1.0, 0.75, 0.25])
+    """
+    n1, n0 = table.n_pos, table.n_neg
+    neg_below = np.cumsum(table.neg) - table.neg
+    pos_above = table.n_pos - np.cumsum(table.pos)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v10 = (neg_below + 0.5 * table.neg) / n0
+        v01 = (pos_above + 0.5 * table.pos) / n1
+    return v10, v01
+
+
+def delong(table: ScoreTable, level: float = 0.95) -> Interval:
+    """AUC with DeLong's standard error and the interval AUC ± z·SE clipped to [0, 1].
+
+    Var(AUC) = S10/n₁ + S01/n₀ with S10, S01 the sample variances of the placements
+    (DeLong, DeLong & Clarke-Pearson 1988; pROC's convention). Undefined (one class, or
+    a single case of a class) gives NaN.
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> r = delong(t)
+    >>> round(r.value, 4), round(r.se, 4), r.method
+    (0.7778, 0.2485, 'delong')
+    """
+    n1, n0 = table.n_pos, table.n_neg
+    if n1 == 0 or n0 == 0:
+        return Interval(math.nan, math.nan, math.nan, "delong")
+    auc, var = delong_variance(table)
+    if n1 < 2 or n0 < 2 or table.size == 1:  # too few cases, or a constant model
+        return Interval(auc, math.nan, math.nan, "delong")
+    se = math.sqrt(var)
+    z = _z(level)
+    return Interval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), "delong", se)
+
+
+def delong_variance(table: ScoreTable) -> tuple[float, float]:
+    """AUC and DeLong's variance S10/n₁ + S01/n₀ of a table with both classes (the
+    variance is NaN with fewer than 2 cases of a class).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> [round(x, 4) for x in delong_variance(t)]
+    [0.7778, 0.0617]
+    """
+    n1, n0 = table.n_pos, table.n_neg
+    v10, v01 = delong_placements(table)
+    auc = float(np.dot(table.pos, v10) / n1)
+    if n1 < 2 or n0 < 2:
+        return auc, math.nan
+    s10 = float(np.dot(table.pos, (v10 - auc) ** 2) / (n1 - 1))
+    s01 = float(np.dot(table.neg, (v01 - auc) ** 2) / (n0 - 1))
+    return auc, s10 / n1 + s01 / n0
+
+
+def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
+               y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUCs and their DeLong covariance matrix for several models on the same cases.
+
+    ``rows[k][i]`` is the row of case i in ``tables[k]``; ``y`` the boolean truth per case.
+    Cov = S10/n₁ + S01/n₀ with S10, S01 the sample covariance matrices of the per-case
+    placements under each model.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1, 0, 1], dtype=bool)
+    >>> s = np.array([0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> t = ScoreTable.from_arrays(y, s)
+    >>> auc, cov = delong_cov([t, t], [np.searchsorted(t.scores, s)] * 2, y)
+    >>> round(float(np.sqrt(cov[0, 1])), 4)
+    0.2485
+    """
+    y = np.asarray(y, dtype=bool)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    k = len(tables)
+    if n1 < 2 or n0 < 2:
+        auc = np.array([delong(t).value for t in tables])
+        return auc, np.full((k, k), np.nan)
+    auc, p10, p01 = delong_components(tables, rows, y)
+    s10 = np.atleast_2d(np.cov(p10, ddof=1))
+    s01 = np.atleast_2d(np.cov(p01, ddof=1))
+    return auc, s10 / n1 + s01 / n0
+
+
+def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
+                  level: float = 0.95) -> tuple[float, float, float, float, float, float]:
+    """DeLong's paired test of AUC_a − AUC_b: (diff, lo, hi, se, z, p), two-sided.
+
+    Examples
+    --------
+    >>> d = delong_paired(np.array([0.8, 0.7]), np.array([[0.01, 0.005], [0.005, 0.01]]),
+    ...                   0, 1)
+    >>> [round(x, 4) for x in d]
+    [0.1, -0.096, 0.296, 0.1, 1.0, 0.3173]
+    """
+    diff = float(auc[a] - auc[b])
+    var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
+    if not math.isfinite(var) or var < 0:
+        return (diff, math.nan, math.nan, math.nan, math.nan, math.nan)
+    return _z_test(diff, var, level)
+
+
+def _z_test(diff: float, var: float, level: float
+            ) -> tuple[float, float, float, float, float, float]:
+    """(diff, lo, hi, se, z, p) of a two-sided z-test with the interval on the same
+    standard error; a zero variance gives z = 0, p = 1 for a zero difference, else ±inf, 0
+    (the interval is then [diff, diff])."""
+    from scipy.stats import norm
+
+    se = math.sqrt(var)
+    if se == 0:
+        p = 1.0 if diff == 0 else 0.0
+        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
+        return (diff, diff, diff, 0.0, z, p)
+    z = diff / se
+    p = float(2.0 * norm.sf(abs(z)))
+    zc = _z(level)
+    return (diff, diff - zc * se, diff + zc * se, se, z, p)
+
+
+def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """AUCs and per-case placements of several models on the same cases: ``auc`` (k,),
+    ``p10`` (k, positives) and ``p01`` (k, negatives); ``rows[m][i]`` is the row of case i
+    in ``tables[m]``, ``y`` the truth per case.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1], dtype=bool)
+    >>> s = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> t = ScoreTable.from_arrays(y, s)
+    >>> auc, p10, p01 = delong_components([t], [np.searchsorted(t.scores, s)], y)
+    >>> auc.tolist(), p10.tolist()
+    ([0.75], [[0.5, 1.0]])
+    """
+    y = np.asarray(y, dtype=bool)
+    k = len(tables)
+    p10 = np.empty((k, int(y.sum())))
+    p01 = np.empty((k, int((~y).sum())))
+    for j, (t, r) in enumerate(zip(tables, rows, strict=True)):
+        v10, v01 = delong_placements(t)
+        p10[j] = v10[r[y]]
+        p01[j] = v01[r[~y]]
+    with np.errstate(invalid="ignore"):
+        auc = p10.mean(axis=1) if p10.shape[1] and p01.shape[1] else np.full(k, np.nan)
+    return auc, p10, p01
+
+
+def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
+                             level: float = 0.95
+                             ) -> tuple[float, float, float, float, float, float]:
+    """DeLong's paired test of AUC_a − AUC_b from the placements: (diff, lo, hi, se, z, p).
+
+    Var(A − B) = Var(V10_a − V10_b)/n₁ + Var(V01_a − V01_b)/n₀ (the same as
+    Var A + Var B − 2 Cov(A, B), computed from the differences so that models ranking the
+    cases alike give exactly 0). A zero variance with a zero difference (identical or
+    rank-equivalent models) gives z = 0, p = 1 and the interval [0, 0]. The interval uses
+    the test's standard error, so it excludes 0 exactly when p < 1 − level.
+
+    Examples
+    --------
+    >>> p10 = np.array([[0.5, 1.0, 1.0], [0.5, 1.0, 1.0]])
+    >>> p01 = np.array([[0.0, 1 / 3], [0.0, 1 / 3]])
+    >>> delong_paired_placements(p10, p01, 0, 1)
+    (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    """
+    n1, n0 = p10.shape[1], p01.shape[1]
+    if n1 < 2 or n0 < 2:
+        nan = math.nan
+        return (nan, nan, nan, nan, nan, nan)
+    d10 = p10[a] - p10[b]
+    d01 = p01[a] - p01[b]
+    var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
+    return _z_test(float(d10.mean()), max(var, 0.0), level)
+
+
+# ------------------------------------------------------------ McNemar and Holm
+def mcnemar_exact(b: int, c: int) -> float:
+    """McNemar's exact two-sided p: 2·P(X ≤ min(b, c)), X ~ Bin(b + c, ½), capped at 1.
+
+    Examples
+    --------
+    >>> round(mcnemar_exact(3, 12), 4)
+    0.0352
+    >>> mcnemar_exact(0, 0)
+    1.0
+    """
+    n = int(b) + int(c)
+    if n == 0:
+        return 1.0
+    from scipy.stats import binom
+
+    return float(min(1.0, 2.0 * binom.cdf(min(int(b), int(c)), n, 0.5)))
+
+
+def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Exact conditional interval of acc_A − acc_B = (b − c)/n from the discordant counts
+    (b: A right and B wrong; c: the reverse), consistent with :func:`mcnemar_exact`.
+
+    Given the d = b + c discordant cases, b ~ Bin(d, π) and the difference is (d/n)(2π − 1);
+    the Clopper–Pearson interval of π maps to the interval of the difference. It excludes 0
+    exactly when McNemar's exact p is below 1 − level (both are the same binomial tails).
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in mcnemar_interval(12, 3, 100)]
+    [0.0057, 0.137]
+    >>> mcnemar_interval(0, 0, 50)
+    (0.0, 0.0)
+    """
+    d = int(b) + int(c)
+    if d == 0 or n <= 0:
+        return (0.0, 0.0)
+    lo, hi = proportion_interval(int(b), d, level, "clopper-pearson")
+    return (d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
+
+
+def holm(pvalues: Any) -> np.ndarray:
+    """Holm's step-down adjusted p-values (NaN stays NaN and is not counted).
+
+    Sorted p₍₁₎ ≤ … ≤ p₍ₘ₎: adjusted p₍ᵢ₎ = max_{j ≤ i} min(1, (m − j + 1)·p₍ⱼ₎).
+
+    Examples
+    --------
+    >>> holm([0.02, float("nan"), 0.01]).tolist()
+    [0.02, nan, 0.02]
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    out = np.full(p.shape, np.nan)
+    ok = np.flatnonzero(~np.isnan(p))
+    m = ok.size
+    if m == 0:
+        return out
+    order = ok[np.argsort(p[ok], kind="stable")]
+    adj = np.minimum(1.0, (m - np.arange(m)) * p[order])
+    out[order] = np.maximum.accumulate(adj)
+    return out
+
+
+# ------------------------------------------------------------------ bootstrap
+def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
+                 level: float) -> tuple[float, float]:
+    """Bias-corrected and accelerated interval (Efron 1987) of one statistic.
+
+    z₀ = Φ⁻¹((#{θ* < θ} + ½#{θ* = θ}) / B), a = Σd³ / (6 (Σd²)^{3/2}) with d the jackknife
+    deviations; the ends are the replicate quantiles at Φ(z₀ + (z₀ + z_α)/(1 − a(z₀ + z_α))).
+    Falls back to the percentile interval where the estimate sits at the edge of its
+    replicates (:class:`~measurelab.inference.bootstrap.BootstrapIntervals`); the interval always
+    contains θ.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> lo, hi = bca_interval(0.0, rng.normal(size=4000), np.linspace(-1, 1, 20), 0.95)
+    >>> round(lo, 1), round(hi, 1)
+    (-1.9, 2.0)
+    """
+    r = np.asarray(reps, dtype=np.float64)
+    if r.size == 0 or not math.isfinite(theta):
+        return (math.nan, math.nan)
+    bi = BootstrapIntervals(r[None, :], np.array([theta]), np.array([theta]),
+                            np.asarray(jack, dtype=np.float64)[None, :], np.array([True]),
+                            level)
+    return (float(bi.lo[0]), float(bi.hi[0]))
+
+
+def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
+    """Progress over ``total`` steps through :func:`measurelab.progress.progress_bar` (a
+    tqdm bar on a terminal, shown once the run lasts a couple of seconds; a periodic line
+    otherwise); ``progress=False`` turns it off."""
+    from measurelab.progress import progress_bar as bar
+
+    return bar(total, desc=desc, unit="replicate", enabled=progress is not False,
+               delay=2.0, leave=False)
+
+
+def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True) -> str:
+    """The interval method of one measure: Wilson for proportions, DeLong on the logit
+    scale for AUC, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a
+    proportion method applies to proportions only, ``delong-logit`` and ``delong`` (plain
+    Wald, pROC's convention) to AUC only; elsewhere the default).
+
+    Examples
+    --------
+    >>> default_method("acc", None), default_method("auc", None), default_method("f1", None)
+    ('wilson', 'delong-logit', 'bootstrap-bca')
+    >>> default_method("auc", "bootstrap-percentile"), default_method("f1", "wilson")
+    ('bootstrap-percentile', 'bootstrap-bca')
+    """
+    if ci_method is not None and ci_method not in CI_METHODS:
+        raise MeasurelabError(
+            f"ci_method={ci_method!r} is not valid; expected one of {list(CI_METHODS)}"
+        )
+    if ci_method in BOOTSTRAP_METHODS:
+        return ci_method
+    if name in PROPORTIONS and whole_counts:
+        return ci_method if ci_method in PROPORTION_METHODS else "wilson"
+    if name == "auc" and whole_counts:
+        return "delong" if ci_method == "delong" else "delong-logit"
+    return "bootstrap-bca"
+
+
+def measure_interval(name: str, value: float, method: str, level: float, *,
+                     table: ScoreTable | None = None, counts: Any = None,
+                     what: str | None = None) -> Interval:
+    """The analytic interval of one measure value (Wilson / Clopper–Pearson for a
+    proportion, DeLong on the logit scale for AUC); bootstrap intervals come from
+    :class:`~measurelab.inference.bootstrap.BootstrapIntervals`.
+
+    An interval that cannot be formed (no cases in the proportion's denominator, one
+    class) is NaN with a warning naming ``what``.
+
+    Examples
+    --------
+    >>> from measurelab.stats.confusion import BinaryCounts
+    >>> r = measure_interval("acc", 0.81, "wilson", 0.95, counts=BinaryCounts(41, 9, 10, 40))
+    >>> round(r.lo, 4), round(r.hi, 4), r.method
+    (0.7222, 0.8749, 'wilson')
+    """
+    value = float(value)
+    what = what or name
+    if method in PROPORTION_METHODS:
+        num, den = PROPORTIONS[name]
+        n = float(den(counts))
+        lo, hi = proportion_interval(float(num(counts)), n, level, method)
+        if n == 0:
+            warn_undefined(f"the {method} interval of {what} is undefined: no cases in its "
+                           "denominator")
+        return Interval(value, lo, hi, method)
+    if method in ("delong", "delong-logit"):
+        import warnings
+
+        from measurelab.inference.delong import delong_interval
+
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            r = delong_interval(table, level, scale="logit" if method == "delong-logit"
+                                else "wald")
+        for w in caught:  # the same warning, naming what it is about
+            warn_undefined(f"{what}: {w.message}")
+        return Interval(value, r.lo, r.hi, r.method, r.se)
+    raise MeasurelabError(f"{method!r} is not an analytic interval method")
+
+
+def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -> None:
+    """Warn when a bootstrap interval rests on infinite or undefined replicates (an end
+    is ±inf), when some replicates are undefined, or when it is a single value (its
+    replicates do not vary: a constant model, a perfect separation).
+
+    Examples
+    --------
+    >>> warn_nonfinite("acc", Interval(0.5, 0.4, 0.6, "bootstrap-bca"), 0.0, 0.0)
+    """
+    if r.lo == r.hi == r.value and math.isfinite(r.value) and nan_share == 0:
+        warn_undefined(f"the bootstrap interval of {what} is the single value {r.value:g}: "
+                       "its replicates do not vary there (constant scores or decisions, or "
+                       "a perfect separation)")
+        return
+    if not (math.isinf(r.lo) or math.isinf(r.hi) or nan_share > 0):
+        return
+    parts = []
+    if inf_share > 0:
+        parts.append(f"{100 * inf_share:.3g}% of the replicates are infinite")
+    if nan_share > 0:
+        parts.append(f"{100 * nan_share:.3g}% are undefined (counted as -inf for the "
+                     "lower end, +inf for the upper)")
+    end = [s for s, v in (("lower", r.lo), ("upper", r.hi)) if math.isinf(v)]
+    tail = ""
+    if end:
+        tail = (f"; the {end[0]} end rests on them" if len(end) == 1
+                else "; both ends rest on them")
+    warn_undefined(f"the bootstrap interval of {what}: {', '.join(parts)}{tail}")

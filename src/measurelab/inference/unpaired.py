@@ -1,0 +1,225 @@
+"""Two models on two different test sets: unpaired intervals and tests (SPEC §6).
+
+:func:`compare_unpaired` answers "is model A's measure on its test set different from model
+B's on its own?" — two studies, two hospitals, a model and a published one. AUC: DeLong's
+unpaired test with Welch's degrees of freedom (pROC's ``roc.test(paired = FALSE)``); every
+other measure: an unpaired bootstrap (each test set resampled on its own, the difference of
+independent replicates, the p-value inverted from the same distribution as the interval).
+
+Examples
+--------
+>>> import numpy as np
+>>> g = np.random.default_rng(0)
+>>> ya, yb = g.random(200) < 0.4, g.random(150) < 0.4
+>>> sa = 1 / (1 + np.exp(-(2 * ya + g.normal(size=200) - 1)))
+>>> sb = 1 / (1 + np.exp(-(1 * yb + g.normal(size=150) - 0.5)))
+>>> r = compare_unpaired(ya, sa, yb, sb, measures=["auc", "f1"], n_boot=500)
+>>> r.tests()[["measure", "method"]].values.tolist()
+[['auc', 'delong-unpaired'], ['f1', 'bootstrap']]
+>>> bool(r.tests().loc[0, "df"] > 100)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import check_flag
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference import intervals as iv
+from measurelab.inference.classifiers import (
+    ClassifierComparison,
+    _num,
+    compare_classifiers,
+)
+from measurelab.measures.base import Measure
+
+__all__ = ["UnpairedComparison", "compare_unpaired"]
+
+#: the columns of :meth:`UnpairedComparison.tests`: a paired comparison's, plus ``df``
+TEST_COLUMNS = ["a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method", "se", "z",
+                "interval", "df"]
+
+
+def compare_unpaired(
+    y_a: Any,
+    s_a: Any,
+    y_b: Any,
+    s_b: Any,
+    *,
+    measures: Iterable[str | Measure] | str | None = None,
+    ci: float = 0.95,
+    n_boot: int = 2000,
+    seed: Any = 0,
+    ci_method: str | None = None,
+    names: tuple[str, str] = ("a", "b"),
+    sample_weight_a: Any = None,
+    sample_weight_b: Any = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    inclusive: bool = False,
+    stratify: bool = False,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+) -> UnpairedComparison:
+    """Compare model A on test set A with model B on test set B (unpaired).
+
+    Parameters
+    ----------
+    y_a, s_a : labels and scores of model A's test set
+    y_b, s_b : labels and scores of model B's test set
+    measures : as :func:`~measurelab.compare_classifiers` (default the headline set)
+    ci : float in (0, 1), default 0.95
+    n_boot : int, default 2000 (at least 100)
+        Replicates of each test set's bootstrap.
+    seed : seeds both bootstraps (independent streams)
+    ci_method : str, optional
+        As :func:`~measurelab.compare_classifiers`; a bootstrap method also replaces
+        DeLong for AUC.
+    names : the two models' names, default ('a', 'b')
+    sample_weight_a, sample_weight_b : case weights (AUC then goes to the bootstrap too)
+    threshold, pos_label, inclusive, stratify, progress, n_jobs
+        As :func:`~measurelab.compare_classifiers`.
+
+    Returns
+    -------
+    UnpairedComparison
+        ``.values()``, ``.intervals()`` and ``.tests()``: the columns of
+        ``compare_classifiers(...).tests()`` plus ``df`` (Welch's degrees of freedom of
+        DeLong's unpaired test; NaN for bootstrap rows) — ``z`` is pROC's D.
+    """
+    level = iv.check_level(ci)
+    n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
+    check_flag(stratify, "stratify")
+    if (not isinstance(names, tuple | list) or len(names) != 2
+            or str(names[0]) == str(names[1])):
+        raise MeasurelabError(f"names must be two different names, got {names!r}")
+    na, nb = (str(x) for x in names)
+    rng = iv.rng_of(seed)
+    seeds = [int(x) for x in rng.integers(0, 2**63 - 1, 2)]
+    common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,
+                  threshold=threshold, pos_label=pos_label, inclusive=inclusive,
+                  stratify=stratify, progress=progress, n_jobs=n_jobs)
+    ca = compare_classifiers(y_a, {na: s_a}, seed=seeds[0], sample_weight=sample_weight_a,
+                             **common)
+    cb = compare_classifiers(y_b, {nb: s_b}, seed=seeds[1], sample_weight=sample_weight_b,
+                             **common)
+    if ca._names_m != cb._names_m:
+        raise MeasurelabError(
+            f"the measures that apply differ between the two test sets ({ca._names_m} and "
+            f"{cb._names_m}); name them with measures=[...]")
+    return UnpairedComparison(ca, cb, level)
+
+
+class UnpairedComparison:
+    """The result of :func:`compare_unpaired`."""
+
+    def __init__(self, a: ClassifierComparison, b: ClassifierComparison,
+                 level: float) -> None:
+        self._a, self._b = a, b
+        self.level = level
+        self.names = [a.names[0], b.names[0]]
+        self._rows: list[dict[str, Any]] | None = None
+
+    def values(self) -> Any:
+        """Measure values: rows = measures, columns = the two models."""
+        import pandas as pd
+
+        return pd.concat([self._a.values(), self._b.values()], axis=1)
+
+    def intervals(self) -> Any:
+        """Each model's intervals on its own test set (as ``compare_classifiers``)."""
+        import pandas as pd
+
+        return pd.concat([self._a.intervals(), self._b.intervals()], ignore_index=True)
+
+    def _pair_method(self, k: str) -> str:
+        whole = self._a._w is None and self._b._w is None
+        m = iv.default_method(k, self._a.ci_method, whole_counts=whole)
+        return "delong-unpaired" if k == "auc" and m in ("delong", "delong-logit") \
+            else "bootstrap"
+
+    def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> iv.BootstrapRun:
+        return iv.run_bootstrap(c._design, ms, c.n_boot, c.seed,
+                                thresholds=[(c.threshold, c._inclusive)],
+                                jackknife=True, progress=c._progress, n_jobs=c._n_jobs)
+
+    def _test_rows(self) -> list[dict[str, Any]]:
+        if self._rows is not None:
+            return self._rows
+        from measurelab.inference.delong import delong_unpaired
+
+        names_m = self._a._names_m
+        va, vb = self._a._vals[0], self._b._vals[0]
+        boot = [k for k in names_m if self._pair_method(k) == "bootstrap"]
+        cells: dict[str, tuple[float, float, float, str, float, float]] = {}
+        if boot:
+            ms = [self._a._measures[names_m.index(k)] for k in boot]
+            ra, rb = self._replicates(self._a, ms), self._replicates(self._b, ms)
+            with np.errstate(invalid="ignore"):
+                diff = np.array([va[names_m.index(k)] - vb[names_m.index(k)] for k in boot])
+                theta = ra.theta[0] - rb.theta[0]
+                reps = (ra.reps[:, 0, :] - rb.reps[:, 0, :]).T
+                # two-sample jackknife: leave out a group of A (B whole), then of B
+                jack = np.concatenate([ra.jack[:, 0, :] - rb.theta[0],
+                                       ra.theta[0] - rb.jack[:, 0, :]]).T
+            bca = np.array([iv.default_method(k, self._a.ci_method, whole_counts=False)
+                            != "bootstrap-percentile" for k in boot])
+            bi = iv.BootstrapIntervals(reps, theta, diff, jack, bca, self.level)
+            for j, k in enumerate(boot):
+                cells[k] = (bi.lo[j], bi.hi[j], bi.p[j], str(bi.method[j]), bi.infinite[j],
+                            bi.undefined[j])
+        rows = []
+        for j, k in enumerate(names_m):
+            with np.errstate(invalid="ignore"):
+                d = float(va[j] - vb[j])
+            row = {"a": self.names[0], "b": self.names[1], "measure": k, "diff": d,
+                   "lo": math.nan, "hi": math.nan, "p": math.nan,
+                   "method": self._pair_method(k), "se": math.nan, "z": math.nan,
+                   "interval": "", "df": math.nan}
+            if k in cells:
+                lo, hi, p, method, inf_share, nan_share = cells[k]
+                row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
+                iv.warn_nonfinite(f"the difference in {k} of {self.names[0]!r} and "
+                                  f"{self.names[1]!r}", iv.Interval(d, lo, hi, method),
+                                  inf_share, nan_share)
+            else:
+                r = delong_unpaired(self._a._design.tables[0], self._b._design.tables[0],
+                                    self.level)
+                row.update(lo=r["lo"], hi=r["hi"], p=r["p"], se=r["se"], z=r["z"],
+                           df=r["df"], interval="delong-unpaired")
+            rows.append(row)
+        adj = iv.holm([r["p"] for r in rows])
+        for r, q in zip(rows, adj, strict=True):
+            r["p_holm"] = float(q)
+        self._rows = rows
+        return rows
+
+    def tests(self) -> Any:
+        """One row per measure: ``a, b, measure, diff, lo, hi, p, p_holm, method, se, z,
+        interval, df`` (diff = a − b; Holm over the rows).
+
+        Examples
+        --------
+        >>> r = compare_unpaired([0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.2, 0.8, 0.7, 0.3],
+        ...                      [0, 1, 1, 0, 1, 0], [0.3, 0.6, 0.4, 0.4, 0.7, 0.2],
+        ...                      measures=["acc"], n_boot=200)
+        >>> r.tests().loc[0, ["measure", "method"]].tolist()
+        ['acc', 'bootstrap']
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._test_rows(), columns=TEST_COLUMNS)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"models": {...}, "pairs": [...]}`` (NaN → None)."""
+        models: dict[str, dict[str, Any]] = {}
+        for c in (self._a, self._b):
+            models.update(c.to_dict()["models"])
+        pairs = [{k: (_num(v) if isinstance(v, float) else v) for k, v in r.items()}
+                 for r in self._test_rows()]
+        return {"models": models, "pairs": pairs}

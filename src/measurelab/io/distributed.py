@@ -1,0 +1,330 @@
+"""Evaluate a partitioned Parquet data set on a Dask distributed cluster.
+
+Every Parquet row group becomes one task that reads two (or three) columns and builds the
+row group's :class:`~measurelab.stats.scoretable.ScoreTable`; the tables are merged on the
+cluster in a balanced tree and the measures are computed once from the merged table. The
+score table of disjoint parts merges into the table of the union, so the result equals a
+single-machine :func:`measurelab.evaluate` on all rows exactly: counts (and integer weights)
+add exactly in floating point. With fractional ``weight_col`` values the weight sums may
+differ from a one-pass sum in the last bit (addition order).
+
+k-class data (one probability column per class, :func:`evaluate_parquet_multi`) works the
+same way with :class:`~measurelab.stats.bundle.MultiStats` per row group, merged in
+partition order.
+
+The workers read the files themselves, so every worker must see ``path`` (a shared or
+local disk; the loopback ``LocalCluster`` of the tests does).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from measurelab.exceptions import MeasurelabError
+from measurelab.measures.compute import EvaluationResult, MeasureSpec, compute_measures
+from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.scoretable import ScoreTable
+
+
+def parquet_parts(path: str | Path) -> list[tuple[str, int]]:
+    """``(file, row_group)`` pairs of a Parquet file or a folder of them (recursively).
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> d = Path(tempfile.mkdtemp())
+    >>> pd.DataFrame({"y": [0, 1], "s": [0.2, 0.9]}).to_parquet(d / "a.parquet")
+    >>> [(Path(f).name, g) for f, g in parquet_parts(d)]
+    [('a.parquet', 0)]
+    """
+    import pyarrow.parquet as pq
+
+    p = Path(path)
+    if p.is_dir():
+        files = sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith((".", "_"))
+                       and f.suffix in (".parquet", ".pq", ""))
+    elif p.is_file():
+        files = [p]
+    else:
+        raise MeasurelabError(f"{str(path)!r} is neither a Parquet file nor a folder")
+    parts = []
+    for f in files:
+        try:
+            n = pq.ParquetFile(f).metadata.num_row_groups
+        except (OSError, ValueError) as exc:  # ArrowInvalid is a ValueError
+            raise MeasurelabError(f"{f}: not a readable Parquet file ({_short(exc)})") from None
+        parts.extend((str(f), g) for g in range(n))
+    if not parts:
+        raise MeasurelabError(f"no Parquet row groups under {str(path)!r}")
+    return parts
+
+
+def _short(exc: BaseException, limit: int = 80) -> str:
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def part_table(
+    file: str, row_group: int, label_col: str, score_col: str, pos_label: Any,
+    weight_col: str | None = None,
+) -> tuple[ScoreTable, list[Any]]:
+    """The score table of one row group and the labels it holds.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> f = Path(tempfile.mkdtemp()) / "a.parquet"
+    >>> pd.DataFrame({"y": [0, 1, 1], "s": [0.2, 0.9, 0.9]}).to_parquet(f)
+    >>> table, labels = part_table(str(f), 0, "y", "s", 1)
+    >>> labels, table.scores.tolist(), table.pos.tolist()
+    ([0, 1], [0.2, 0.9], [0.0, 2.0])
+    """
+    import pyarrow.parquet as pq
+
+    from measurelab._util.validation import binarize, check_scores, check_weights, unique_labels
+
+    cols = [label_col, score_col] + ([weight_col] if weight_col else [])
+    pf = pq.ParquetFile(file)
+    missing = [c for c in cols if c not in pf.schema_arrow.names]
+    if missing:
+        raise MeasurelabError(
+            f"column {missing[0]!r} is not in {Path(file).name}; columns: "
+            f"{', '.join(pf.schema_arrow.names[:20])}"
+        )
+    try:
+        t = pf.read_row_group(row_group, columns=cols)
+    except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
+        raise MeasurelabError(
+            f"{file}, row group {row_group}: damaged Parquet data ({_short(exc)})"
+        ) from None
+    if t.num_rows == 0:
+        return ScoreTable.empty(), []
+    y_raw = t.column(label_col).to_numpy(zero_copy_only=False)
+    labels = unique_labels(y_raw).tolist()
+    if len(labels) > 2:  # the driver reports it
+        return ScoreTable.empty(), labels
+    y = binarize(y_raw, pos_label)
+    s = check_scores(t.column(score_col).to_numpy(zero_copy_only=False).astype(np.float64))
+    w = (check_weights(t.column(weight_col).to_numpy(zero_copy_only=False), y.size)
+         if weight_col else None)
+    return ScoreTable.from_arrays(y, s, w), labels
+
+
+def _merge(*parts: tuple[ScoreTable, list[Any]]) -> tuple[ScoreTable, list[Any]]:
+    table = ScoreTable.empty()
+    labels: set[Any] = set()
+    for t, lab in parts:
+        table = table.merge(t)
+        labels.update(lab)
+    return table, sorted(labels, key=repr)
+
+
+def evaluate_parquet(
+    path: str | Path,
+    *,
+    scheduler: Any,
+    label_col: str,
+    score_col: str,
+    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    weight_col: str | None = None,
+    inclusive: bool = False,
+) -> EvaluationResult:
+    """Binary evaluation of a (partitioned) Parquet data set, one task per row group.
+
+    Parameters
+    ----------
+    path : a Parquet file or a folder of Parquet files (searched recursively)
+    scheduler : a Dask scheduler address (``"tcp://127.0.0.1:8786"``), a
+        ``distributed.Client`` or ``LocalCluster``, or ``None`` to run in this process
+    label_col, score_col : columns of the true label and the score
+    measures, threshold, pos_label, inclusive : as in :func:`measurelab.evaluate`
+    weight_col : optional column of sample weights
+
+    Returns
+    -------
+    EvaluationResult
+        Equal to ``measurelab.evaluate`` on all rows at once.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd, measurelab as ml
+    >>> d = Path(tempfile.mkdtemp())
+    >>> df = pd.DataFrame({"y": [0, 1, 1, 0], "s": [0.2, 0.7, 0.4, 0.1]})
+    >>> df[:2].to_parquet(d / "p0.parquet"); df[2:].to_parquet(d / "p1.parquet")
+    >>> r = evaluate_parquet(d, scheduler=None, label_col="y", score_col="s",
+    ...                      measures=["acc", "auc"])
+    >>> dict(r) == dict(ml.evaluate(df.y, df.s, measures=["acc", "auc"]))
+    True
+    """
+    from measurelab._util.validation import check_threshold
+
+    threshold = check_threshold(threshold)
+    parts = parquet_parts(path)
+    args = (label_col, score_col, pos_label, weight_col)
+    if scheduler is None:
+        table, labels = _merge(*(part_table(f, g, *args) for f, g in parts))
+    else:
+        table, labels = _on_cluster(scheduler, parts, args)
+    if len(labels) > 2:
+        raise MeasurelabError(
+            f"{label_col!r} holds {len(labels)} classes; binary evaluation needs two"
+        )
+    if len(labels) == 2 and pos_label not in labels:
+        raise MeasurelabError(
+            f"pos_label={pos_label!r} is not a valid label. It should be one of {labels}"
+        )
+    stats = BinaryStats(table=table, threshold=float(threshold), inclusive=inclusive)
+    return compute_measures(stats, measures)
+
+
+#: seconds to wait for a Dask scheduler before giving up with one line
+CONNECT_TIMEOUT = 5.0
+
+
+def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
+    """A ``distributed.Client`` of the scheduler at ``address``, or a
+    :class:`MeasurelabError` within ``timeout`` seconds if it cannot be reached.
+
+    Examples
+    --------
+    >>> connect("tcp://127.0.0.1:1", timeout=0.5)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: cannot reach the Dask scheduler at ...
+    """
+    from distributed import Client
+
+    try:
+        return Client(address, timeout=timeout)
+    except Exception as exc:  # any failure to connect is the user's address
+        reason = " ".join(str(exc).split())[:80] or type(exc).__name__
+        raise MeasurelabError(
+            f"cannot reach the Dask scheduler at {str(address)[:60]!r} within {timeout:g} s "
+            f"({reason}); expected a running scheduler such as tcp://host:8786"
+        ) from None
+
+
+def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
+                ) -> tuple[ScoreTable, list[Any]]:
+    return _reduce_on_cluster(scheduler, parts, part_table, _merge, args)
+
+
+def _reduce_on_cluster(scheduler: Any, parts: list[tuple[str, int]], part: Any, merge: Any,
+                       args: tuple[Any, ...]) -> Any:
+    """``part(file, row_group, *args)`` for every part on the cluster, merged by ``merge``
+    in a balanced tree in partition order (one part is passed through ``merge`` too)."""
+    from distributed import Client
+
+    if isinstance(scheduler, Client):
+        client, own = scheduler, False
+    else:
+        client, own = connect(scheduler), True
+    try:
+        futs = [client.submit(part, f, g, *args, pure=False) for f, g in parts]
+        while len(futs) > 1:  # balanced tree of merges, in partition order
+            futs = [client.submit(merge, *futs[i:i + 2], pure=False)
+                    for i in range(0, len(futs), 2)]
+        if len(futs) == 1 and len(parts) == 1:
+            futs = [client.submit(merge, futs[0], pure=False)]
+        return futs[0].result()
+    finally:
+        if own:
+            client.close()
+
+
+def part_multi_stats(
+    file: str, row_group: int, label_col: str, proba_cols: list[str],
+    classes: list[str] | None, weight_col: str | None = None,
+) -> Any:
+    """The k-class statistics (:class:`~measurelab.stats.bundle.MultiStats`) of one row
+    group, or None when it is empty; rows are numbered within the row group.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> f = Path(tempfile.mkdtemp()) / "a.parquet"
+    >>> pd.DataFrame({"y": ["a", "b"], "a": [.8, .3], "b": [.2, .7]}).to_parquet(f)
+    >>> part_multi_stats(str(f), 0, "y", ["a", "b"], None).counts.matrix.tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    import pyarrow.parquet as pq
+
+    from measurelab.io import ClassMatcher, multi_frame_stats
+
+    cols = [label_col, *proba_cols] + ([weight_col] if weight_col else [])
+    t = pq.ParquetFile(file).read_row_group(row_group, columns=cols)
+    if t.num_rows == 0:
+        return None
+    matcher = ClassMatcher(classes if classes is not None else proba_cols,
+                           strip_prefix=classes is None)
+    return multi_frame_stats(t.to_pandas(), label_col=label_col, proba_cols=proba_cols,
+                             matcher=matcher, weight_col=weight_col,
+                             name=f"{Path(file).name}, row group {row_group}", first=1)
+
+
+def _merge_multi(*parts: Any) -> Any:
+    out = None
+    for p in parts:
+        if p is not None:
+            out = p if out is None else out.merge(p)
+    return out
+
+
+def evaluate_parquet_multi(
+    path: str | Path,
+    *,
+    scheduler: Any,
+    proba_cols: list[str],
+    classes: list[str] | None = None,
+    label_col: str | None = None,
+    weight_col: str | None = None,
+    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
+    average: str | None = "macro",
+) -> EvaluationResult:
+    """k-class evaluation of a (partitioned) Parquet data set with one probability column
+    per class, one task per row group; the statistics merge in partition order, so the
+    result equals :func:`measurelab.io.evaluate_multi_file` on the same data.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd, measurelab as ml
+    >>> d = Path(tempfile.mkdtemp())
+    >>> df = pd.DataFrame({"y": [0, 1, 2, 2], "c0": [.6, .2, .1, .3], "c1": [.3, .5, .1, .4],
+    ...                    "c2": [.1, .3, .8, .3]})
+    >>> df[:2].to_parquet(d / "p0.parquet"); df[2:].to_parquet(d / "p1.parquet")
+    >>> r = evaluate_parquet_multi(d, scheduler=None, proba_cols=["c0", "c1", "c2"],
+    ...                            measures=["acc", "mxe"])
+    >>> r["mxe"] == ml.evaluate(df.y, df[["c0", "c1", "c2"]], measures=["mxe"])["mxe"]
+    True
+    """
+    import pyarrow.dataset as ds
+
+    from measurelab.io import multi_columns
+
+    parts = parquet_parts(path)
+    schema = ds.dataset(str(path), format="parquet").schema
+    label_col, weight_col = multi_columns(schema.names, proba_cols, label_col, weight_col,
+                                          str(path))
+    if classes is not None and len(classes) != len(proba_cols):
+        raise MeasurelabError(
+            f"--classes names {len(classes)} classes but --proba-cols {len(proba_cols)} columns"
+        )
+    args = (label_col, proba_cols, classes, weight_col)
+    if scheduler is None:
+        stats = _merge_multi(*(part_multi_stats(f, g, *args) for f, g in parts))
+    else:
+        stats = _on_cluster_multi(scheduler, parts, args)
+    if stats is None:
+        raise MeasurelabError(f"{str(path)!r} holds no rows to evaluate")
+    return compute_measures(stats, measures, average=average)
+
+
+def _on_cluster_multi(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
+                      ) -> Any:
+    return _reduce_on_cluster(scheduler, parts, part_multi_stats, _merge_multi, args)

@@ -1,0 +1,297 @@
+"""Measures on statistics: :func:`compute_measures` evaluates measures on a statistics
+bundle already built (the step shared by every front end — :func:`measurelab.evaluate`,
+the streaming :class:`~measurelab.Evaluator`, the comparison engine) and returns an
+:class:`EvaluationResult`.
+
+Examples
+--------
+>>> from measurelab.measures.compute import compute_measures
+>>> from measurelab.stats.bundle import BinaryStats
+>>> from measurelab.stats.confusion import BinaryCounts
+>>> dict(compute_measures(BinaryStats(given_counts=BinaryCounts(3, 1, 1, 5)), ["acc"]))
+{'acc': 0.8}
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import show
+from measurelab.exceptions import MeasurelabError
+from measurelab.measures._fused import prime as fused_prime
+from measurelab.measures.base import Measure, check_average, registry
+from measurelab.stats.bundle import BinaryStats, MultiStats
+from measurelab.stats.scoretable import ScoreTable
+
+MeasureSpec = str | Measure
+
+
+class EvaluationResult(Mapping[str, Any]):
+    """Measure values by name; behaves like a read-only dict.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> r = ml.evaluate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], measures=["acc", "auc"])
+    >>> dict(r)
+    {'acc': 0.75, 'auc': 1.0}
+    >>> r.to_frame().loc["auc", "direction"]
+    'higher'
+    """
+
+    def __init__(self, values: dict[str, Any], measures: dict[str, Measure],
+                 classes: tuple[Any, ...] | None = None,
+                 intervals: dict[str, Any] | None = None,
+                 shares: dict[str, tuple[float, float]] | None = None) -> None:
+        self._values = values
+        self._measures = measures
+        #: class labels in column order (multi-class input), naming per-class arrays
+        self.classes = classes
+        self._intervals = intervals
+        #: per measure, the shares of infinite and undefined bootstrap replicates
+        self._shares = shares or {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name in self._values:
+            return self._values[name]
+        m = registry.get(name)  # alias, or a helpful error
+        if m.name in self._values:
+            return self._values[m.name]
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._values)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+    def __repr__(self) -> str:
+        body = ", ".join(f"{k}={_fmt(v)}" if np.ndim(v) == 0 else f"{k}={np.round(v, 6)}"
+                         for k, v in self._values.items())
+        return f"EvaluationResult({body})"
+
+    def measure(self, name: str) -> Measure:
+        return self._measures[name]
+
+    def _class_names(self, values: Any) -> list[Any]:
+        if self.classes is not None and len(self.classes) == len(values):
+            return list(self.classes)
+        return list(range(len(values)))
+
+    def notes(self) -> dict[str, str]:
+        """Verbal readings of some values (the DP band of Sokolova 2006)."""
+        from measurelab.measures.likelihood import dp_band
+
+        out = {}
+        if "dp" in self._values and np.ndim(self._values["dp"]) == 0:
+            out["dp"] = dp_band(float(self._values["dp"]))
+        return out
+
+    def intervals(self) -> Any:
+        """A DataFrame of ``measure, value, lo, hi, method, se, infinite, undefined``
+        (``evaluate(..., ci=)``): ``se`` is DeLong's standard error (AUC); ``infinite`` and
+        ``undefined`` the shares of bootstrap replicates that are ±inf or undefined (NaN
+        for analytic intervals).
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> r = ml.evaluate([0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.1, 0.8, 0.6],
+        ...                 measures=["acc", "auc"], ci=0.95)
+        >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
+        [[0.3, 0.903], [0.261, 0.995]]
+        """
+        import pandas as pd
+
+        if self._intervals is None:
+            raise MeasurelabError("no intervals: evaluate with ci=0.95 (or another level)")
+        shares = getattr(self, "_shares", {})
+        rows = [{"measure": k, **iv._asdict(),
+                 **dict(zip(("infinite", "undefined"),
+                            shares.get(k, (float("nan"), float("nan"))), strict=True))}
+                for k, iv in self._intervals.items()]
+        return pd.DataFrame(rows, columns=["measure", "value", "lo", "hi", "method", "se",
+                                           "infinite", "undefined"])
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready ``{name: number}``; two-level values give their display number,
+        undefined values (NaN) become ``None`` (JSON ``null``), infinities the strings 'inf' and
+        '-inf'; adds ``dp_band``. Per-class values (``average=None``) become
+        ``{class: number}`` in label order."""
+        out: dict[str, Any] = {}
+        for k, v in self._values.items():
+            if np.ndim(v) == 1:
+                out[k] = {str(c): _jsonable(float(x)) for c, x in zip(self._class_names(v), v,
+                                                                       strict=True)}
+                continue
+            out[k] = _jsonable(float(v))
+        if "dp" in self.notes():
+            out["dp_band"] = self.notes()["dp"]
+        return out
+
+    def to_frame(self) -> Any:
+        """A DataFrame: value, kind, range, direction and source of each measure."""
+        import pandas as pd
+
+        notes = self.notes()
+        rows = []
+        for k, v in self._values.items():
+            m = self._measures[k]
+            if np.ndim(v) == 1:  # per-class values: one row per class, 'name[class]'
+                per = [(f"{k}[{c}]", float(x)) for c, x in zip(self._class_names(v), v,
+                                                             strict=True)]
+            else:
+                per = [(k, float(v))]
+            rows.extend(
+                {
+                    "measure": key,
+                    "value": value,
+                    "kind": m.kind,
+                    "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
+                    "direction": "higher" if m.higher_is_better else "lower",
+                    "note": notes.get(k, ""),
+                    "source": m.source,
+                }
+                for key, value in per
+            )
+        return pd.DataFrame(rows).set_index("measure")
+
+
+def _fmt(v: Any) -> str:
+    return f"{float(v):.6g}"
+
+
+def _jsonable(x: float) -> float | str | None:
+    if math.isnan(x):
+        return None
+    if math.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    return x
+
+
+def resolve_measures(measures: Iterable[MeasureSpec] | MeasureSpec | None) -> list[Measure] | None:
+    if measures is None or (isinstance(measures, str) and measures == "all"):
+        return None  # every measure that applies
+    if isinstance(measures, str | Measure):
+        measures = [measures]
+    try:
+        items = list(measures)
+    except TypeError:
+        raise MeasurelabError(
+            f"measures must be a name, a Measure or a list of them, got {show(measures)[:60]}"
+        ) from None
+    return [registry.resolve(m)[0] for m in items]
+
+
+def compute_measures(
+    stats: BinaryStats | MultiStats,
+    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
+    *,
+    average: str | None = "macro",
+    probabilities_ok: bool | None = None,
+) -> EvaluationResult:
+    """Evaluate measures on already-built statistics (the step shared by every front end).
+
+    ``measures=None`` means every registered measure that applies: those whose statistic
+    is present, binary-only measures skipped for multi-class input, probability measures
+    skipped when the scores are not all in [0, 1]. Explicitly requested measures that do
+    not apply raise :class:`MeasurelabError`.
+    """
+    chosen = resolve_measures(measures)
+    explicit = chosen is not None
+    average = check_average(average)
+    if probabilities_ok is None:
+        probabilities_ok = scores_are_probabilities(stats)
+    if chosen is None:
+        chosen = [
+            m
+            for m in registry
+            if m.applies_to(stats) and (probabilities_ok or not m.needs_probabilities)
+        ]
+    values: dict[str, Any] = {}
+    used: dict[str, Measure] = {}
+    multi = isinstance(stats, MultiStats)
+    check_total(stats)
+    if not multi:
+        fused_prime(stats, chosen)  # one compiled pass for a large table (else nothing)
+    for m in chosen:
+        if explicit:
+            if multi and not m.supports_multiclass:
+                raise MeasurelabError(
+                    f"{m.name} is defined for binary tasks only, but the input has "
+                    f"{stats.counts.k} classes"
+                )
+            if not m.applies_to(stats):
+                raise MeasurelabError(
+                    f"{m.name} needs scores, but only confusion counts were given"
+                )
+            if m.needs_probabilities and not probabilities_ok:
+                lo, hi = score_range(stats)
+                bad = lo if lo < 0 else hi
+                raise MeasurelabError(
+                    f"{m.name} is a probability measure and needs scores in [0, 1], "
+                    f"got {show(bad)}"
+                )
+        v = m.compute(stats, average=average) if multi else m.compute(stats)
+        values[m.name] = plain_value(v)
+        used[m.name] = m
+    if multi:
+        _warn_row_sums(stats, used.values())
+        return EvaluationResult(values, used, classes=tuple(stats.counts.labels))
+    return EvaluationResult(values, used)
+
+
+def _warn_row_sums(stats: MultiStats, used: Iterable[Measure]) -> None:
+    """Rows that do not sum to 1 are used as given, with a warning naming the worst row."""
+    rows = stats.rows
+    if rows is None or not rows.n_off or not any(m.needs_probabilities for m in used):
+        return
+    import warnings
+
+    warnings.warn(
+        f"{rows.n_off} of {rows.n_rows} probability rows do not sum to 1 (used as given, "
+        f"not renormalized); the worst is data row {rows.worst_row + 1}, which sums to "
+        f"{rows.worst_sum:.6g}",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
+def check_total(stats: BinaryStats | MultiStats) -> None:
+    """Raise when there is nothing to evaluate: every weight (or count) is 0."""
+    if isinstance(stats, MultiStats):
+        total = stats.counts.matrix.sum()
+    else:
+        c = stats.counts
+        total = c.tp + c.fp + c.fn + c.tn
+    if not total > 0:
+        raise MeasurelabError(
+            "the total weight is 0 (every sample_weight or count is 0); "
+            "expected at least one example with a positive weight"
+        )
+
+
+def plain_value(v: Any) -> Any:
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def score_range(stats: BinaryStats | MultiStats) -> tuple[float, float]:
+    t = stats.table
+    if t is None:
+        return (0.0, 1.0)
+    if isinstance(t, ScoreTable):
+        return (float(t.scores[0]), float(t.scores[-1])) if t.size else (0.0, 1.0)
+    los = [float(s[0]) for s in t.scores if s.size]
+    his = [float(s[-1]) for s in t.scores if s.size]
+    return (min(los, default=0.0), max(his, default=1.0))
+
+
+def scores_are_probabilities(stats: BinaryStats | MultiStats) -> bool:
+    lo, hi = score_range(stats)
+    return lo >= 0.0 and hi <= 1.0

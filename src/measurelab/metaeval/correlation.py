@@ -1,0 +1,157 @@
+"""Correlation studies between measures over objects, repeated runs, paired t-tests.
+
+The empirical side of comparing measures (Huang & Ling 2007 §4; Caruana &
+Niculescu-Mizil 2004): evaluate several measures on the same objects, correlate each with
+a reference measure (Pearson, Spearman or Kendall), repeat over independent runs, and test
+whether two measures' correlations differ with a two-tailed paired t-test over the runs.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from measurelab.exceptions import MeasurelabError
+
+METHODS = ("pearson", "spearman", "kendall")
+
+
+def correlation(x: Any, y: Any, method: str = "pearson") -> float:
+    """Correlation of two value vectors; NaN (no warning) when either is constant.
+
+    Examples
+    --------
+    >>> round(correlation([1, 2, 3, 4], [1, 3, 2, 4], "spearman"), 12)
+    0.8
+    >>> correlation([1, 1, 1], [1, 2, 3])
+    nan
+    """
+    from scipy import stats
+
+    a = np.asarray(x, dtype=np.float64)
+    b = np.asarray(y, dtype=np.float64)
+    if a.shape != b.shape or a.ndim != 1:
+        raise MeasurelabError(f"correlation needs two equal-length vectors, got {a.shape}, "
+                              f"{b.shape}")
+    if a.size < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
+        return math.nan
+    if method == "pearson":
+        return float(stats.pearsonr(a, b).statistic)
+    if method == "spearman":
+        return float(stats.spearmanr(a, b).statistic)
+    if method == "kendall":
+        return float(stats.kendalltau(a, b).statistic)
+    raise MeasurelabError(f"method={method!r} is not valid; expected one of {METHODS}")
+
+
+def correlations(
+    values: Mapping[str, Any], reference: str, *, methods: Sequence[str] = METHODS
+) -> pd.DataFrame:
+    """Correlation of every measure's values with ``values[reference]``.
+
+    Examples
+    --------
+    >>> v = {"rms": [0.9, 0.7, 0.8, 0.2], "auc": [1.0, 0.6, 0.8, 0.4]}
+    >>> float(correlations(v, "rms").loc["auc", "spearman"])
+    1.0
+    """
+    if reference not in values:
+        raise MeasurelabError(f"reference {reference!r} is not among {sorted(values)}")
+    rows = {}
+    for name, v in values.items():
+        if name == reference:
+            continue
+        rows[name] = {m: correlation(v, values[reference], m) for m in methods}
+    return pd.DataFrame.from_dict(rows, orient="index")
+
+
+def repeated_correlations(
+    sample: Callable[[np.random.Generator], Mapping[str, Any]],
+    reference: str,
+    *,
+    runs: int = 5,
+    seed: int = 0,
+    method: str = "pearson",
+) -> pd.DataFrame:
+    """Run ``sample(rng)`` (which returns ``{measure: values over objects}``) ``runs``
+    times with independent seeded generators; one row per run, one column per measure:
+    the correlation of that measure with the reference.
+
+    Examples
+    --------
+    >>> def sample(rng):
+    ...     x = rng.random(50)
+    ...     return {"ref": x, "same": x, "noisy": x + rng.random(50)}
+    >>> df = repeated_correlations(sample, "ref", runs=3)
+    >>> df.shape, bool((df["same"] == 1).all())
+    ((3, 2), True)
+    """
+    seeds = np.random.SeedSequence(seed).spawn(runs)
+    out = []
+    for s in seeds:
+        vals = sample(np.random.default_rng(s))
+        out.append({k: correlation(v, vals[reference], method)
+                    for k, v in vals.items() if k != reference})
+    df = pd.DataFrame(out)
+    df.index.name = "run"
+    return df
+
+
+def paired_ttests(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
+    """Two-tailed paired t-tests between every two columns of ``runs`` (rows = runs).
+
+    Returns one row per pair (a, b): mean difference a − b, t, p-value and whether the
+    difference is significant at ``alpha``. Identical columns give t = NaN, p = 1.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"a": [0.30, 0.32, 0.35, 0.31, 0.33],
+    ...                    "b": [0.25, 0.26, 0.30, 0.24, 0.27]})
+    >>> r = paired_ttests(df)
+    >>> bool(r.loc[("a", "b"), "significant"]), round(float(r.loc[("a", "b"), "t"]), 2)
+    (True, 15.5)
+    """
+    from scipy import stats
+
+    rows = []
+    for a, b in itertools.combinations(runs.columns, 2):
+        d = runs[a].to_numpy(float) - runs[b].to_numpy(float)
+        if np.all(d == d[0]) and d[0] == 0:
+            t, p = math.nan, 1.0
+        else:
+            res = stats.ttest_rel(runs[a].to_numpy(float), runs[b].to_numpy(float))
+            t, p = float(res.statistic), float(res.pvalue)
+        rows.append({"a": a, "b": b, "mean_diff": float(np.mean(d)), "t": t, "p": p,
+                     "significant": bool(p < alpha)})
+    return pd.DataFrame(rows).set_index(["a", "b"])
+
+
+def best_group(runs: pd.DataFrame, *, alpha: float = 0.05) -> list[str]:
+    """Columns not significantly different (paired t-test) from the column with the
+    largest mean — the paper's bold entries.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"a": [0.30, 0.32, 0.35, 0.31, 0.33],
+    ...                    "b": [0.25, 0.26, 0.30, 0.24, 0.27],
+    ...                    "c": [0.31, 0.31, 0.36, 0.30, 0.33]})
+    >>> best_group(df)
+    ['a', 'c']
+    """
+    means = runs.mean()
+    top = str(means.idxmax())
+    tests = paired_ttests(runs, alpha=alpha)
+    out = []
+    for c in runs.columns:
+        if c == top:
+            out.append(c)
+            continue
+        key = (top, c) if (top, c) in tests.index else (c, top)
+        if not tests.loc[key, "significant"]:
+            out.append(c)
+    return out

@@ -1,0 +1,46 @@
+"""Evaluating predictions: :func:`evaluate` and :func:`evaluate_counts`
+(:mod:`~measurelab.metrics.evaluate`), the streaming :class:`Evaluator`
+(:mod:`~measurelab.metrics.streaming`), per-class one-vs-rest tables
+(:mod:`~measurelab.metrics.one_vs_rest`), the best threshold for a measure
+(:mod:`~measurelab.metrics.thresholds`) and scikit-learn scorers
+(:mod:`~measurelab.metrics.scorers`).
+
+Examples
+--------
+>>> from measurelab.metrics import evaluate
+>>> dict(evaluate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], measures=["acc", "auc"]))
+{'acc': 0.75, 'auc': 1.0}
+"""
+
+from measurelab._util.lazy import lazy_face
+from measurelab.measures.compute import EvaluationResult
+from measurelab.metrics.evaluate import build_stats, evaluate, evaluate_counts
+from measurelab.metrics.functions import FUNCTIONS, data_function
+from measurelab.metrics.one_vs_rest import per_class
+from measurelab.metrics.streaming import Evaluator
+
+globals().update(FUNCTIONS)  # one function per built-in measure: auc(y_true, y_score)
+
+#: scikit-learn loads with these, so they load on first use
+_LAZY = {
+    "MeasureScore": "measurelab.metrics.scorers",
+    "make_scorer": "measurelab.metrics.scorers",
+    "BestThreshold": "measurelab.metrics.thresholds",
+    "best_threshold": "measurelab.metrics.thresholds",
+}
+__all__ = [
+    "BestThreshold",
+    "EvaluationResult",
+    "Evaluator",
+    "MeasureScore",
+    "best_threshold",
+    "build_stats",
+    "evaluate",
+    "evaluate_counts",
+    "make_scorer",
+    "per_class",
+    "data_function",
+    *FUNCTIONS,
+]
+
+__getattr__, __dir__ = lazy_face(__name__, _LAZY, __all__)

@@ -1,0 +1,404 @@
+"""The user-facing API: :func:`evaluate`, :func:`evaluate_counts` and the statistics
+behind them.
+
+:func:`evaluate` builds the statistics once (a score table, confusion counts, per-class
+tables) and hands them to every requested measure. The streaming
+:class:`~measurelab.metrics.streaming.Evaluator` and
+:func:`~measurelab.metrics.one_vs_rest.per_class`
+build on the same routines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import (
+    _as_1d,
+    binarize,
+    check_count,
+    check_flag,
+    check_same_length,
+    check_scores,
+    check_threshold,
+    check_weights,
+    show,
+    unique_labels,
+)
+from measurelab.exceptions import MeasurelabError
+from measurelab.measures.base import check_average
+from measurelab.measures.compute import (  # noqa: F401  (EvaluationResult is re-exported)
+    EvaluationResult,
+    MeasureSpec,
+    check_total,
+    compute_measures,
+    resolve_measures,
+)
+from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
+from measurelab.stats.confusion import BinaryCounts, MultiCounts
+from measurelab.stats.multiscore import MultiScoreTable, class_indices
+from measurelab.stats.scoretable import ScoreTable
+
+
+def build_stats(
+    y_true: Any,
+    y_score: Any,
+    *,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    inclusive: bool = False,
+    labels: Any = None,
+) -> BinaryStats | MultiStats:
+    """Validate the input and build its statistics (binary or multi-class)."""
+    score_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    if score_arr.ndim == 2 and score_arr.shape[1] > 1:
+        return _build_multi(y_true, score_arr, labels=labels, sample_weight=sample_weight)
+    y_raw = _as_1d(y_true, "y_true")
+    check_same_length(("y_true", y_raw), ("y_score", _as_1d(score_arr, "y_score")))
+    if labels is not None or (y_raw.dtype != bool and unique_labels(y_raw).size > 2):
+        # more than two classes and one column: the column holds predicted labels
+        return _build_multi_from_predictions(y_raw, _as_1d(score_arr, "y_score"), labels,
+                                             sample_weight)
+    check_flag(inclusive, "inclusive")
+    y = binarize(y_raw, pos_label)
+    s = check_scores(score_arr)
+    w = check_weights(sample_weight, y.size)
+    threshold = check_threshold(threshold)
+    table = ScoreTable.from_arrays(y, s, w)
+    return BinaryStats(table=table, threshold=threshold, inclusive=inclusive)
+
+
+def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any) -> MultiStats:
+    y = _as_1d(y_true, "y_true")
+    check_same_length(("y_true", y), ("y_score", P))
+    P = np.asarray(P, dtype=np.float64)
+    if not np.isfinite(P).all():
+        i, j = np.argwhere(~np.isfinite(P))[0]
+        raise MeasurelabError(
+            f"y_score must be finite, got {show(P[i, j])} at row {i}, column {j}"
+        )
+    w = check_weights(sample_weight, y.size)
+    if P.shape[1] == 2:
+        check_two_columns(P)
+    if labels is None:
+        labels = unique_labels(y)
+        if labels.size != P.shape[1]:
+            raise MeasurelabError(
+                f"y_score has {P.shape[1]} columns but y_true has {labels.size} classes "
+                f"({labels.tolist()}); pass labels= to name the columns"
+            )
+    labels = np.asarray(labels)
+    if labels.ndim != 1 or labels.size != P.shape[1]:
+        raise MeasurelabError(
+            f"labels has {labels.size} entries but y_score has {P.shape[1]} columns; "
+            "expected one label per column"
+        )
+    return multi_stats_from_indices(class_indices(y, labels), P, tuple(labels.tolist()), w)
+
+
+def check_two_columns(P: np.ndarray, where: str = "y_score") -> None:
+    """A two-column matrix whose rows do not sum to 1 is not a probability matrix: most
+    likely the scores of two models side by side. Raise a clear error pointing there.
+
+    Examples
+    --------
+    >>> check_two_columns(np.array([[0.3, 0.7], [0.9, 0.1]]))     # probabilities: fine
+    >>> check_two_columns(np.array([[0.3, 0.6], [0.9, 0.8]]))     # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: y_score has two columns whose rows do not sum to 1 ...
+    """
+    from measurelab.stats.probrows import SUM_TOLERANCE
+
+    dev = np.abs(P.sum(axis=1) - 1.0)
+    if dev.size and float(dev.max()) > SUM_TOLERANCE:
+        i = int(np.argmax(dev))
+        raise MeasurelabError(
+            f"{where} has two columns whose rows do not sum to 1 (row {i + 1} sums to "
+            f"{P[i].sum():.6g}), so they are not class probabilities; to compare two models "
+            "use measurelab.compare_classifiers (command line: several --score-col); for "
+            "one binary model pass the positive-class column alone"
+        )
+
+
+def multi_stats_from_indices(
+    yi: np.ndarray, P: np.ndarray, labels: tuple[Any, ...], sample_weight: Any = None
+) -> MultiStats:
+    """Statistics of k-class probability rows ``P`` (n × k, validated) with true-class
+    column indices ``yi``: confusion matrix of the arg-max class (first column on ties),
+    per-class score tables and the row summary (:class:`ProbabilityRows`).
+
+    Examples
+    --------
+    >>> s = multi_stats_from_indices(np.array([0, 1]), np.array([[.6, .4], [.3, .7]]), ("a", "b"))
+    >>> s.counts.matrix.tolist(), s.rows.rank_weight.tolist()
+    ([[1.0, 0.0], [0.0, 1.0]], [2.0, 0.0])
+    """
+    from measurelab.stats.probrows import ProbabilityRows
+
+    k = len(labels)
+    yi = np.asarray(yi, dtype=np.int64)
+    pred = np.argmax(P, axis=1) if len(P) else np.zeros(0, dtype=np.int64)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    mat = np.bincount(yi * k + pred, weights=w, minlength=k * k).astype(np.float64)
+    return MultiStats(
+        counts=MultiCounts(mat.reshape(k, k), tuple(labels)),
+        table=MultiScoreTable.from_indices(yi, P, tuple(labels), w),
+        rows=ProbabilityRows.from_arrays(yi, P, w),
+    )
+
+
+def _check_predicted_labels(y: np.ndarray, pred: np.ndarray) -> None:
+    """A 1-d ``y_score`` beside more than two classes is read as predicted labels; raise
+    if it holds values that are no label (it is then scores, and a number computed from
+    them would be meaningless)."""
+    known = set(unique_labels(y).tolist())
+    try:
+        stray = [v for v in unique_labels(pred).tolist() if v not in known]
+    except TypeError:  # pragma: no cover - labels of mixed types
+        return
+    if stray:
+        shown = ", ".join(map(show, sorted(known, key=str)[:6]))
+        raise MeasurelabError(
+            f"y_true has {len(known)} classes ({shown}) but y_score holds "
+            f"{show(stray[0])}, which is no class: binary measures need two classes, and a "
+            "1-d y_score beside more classes must hold predicted labels (or give one "
+            "probability column per class)"
+        )
+
+
+def _build_multi_from_predictions(
+    y: np.ndarray, pred: np.ndarray, labels: Any, sample_weight: Any
+) -> MultiStats:
+    w = check_weights(sample_weight, y.size)
+    if labels is None:
+        _check_predicted_labels(y, pred)
+        labels = unique_labels(np.concatenate([y, pred]))
+    return MultiStats(counts=MultiCounts.from_labels(y, pred, labels=labels, sample_weight=w))
+
+
+def evaluate(
+    y_true: Any,
+    y_score: Any,
+    *,
+    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    inclusive: bool = False,
+    average: str | None = "macro",
+    labels: Any = None,
+    ci: float | None = None,
+    ci_method: str | None = None,
+    n_boot: int = 2000,
+    seed: Any = 0,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    stratify: bool = False,
+) -> EvaluationResult:
+    """Evaluate predictions with many measures from one pass over the data.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        True labels: two classes for binary evaluation, or k classes.
+    y_score : array-like of shape (n,) or (n, k)
+        Binary: a score per example, higher = more likely positive (probability measures
+        need [0, 1]). Multi-class: one column per class in sorted label order (or
+        ``labels``), or a 1-d vector of predicted labels (threshold measures only).
+    measures : names, aliases, ``name@param`` or two-level ``f:g`` specs, or Measure objects
+        ``None`` evaluates every registered measure that applies to the input.
+    threshold : float, default 0.5
+        Hard prediction is positive iff ``score > threshold``.
+    pos_label : label of the positive class, default 1
+    sample_weight : array-like of shape (n,), optional
+    inclusive : bool, default False
+        Use ``score >= threshold`` (Caruana's perf) instead of ``>``.
+    average : 'macro', 'weighted', 'micro' or None, default 'macro'
+        How per-class values combine for multi-class input. For AUC, 'macro' is Hand &
+        Till's M and 'weighted' the prevalence-weighted one-vs-rest AUC; 'micro' pools every
+        (case, class) pair (counts for threshold measures, scores for rank measures); None
+        gives each per-class measure as an array in label order (``result.classes``), as
+        scikit-learn does. Measures of the whole k-class problem (acc, kappa, mcc, mxe,
+        brier, rms, ece, top_k_acc) are single numbers whatever ``average``. Binary input:
+        None gives the per-class threshold measures (prec, sens, f1, …) over both classes
+        in label order, as scikit-learn; other values of ``average`` do not apply (a binary
+        measure is about ``pos_label``); :func:`~measurelab.per_class` has every measure per class.
+    labels : array-like, optional
+        Class order of the columns of a 2-d ``y_score`` (any order; default sorted).
+        Rows of a 2-d ``y_score`` are used as given: rows that do not sum to 1 give a
+        warning naming the worst row; two columns that are not probabilities (the scores
+        of two models) are an error.
+    ci : float in (0, 1), optional
+        Add an interval to every value (binary input; SPEC §6), read with
+        ``.intervals()``: Wilson for proportions, DeLong (logit scale) for AUC, a BCa
+        bootstrap of the cases for the rest.
+    ci_method : str, optional
+        Force 'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or
+        'bootstrap-percentile' where it applies.
+    n_boot : int, default 2000
+        Bootstrap replicates (at least 100); ``seed`` seeds them (numpy Generator),
+        ``progress`` shows a bar (default: on a terminal), ``n_jobs`` threads evaluate them
+        (None: 1; -1: every CPU; the intervals do not depend on it).
+    stratify : bool, default False
+        False: resample the cases jointly (a test set that is a random sample); True:
+        positives and negatives apart (a design that fixed the class counts).
+
+    Returns
+    -------
+    EvaluationResult
+        A mapping ``{name: value}`` with ``.to_frame()``, ``.to_dict()`` and, with ``ci``,
+        ``.intervals()``.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> r = ml.evaluate([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], measures=["acc", "auc", "rms"])
+    >>> {k: round(v, 4) for k, v in r.items()}
+    {'acc': 0.75, 'auc': 0.75, 'rms': 0.3976}
+    """
+    stats = build_stats(
+        y_true,
+        y_score,
+        threshold=threshold,
+        pos_label=pos_label,
+        sample_weight=sample_weight,
+        inclusive=inclusive,
+        labels=labels,
+    )
+    if isinstance(stats, BinaryStats) and check_average(average) is None:
+        if ci is not None:
+            raise MeasurelabError(
+                "ci= gives intervals of single values; it does not combine with average=None"
+            )
+        return _binary_per_class(stats, measures, y_true, pos_label)
+    result = compute_measures(stats, measures, average=average)
+    if ci is None:
+        return result
+    if not isinstance(stats, BinaryStats):
+        raise MeasurelabError("ci= gives intervals for binary evaluation only")
+    design = None
+    stratify = check_flag(stratify, "stratify")
+    if sample_weight is not None:
+        from measurelab.inference.intervals import CaseDesign
+
+        y = binarize(_as_1d(y_true, "y_true"), pos_label)
+        design = CaseDesign.from_cases(y, [check_scores(y_score)],
+                                       check_weights(sample_weight, y.size),
+                                       stratify=stratify)
+    return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
+                          progress=progress, design=design, n_jobs=n_jobs,
+                          stratify=stratify)
+
+
+def with_intervals(
+    stats: BinaryStats,
+    result: EvaluationResult,
+    ci: Any,
+    *,
+    ci_method: str | None = None,
+    n_boot: int = 2000,
+    seed: Any = 0,
+    progress: bool | None = None,
+    design: Any = None,
+    n_jobs: int | None = None,
+    stratify: bool = False,
+) -> EvaluationResult:
+    """``result`` with an interval for each value, from the score table of ``stats``
+    (SPEC §6). ``design`` (an :class:`~measurelab.inference.intervals.CaseDesign`) resamples
+    weighted cases; by default the table's whole counts are the cases (resampled jointly,
+    or by class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> s = build_stats([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    >>> r = with_intervals(s, compute_measures(s, ["sens"]), 0.9)
+    >>> r.intervals()["method"].tolist()
+    ['wilson']
+    """
+    from measurelab.inference import intervals as iv
+
+    level = iv.check_level(ci)
+    n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
+    n_jobs = iv.check_n_jobs(n_jobs)
+    table = stats.require_table("ci")
+    whole = table.is_integer and design is None
+    methods = {k: iv.default_method(k, ci_method, whole_counts=whole) for k in result}
+    boot = [k for k, m in methods.items() if m in iv.BOOTSTRAP_METHODS]
+    out = {}
+    extra: dict[str, tuple[float, float]] = {}
+    if boot:
+        if design is None:
+            design = iv.CaseDesign.from_table(table, stratify=stratify)
+        run = iv.run_bootstrap(
+            design, [result.measure(k) for k in boot], n_boot, seed,
+            thresholds=[(stats.threshold, stats.inclusive)],
+            jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress,
+            n_jobs=n_jobs)
+        bi = iv.BootstrapIntervals(
+            run.reps[:, 0, :].T, run.theta[0], np.array([float(result[k]) for k in boot]),
+            run.jack[:, 0, :].T, np.array([methods[k] == "bootstrap-bca" for k in boot]),
+            level)
+        for j, k in enumerate(boot):
+            out[k] = iv.Interval(float(result[k]), float(bi.lo[j]), float(bi.hi[j]),
+                                 str(bi.method[j]))
+            extra[k] = (float(bi.infinite[j]), float(bi.undefined[j]))
+            iv.warn_nonfinite(k, out[k], *extra[k])
+    for k, v in result.items():
+        if k not in out:
+            out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
+                                         counts=stats.counts)
+    out = {k: out[k] for k in result}
+    return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
+                            intervals=out, shares=extra)
+
+
+def _binary_per_class(
+    stats: BinaryStats, measures: Any, y_true: Any, pos_label: Any
+) -> EvaluationResult:
+    """Binary input with ``average=None``: the per-class threshold measures (those averaged
+    one-vs-rest for k classes) as arrays over both classes in label order, as scikit-learn's
+    ``precision_score(..., average=None)``; every other measure as usual."""
+    res = compute_measures(stats, measures)
+    names, parts = one_vs_rest_stats(stats, y_true, pos_label)
+    order = [1, 0]
+    try:
+        if sorted(names) == names:
+            order = [0, 1]
+    except TypeError:
+        pass
+    values = dict(res)
+    for name in values:
+        m = res.measure(name)
+        if m.multiclass == "ovr" and m.statistic == "counts":
+            values[name] = np.array([m.compute(parts[i][0]) for i in order], dtype=np.float64)
+    return EvaluationResult(values, {n: res.measure(n) for n in values},
+                            classes=tuple(names[i] for i in order))
+
+
+
+def evaluate_counts(
+    tp: float,
+    fp: float,
+    fn: float,
+    tn: float,
+    *,
+    measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
+) -> EvaluationResult:
+    """Every threshold measure (or the chosen ones) from a binary confusion matrix.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> r = ml.evaluate_counts(1242, 390, 189, 740, measures=["acc", "youden"])  # Sokolova
+    >>> round(r["acc"], 4), round(r["youden"], 4)
+    (0.7739, 0.5228)
+    """
+    tp, fp, fn, tn = (check_count(v, name) for name, v in
+                      (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)))
+    stats = BinaryStats(given_counts=BinaryCounts(tp, fp, fn, tn))
+    return compute_measures(stats, measures, probabilities_ok=False)

@@ -1,0 +1,291 @@
+"""scikit-learn scorers for any measure of the registry: ``make_scorer("auc:acc")``.
+
+A scorer built here works wherever scikit-learn takes ``scoring=``: ``cross_val_score``,
+``cross_validate``, ``GridSearchCV``, ``TunedThresholdClassifierCV``, ...
+
+What the estimator is asked for follows the measure's kind (its registry metadata):
+
+* **threshold measures** (``acc``, ``f1``, ``youden``, ``oarp``, ...) score the
+  estimator's own decisions, ``predict`` — whatever threshold or class weights it uses,
+  exactly as scikit-learn's ``accuracy`` scorer does;
+* **rank measures** (``auc``, ``ap``, ``lift``, ...) score ``predict_proba`` (the positive
+  column, or the matrix for k classes), else ``decision_function``;
+* **probability measures** (``rms``, ``mxe``, ``brier``, ``cal``, ...) need
+  ``predict_proba``;
+* **composites** (two-level ``f:g``, ``sar``) ask for what their parts need: scores for the
+  rank and probability parts, ``predict`` for the threshold parts.
+
+Direction comes from the registry: ``greater_is_better`` is the measure's
+``higher_is_better`` (no ``neg_`` names to remember). As scikit-learn requires of every
+scorer, a lower-is-better measure's scorer returns −value, so that larger is better.
+
+Two-level values are not numbers; scikit-learn needs one float per fold, which it averages
+and ranks. The scorer returns ``f + 2⁻²⁶·ĝ``, with ``ĝ`` the (oriented) g mapped
+increasingly into [0, 1] (by its range, or ``½ + arctan(g)/π`` when the range is
+unbounded). It orders like f:g whenever f values that differ differ by more than
+2⁻²⁶ ≈ 1.5·10⁻⁸ (AUC on folds with fewer than ~3·10⁷ positive-negative pairs, accuracy
+below ~6·10⁷ cases), and the mean over folds is then compared by mean f first and mean g
+on ties. ``two_level="display"`` gives the paper's display number f + g/100 instead.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+from sklearn.metrics._scorer import _Scorer
+from sklearn.utils.validation import _check_response_method
+
+from measurelab._util.validation import _as_1d, unique_labels
+from measurelab.exceptions import MeasurelabError
+from measurelab.measures.base import Measure, registry
+
+__all__ = ["MeasureScore", "make_scorer"]
+
+TWO_LEVEL_STEP = 2.0**-26  # the weight of the second level in a two-level scorer value
+
+
+def _needs(m: Measure) -> tuple[bool, bool, bool]:
+    """(needs scores, needs probabilities, needs decisions) of a measure."""
+    from measurelab.measures.twolevel import two_level_parts
+
+    parts = two_level_parts(m)
+    if parts is not None:
+        a, b = _needs(parts[0]), _needs(parts[1])
+        return a[0] or b[0], a[1] or b[1], a[2] or b[2]
+    if m.statistic == "counts":
+        return False, False, True
+    if m.statistic == "scores":
+        return True, m.needs_probabilities, False
+    return True, m.needs_probabilities, True  # a composite over the whole bundle
+
+
+def _unit(m: Measure, v: float) -> float:
+    """An oriented (higher-is-better) value of ``m`` mapped increasingly into [0, 1]."""
+    from measurelab.measures.twolevel import oriented
+
+    lo, hi = sorted((oriented(m, m.range[0]), oriented(m, m.range[1])))
+    if math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+        return min(1.0, max(0.0, (v - lo) / (hi - lo)))
+    return 0.5 + math.atan(v) / math.pi
+
+
+def _default_pos_label(labels: np.ndarray) -> Any:
+    """scikit-learn's rule: 1 for {0, 1} and {-1, 1}; otherwise the larger label (the
+    estimator's ``classes_[-1]``)."""
+    values = labels.tolist()
+    if set(values) <= {0, 1} or set(values) <= {-1, 1}:
+        return 1
+    if len(values) > 2:
+        raise MeasurelabError(
+            f"y has {len(values)} labels; pass pos_label= for a binary measure"
+        )
+    return values[-1]
+
+
+class MeasureScore:
+    """The score function of a measurelab scorer: ``f(y_true, y_pred, *, sample_weight,
+    pos_label)``, also what ``TunedThresholdClassifierCV`` calls with class labels.
+
+    ``y_pred`` may be predicted labels (a 1-d array whose values are class labels), a
+    1-d score vector or a k-column probability matrix. The estimator-facing scorer passes
+    scores and decisions separately (:meth:`from_responses`).
+
+    Examples
+    --------
+    >>> f = MeasureScore("acc")
+    >>> f([0, 1, 1, 0], [0, 1, 0, 0])
+    0.75
+    >>> f = MeasureScore("auc:acc")
+    >>> round(f([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8]), 12)   # auc 0.75, acc 0.75
+    0.750000011176
+    """
+
+    def __init__(
+        self, measure: str | Measure, *, average: str = "macro",
+        two_level: str = "lexicographic",
+    ) -> None:
+        if two_level not in ("lexicographic", "display"):
+            raise MeasurelabError(
+                f"two_level={two_level!r} is not valid; expected 'lexicographic' or 'display'"
+            )
+        if isinstance(measure, Measure) and measure.name in registry:
+            measure = measure.name  # a name pickles to worker processes; formulas may not
+        self.spec = measure
+        self.average = average
+        self.two_level = two_level
+        m = self.measure
+        self.__name__ = m.name
+        self.needs_scores, self.needs_probabilities, self.needs_decisions = _needs(m)
+
+    @property
+    def measure(self) -> Measure:
+        return registry.resolve(self.spec)[0]
+
+    def __repr__(self) -> str:
+        return f"MeasureScore({self.measure.name!r})"
+
+    # ------------------------------------------------------------------ computing
+    def __call__(
+        self, y_true: Any, y_pred: Any, *, sample_weight: Any = None, pos_label: Any = None
+    ) -> float:
+        P = np.asarray(y_pred)
+        y = _as_1d(y_true, "y_true")
+        if P.ndim == 1 and _are_labels(P, y, pos_label):
+            return self.from_responses(y, y_pred=P, sample_weight=sample_weight,
+                                       pos_label=pos_label)
+        return self.from_responses(y, y_score=P, sample_weight=sample_weight,
+                                   pos_label=pos_label)
+
+    def from_responses(
+        self,
+        y_true: Any,
+        *,
+        y_score: Any = None,
+        y_pred: Any = None,
+        classes: Any = None,
+        sample_weight: Any = None,
+        pos_label: Any = None,
+    ) -> float:
+        """The value from scores (``predict_proba``/``decision_function``) and/or
+        decisions (``predict``); a part that needs one takes the other if it is missing
+        (decisions from scores: ``score > 0.5``, or arg-max of a probability matrix)."""
+        from measurelab.metrics.evaluate import build_stats
+        from measurelab.stats.bundle import BinaryStats, MultiStats
+        from measurelab.stats.confusion import MultiCounts
+
+        y = _as_1d(y_true, "y_true")
+        if classes is not None:
+            labels = np.asarray(classes)
+        else:
+            labels = unique_labels(y if y_pred is None else np.concatenate([y, y_pred]))
+        k = labels.size
+        if y_score is not None and np.ndim(y_score) == 2 and np.shape(y_score)[1] > 1:
+            k = max(k, np.shape(y_score)[1])
+        if k <= 2:
+            pos = pos_label if pos_label is not None else _default_pos_label(labels)
+            decided = None if y_pred is None else (np.asarray(y_pred) == pos).astype(float)
+            if y_score is None:
+                y_score, decided = decided, None
+            elif np.ndim(y_score) == 2:  # a probability matrix: the positive column
+                cols = labels.tolist()
+                y_score = np.asarray(y_score)[:, cols.index(pos) if pos in cols else -1]
+            stats = build_stats(y, y_score, pos_label=pos, sample_weight=sample_weight)
+            if decided is not None:  # the threshold parts score the decisions
+                counts = build_stats(y, decided, pos_label=pos,
+                                     sample_weight=sample_weight).counts
+                stats = BinaryStats(table=stats.table, given_counts=counts)
+            v = self.measure.compute(stats)
+        else:
+            if y_score is None:
+                stats = build_stats(y, np.asarray(y_pred), labels=labels,
+                                    sample_weight=sample_weight)
+            else:
+                stats = build_stats(y, np.asarray(y_score), labels=labels,
+                                    sample_weight=sample_weight)
+                if y_pred is not None:
+                    w = None if sample_weight is None else np.asarray(sample_weight, float)
+                    counts = MultiCounts.from_labels(y, np.asarray(y_pred), labels=labels,
+                                                     sample_weight=w)
+                    stats = MultiStats(counts=counts, table=stats.table)
+            v = self.measure.compute(stats, average=self.average)
+        return self.as_float(v)
+
+    def as_float(self, v: Any) -> float:
+        """The number scikit-learn sees (see the module notes for two-level values)."""
+        from measurelab.measures.twolevel import TwoLevelValue, two_level_parts
+
+        if isinstance(v, TwoLevelValue):
+            if self.two_level == "display":
+                return v.display
+            g = two_level_parts(self.measure)[1]
+            return float(v.first) + TWO_LEVEL_STEP * _unit(g, float(v.second))
+        return float(v)
+
+
+def _are_labels(p: np.ndarray, y: np.ndarray, pos_label: Any) -> bool:
+    """A 1-d response holds class labels when it is not numeric or all its values are
+    labels of ``y`` (for 0/1 labels both readings give the same value)."""
+    if p.dtype.kind not in "biuf":
+        return True
+    known = set(np.unique(y).tolist()) | ({pos_label} if pos_label is not None else set())
+    return set(np.unique(p).tolist()) <= known
+
+
+class _MeasureScorer(_Scorer):
+    """scikit-learn's scorer, asking the estimator for what the measure needs."""
+
+    def _score(self, method_caller: Any, estimator: Any, X: Any, y_true: Any,
+               **kwargs: Any) -> float:
+        f: MeasureScore = self._score_func
+        pos_label = self._get_pos_label()
+        scores = decisions = None
+        if f.needs_scores:
+            method = _check_response_method(estimator, self._response_method).__name__
+            scores = method_caller(estimator, method, X, pos_label=pos_label)
+        if f.needs_decisions:
+            decisions = method_caller(estimator, "predict", X)
+        params = {**self._kwargs, **kwargs}
+        classes = getattr(estimator, "classes_", None)
+        if pos_label is None and classes is not None and len(classes) == 2:
+            params["pos_label"] = classes[-1]
+        return self._sign * f.from_responses(y_true, y_score=scores, y_pred=decisions,
+                                             classes=classes, **params)
+
+    def __repr__(self) -> str:
+        f: MeasureScore = self._score_func
+        extra = "".join(f", {k}={v!r}" for k, v in self._kwargs.items())
+        return f"measurelab.make_scorer({f.measure.name!r}{extra})"
+
+
+def make_scorer(
+    measure: str | Measure,
+    *,
+    pos_label: Any = None,
+    average: str = "macro",
+    two_level: str = "lexicographic",
+) -> Any:
+    """A scikit-learn scorer for any registered measure or spec.
+
+    Parameters
+    ----------
+    measure : name, alias, ``name@param``, two-level ``f:g`` or a :class:`Measure`
+        User-registered measures work too (with ``n_jobs > 1`` register them in an
+        importable module, so worker processes know them).
+    pos_label : positive class of a binary task; default: the estimator's
+        ``classes_[-1]`` (scikit-learn's convention).
+    average : 'macro', 'weighted' or 'micro' for multi-class input.
+    two_level : 'lexicographic' (default: ``f + 2⁻²⁶·ĝ``, orders like f:g) or 'display'
+        (the paper's f + g/100); see the module notes.
+
+    Returns
+    -------
+    scorer
+        Callable ``scorer(estimator, X, y, sample_weight=None)``; a subclass of
+        scikit-learn's scorer, so ``TunedThresholdClassifierCV`` and multi-metric
+        ``scoring={...}`` accept it. Lower-is-better measures return −value.
+
+    Examples
+    --------
+    >>> import numpy as np, measurelab as ml
+    >>> from sklearn.linear_model import LogisticRegression
+    >>> from sklearn.model_selection import cross_val_score
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(60, 2)); y = (X[:, 0] + rng.normal(size=60) > 0).astype(int)
+    >>> s = cross_val_score(LogisticRegression(), X, y, cv=3, scoring=ml.make_scorer("auc"))
+    >>> s.shape, bool((s > 0.5).all())
+    ((3,), True)
+    >>> ml.make_scorer("rms")
+    measurelab.make_scorer('rms')
+    """
+    score = MeasureScore(measure, average=average, two_level=two_level)
+    m = score.measure
+    if score.needs_probabilities:
+        response: Any = "predict_proba"
+    elif score.needs_scores:
+        response = ("predict_proba", "decision_function")
+    else:
+        response = "predict"
+    kwargs = {} if pos_label is None else {"pos_label": pos_label}
+    return _MeasureScorer(score, 1 if m.higher_is_better else -1, kwargs, response)
