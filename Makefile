@@ -18,23 +18,23 @@ install-test: $(BIN)/python
 demo: install
 	$(BIN)/measurelab demo --out out/demo
 
-# tests/test_site.py renders the report in headless Chromium (Debian package `chromium`);
+# tests/lab/report/test_site.py renders the report in headless Chromium (Debian package `chromium`);
 # installed here when missing and the machine allows it (root), else say what to run.
 chromium:
 	@command -v chromium >/dev/null 2>&1 || \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y chromium; \
 	  else echo "chromium is missing and this is not root: run" \
 	    "'sudo apt-get update && sudo apt-get install -y chromium'" \
-	    "(tests/test_site.py fails without it)"; fi
+	    "(tests/lab/report/test_site.py fails without it)"; fi
 
-# tests/test_delong_proc.py checks DeLong's intervals and tests against R's pROC (Debian
+# tests/inference/test_delong.py checks DeLong's intervals and tests against R's pROC (Debian
 # packages `r-base-core` and `r-cran-proc`); installed here when missing and root, as above.
 proc:
 	@Rscript -e 'quit(status = !requireNamespace("pROC", quietly = TRUE))' >/dev/null 2>&1 || \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y r-base-core r-cran-proc; \
 	  else echo "R's pROC is missing and this is not root: run" \
 	    "'sudo apt-get update && sudo apt-get install -y r-base-core r-cran-proc'" \
-	    "(tests/test_delong_proc.py skips its pROC checks without it)"; fi
+	    "(tests/inference/test_delong.py skips its pROC checks without it)"; fi
 
 test: install-test chromium proc
 	$(BIN)/ruff check conftest.py src tests $(wildcard benchmarks)

@@ -24,7 +24,7 @@ Examples
 Demšar's own example (his Table 6: AUC of four C4.5 variants on 14 data sets). With the
 table as printed, the voting data set has a tie between C4.5+cf and C4.5+m+cf; the paper's
 ranks (3.143, 2.000, 2.893, 1.964) follow from its unrounded values, where C4.5+cf is
-slightly ahead — see ``tests/test_demsar.py``.
+slightly ahead — see ``tests/inference/test_friedman.py``.
 
 >>> import pandas as pd
 >>> from measurelab.metaeval import demsar

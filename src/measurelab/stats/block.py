@@ -8,7 +8,7 @@ matrix products) instead of ``B`` evaluation calls. :class:`BlockStats` adds the
 as :class:`~measurelab.stats.bundle.BinaryStats` does for one table.
 
 Row ``b`` of a block is an ordinary table (:meth:`TableBlock.table`), so a block formula is
-checked against the measure's scalar formula on every row (``tests/test_block.py``).
+checked against the measure's scalar formula on every row (``tests/stats/test_block.py``).
 
 Examples
 --------

@@ -342,7 +342,7 @@ class ScoreTable:
 
         A bootstrap replicate is a multinomial reweighting of the rows
         (SPEC §6), so it needs no new sort. Rows whose new weights are both 0 stay (a row
-        of zero weight changes no measure; ``tests/test_zero_rows.py``), so the replicate
+        of zero weight changes no measure; ``tests/measures/test_zero_rows.py``), so the replicate
         shares this table's score array and what :meth:`score_cached` computed from it.
         ``integer=True`` states that the new weights are whole numbers (a bootstrap's
         multiplicities of whole counts), sparing the check.

@@ -223,7 +223,7 @@ def test_block_bootstrap_equals_case_resampling_in_distribution(rng):
 
 def test_block_route_equals_scalar_measures_on_every_replicate(rng):
     """Every replicate value equals the measure's scalar formula on that replicate's table
-    (the block formulas are checked per measure in tests/test_block.py; here the engine's
+    (the block formulas are checked per measure in tests/stats/test_block.py; here the engine's
     wiring: thresholds, models, the estimate row)."""
     from measurelab import registry
     from measurelab.measures.compute import compute_measures

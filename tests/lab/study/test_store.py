@@ -21,7 +21,7 @@ from measurelab.lab.study import run_study
 from measurelab.lab.study.store import ResultStore
 
 PROBLEMS = ["sonar"]
-SRC = str(Path(__file__).resolve().parents[1] / "src")
+SRC = str(Path(__file__).resolve().parents[3] / "src")
 
 
 @pytest.fixture(scope="module")

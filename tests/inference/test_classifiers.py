@@ -18,7 +18,7 @@ from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 from tests.conftest import make_binary
-from tests.test_intervals import _brute_delong
+from tests.inference.test_intervals import _brute_delong
 
 
 @pytest.fixture

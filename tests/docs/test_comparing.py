@@ -13,7 +13,7 @@ import pandas as pd
 import measurelab as ml
 from measurelab.cli import main
 
-DOC = Path(__file__).resolve().parents[1] / "docs" / "COMPARING.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "COMPARING.md"
 
 
 def test_comparing_examples_run():

@@ -22,7 +22,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-_PATH = Path(__file__).resolve().parents[1] / "benchmarks" / "coverage_study.py"
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "coverage_study.py"
 
 
 def _load() -> ModuleType:

@@ -20,7 +20,7 @@ import measurelab as ml
 from measurelab.measures import calibration
 from measurelab.stats.scoretable import ScoreTable
 from tests.conftest import make_binary
-from tests.test_cal_ties import ca2, convolution_oracle, enumerate_orders
+from tests.measures.test_calibration import ca2, convolution_oracle, enumerate_orders
 
 pytest.importorskip("numba")
 
