@@ -38,6 +38,7 @@ proc:
 
 test: install-test chromium proc
 	$(BIN)/ruff check conftest.py src tests $(wildcard benchmarks)
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/python -m pytest -n 2 -q
 
 bench: install-test

@@ -30,7 +30,7 @@ def _imports(path: Path) -> set[str]:
 def test_measure_functions_work_without_importing_api_in_registry() -> None:
     import measurelab as ml
 
-    assert ml.metrics.acc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1]) == 0.75  # via the registered evaluator
+    assert ml.metrics.acc([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1]) == 0.75
 
 
 def test_measures_table_fits_100_columns(capsys: pytest.CaptureFixture) -> None:

@@ -25,11 +25,32 @@ True
 
 from __future__ import annotations
 
-__all__ = ["MeasurelabDeprecationWarning", "MeasurelabError", "UndefinedMeasureWarning"]
+__all__ = [
+    "MeasurelabDeprecationWarning",
+    "MeasurelabError",
+    "MissingMeasureError",
+    "UndefinedMeasureWarning",
+]
 
 
 class MeasurelabError(ValueError):
     """Bad input: the message names the value and what was expected."""
+
+
+class MissingMeasureError(MeasurelabError, KeyError):
+    """A measure asked of an :class:`~measurelab.EvaluationResult` that does not hold it.
+
+    A :class:`KeyError` too, so the result behaves as a mapping: ``result.get(name)`` gives
+    None and ``name in result`` False.
+
+    Examples
+    --------
+    >>> str(MissingMeasureError("'auc' is not in this result"))
+    "'auc' is not in this result"
+    """
+
+    def __str__(self) -> str:  # the message as written (KeyError would quote it)
+        return Exception.__str__(self)
 
 
 class UndefinedMeasureWarning(UserWarning):

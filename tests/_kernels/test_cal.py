@@ -8,6 +8,7 @@ observed 1e-16 to 1e-14)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import subprocess
 import sys
@@ -17,8 +18,10 @@ import numpy as np
 import pytest
 
 import measurelab as ml
+from measurelab._kernels import routing
 from measurelab.measures import calibration
 from measurelab.stats.scoretable import ScoreTable
+from tests._kernels.test_routing import force_routes
 from tests.conftest import make_binary
 from tests.measures.test_calibration import ca2, convolution_oracle, enumerate_orders
 
@@ -26,12 +29,12 @@ pytest.importorskip("numba")
 
 
 def numpy_cal(t: ScoreTable, window: int, monkeypatch: pytest.MonkeyPatch) -> float:
-    monkeypatch.setattr(calibration, "COMPILED_MIN_CASES", float("inf"))
+    force_routes(monkeypatch, False, ["cal"])
     return calibration.cal(t, window=window)
 
 
 def compiled_cal(t: ScoreTable, window: int, monkeypatch: pytest.MonkeyPatch) -> float:
-    monkeypatch.setattr(calibration, "COMPILED_MIN_CASES", 0)
+    force_routes(monkeypatch, True, ["cal"])
     assert calibration.use_compiled(t)
     return calibration.cal(t, window=window)
 
@@ -188,7 +191,8 @@ def test_window_at_least_n_on_the_compiled_route(n, rng, monkeypatch):
 def test_use_compiled_thresholds(monkeypatch):
     small = ScoreTable.from_arrays([1, 0, 1], [0.2, 0.4, 0.9])
     assert not calibration.use_compiled(small)  # default: a few cases stay on numpy
-    monkeypatch.setattr(calibration, "COMPILED_MIN_CASES", 3)
+    monkeypatch.setitem(routing.ROUTES, "cal", dataclasses.replace(routing.ROUTES["cal"],
+                                                                   min_size=3))
     assert calibration.use_compiled(small)
     monkeypatch.setitem(sys.modules, "measurelab._kernels.cal", None)  # no numba
     assert not calibration.use_compiled(small)

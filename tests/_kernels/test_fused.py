@@ -15,12 +15,15 @@ import numpy as np
 import pytest
 
 import measurelab as ml
+from measurelab._kernels import routing
 from measurelab.io import TableAccumulator
 from measurelab.measures import _fused
+from measurelab.measures._rules import TABLE_WALK
 from measurelab.measures.compute import compute_measures
 from measurelab.stats import scoretable as st
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
+from tests._kernels.test_routing import force_routes
 
 REL = 1e-12
 
@@ -43,8 +46,7 @@ def _tables(seed: int, count: int):
 
 
 def _evaluate(t: ScoreTable, fused: bool, monkeypatch, threshold: float = 0.5) -> dict:
-    big = 0 if fused else 10**12
-    monkeypatch.setattr(_fused, "FUSED_MIN_SIZE", big)
+    force_routes(monkeypatch, fused, ["fused_walk"])
     fresh = ScoreTable(t.scores, t.pos, t.neg)  # no sums kept from an earlier run
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -139,19 +141,17 @@ def test_fused_walk_of_an_empty_table_is_all_zero():
 
 
 def test_measures_called_one_by_one_on_a_large_table_use_the_walk(monkeypatch):
-    monkeypatch.setattr(_fused, "FUSED_MIN_SIZE", 0)
+    force_routes(monkeypatch, True, ["fused_walk"])
     rng = np.random.default_rng(5)
     y = rng.random(3000) < 0.3
     s = rng.random(3000)
     t = ScoreTable.from_arrays(y, s)
     assert ml.measures.ranking.auc(t) == ml.metrics.auc(y, s)
-    assert "_fused_sums" in t.__dict__
+    assert TABLE_WALK in t.memo  # the sums are in the table's memo, its fields unchanged
 
 
 def _force_compiled(monkeypatch, on: bool) -> None:
-    big = 0 if on else 10**12
-    monkeypatch.setattr(st, "COMPILED_MIN_ROWS", big)
-    monkeypatch.setattr(st, "COMPILED_MIN_ROWS_LOADED", big)
+    force_routes(monkeypatch, on, ["scoretable"])
     monkeypatch.setattr(st, "_mostly_tied", lambda s: not on)  # ties through both routes
 
 
@@ -200,9 +200,9 @@ def test_compiled_pair_counter_equals_brute_force_and_the_sorted_route(monkeypat
         if i % 4 == 0:
             a = rng.random(K)  # distinct values
         monkeypatch.setattr(pairs, "_TABLE_CELLS", 0)  # never the contingency table
-        monkeypatch.setattr(pairs, "_TREE_MIN_OBJECTS", 0)
+        force_routes(monkeypatch, True, ["pair_tree"])
         tree = pairs.pair_counts(a, b)
-        monkeypatch.setattr(pairs, "_TREE_MIN_OBJECTS", 10**12)
+        force_routes(monkeypatch, False, ["pair_tree"])
         assert tree == pairs.pair_counts(a, b) == pairs.pair_counts_brute(a.tolist(), b.tolist())
 
 
@@ -216,7 +216,7 @@ def test_route_depends_on_the_table_alone(tmp_path):
     code = (
         "import sys, json, warnings\n"
         "import numpy as np\n"
-        "from measurelab.metrics.evaluate import compute_measures\n"
+        "from measurelab.metrics.evaluation import compute_measures\n"
         "from measurelab.stats.bundle import BinaryStats\n"
         "from measurelab.stats.scoretable import ScoreTable\n"
         "warnings.simplefilter('ignore')\n"
@@ -276,9 +276,9 @@ def test_apr_of_large_tie_groups_compiled_equals_numpy_and_the_definition(monkey
     pos = g.integers(0, 2000, scores.size).astype(np.float64)
     neg = g.integers(0, 2000, scores.size).astype(np.float64)
     t = ScoreTable(scores, pos, neg)
-    assert t.total >= ranking.APR_COMPILED_MIN_CASES
+    assert routing.use_compiled("apr_groups", t.total)
     compiled = ranking.apr(t)
-    monkeypatch.setattr(ranking, "APR_COMPILED_MIN_CASES", 1 << 62)
+    force_routes(monkeypatch, False, ["apr_groups"])
     numpy_route = ranking.apr(ScoreTable(scores, pos, neg))
     assert compiled == pytest.approx(numpy_route, rel=REL)
     # the definition on one tie group of 3 positives among 5 cases behind 2 cases (1 pos):

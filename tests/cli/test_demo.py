@@ -49,3 +49,31 @@ def test_demo_writes_report_and_agrees_with_sklearn(tmp_path, capsys):
     index = (out / "index.html").read_text()
     for name in set(QUICK_REPRODUCTIONS) & set(experiments.available()):
         assert f"{name}/{name}.html" in index
+
+
+def test_demo_curves_are_the_curves_modules_points():
+    """The figure's ROC and PR lines (from measurelab.curves) equal the points the demo
+    computed itself before: counts at every distinct score, from (0, 0) and (0, 1)."""
+    from measurelab.cli.demo import curves_figure
+    from measurelab.stats.scoretable import ScoreTable
+
+    rng = np.random.default_rng(3)
+    y = (rng.random(200) < 0.4).astype(int)
+    scores = {"a": np.round(rng.random(200) * 0.7 + y * 0.3, 2), "b": rng.random(200)}
+    fig = curves_figure(y, scores)
+    roc_ax, pr_ax, _ = fig.axes
+    for i, s in enumerate(scores.values()):
+        t = ScoreTable.from_arrays(y == 1, s)
+        c = t.counts_all_thresholds()
+        tpr = np.concatenate([[0.0], c.tp / t.n_pos])
+        fpr = np.concatenate([[0.0], c.fp / t.n_neg])
+        precision = np.concatenate([[1.0], c.tp / (c.tp + c.fp)])
+        roc, pr = roc_ax.get_lines()[i], pr_ax.get_lines()[i]
+        np.testing.assert_array_equal(roc.get_xdata(), fpr)
+        np.testing.assert_array_equal(roc.get_ydata(), tpr)
+        np.testing.assert_array_equal(pr.get_xdata(), tpr)  # recall
+        np.testing.assert_array_equal(pr.get_ydata(), precision)
+        assert f"AUC {np.trapezoid(tpr, fpr):.3f}" in roc.get_label()
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

@@ -116,7 +116,7 @@ def test_formats_and_stdin_give_identical_json(capsys, monkeypatch, preds, tmp_p
 def test_counts_equal_evaluate_counts(capsys):
     code, out, err = run_cli(capsys, "--counts", "1242", "390", "189", "740", "--json")
     assert code == 0 and err == ""
-    want = ml.evaluate_counts(1242, 390, 189, 740).to_dict()
+    want = ml.evaluate_counts(tp=1242, fp=390, fn=189, tn=740).to_dict()
     assert json.loads(out) == json.loads(json.dumps(want))
     assert {m.name for m in ml.registry if m.kind == "threshold"} <= set(json.loads(out))
     # Sokolova 2006 Table 2 (SVM): accuracy from the counts by hand

@@ -59,7 +59,7 @@ def test_ci_json_equals_the_api(capsys, csv, tmp_path):
     assert code == 0
     got = json.loads(out)
     api = ml.compare_classifiers(df.y, {"lr": df.lr, "gb": df.gb}, measures=["auc", "acc", "f1"],
-                                 ci=0.9, n_boot=100, seed=4)
+                                 ci=0.9, n_boot=100, random_state=4)
     assert got == json.loads(api.to_json())
     assert set(got["models"]["lr"]["auc"]) == {"value", "lo", "hi", "method", "se"}
     assert {"se", "z"} <= set(got["pairs"][0]) and got["pairs"][0]["measure"] == "auc"

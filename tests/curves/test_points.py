@@ -284,7 +284,8 @@ def test_import_measurelab_stays_lean_and_lazy_names_resolve():
     code = (
         "import sys, measurelab as ml\n"
         "heavy = [m for m in ('sklearn', 'matplotlib', 'measurelab.curves',\n"
-        "         'measurelab.metrics.scorers', 'measurelab.metrics.thresholds') if m in sys.modules]\n"
+        "         'measurelab.metrics.scorers', 'measurelab.metrics.thresholds')\n"
+        "         if m in sys.modules]\n"
         "assert not heavy, heavy\n"
         "assert 'roc_curve' in dir(ml) and 'make_scorer' in ml.__all__\n"
         "assert ml.roc_curve is ml.curves.roc_curve\n"
@@ -313,3 +314,100 @@ def test_curves_from_a_merged_table_equal_the_whole_data():
         ml.roc_curve(whole, s)
     with pytest.raises(ml.MeasurelabError, match="y_score is missing"):
         ml.roc_curve(y)
+
+
+# ------------------------------------------------------------------- the threshold rule
+def _rates_at(y, s, w, pos_label, t, inclusive):
+    """(tpr, fpr, predicted-positive share, precision) of evaluate(threshold=t)."""
+    r = ml.evaluate(y, s, threshold=t, inclusive=inclusive, pos_label=pos_label,
+                    sample_weight=w, measures=["sens", "spec", "prec"])
+    pos = np.asarray(y) == pos_label
+    ww = np.ones(len(y)) if w is None else np.asarray(w, float)
+    above = (s >= t) if inclusive else (s > t)
+    return r["sens"], 1 - r["spec"], ww[above].sum() / ww.sum(), r["prec"], pos
+
+
+RULE_CASES = [  # seed, weighted, zero weights, scores rounded to one decimal (ties)
+    (0, False, False, True),
+    (1, False, False, False),
+    (2, True, False, True),
+    (3, True, True, True),
+]
+
+
+@pytest.mark.parametrize("inclusive", [True, False])
+@pytest.mark.parametrize("seed,weighted,zeros,coarse", RULE_CASES)
+@pytest.mark.parametrize("pos_label", [1, 0])
+def test_evaluate_at_each_curve_threshold_gives_that_point(seed, weighted, zeros, coarse,
+                                                           inclusive, pos_label):
+    """The one threshold rule: evaluate(..., threshold=thresholds[i], inclusive=inc) gives
+    point i of every curve computed with the same inc, ties and zero weights included."""
+    y, s, w = _data(seed, n=120, weighted=weighted, zero_weights=zeros)
+    if not coarse:
+        s = np.round(s + np.random.default_rng(seed).random(s.size) * 1e-3, 4)
+    kw = dict(pos_label=pos_label, sample_weight=w, inclusive=inclusive)
+    def close(a, b):  # 1 - spec against fpr: one rounding apart
+        return a == pytest.approx(b, rel=1e-12, abs=1e-15)
+
+    eq = close if weighted else (lambda a, b: a == b)  # proportions of whole counts: exact
+    roc = ml.roc_curve(y, s, **kw)
+    gain = ml.curves.cumulative_gain_curve(y, s, **kw)
+    cost = ml.curves.cost_curve(y, s, **kw)
+    np.testing.assert_array_equal(gain.thresholds, roc.thresholds)
+    np.testing.assert_array_equal(cost.thresholds, roc.thresholds)
+    assert (np.diff(roc.thresholds) < 0).all()
+    for i, t in enumerate(roc.thresholds):
+        tpr, fpr, depth, _, _ = _rates_at(y, s, w, pos_label, t, inclusive)
+        assert eq(tpr, roc.tpr[i]) and close(fpr, roc.fpr[i]), (i, t)
+        assert eq(depth, gain.depth[i]) and eq(tpr, gain.gain[i])
+        assert close(1 - tpr, cost.fnr[i]) and close(fpr, cost.fpr[i])
+    # the ends: nothing positive and everything positive
+    assert roc.tpr[0] == roc.fpr[0] == 0 and roc.tpr[-1] == roc.fpr[-1] == 1
+    if inclusive:
+        assert roc.thresholds[0] == np.inf and roc.thresholds[-1] == s[w != 0 if zeros else
+                                                                        slice(None)].min()
+    else:
+        assert roc.thresholds[0] == s[w != 0 if zeros else slice(None)].max()
+        assert roc.thresholds[-1] == -np.inf
+    pr = ml.precision_recall_curve(y, s, **kw)
+    for i, t in enumerate(pr.thresholds):
+        tpr, _, _, prec, _ = _rates_at(y, s, w, pos_label, t, inclusive)
+        assert eq(tpr, pr.recall[i]) and eq(prec, pr.precision[i]), (i, t)
+    det = ml.curves.det_curve(y, s, **kw)
+    for i, t in enumerate(det.thresholds):
+        tpr, fpr, _, _, _ = _rates_at(y, s, w, pos_label, t, inclusive)
+        assert close(fpr, det.fpr[i]) and close(1 - tpr, det.fnr[i]), (i, t)
+    lift = ml.curves.lift_curve(y, s, **kw)
+    for i, t in enumerate(lift.thresholds):
+        tpr, _, depth, _, _ = _rates_at(y, s, w, pos_label, t, inclusive)
+        assert eq(depth, lift.depth[i]) and lift.lift[i] == pytest.approx(tpr / depth,
+                                                                          rel=1e-12)
+
+
+def test_exclusive_thresholds_are_the_same_points_shifted_down_one_score():
+    y, s, _ = _data(5, n=80)
+    for f in (ml.roc_curve, ml.precision_recall_curve, ml.curves.det_curve,
+              ml.curves.cumulative_gain_curve, ml.curves.lift_curve, ml.curves.cost_curve):
+        a, b = f(y, s), f(y, s, inclusive=False)
+        for field in a._fields:  # every array but the thresholds
+            if field != "thresholds":
+                np.testing.assert_array_equal(getattr(a, field), getattr(b, field))
+        distinct = np.unique(s)  # increasing
+        below = {float(v): float(u) for u, v in zip(np.r_[-np.inf, distinct[:-1]], distinct,
+                                                    strict=True)}
+        below[np.inf] = float(distinct[-1])
+        want = [below[float(t)] for t in a.thresholds]
+        np.testing.assert_array_equal(b.thresholds, want)
+    # the scikit-learn default is unchanged, and best_threshold's rule is the exclusive one
+    t, _ = ml.best_threshold(y, s, "youden")
+    assert t in ml.roc_curve(y, s, inclusive=False).thresholds
+    with pytest.raises(ml.MeasurelabError, match="inclusive must be True or False"):
+        ml.roc_curve(y, s, inclusive="no")
+
+
+def test_the_threshold_rule_is_stated_in_every_docstring():
+    for f in (ml.evaluate, ml.roc_curve, ml.precision_recall_curve, ml.curves.det_curve,
+              ml.curves.cumulative_gain_curve, ml.curves.lift_curve, ml.curves.cost_curve):
+        doc = " ".join(f.__doc__.split())
+        assert "score > threshold" in doc or "score > thresholds[i]" in doc, f.__name__
+        assert "inclusive" in doc, f.__name__

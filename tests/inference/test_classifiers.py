@@ -49,7 +49,8 @@ def test_values_equal_evaluate_per_model(three):
 
 def test_paired_tests_by_independent_routes(three):
     y, models = three
-    r = ml.compare_classifiers(y, models, measures=["acc", "auc", "f1"], n_boot=200, seed=1)
+    r = ml.compare_classifiers(y, models, measures=["acc", "auc", "f1"], n_boot=200,
+                               random_state=1)
     t = r.tests()
     assert list(t.columns[:9]) == ["a", "b", "measure", "diff", "lo", "hi", "p", "p_holm",
                                    "method"]
@@ -110,7 +111,7 @@ def test_sokolova_svm_nb_from_confusion_matrices():
     r = ml.compare_classifiers(y, {"svm": p_svm, "nb": p_nb}, measures=["acc"], ci=None)
     row = r.verdicts().iloc[0]
     assert row.verdict == likelihood_verdict(svm, nb)
-    assert row.dp_band_a == dp_band(float(ml.evaluate_counts(1242, 390, 189, 740,
+    assert row.dp_band_a == dp_band(float(ml.evaluate_counts(tp=1242, fp=390, fn=189, tn=740,
                                                              measures=["dp"])["dp"]))
 
 
@@ -248,7 +249,7 @@ def test_demo_comparison_section(tmp_path, three):
     assert page.exists() and "data:image/png;base64," in page.read_text()
     assert "## Are the differences real?" in md and "| auc " in md
     api = ml.compare_classifiers(y, models, measures=list(COMPARE_MEASURES), n_boot=1000,
-                                 seed=SEED)
+                                 random_state=SEED)
     lr = api.intervals().query("model == 'a' and measure == 'auc'").iloc[0]
     assert f"{lr.value:.3f} [{lr.lo:.3f}, {lr.hi:.3f}]" in md
     assert "mcnemar" in buf.getvalue() and "delong" in buf.getvalue()

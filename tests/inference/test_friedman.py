@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from measurelab import MeasurelabError
-from measurelab.metaeval import bonferroni_dunn_q, demsar, nemenyi_q
+from measurelab.inference import bonferroni_dunn_q, demsar, nemenyi_q
 
 # Demšar (2006) Table 6: AUC of C4.5 and three variants on 14 UCI data sets, as printed
 NAMES = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]

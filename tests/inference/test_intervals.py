@@ -261,7 +261,7 @@ def test_permuted_rows_give_identical_intervals_and_p_values(rng):
     perm = rng.permutation(s.size)
     for weight in (None, w):
         for strat in (False, True):
-            kw = dict(measures="all", n_boot=200, seed=4, stratify=strat)
+            kw = dict(measures="all", n_boot=200, random_state=4, stratify=strat)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 r1 = ml.compare_classifiers(yl, {"a": s, "b": s2}, sample_weight=weight, **kw)
@@ -281,9 +281,9 @@ def test_permuted_rows_give_identical_intervals_and_p_values(rng):
 def test_bootstrap_is_seeded_and_reproducible(rng):
     yl, s, _ = make_binary(rng, 100)
     kw = dict(measures=["f1", "apr"], ci=0.95, n_boot=100)
-    r1 = ml.evaluate(yl, s, seed=3, **kw).intervals()
-    r2 = ml.evaluate(yl, s, seed=3, **kw).intervals()
-    r3 = ml.evaluate(yl, s, seed=4, **kw).intervals()
+    r1 = ml.evaluate(yl, s, random_state=3, **kw).intervals()
+    r2 = ml.evaluate(yl, s, random_state=3, **kw).intervals()
+    r3 = ml.evaluate(yl, s, random_state=4, **kw).intervals()
     assert r1.equals(r2) and not r1.equals(r3)
 
 
@@ -445,7 +445,7 @@ def _coverage(n_sim: int, n1: int, n0: int, n_boot: int, seed: int) -> dict[str,
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             r = ml.evaluate(y, s, measures=list(truth), threshold=thr, ci=0.95,
-                            n_boot=n_boot, seed=i, progress=False).intervals()
+                            n_boot=n_boot, random_state=i, progress=False).intervals()
         for row in r.itertuples():
             hits[row.measure] += row.lo <= truth[row.measure] <= row.hi
     return {k: v / n_sim for k, v in hits.items()}
@@ -533,13 +533,13 @@ def test_case_design_from_table_needs_whole_counts():
 def test_compiled_count_equals_bincount(monkeypatch, stratify):
     """Large strata count their draws with a compiled loop: the same multiplicities as
     np.bincount of the same draws (so the same replicates as without numba)."""
-    from measurelab.inference import bootstrap
+    from tests._kernels.test_routing import force_routes
 
     g = np.random.default_rng(0)
     n = (1 << 16) + 5
     y = g.random(n) < 0.3
     d = iv.CaseDesign.from_cases(y, [g.random(n)], stratify=stratify)
     fast = d.draw(np.random.default_rng(4), 3)
-    monkeypatch.setattr(bootstrap, "_compiled_available", lambda: False)
+    force_routes(monkeypatch, False, ["bootstrap_draws"])
     slow = d.draw(np.random.default_rng(4), 3)
     assert np.array_equal(fast, slow) and fast.sum() == 3 * n

@@ -57,6 +57,22 @@ def test_zero_variance_cases():
         paired_ttest([1, 2], [1, 2, 3])
 
 
+@pytest.mark.filterwarnings("ignore:Precision loss:RuntimeWarning")  # scipy on constant d
+@pytest.mark.parametrize("shift", [0.0, 0.25, -2.0])
+def test_zero_variance_against_scipy(shift):
+    """A constant non-zero difference: t = ±inf, p = 0 as scipy; no difference at all:
+    t = 0, p = 1 where scipy gives NaN (0/0)."""
+    a = np.array([0.5, 0.25, 0.75, 1.0])
+    r = paired_ttest(a + shift, a)
+    ref = stats.ttest_rel(a + shift, a)
+    if shift:
+        assert r.statistic == ref.statistic == math.copysign(math.inf, shift)
+        assert r.pvalue == ref.pvalue == 0.0
+    else:
+        assert math.isnan(ref.statistic) and math.isnan(ref.pvalue)
+        assert (r.statistic, r.pvalue, r.verdict) == (0.0, 1.0, "draw")
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_wilcoxon_exact_equals_scipy(seed):
     rng = np.random.default_rng(seed)

@@ -38,7 +38,8 @@ def test_unpaired_auc_row_is_delong_unpaired(two_sets):
     assert list(t.columns[:2]) == ["a", "b"] and t["a"].tolist() == ["new"] * 3
     assert t.loc["f1", "method"] == "bootstrap" and math.isnan(t.loc["f1", "df"])
     # the values are each model's value on its own test set
-    assert t.loc["f1", "diff"] == pytest.approx(ml.metrics.f1(ya, sa) - ml.metrics.f1(yb, sb), abs=1e-15)
+    assert t.loc["f1", "diff"] == pytest.approx(ml.metrics.f1(ya, sa) - ml.metrics.f1(yb, sb),
+                                                abs=1e-15)
     assert set(r.to_dict()) == {"models", "pairs"}
 
 
@@ -134,6 +135,6 @@ def test_pair_rows_get_their_acceleration_whatever_else_is_asked():
     rows = []
     for ms in (["sens"], ["sens", "f1"]):
         t = ml.compare_classifiers(y, {"a": sa, "b": sb}, measures=ms, n_boot=500,
-                                   seed=1).tests()
+                                   random_state=1).tests()
         rows.append(t[t.measure == "sens"][["lo", "hi", "p"]].to_numpy())
     np.testing.assert_array_equal(rows[0], rows[1])

@@ -140,3 +140,42 @@ def test_cli_scheduler_equals_api(data, cluster) -> None:
          "--score-col", "p", "--json"], capture_output=True, text=True, timeout=120)
     assert r2.returncode == 0, r2.stderr
     _same(json.loads(r2.stdout), got)
+
+
+def test_every_reader_reads_the_same_files_of_a_folder(tmp_path: Path) -> None:
+    """One rule decides which files a folder holds, for the tasks of the cluster and for
+    the local readers: names beginning with '.' or '_' (files and folders) are left out,
+    any other file counts whatever its suffix."""
+    from measurelab.io import evaluate_file, evaluate_multi_file
+    from measurelab.io.distributed import evaluate_parquet_multi
+
+    rng = np.random.default_rng(8)
+    y, s, _ = make_binary(rng, 400, ties=True)
+    df = pd.DataFrame({"y": y, "p": s, "q": 1.0 - s})
+    folder = tmp_path / "ds"
+    (folder / "_temporary").mkdir(parents=True)
+    (folder / "sub").mkdir()
+    df[:100].to_parquet(folder / "a.parquet")
+    df[100:250].to_parquet(folder / "sub" / "b.parq")
+    df[250:].to_parquet(folder / "000000_0")  # Hive: no suffix
+    df.to_parquet(folder / "_temporary" / "left-over.parquet")  # an unfinished write
+    df.to_parquet(folder / ".hidden.parquet")
+    (folder / "_SUCCESS").write_text("")
+    files = sorted({Path(f).relative_to(folder).as_posix() for f, _ in parquet_parts(folder)})
+    assert files == ["000000_0", "a.parquet", "sub/b.parq"]
+    cols = {"label_col": "y", "score_col": "p", "measures": ["acc", "auc", "apr", "rms"]}
+    want = dict(ml.evaluate(y, s, measures=cols["measures"]))
+    _same(dict(evaluate_parquet(folder, scheduler=None, **cols)), want)
+    _same(dict(evaluate_file(folder, **cols)), want)
+    multi = dict(evaluate_multi_file(folder, label_col="y", proba_cols=["q", "p"],
+                                     classes=["0", "1"], measures=["acc", "mxe"]))
+    assert multi == dict(evaluate_parquet_multi(folder, scheduler=None, label_col="y",
+                                                proba_cols=["q", "p"], classes=["0", "1"],
+                                                measures=["acc", "mxe"]))
+    assert multi["acc"] == pytest.approx(float(np.mean((s > 0.5) == (y == 1))), abs=1e-15)
+    # a file that is not Parquet is an error for every reader, not left out by one
+    (folder / "notes.txt").write_text("not parquet")
+    with pytest.raises(MeasurelabError, match=r"notes\.txt"):
+        parquet_parts(folder)
+    with pytest.raises(MeasurelabError, match="Parquet"):
+        evaluate_file(folder, **cols)

@@ -61,7 +61,8 @@ def test_ap11_integer_weights_unchanged(rng):
 
     y, s, _ = make_binary(rng, 300, ties=True)
     yb = y == 1
-    assert ml.metrics.ap11(y, s) == pytest.approx(float(ap11_fraction(yb, s, np.ones(300))), rel=1e-15)
+    assert ml.metrics.ap11(y, s) == pytest.approx(float(ap11_fraction(yb, s, np.ones(300))),
+                                                  rel=1e-15)
 
 
 def test_exact_sum_against_fractions(rng):
@@ -112,7 +113,7 @@ def test_kappa_and_mcc_exact_at_any_size(counts):
         num = tp * tn - fp * fn
         den = (tp + fp) * (tp + fn) * (tn + fp) * (tn + fn)
         assert_correctly_rounded_sqrt(agreement.mcc(c), Fr(num * num, den), 1 if num >= 0 else -1)
-    r = ml.evaluate_counts(*counts, measures=["kappa", "mcc"])
+    r = ml.evaluate_counts(tp=tp, fp=fp, fn=fn, tn=tn, measures=["kappa", "mcc"])
     assert r["kappa"] == float(kappa_fraction(tp, fp, fn, tn))
 
 

@@ -68,7 +68,7 @@ def test_against_pycm(seed):
     tp, fp, fn, tn = (int(v) for v in rng.integers(1, 60, 4))
     cm = pycm.ConfusionMatrix(matrix={1: {1: tp, 0: fn}, 0: {1: fp, 0: tn}})
     c = BinaryCounts(tp, fp, fn, tn)
-    r = ml.evaluate_counts(tp, fp, fn, tn)
+    r = ml.evaluate_counts(tp=tp, fp=fp, fn=fn, tn=tn)
     assert r["youden"] == pytest.approx(cm.Y[1], abs=1e-12)
     assert r["lr_pos"] == pytest.approx(cm.PLR[1], rel=1e-12)
     assert r["lr_neg"] == pytest.approx(cm.NLR[1], rel=1e-12)
@@ -174,7 +174,8 @@ def _brute_cal(yb, s, window):
 def test_cal_against_sliding_windows(n, window, ties, rng):
     y, s, _ = make_binary(rng, n, ties=ties)
     yb = y == 1
-    assert ml.metrics.cal(y, s, window=window) == pytest.approx(_brute_cal(yb, s, window), abs=1e-12)
+    assert ml.metrics.cal(y, s, window=window) == pytest.approx(_brute_cal(yb, s, window),
+                                                                abs=1e-12)
 
 
 @pytest.mark.parametrize("ties", [True, False])
@@ -217,7 +218,7 @@ def test_sokolova_identities(seed):
     """Sokolova eq. 16–20 and bacc = (youden + 1)/2, on random counts."""
     rng = np.random.default_rng(seed)
     tp, fp, fn, tn = (int(v) for v in rng.integers(1, 500, 4))
-    r = ml.evaluate_counts(tp, fp, fn, tn)
+    r = ml.evaluate_counts(tp=tp, fp=fp, fn=fn, tn=tn)
     s, p, lp, ln = r["sens"], r["spec"], r["lr_pos"], r["lr_neg"]
     assert s == pytest.approx(lp * (ln - 1) / (ln - lp), rel=1e-9)
     assert p == pytest.approx((1 - lp) / (ln - lp), rel=1e-9)

@@ -14,6 +14,7 @@ from measurelab import MeasurelabError
 from measurelab.measures import TwoLevelValue
 from measurelab.metaeval import PairCounts, pair_counts, pair_counts_brute
 from measurelab.metaeval import pairs as pairs_mod
+from tests._kernels.test_routing import force_routes
 
 SETTINGS = settings(max_examples=120, deadline=None)
 
@@ -205,8 +206,7 @@ COMPILED_ROUTES = {  # (rank route, largest table on that route, largest Fenwick
 
 def _compiled(mp: pytest.MonkeyPatch, route: str) -> None:
     ranks, cells, fenwick = COMPILED_ROUTES[route]
-    mp.setattr(pairs_mod, "_VALUES_MIN_OBJECTS", 0)
-    mp.setattr(pairs_mod, "_VALUES_MIN_OBJECTS_COLD", 0)
+    force_routes(mp, True, ["pair_values"])
     mp.setattr(pairs_mod, "_RANK_ROUTE", ranks)
     mp.setattr(pairs_mod, "_VALUES_TABLE_CELLS", cells)
     mp.setattr(pairs_mod, "_FENWICK_RANKS", fenwick)
@@ -253,7 +253,7 @@ def test_compiled_route_equals_numpy_route_on_larger_inputs(route, seed, levels,
     if seed % 3 == 0:
         b = np.round(b * 10)
     b32 = b.astype(np.float32).astype(float)
-    want = pair_counts(a, b)  # below _VALUES_MIN_OBJECTS: the numpy routes
+    want = pair_counts(a, b)  # below the "pair_values" route's size: the numpy routes
     want32 = pair_counts(b32, a)
     with pytest.MonkeyPatch.context() as mp:
         _compiled(mp, route)
@@ -263,13 +263,13 @@ def test_compiled_route_equals_numpy_route_on_larger_inputs(route, seed, levels,
 
 def test_compiled_route_is_taken_for_long_numeric_arrays(monkeypatch):
     import measurelab._kernels.pairs  # noqa: F401  (loaded: the lower threshold)
+    from measurelab._kernels import routing
 
-    K = pairs_mod._VALUES_MIN_OBJECTS
+    K = int(routing.threshold("pair_values"))
     rng = np.random.default_rng(5)
     a, b = rng.random(K), np.round(rng.random(K) * 50)
     got = pairs_mod._counts_compiled(a, b)
     assert got is not None and got == pair_counts(a, b)
-    monkeypatch.setattr(pairs_mod, "_VALUES_MIN_OBJECTS", 10**12)  # the numpy route
-    monkeypatch.setattr(pairs_mod, "_VALUES_MIN_OBJECTS_COLD", 10**12)
+    force_routes(monkeypatch, False, ["pair_values"])  # the numpy route
     assert pairs_mod._counts_compiled(a, b) is None
     assert got == pair_counts(a, b)

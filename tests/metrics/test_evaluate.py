@@ -93,13 +93,59 @@ def test_undefined_values_are_nan_with_a_warning():
 
 
 def test_evaluate_counts():
-    r = ml.evaluate_counts(10, 5, 3, 20)
+    r = ml.evaluate_counts(tp=10, fp=5, fn=3, tn=20)
     assert all(ml.registry.get(k).kind == "threshold" for k in r if k != "dp_band")
     assert r["acc"] == 30 / 38
     with pytest.raises(MeasurelabError, match="tp must be a non-negative count, got -1"):
-        ml.evaluate_counts(-1, 0, 0, 0)
+        ml.evaluate_counts(tp=-1, fp=0, fn=0, tn=0)
     with pytest.raises(MeasurelabError, match="auc needs scores"):
-        ml.evaluate_counts(1, 2, 3, 4, measures=["auc"])
+        ml.evaluate_counts(tp=1, fp=2, fn=3, tn=4, measures=["auc"])
+
+
+def test_evaluate_counts_takes_the_counts_by_name_only():
+    import inspect
+    import pickle
+
+    params = inspect.signature(ml.evaluate_counts).parameters
+    assert list(params) == ["tp", "fp", "fn", "tn", "measures"]
+    assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in params.values())
+    # scikit-learn's confusion_matrix(...).ravel() order cannot slip in positionally
+    for args in ((20, 5, 3, 10), (20, 5, 3), (20,)):
+        with pytest.raises(TypeError, match=r"takes the counts by name.*evaluate_counts\(tp="):
+            ml.evaluate_counts(*args)
+    with pytest.raises(TypeError, match="by name"):
+        ml.evaluate_counts(20, 5, 3, 10, measures=["acc"])
+    with pytest.raises(TypeError, match="missing 1 required keyword-only argument: 'tn'"):
+        ml.evaluate_counts(tp=1, fp=2, fn=3)
+    r = ml.evaluate_counts(tn=20, fp=5, fn=3, tp=10)  # any keyword order
+    assert r["sens"] == 10 / 13 and r["spec"] == 20 / 25
+    assert pickle.loads(pickle.dumps(ml.evaluate_counts)) is ml.evaluate_counts
+
+
+def test_evaluation_result_is_a_mapping_missing_measures_raise_key_error():
+    from collections.abc import Mapping
+
+    from measurelab.exceptions import MissingMeasureError
+
+    r = ml.evaluate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], measures=["acc", "auc"])
+    assert isinstance(r, Mapping)
+    assert dict(r) == {"acc": 0.75, "auc": 1.0}
+    assert r.get("auc") == 1.0 and r.get("f1") is None and r.get("f1", -1) == -1
+    assert "auc" in r and "f1" not in r
+    assert "accuracy" in r and r["accuracy"] == 0.75  # an alias of a measure held
+    # unknown names, registered measures not evaluated, and non-names alike
+    for key in ("f1", "no_such_measure", "auc:acc", 3, None):
+        assert key not in r and r.get(key) is None
+        with pytest.raises(KeyError) as info:
+            r[key]
+        assert isinstance(info.value, MissingMeasureError)
+        assert isinstance(info.value, MeasurelabError)  # callers catching it still do
+    with pytest.raises(KeyError, match="'f1' is not in this result \\(it holds 'acc', 'auc'\\)"):
+        r["f1"]
+    with pytest.raises(KeyError, match="unknown measure 'no_such_measure'"):
+        r["no_such_measure"]
+    assert str(MissingMeasureError("x")) == "x"  # not quoted, as KeyError would
+    assert r == {"acc": 0.75, "auc": 1.0} and list(r.keys()) == ["acc", "auc"]
 
 
 def test_evaluator_streams_binary_and_multiclass(rng):
@@ -137,7 +183,8 @@ def test_register_user_measure_and_metadata():
         m = ml.registry.get("youden_half")
         assert (m.kind, m.range, m.higher_is_better, m.description) == (
             "threshold", (-0.5, 0.5), True, "Half of Youden's index.")
-        assert ml.evaluate_counts(3, 1, 1, 3, measures=["youden_half"])["youden_half"] == 0.25
+        r = ml.evaluate_counts(tp=3, fp=1, fn=1, tn=3, measures=["youden_half"])
+        assert r["youden_half"] == 0.25
         with pytest.raises(MeasurelabError, match="already registered"):
             ml.measure("youden_half", kind="threshold", statistic="counts")(youden_half)
         assert "youden_half" in ml.registry.to_frame().index

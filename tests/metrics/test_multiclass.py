@@ -109,11 +109,12 @@ def test_binary_two_column_probabilities_equal_binary_measures(rng):
 def test_binary_top_k_against_scikit_learn(rng):
     y = rng.integers(0, 2, 200)
     s = np.round(rng.random(200), 1)
-    assert ml.metrics.top_k_acc(y, s) == pytest.approx(skm.top_k_accuracy_score(y, s, k=1), abs=1e-12)
+    assert ml.metrics.top_k_acc(y, s) == pytest.approx(skm.top_k_accuracy_score(y, s, k=1),
+                                                       abs=1e-12)
     d = s * 4 - 2  # decision scores: scikit-learn's threshold 0 is the threshold here
     assert ml.metrics.top_k_acc(y, d, threshold=0) == pytest.approx(
         skm.top_k_accuracy_score(y, d, k=1), abs=1e-12)
-    assert ml.evaluate_counts(3, 1, 2, 4, measures=["top_k_acc"])["top_k_acc"] == 0.7
+    assert ml.evaluate_counts(tp=3, fp=1, fn=2, tn=4, measures=["top_k_acc"])["top_k_acc"] == 0.7
     labels_only = ml.evaluate([0, 1, 2, 2], [0, 2, 2, 1], measures=["top_k_acc"])
     assert labels_only["top_k_acc"] == 0.5
     assert ml.evaluate(y, s, measures=["top_k_acc@2"])["top_k_acc@2"] == 1.0
@@ -235,7 +236,8 @@ def test_per_class_arrays_from_the_public_functions_and_two_level():
     y = [0, 1, 2, 2]
     P = [[.6, .3, .1], [.2, .5, .3], [.1, .1, .8], [.3, .4, .3]]
     np.testing.assert_array_equal(ml.metrics.prec(y, P, average=None), [1.0, 0.5, 1.0])
-    assert ml.metrics.mxe(y, P, average=None) == ml.metrics.mxe(y, P)  # a whole-task measure stays a number
+    # a whole-task measure stays a number
+    assert ml.metrics.mxe(y, P, average=None) == ml.metrics.mxe(y, P)
     with pytest.raises(MeasurelabError, match="not defined for two-level measures"):
         ml.evaluate(y, P, measures=["auc:acc"], average=None)
     r = ml.evaluate(y, P, measures=["auc", "acc"], average=None)

@@ -191,3 +191,61 @@ def test_grid_search_picks_the_best_mean_score():
     means = gs.cv_results_["mean_test_score"]
     assert (means <= 0).all()  # −rms
     assert gs.best_index_ == int(np.argmax(means))
+
+
+def test_the_scorer_is_scikit_learns_public_make_scorer():
+    import inspect
+
+    import sklearn.metrics
+
+    from measurelab.metrics import scorers
+
+    s = ml.make_scorer("rms")
+    ref = sklearn.metrics.make_scorer(MeasureScore("rms"), greater_is_better=False,
+                                      response_method="predict_proba")
+    assert type(s) is type(ref)
+    assert repr(s) == "make_scorer(rms, greater_is_better=False, response_method='predict_proba')"
+    assert ml.make_scorer("acc")._response_method == "predict"
+    assert ml.make_scorer("auc")._response_method == ("predict_proba", "decision_function")
+    # decisions and scores together: the probabilities, decided as predict does
+    assert ml.make_scorer("auc:acc")._response_method == "predict_proba"
+    source = inspect.getsource(scorers)
+    assert "sklearn.metrics._scorer" not in source and "_check_response_method" not in source
+
+
+def test_multi_metric_scoring_equals_one_scorer_at_a_time():
+    from sklearn.model_selection import cross_validate
+
+    X, y = _data(7)
+    specs = ["auc", "rms", "acc", "auc:acc"]
+    got = cross_validate(LogisticRegression(), X, y, cv=CV,
+                         scoring={k: ml.make_scorer(k) for k in specs})
+    for k in specs:
+        want = cross_val_score(LogisticRegression(), X, y, cv=CV, scoring=ml.make_scorer(k))
+        np.testing.assert_array_equal(got[f"test_{k}"], want)
+
+
+def test_a_fold_of_one_class_needs_the_positive_class_or_the_labels():
+    from sklearn.model_selection import LeaveOneOut
+
+    X, y = _data(8, n=30)
+    ys = np.array(["no", "yes"])[y]
+    want = cross_val_score(LogisticRegression(), X, y, cv=LeaveOneOut(),
+                           scoring=ml.make_scorer("rms"))
+    for kw in ({"pos_label": "yes"}, {"labels": ["no", "yes"]}):
+        got = cross_val_score(LogisticRegression(), X, ys, cv=LeaveOneOut(),
+                              scoring=ml.make_scorer("rms", **kw))
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    est = LogisticRegression().fit(X, ys)
+    with pytest.raises(ml.MeasurelabError, match=r"one class only.*pass pos_label="):
+        ml.make_scorer("rms")(est, X[:1], ys[:1])
+
+
+def test_labels_name_the_columns_when_a_fold_lacks_a_class():
+    X, y = load_iris(return_X_y=True)
+    est = LogisticRegression(max_iter=300).fit(X, y)
+    part = y < 2  # a test fold without class 2: three probability columns, two labels
+    got = ml.make_scorer("mxe", labels=[0, 1, 2])(est, X[part], y[part])
+    assert got == -ml.metrics.mxe(y[part], est.predict_proba(X[part]), labels=[0, 1, 2])
+    with pytest.raises(ml.MeasurelabError, match="3 columns"):
+        ml.make_scorer("mxe")(est, X[part], y[part])

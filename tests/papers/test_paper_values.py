@@ -26,7 +26,7 @@ NB = BinaryCounts(tp=1108, fp=272, fn=323, tn=858)
     ],
 )
 def test_sokolova_table3(counts, expected):
-    r = ml.evaluate_counts(counts.tp, counts.fp, counts.fn, counts.tn)
+    r = ml.evaluate_counts(tp=counts.tp, fp=counts.fp, fn=counts.fn, tn=counts.tn)
     for name, pct in expected.items():
         assert round(100 * r[name], 1) == pct, name
 
@@ -46,7 +46,7 @@ def test_sokolova_table3_known_differences(key):
     which most likely averaged over the ten folds instead of pooling the matrix."""
     counts = {"SVM": SVM, "NB": NB}[key[0]]
     ours, paper = SOKOLOVA_TABLE3_DIFFERENCES[key]
-    r = ml.evaluate_counts(counts.tp, counts.fp, counts.fn, counts.tn)
+    r = ml.evaluate_counts(tp=counts.tp, fp=counts.fp, fn=counts.fn, tn=counts.tn)
     assert r[key[1]] == ours
     assert round(100 * ours, 1) != paper and abs(100 * ours - paper) < 0.11
 
@@ -60,7 +60,7 @@ def test_sokolova_table3_known_differences(key):
     ],
 )
 def test_sokolova_table5(counts, expected):
-    r = ml.evaluate_counts(counts.tp, counts.fp, counts.fn, counts.tn)
+    r = ml.evaluate_counts(tp=counts.tp, fp=counts.fp, fn=counts.fn, tn=counts.tn)
     for name, v in expected.items():
         digits = len(str(v).split(".")[1])
         # the paper truncates gamma (0.5228 -> 0.522): allow one unit in the last digit
@@ -72,7 +72,7 @@ def test_sokolova_table6_verdicts_and_bands():
     assert ml.measures.likelihood_verdict(SVM, NB) == "A superior for confirmation of negatives"
     assert ml.measures.likelihood_verdict(NB, SVM) == "A superior for confirmation of positives"
     for c in (SVM, NB):
-        r = ml.evaluate_counts(c.tp, c.fp, c.fn, c.tn, measures=["dp"])
+        r = ml.evaluate_counts(tp=c.tp, fp=c.fp, fn=c.fn, tn=c.tn, measures=["dp"])
         assert ml.measures.dp_band(r["dp"]) == "limited"
         assert r.to_dict()["dp_band"] == "limited"
 
@@ -93,7 +93,7 @@ HOSSIN_TABLE2 = [
 @pytest.mark.parametrize("table,solution,counts,acc,oarp", HOSSIN_TABLE2)
 def test_hossin_table2(table, solution, counts, acc, oarp):
     tp, fp, tn, fn = counts
-    r = ml.evaluate_counts(tp, fp, fn, tn, measures=["acc", "oarp"])
+    r = ml.evaluate_counts(tp=tp, fp=fp, fn=fn, tn=tn, measures=["acc", "oarp"])
     assert round(r["acc"], 6) == acc
     assert round(r["oarp"], 6) == oarp
 

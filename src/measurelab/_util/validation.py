@@ -218,7 +218,7 @@ def warn_undefined(message: str, stacklevel: int = 3) -> None:
     warnings.warn(message, UndefinedMeasureWarning, stacklevel=stacklevel)
 
 
-def _as_1d(x: Any, name: str) -> np.ndarray:
+def as_1d(x: Any, name: str) -> np.ndarray:
     if type(x).__module__.startswith("pandas") and hasattr(x, "to_numpy"):
         x = x.to_numpy()  # a Series or Index (pandas is not imported for other input)
     arr = np.asarray(x)
@@ -233,7 +233,7 @@ def _as_1d(x: Any, name: str) -> np.ndarray:
 
 def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
     """Return ``y_score`` as a finite float64 vector or raise naming the first bad value."""
-    arr = _as_1d(y_score, name)
+    arr = as_1d(y_score, name)
     if arr.dtype.kind == "c":
         raise MeasurelabError(f"{name} must be real numbers, got complex values")
     if arr.dtype.kind not in "biuf":
@@ -314,7 +314,7 @@ def binarize(y_true: Any, pos_label: Any = 1) -> np.ndarray:
     ``y_true`` may hold at most two distinct labels; ``pos_label`` must be one of them
     unless only one label is present (then the data are all positive or all negative).
     """
-    y = _as_1d(y_true, "y_true")
+    y = as_1d(y_true, "y_true")
     if y.size == 0:
         raise MeasurelabError("y_true is empty: at least one example is needed")
     if y.dtype == bool:
@@ -350,3 +350,75 @@ def check_same_length(*arrays: tuple[str, Sequence[Any] | np.ndarray]) -> None:
     if len(set(lens.values())) > 1:
         desc = ", ".join(f"{k} has {v}" for k, v in lens.items())
         raise MeasurelabError(f"inconsistent numbers of examples: {desc}")
+
+
+# ------------------------------------------------------------------------ random state
+class _DefaultRandomState(int):
+    """The default ``random_state`` of the library's functions: the integer 0, told apart
+    from a 0 the caller gave by being this very object (so ``seed=`` can replace it)."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "0"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (int, (0,))  # pickles as a plain 0
+
+
+class _Unset:
+    """The default of the ``seed`` alias: nothing was given."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unset>"
+
+    def __reduce__(self) -> str:
+        return "UNSET"
+
+
+#: the default ``random_state=0`` of every public function that draws random numbers
+DEFAULT_RANDOM_STATE: Any = _DefaultRandomState(0)
+#: the default of the keyword alias ``seed=`` (not given)
+UNSET: Any = _Unset()
+
+
+def random_state_of(random_state: Any, seed: Any, where: str) -> Any:
+    """The random state a public function was given: ``random_state``, or the same thing
+    under its keyword alias ``seed`` (kept for good, no warning). Both given and different
+    is an error; the library's default ``random_state`` (0) yields to a ``seed``.
+
+    Parameters
+    ----------
+    random_state : the function's ``random_state`` argument (default
+        :data:`DEFAULT_RANDOM_STATE`)
+    seed : the function's ``seed`` argument (default :data:`UNSET`)
+    where : the function's name, for the message
+
+    Examples
+    --------
+    >>> random_state_of(DEFAULT_RANDOM_STATE, UNSET, "evaluate")
+    0
+    >>> random_state_of(DEFAULT_RANDOM_STATE, 7, "evaluate"), random_state_of(7, 7, "evaluate")
+    (7, 7)
+    >>> random_state_of(3, 7, "evaluate")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: evaluate got random_state=3 and seed=7; seed is another name for random_state: give one of them
+    """  # noqa: E501
+    if seed is UNSET:
+        return 0 if random_state is DEFAULT_RANDOM_STATE else random_state
+    if random_state is DEFAULT_RANDOM_STATE or random_state is seed or _same_int(random_state,
+                                                                                 seed):
+        return seed
+    raise MeasurelabError(
+        f"{where} got random_state={short_repr(random_state)} and seed={short_repr(seed)}; "
+        "seed is another name for random_state: give one of them"
+    )
+
+
+def _same_int(a: Any, b: Any) -> bool:
+    ints = (int, np.integer)
+    return (isinstance(a, ints) and isinstance(b, ints) and not isinstance(a, bool)
+            and not isinstance(b, bool) and int(a) == int(b))

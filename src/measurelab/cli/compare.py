@@ -77,16 +77,16 @@ def _check_exact_size(n: int, pos: int, cutoff: int | None) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from measurelab.metaeval.consistency import (
-        _resolve,
         compare_on_ranked_lists,
         exact_applies,
+        resolve_measure,
     )
 
     if args.sample is not None and args.sample < 2:
         raise MeasurelabError(f"--sample must be at least 2, got {args.sample}")
     if args.seed < 0:
         raise MeasurelabError(f"--seed must be a non-negative integer, got {args.seed}")
-    f, g = _resolve(args.f), _resolve(args.g)
+    f, g = resolve_measure(args.f), resolve_measure(args.g)
     note = None
     exact = args.exact
     if exact and args.sample is not None:
@@ -101,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
     if exact:
         _check_exact_size(args.n, args.pos, args.cutoff)
     res = compare_on_ranked_lists(f, g, args.n, args.pos, args.cutoff, sample=args.sample,
-                                  seed=args.seed, exact=exact, progress=progress)
+                                  random_state=args.seed, exact=exact, progress=progress)
     d = res.to_dict()
     if args.sample is not None:
         d["sample"] = args.sample

@@ -56,10 +56,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 def run(args: argparse.Namespace) -> int:
     summary = run_demo(Path(args.out), reproductions=not args.no_reproductions)
     if summary["ran"]:
+        from measurelab.lab.experiments import citations
         from measurelab.lab.report.site import write_index
 
         index = write_index(Path(args.out), order=summary["ran"],
-                            settings={"settings": "quick (demo)"})
+                            settings={"settings": "quick (demo)"}, papers=citations())
         print(f"index of the reproductions: {index}")
     return 1 if summary["failed"] else 0
 
@@ -114,7 +115,7 @@ def write_perf(path: Path, y: np.ndarray, s: np.ndarray) -> None:
     """Write ``target prediction`` lines (shortest round-trip text of each score)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(f"{a} {b!r}\n" for a, b in zip(y.tolist(), s.tolist(), strict=True))
-    from measurelab.lab.report.page import atomic_write_text
+    from measurelab.io.files import atomic_write_text
 
     atomic_write_text(path, text)
 
@@ -127,20 +128,18 @@ def curves_figure(y: np.ndarray, scores: dict[str, np.ndarray]) -> Any:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from measurelab.curves import precision_recall_curve, roc_curve
     from measurelab.stats.scoretable import ScoreTable
 
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
     roc, pr, rel = axes
     for name, s in scores.items():
         t = ScoreTable.from_arrays(y == 1, s)
-        c = t.counts_all_thresholds()
-        tpr = np.concatenate([[0.0], c.tp / t.n_pos])
-        fpr = np.concatenate([[0.0], c.fp / t.n_neg])
+        fpr, tpr, _ = roc_curve(t)
         auc = float(np.trapezoid(tpr, fpr))
         roc.plot(fpr, tpr, lw=1.8, label=f"{name} (AUC {auc:.3f})")
-        recall = np.concatenate([[0.0], c.tp / t.n_pos])
-        precision = np.concatenate([[1.0], c.tp / (c.tp + c.fp)])
-        pr.step(recall, precision, where="post", lw=1.8, label=name)
+        precision, recall, _ = precision_recall_curve(t)  # from (recall 0, precision 1)
+        pr.step(recall[::-1], precision[::-1], where="post", lw=1.8, label=name)
         # reliability: ten equal-width bins of the predicted probability
         bins = np.minimum((s * 10).astype(int), 9)
         n = np.bincount(bins, minlength=10)
@@ -218,7 +217,7 @@ def run_demo(
         print(table.to_string(float_format=lambda v: f"{v:.4f}"), file=file)
     print(file=file)
 
-    from measurelab.lab.report.page import atomic_write_text
+    from measurelab.io.files import atomic_write_text
 
     written = [*files.values()]
     csv = out / "demo-measures.csv"
@@ -254,7 +253,7 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         cmp = compare_classifiers(y, scores, measures=list(COMPARE_MEASURES), ci=0.95,
-                                  n_boot=1000, seed=SEED, progress=False)
+                                  n_boot=1000, random_state=SEED, progress=False)
         tests = cmp.tests().drop(columns=["se", "z"])
         prefs = cmp.preferences()
         ivs = cmp.intervals()

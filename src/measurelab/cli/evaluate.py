@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab.cli.evaluate_models import add_arguments, parse_pos_label, run_models, wanted
 from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS
 
@@ -73,8 +74,6 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="evaluate a partitioned Parquet data set on a Dask cluster")
     p.add_argument("--json", action="store_true", help="print one JSON object {name: value}")
-    from measurelab.cli.evaluate_models import add_arguments
-
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --ci-method
 
     p.add_argument("--no-progress", action="store_true",
@@ -108,24 +107,15 @@ def _parse_count(name: str, text: str) -> int | float:
         raise MeasurelabError(f"--counts: {exc}") from None
 
 
-def _pos_label(text: str) -> Any:
-    """A number when the text is an integer ("1", "-1"); otherwise kept as text (the
-    readers match it to the labels' type)."""
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
     if args.counts is not None:
         if args.file is not None:
             raise MeasurelabError("give either FILE or --counts, not both")
-        from measurelab.metrics.evaluate import evaluate_counts
+        from measurelab.metrics.evaluation import evaluate_counts
 
         tp, fp, fn, tn = (_parse_count(n, v) for n, v in
                           zip(("TP", "FP", "FN", "TN"), args.counts, strict=True))
-        return evaluate_counts(tp, fp, fn, tn, measures=measures)
+        return evaluate_counts(tp=tp, fp=fp, fn=fn, tn=tn, measures=measures)
     if args.file is None:
         raise MeasurelabError("give a FILE to evaluate ('-' for standard input) or --counts")
     if args.chunk_rows < 1:
@@ -145,7 +135,7 @@ def _evaluate(args: argparse.Namespace, measures: list[str] | None) -> Any:
         args.file,
         measures=measures,
         threshold=args.threshold,
-        pos_label=_pos_label(args.pos_label),
+        pos_label=parse_pos_label(args.pos_label),
         inclusive=args.inclusive,
         fmt=args.fmt,
         label_col=args.label_col,
@@ -179,7 +169,7 @@ def _evaluate_distributed(args: argparse.Namespace, measures: list[str] | None) 
         weight_col=weight_col,
         measures=measures,
         threshold=args.threshold,
-        pos_label=_pos_label(args.pos_label),
+        pos_label=parse_pos_label(args.pos_label),
         inclusive=args.inclusive,
     )
 
@@ -257,8 +247,6 @@ def run(args: argparse.Namespace) -> int:
 
         for m in measures:
             registry.resolve(m)  # unknown names fail before any reading
-    from measurelab.cli.evaluate_models import run_models, wanted
-
     if wanted(args):
         return run_models(args, measures)
     args.score_col = args.score_col[0] if args.score_col else None

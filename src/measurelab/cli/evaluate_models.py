@@ -49,6 +49,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "as fits a random sample")
 
 
+def parse_pos_label(text: str) -> Any:
+    """The ``--pos-label`` option: a number when the text is an integer; otherwise text.
+
+    The readers then match the text to the labels' type.
+
+    Examples
+    --------
+    >>> parse_pos_label("-1"), parse_pos_label("yes")
+    (-1, 'yes')
+    """
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
 def wanted(args: argparse.Namespace) -> bool:
     """True when this path handles the command (several score columns, --ci or --html)."""
     cols = args.score_col or []
@@ -84,7 +100,7 @@ def read_models(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndar
     Each column is read with the same validated reader as single-model evaluation (one
     pass per column; standard input is buffered once).
     """
-    from measurelab.io import _coerce_pos_label, detect_format, read_chunks, source_name
+    from measurelab.io import coerce_pos_label, detect_format, read_chunks, source_name
 
     cols = list(args.score_col or [])
     seen: set[str] = set()
@@ -119,9 +135,7 @@ def read_models(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndar
                 w = np.concatenate([ch.weight for ch in chunks])
         models[c if c is not None else "score"] = np.concatenate([ch.score for ch in chunks])
     assert y is not None
-    from measurelab.cli.evaluate import _pos_label
-
-    return y, models, w, _coerce_pos_label(_pos_label(args.pos_label), y)
+    return y, models, w, coerce_pos_label(parse_pos_label(args.pos_label), y)
 
 
 def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
@@ -150,7 +164,7 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
-                                seed=seed, ci_method=args.ci_method, sample_weight=w,
+                                random_state=seed, ci_method=args.ci_method, sample_weight=w,
                                 threshold=args.threshold, pos_label=pos_label,
                                 inclusive=args.inclusive, n_jobs=n_jobs,
                                 stratify=bool(args.stratify))

@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
 
         mode = "full" if args.full else ("quick" if args.quick else "default")
         index = write_index(root, reports, order=names, failed=failed,
-                            settings={"settings": mode})
+                            settings={"settings": mode}, papers=experiments.citations())
         print(f"index: {index}", file=sys.stderr)
         return 1 if failed else 0
     return 0

@@ -10,48 +10,8 @@ Examples
 [0.0, 0.5, 0.5, 1.0, 1.0]
 """
 
-from measurelab.curves.plots import (
-    plot_cost_curve,
-    plot_cumulative_gain_curve,
-    plot_det_curve,
-    plot_lift_curve,
-    plot_precision_recall_curve,
-    plot_roc_curve,
-)
-from measurelab.curves.points import (
-    CostCurve,
-    DetCurve,
-    GainCurve,
-    LiftCurve,
-    PrecisionRecallCurve,
-    RocCurve,
-    cost_curve,
-    cumulative_gain_curve,
-    det_curve,
-    lift_curve,
-    precision_recall_curve,
-    roc_convex_hull,
-    roc_curve,
-)
+from measurelab.curves import plots, points
+from measurelab.curves.plots import *  # noqa: F403  (the names of plots.__all__)
+from measurelab.curves.points import *  # noqa: F403  (the names of points.__all__)
 
-__all__ = [
-    "CostCurve",
-    "DetCurve",
-    "GainCurve",
-    "LiftCurve",
-    "PrecisionRecallCurve",
-    "RocCurve",
-    "cost_curve",
-    "cumulative_gain_curve",
-    "det_curve",
-    "lift_curve",
-    "plot_cost_curve",
-    "plot_cumulative_gain_curve",
-    "plot_det_curve",
-    "plot_lift_curve",
-    "plot_precision_recall_curve",
-    "plot_roc_curve",
-    "precision_recall_curve",
-    "roc_convex_hull",
-    "roc_curve",
-]
+__all__ = sorted([*points.__all__, *plots.__all__])

@@ -21,6 +21,15 @@ from measurelab.curves.points import (
 from measurelab.exceptions import MeasurelabError
 from measurelab.stats.scoretable import ScoreTable
 
+__all__ = [
+    "plot_cost_curve",
+    "plot_cumulative_gain_curve",
+    "plot_det_curve",
+    "plot_lift_curve",
+    "plot_precision_recall_curve",
+    "plot_roc_curve",
+]
+
 
 def _tables(
     y_true: Any, scores: Any, pos_label: Any, sample_weight: Any

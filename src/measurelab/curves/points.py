@@ -8,10 +8,20 @@ or processes gives the same curve as the whole data.
 
 The ROC, precision-recall and DET curves return exactly what scikit-learn's
 ``roc_curve(drop_intermediate=False)``, ``precision_recall_curve`` and ``det_curve``
-return — same arrays, shapes, order, first point and threshold convention (element *i*
-predicts positive the examples with ``score >= thresholds[i]``), with examples of zero
-weight left out as scikit-learn does. The results are named tuples, so they unpack like
-scikit-learn's tuples.
+return — same arrays, shapes, order, first point and threshold convention, with examples
+of zero weight left out as scikit-learn does. The results are named tuples, so they unpack
+like scikit-learn's tuples.
+
+The threshold rule
+------------------
+Every curve takes ``inclusive`` (default True, scikit-learn's convention): point *i*
+predicts positive the examples with ``score >= thresholds[i]`` (``thresholds[i]`` is the
+lowest score predicted positive; ``inf`` where none is), and with ``inclusive=False`` those
+with ``score > thresholds[i]`` (the same points, each threshold moved down to the next
+lower distinct score: the highest score predicted negative, ``-inf`` where none is). This
+is the rule of :func:`measurelab.evaluate`'s ``threshold`` and ``inclusive`` (whose
+default is ``inclusive=False``) and of :func:`measurelab.best_threshold` (``>``), so
+``evaluate(y, s, threshold=thresholds[i], inclusive=inclusive)`` gives point *i*.
 
 References
 ----------
@@ -27,8 +37,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from measurelab._util.validation import (
-    _as_1d,
+    as_1d,
     binarize,
+    check_flag,
     check_same_length,
     check_scores,
     check_weights,
@@ -57,7 +68,8 @@ __all__ = [
 
 # ----------------------------------------------------------------------------- results
 class RocCurve(NamedTuple):
-    """``fpr``, ``tpr`` (increasing) and ``thresholds`` (decreasing, first ``inf``)."""
+    """``fpr``, ``tpr`` (increasing) and ``thresholds`` (decreasing: first ``inf``, or
+    with ``inclusive=False`` the highest score and last ``-inf``)."""
 
     fpr: np.ndarray
     tpr: np.ndarray
@@ -66,7 +78,7 @@ class RocCurve(NamedTuple):
 
 class PrecisionRecallCurve(NamedTuple):
     """``precision``, ``recall`` (decreasing; last point (1, 0)) and increasing
-    ``thresholds`` (one fewer)."""
+    ``thresholds`` (one fewer; with ``inclusive=False`` the first is ``-inf``)."""
 
     precision: np.ndarray
     recall: np.ndarray
@@ -83,7 +95,7 @@ class DetCurve(NamedTuple):
 
 class GainCurve(NamedTuple):
     """``depth`` (fraction of cases targeted), ``gain`` (fraction of positives among them)
-    and ``thresholds``; starts at (0, 0) with threshold ``inf``, ends at (1, 1)."""
+    and ``thresholds`` (as :class:`RocCurve`'s); starts at (0, 0), ends at (1, 1)."""
 
     depth: np.ndarray
     gain: np.ndarray
@@ -139,13 +151,23 @@ def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> Sco
         return y_true
     if y_score is None:
         raise MeasurelabError("y_score is missing: give y_true and y_score, or a ScoreTable")
-    y_raw = _as_1d(y_true, "y_true")
-    s_raw = _as_1d(y_score, "y_score")
+    y_raw = as_1d(y_true, "y_true")
+    s_raw = as_1d(y_score, "y_score")
     check_same_length(("y_true", y_raw), ("y_score", s_raw))
     y = binarize(y_raw, pos_label)
     s = check_scores(s_raw)
     w = check_weights(sample_weight, y.size)
     return ScoreTable.from_arrays(y, s, w)
+
+
+def _shifted(thr: np.ndarray, inclusive: bool) -> np.ndarray:
+    """Decreasing thresholds of the points ``[nothing positive, top 1 distinct score, ...,
+    all]`` from the decreasing distinct scores ``thr``: ``[inf, *thr]`` for
+    ``score >= t`` (each the lowest score predicted positive) or ``[*thr, -inf]`` for
+    ``score > t`` (each the highest score predicted negative)."""
+    if check_flag(inclusive, "inclusive"):
+        return np.concatenate([[np.inf], thr])
+    return np.concatenate([thr, [-np.inf]])
 
 
 def _descending(t: ScoreTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -171,10 +193,15 @@ def _rates(counts: np.ndarray, total: float, what: str) -> np.ndarray:
 
 # ------------------------------------------------------------------------------ curves
 def roc_curve(
-    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
+    inclusive: bool = True,
 ) -> RocCurve:
     """ROC curve at every distinct threshold, as scikit-learn's
     ``roc_curve(..., drop_intermediate=False)``.
+
+    Threshold rule: point *i* predicts positive ``score >= thresholds[i]`` (default,
+    scikit-learn's output), or ``score > thresholds[i]`` with ``inclusive=False``, exactly
+    as ``evaluate(..., threshold=thresholds[i], inclusive=inclusive)``.
 
     Parameters
     ----------
@@ -184,12 +211,15 @@ def roc_curve(
     y_score : array-like of shape (n,), higher = more likely positive
     pos_label : label of the positive class, default 1
     sample_weight : array-like of shape (n,), optional
+    inclusive : bool, default True
+        True: ``thresholds[i]`` is the lowest score point *i* predicts positive (``inf``
+        for the first point, (0, 0)) — scikit-learn's thresholds. False: the highest score
+        it predicts negative (``-inf`` for the last point, (1, 1)).
 
     Returns
     -------
     RocCurve
-        ``(fpr, tpr, thresholds)``: point *i* predicts positive ``score >= thresholds[i]``;
-        the first point (0, 0) has threshold ``inf``. A rate without examples of its
+        ``(fpr, tpr, thresholds)``, thresholds decreasing. A rate without examples of its
         class is NaN with an :class:`~measurelab.UndefinedMeasureWarning`.
 
     Examples
@@ -197,33 +227,49 @@ def roc_curve(
     >>> fpr, tpr, thr = roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> fpr.tolist(), tpr.tolist(), thr.tolist()
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
+    >>> roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], inclusive=False).thresholds.tolist()
+    [0.8, 0.4, 0.35, 0.1, -inf]
     """
-    return _roc(_table(y_true, y_score, pos_label, sample_weight))
+    return _roc(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 
-def _with_start(t: ScoreTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_descending` with the all-negative point (threshold ``inf``) in front."""
+def _with_start(t: ScoreTable, inclusive: bool = True
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_descending` with the all-negative point in front, thresholds by
+    :func:`_shifted`."""
     thr, tps, fps = _descending(t)
-    return (np.concatenate([[np.inf], thr]), np.concatenate([[0.0], tps]),
+    return (_shifted(thr, inclusive), np.concatenate([[0.0], tps]),
             np.concatenate([[0.0], fps]))
 
 
-def _roc(t: ScoreTable) -> RocCurve:
-    thr, tps, fps = _with_start(t)
+def _roc(t: ScoreTable, inclusive: bool = True) -> RocCurve:
+    thr, tps, fps = _with_start(t, inclusive)
     return RocCurve(_rates(fps, fps[-1], "negative"), _rates(tps, tps[-1], "positive"), thr)
 
 
 def precision_recall_curve(
-    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
+    inclusive: bool = True,
 ) -> PrecisionRecallCurve:
     """Precision and recall at every distinct threshold, as scikit-learn's
     ``precision_recall_curve``.
 
+    Threshold rule: element *i* predicts positive ``score >= thresholds[i]`` (default,
+    scikit-learn's output), or ``score > thresholds[i]`` with ``inclusive=False``, exactly
+    as ``evaluate(..., threshold=thresholds[i], inclusive=inclusive)``.
+
+    Parameters
+    ----------
+    y_true, y_score, pos_label, sample_weight : as :func:`roc_curve`
+    inclusive : bool, default True
+        True: ``thresholds[i]`` is the lowest score predicted positive (scikit-learn's
+        thresholds). False: the highest score predicted negative, ``-inf`` for the first
+        element (every example positive).
+
     Returns
     -------
     PrecisionRecallCurve
-        ``(precision, recall, thresholds)``: element *i* predicts positive
-        ``score >= thresholds[i]`` (thresholds increasing); the last point is
+        ``(precision, recall, thresholds)``, thresholds increasing; the last point is
         (precision 1, recall 0) and has no threshold. With no positive example recall is
         1 everywhere (scikit-learn's rule) with an
         :class:`~measurelab.UndefinedMeasureWarning`.
@@ -233,11 +279,14 @@ def precision_recall_curve(
     >>> p, r, thr = precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> p.round(4).tolist(), r.tolist(), thr.tolist()
     ([0.5, 0.6667, 0.5, 1.0, 1.0], [1.0, 1.0, 0.5, 0.5, 0.0], [0.1, 0.35, 0.4, 0.8])
+    >>> precision_recall_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8],
+    ...                        inclusive=False).thresholds.tolist()
+    [-inf, 0.1, 0.35, 0.4]
     """
-    return _precision_recall(_table(y_true, y_score, pos_label, sample_weight))
+    return _precision_recall(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 
-def _precision_recall(t: ScoreTable) -> PrecisionRecallCurve:
+def _precision_recall(t: ScoreTable, inclusive: bool = True) -> PrecisionRecallCurve:
     thr, tps, fps = _descending(t)
     ps = tps + fps
     precision = np.divide(tps, ps, out=np.zeros_like(tps), where=ps != 0)
@@ -249,27 +298,33 @@ def _precision_recall(t: ScoreTable) -> PrecisionRecallCurve:
     return PrecisionRecallCurve(
         np.concatenate([precision[::-1], [1.0]]),
         np.concatenate([recall[::-1], [0.0]]),
-        thr[::-1].copy(),
+        _shifted(thr, inclusive)[:0:-1].copy(),  # the points after the all-negative one
     )
 
 
 def det_curve(
-    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
+    inclusive: bool = True,
 ) -> DetCurve:
     """Detection error trade-off (false positive vs false negative rate), as
     scikit-learn's ``det_curve`` (≥ 1.7: the all-negative point at threshold ``inf`` is
     included unless fpr = 0 is reached at a finite threshold).
 
     Only the points from the last one with fpr = 0 to the first one with fnr = 0 are
-    returned, in order of increasing threshold.
+    returned, in order of increasing threshold. Threshold rule: point *i* predicts positive
+    ``score >= thresholds[i]`` (default, scikit-learn's output), or
+    ``score > thresholds[i]`` with ``inclusive=False`` (thresholds as :func:`roc_curve`'s),
+    exactly as ``evaluate(..., threshold=thresholds[i], inclusive=inclusive)``.
 
     Examples
     --------
     >>> fpr, fnr, thr = det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8])
     >>> fpr.tolist(), fnr.tolist(), thr.tolist()
     ([0.5, 0.5, 0.0], [0.0, 0.5, 0.5], [0.35, 0.4, 0.8])
+    >>> det_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], inclusive=False).thresholds.tolist()
+    [0.1, 0.35, 0.4]
     """
-    return _det(_table(y_true, y_score, pos_label, sample_weight))
+    return _det(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 
 def _both_classes(t: ScoreTable, curve: str) -> None:
@@ -279,9 +334,9 @@ def _both_classes(t: ScoreTable, curve: str) -> None:
         )
 
 
-def _det(t: ScoreTable) -> DetCurve:
+def _det(t: ScoreTable, inclusive: bool = True) -> DetCurve:
     _both_classes(t, "DET curve")
-    thr, tps, fps = _with_start(t)
+    thr, tps, fps = _with_start(t, inclusive)
     first = int(np.searchsorted(fps, fps[0], side="right")) - 1  # last point with fp = 0
     last = int(np.searchsorted(tps, tps[-1])) + 1  # through the first with fn = 0
     sl = slice(first, last)
@@ -291,50 +346,61 @@ def _det(t: ScoreTable) -> DetCurve:
 
 
 def cumulative_gain_curve(
-    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
+    inclusive: bool = True,
 ) -> GainCurve:
     """Cumulative gain: the fraction of all positives among the top-scored fraction of cases.
 
-    Point *i* targets the cases with ``score >= thresholds[i]``; ``depth`` is their share
-    of all cases and ``gain`` their share of all positives (weighted when
-    ``sample_weight`` is given). A random ranking gives gain = depth; at the depth of
-    each distinct score, lift = gain / depth (:func:`lift_curve`).
+    Threshold rule: point *i* targets the cases with ``score >= thresholds[i]`` (default),
+    or ``score > thresholds[i]`` with ``inclusive=False`` (thresholds as
+    :func:`roc_curve`'s), as ``evaluate(..., threshold=thresholds[i],
+    inclusive=inclusive)`` predicts them positive. ``depth`` is their share of all cases
+    and ``gain`` their share of all positives (weighted when ``sample_weight`` is given).
+    A random ranking gives gain = depth; at the depth of each distinct score,
+    lift = gain / depth (:func:`lift_curve`).
 
     Examples
     --------
     >>> d, g, thr = cumulative_gain_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
-    >>> d.tolist(), g.tolist()
-    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0])
+    >>> d.tolist(), g.tolist(), thr.tolist()
+    ([0.0, 0.25, 0.5, 0.75, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.9, 0.8, 0.7, 0.1])
     """
-    return _gain(_table(y_true, y_score, pos_label, sample_weight))
+    return _gain(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 
-def _gain(t: ScoreTable) -> GainCurve:
-    thr, tps, fps = _with_start(t)
+def _gain(t: ScoreTable, inclusive: bool = True) -> GainCurve:
+    thr, tps, fps = _with_start(t, inclusive)
     cases = tps + fps
     return GainCurve(cases / cases[-1], _rates(tps, tps[-1], "positive"), thr)
 
 
 def lift_curve(
-    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
+    inclusive: bool = True,
 ) -> LiftCurve:
-    """Lift at every distinct threshold: (positive rate among the cases with
-    ``score >= thresholds[i]``) / (positive rate of all cases).
+    """Lift at every distinct threshold: (positive rate among the cases targeted) /
+    (positive rate of all cases).
 
-    At ``depth[i]`` it equals Caruana's ``lift@q`` with ``q = depth[i]``. Undefined (NaN
-    with a warning) when there is no positive example.
+    Threshold rule: point *i* targets the cases with ``score >= thresholds[i]`` (default),
+    or ``score > thresholds[i]`` with ``inclusive=False``, as ``evaluate(...,
+    threshold=thresholds[i], inclusive=inclusive)`` predicts them positive. At
+    ``depth[i]`` the lift equals Caruana's ``lift@q`` with ``q = depth[i]``. Undefined
+    (NaN with a warning) when there is no positive example.
 
     Examples
     --------
     >>> d, lift, thr = lift_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1])
     >>> d.tolist(), lift.tolist()
     ([0.25, 0.5, 0.75, 1.0], [2.0, 1.0, 1.3333333333333333, 1.0])
+    >>> thr.tolist(), lift_curve([1, 0, 1, 0], [0.9, 0.8, 0.7, 0.1],
+    ...                          inclusive=False).thresholds.tolist()
+    ([0.9, 0.8, 0.7, 0.1], [0.8, 0.7, 0.1, -inf])
     """
-    return _lift(_table(y_true, y_score, pos_label, sample_weight))
+    return _lift(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 
-def _lift(t: ScoreTable) -> LiftCurve:
-    depth, gain, thr = _gain(t)
+def _lift(t: ScoreTable, inclusive: bool = True) -> LiftCurve:
+    depth, gain, thr = _gain(t, inclusive)
     return LiftCurve(depth[1:], gain[1:] / depth[1:], thr[1:])
 
 
@@ -377,7 +443,8 @@ def roc_convex_hull(fps: np.ndarray, tps: np.ndarray) -> np.ndarray:
 
 
 def cost_curve(
-    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None
+    y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
+    inclusive: bool = True,
 ) -> CostCurve:
     """Drummond & Holte's cost curve: normalized expected cost over probability cost, with
     its lower envelope.
@@ -390,6 +457,11 @@ def cost_curve(
     the ROC convex hull mapped to cost space: a hull vertex is a segment of the envelope,
     a hull edge between vertices a and b a breakpoint at
     ``PC = ΔFPR / (ΔFPR + ΔTPR)``.
+
+    Threshold rule: operating point *i* predicts positive ``score >= thresholds[i]``
+    (default) or ``score > thresholds[i]`` with ``inclusive=False`` (thresholds as
+    :func:`roc_curve`'s), exactly as ``evaluate(..., threshold=thresholds[i],
+    inclusive=inclusive)``.
 
     Returns
     -------
@@ -404,12 +476,12 @@ def cost_curve(
     >>> cc.pc.tolist(), cc.cost.tolist(), cc.thresholds[cc.segment_points].tolist()
     ([0.0, 0.5, 1.0], [0.0, 0.25, 0.0], [0.8, 0.35])
     """
-    return _cost(_table(y_true, y_score, pos_label, sample_weight))
+    return _cost(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 
-def _cost(t: ScoreTable) -> CostCurve:
+def _cost(t: ScoreTable, inclusive: bool = True) -> CostCurve:
     _both_classes(t, "cost curve")
-    thr, tps, fps = _with_start(t)
+    thr, tps, fps = _with_start(t, inclusive)
     P, N = tps[-1], fps[-1]
     fpr, fnr = fps / N, (P - tps) / P
     hull = roc_convex_hull(fps, tps)

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab.curves.points import precision_recall_curve, roc_curve
 from measurelab.inference import intervals as iv
 from measurelab.stats.scoretable import ScoreTable
 
@@ -32,7 +33,7 @@ def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[st
     roc_reps = np.full((nb, len(cmp.names), grid), np.nan)
     pr_reps = np.full((nb, len(cmp.names), grid), np.nan)
     nb = iv.check_n_boot(nb, "n_boot")
-    rng = np.random.default_rng(cmp.seed)
+    rng = np.random.default_rng(cmp.random_state)
     thr = [(cmp.threshold, cmp._inclusive)] * len(cmp.names)
     with iv.progress_bar(nb, cmp._progress, "curve bands") as bar, \
             np.errstate(invalid="ignore", divide="ignore"):
@@ -154,20 +155,28 @@ def _esc(text: str) -> str:
 
 
 def _roc_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """ROC vertices (fpr, tpr) from (0, 0), one per distinct score (ties: a diagonal)."""
-    fpr = np.concatenate([[0.0], t.cum_neg_desc / t.n_neg]) if t.n_neg else np.zeros(1)
-    tpr = np.concatenate([[0.0], t.cum_pos_desc / t.n_pos]) if t.n_pos else np.zeros(1)
+    """ROC vertices (fpr, tpr) from (0, 0), one per distinct score (ties: a diagonal): the
+    points of :func:`~measurelab.curves.roc_curve`."""
+    fpr, tpr, _ = roc_curve(t)
     return fpr, tpr
 
 
 def _pr_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """PR vertices (recall, precision) at each distinct cutoff, starting at recall 0 with
-    the precision of the top group."""
-    tp, fp = t.cum_pos_desc, t.cum_neg_desc
-    with np.errstate(invalid="ignore", divide="ignore"):
-        prec = tp / (tp + fp)
-        rec = tp / t.n_pos if t.n_pos else np.zeros_like(tp)
-    return np.concatenate([[0.0], rec]), np.concatenate([prec[:1], prec])
+    """PR vertices (recall, precision) at each distinct cutoff by increasing recall,
+    starting at recall 0 with the precision of the top group: the points of
+    :func:`~measurelab.curves.precision_recall_curve` in reverse, whose (recall 0,
+    precision 1) end point takes the top group's precision instead.
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.9, 0.8, 0.4, 0.1])
+    >>> [x.round(4).tolist() for x in _pr_points(t)]
+    [[0.0, 0.0, 0.5, 1.0, 1.0], [0.0, 0.0, 0.5, 0.6667, 0.5]]
+    """
+    precision, recall, _ = precision_recall_curve(t)
+    precision = precision[::-1].copy()
+    precision[0] = precision[1]
+    return recall[::-1], precision
 
 
 def reliability(table: ScoreTable, bins: int = 10, level: float = 0.95

@@ -25,12 +25,12 @@ Examples
 >>> y = np.array([0, 1, 0, 1, 1, 0, 1, 0], dtype=bool)
 >>> s = np.array([0.1, 0.9, 0.3, 0.6, 0.4, 0.5, 0.8, 0.2])
 >>> d = CaseDesign.from_cases(y, [s])
->>> out = run_bootstrap(d, [registry.get("acc")], 200, seed=0)
+>>> out = run_bootstrap(d, [registry.get("acc")], 200, random_state=0)
 >>> out.reps.shape, out.theta.shape      # (replicates, models, measures)
 ((200, 1, 1), (1, 1))
 >>> perm = np.random.default_rng(1).permutation(8)
 >>> out2 = run_bootstrap(CaseDesign.from_cases(y[perm], [s[perm]]), [registry.get("acc")],
-...                      200, seed=0)
+...                      200, random_state=0)
 >>> bool(np.array_equal(out.reps, out2.reps))   # row order does not matter
 True
 """
@@ -46,9 +46,11 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._kernels.routing import use_compiled
 from measurelab._util.threads import check_n_jobs, one_blas_thread, run_in_order
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
 from measurelab.exceptions import MeasurelabError
-from measurelab.measures._fused import prime_block
+from measurelab.measures.compute import prime_block
 from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
@@ -58,8 +60,6 @@ MIN_BOOT = 100
 #: case multiplicities held at once (a block of replicates × cases): bounds memory
 _BLOCK_CELLS = 1 << 22
 _MAX_BLOCK = 512
-#: cases of a stratum from which a replicate's draws are counted by a compiled loop
-_COUNT_COMPILED_MIN = 1 << 16
 _NORMAL = NormalDist()
 
 
@@ -83,12 +83,23 @@ def check_n_boot(n_boot: Any, name: str = "n_boot", minimum: int = 1) -> int:
     return int(n_boot)
 
 
-def rng_of(seed: Any) -> np.random.Generator:
+def rng_of(random_state: Any = DEFAULT_RANDOM_STATE, *, seed: Any = UNSET
+           ) -> np.random.Generator:
+    """The numpy Generator of ``random_state`` (an int, a Generator — returned as is — or
+    None for fresh entropy); ``seed`` is another name for it.
+
+    Examples
+    --------
+    >>> bool(rng_of(3).integers(100) == rng_of(seed=3).integers(100))
+    True
+    """
+    random_state = random_state_of(random_state, seed, "rng_of")
     try:
-        return np.random.default_rng(seed)
+        return np.random.default_rng(random_state)
     except (TypeError, ValueError) as e:
         raise MeasurelabError(
-            f"seed must be a non-negative integer or None, got {seed!r} ({e})") from None
+            "random_state must be a non-negative integer, a numpy Generator or None, got "
+            f"{random_state!r} ({e})") from None
 
 
 # --------------------------------------------------------------------------- design
@@ -185,7 +196,7 @@ class CaseDesign:
             if m == 0:
                 continue
             dtype = np.int64 if m >= 2**31 - 1 else np.int32
-            if m >= _COUNT_COMPILED_MIN and _compiled_available():
+            if use_compiled("bootstrap_draws", m):
                 # large: one replicate at a time, counted by a compiled loop (a third of
                 # np.bincount's time on 10**6 cases; the same whole counts)
                 from measurelab._kernels.scoretable import count_draws
@@ -300,14 +311,6 @@ def case_rows(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
             np.repeat(k, table.neg.astype(np.int64)))
 
 
-def _compiled_available() -> bool:
-    try:
-        import measurelab._kernels.scoretable  # noqa: F401
-    except ImportError:  # numba missing: the multiplicity route
-        return False
-    return True
-
-
 def _leave_out(groups: np.ndarray, g0: int, g1: int) -> np.ndarray:
     """Multiplicities in the form of :meth:`CaseDesign._draw`, (g1 − g0, n + 1): row i
     leaves group g0 + i out."""
@@ -354,16 +357,19 @@ def _block_size(n: int, n_models: int) -> int:
     return int(max(1, min(_MAX_BLOCK, _BLOCK_CELLS // max(1, n * n_models))))
 
 
-def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int, seed: Any, *,
+def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int,
+                  random_state: Any = DEFAULT_RANDOM_STATE, *,
                   thresholds: list[tuple[float, bool]] | None = None,
                   jackknife: bool = True, progress: bool | None = None,
-                  desc: str = "bootstrap", n_jobs: int | None = None) -> BootstrapRun:
+                  desc: str = "bootstrap", n_jobs: int | None = None,
+                  seed: Any = UNSET) -> BootstrapRun:
     """Every measure of every model on ``n_boot`` replicates, in blocks.
 
     ``measures`` are :class:`~measurelab.measures.base.Measure` objects; ``thresholds`` the
     (threshold, inclusive) of each model (default (0.5, False)). The draws are made in this
-    thread, block after block, so the replicates depend on ``seed`` only (not on
-    ``n_jobs``: threads evaluate whole blocks). Warnings of undefined values inside
+    thread, block after block, from the numpy Generator of ``random_state`` (an int, a
+    Generator or None; ``seed`` is another name for it), so the replicates depend on it only
+    (not on ``n_jobs``: threads evaluate whole blocks). Warnings of undefined values inside
     replicates are silenced: they show as NaN replicates, counted by
     :class:`BootstrapIntervals`.
 
@@ -376,7 +382,7 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int, seed: An
     ((100, 1, 1), True)
     """
     jobs = check_n_jobs(n_jobs)
-    rng = rng_of(seed)
+    rng = rng_of(random_state_of(random_state, seed, "run_bootstrap"))
     k = len(design.tables)
     thresholds = thresholds or [(0.5, False)] * k
     if design.n == 0:

@@ -13,7 +13,7 @@ positives and negatives apart), over a canonical order of the cases, in blocks w
 multiplicities are added into every model's score-table rows: a replicate never sorts,
 every model sees the same cases, and any row order gives the same result.
 
-For many data sets see :mod:`measurelab.metaeval.demsar` (Demšar 2006).
+For many data sets see :func:`measurelab.inference.demsar` (Demšar 2006).
 
 Examples
 --------
@@ -40,11 +40,21 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import _as_1d, binarize, check_flag, check_scores, check_weights
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    as_1d,
+    binarize,
+    check_flag,
+    check_scores,
+    check_weights,
+    random_state_of,
+)
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
+from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
@@ -67,7 +77,7 @@ def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
         name, s = str(item[0]), item[1]
         if name in names:
             raise MeasurelabError(f"model name {name!r} is given twice; names must be unique")
-        arr = _as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
+        arr = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
         if arr.size != n:
             raise MeasurelabError(
                 f"model {name!r} has {arr.size} scores but y_true has {n} cases; every model "
@@ -101,7 +111,7 @@ def compare_classifiers(
     measures: Iterable[str | Measure] | str | None = None,
     ci: float | None = 0.95,
     n_boot: int = 2000,
-    seed: Any = 0,
+    random_state: Any = DEFAULT_RANDOM_STATE,
     ci_method: str | None = None,
     sample_weight: Any = None,
     threshold: float = 0.5,
@@ -110,6 +120,7 @@ def compare_classifiers(
     progress: bool | None = None,
     n_jobs: int | None = None,
     stratify: bool = False,
+    seed: Any = UNSET,
 ) -> ClassifierComparison:
     """Compare several models scored on the same cases: values, intervals, paired tests.
 
@@ -129,7 +140,9 @@ def compare_classifiers(
         :meth:`ClassifierComparison.preferences`); ``None`` gives values only.
     n_boot : int, default 2000
         Replicates of the paired bootstrap (at least 100 when ``ci`` is set).
-    seed : int or numpy Generator seed, default 0
+    random_state : int, numpy Generator or None, default 0
+        Seeds the bootstrap and the curve bands of :meth:`ClassifierComparison.plot`
+        (None: fresh entropy, not reproducible).
     ci_method : str, optional
         'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or 'bootstrap-percentile';
         default Wilson for proportions, DeLong for AUC, BCa for the rest.
@@ -147,6 +160,8 @@ def compare_classifiers(
         that is a random sample (its class counts are random too). True: positives and
         negatives are resampled separately, for a design that fixed the class counts
         (a case–control sample, a test set built with a chosen balance).
+    seed : int, numpy Generator or None, optional
+        Another name for ``random_state`` (give one of them).
 
     Returns
     -------
@@ -159,7 +174,8 @@ def compare_classifiers(
     >>> r.intervals()[["model", "measure", "method"]].values.tolist()
     [['m', 'sens', 'wilson']]
     """
-    y_raw = _as_1d(y_true, "y_true")
+    random_state = random_state_of(random_state, seed, "compare_classifiers")
+    y_raw = as_1d(y_true, "y_true")
     names, scores = _models(models, y_raw.size)
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
@@ -179,7 +195,8 @@ def compare_classifiers(
     values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
     return ClassifierComparison(
         names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
-        measures=used, values=values, level=level, n_boot=n_boot, seed=seed,
+        measures=used, values=values, level=level, n_boot=n_boot,
+        random_state=random_state,
         ci_method=ci_method, inclusive=inclusive, threshold=float(threshold),
         progress=progress, n_jobs=n_jobs,
     )
@@ -194,12 +211,13 @@ class ClassifierComparison:
     def __init__(self, *, names: list[str], y: np.ndarray, scores: list[np.ndarray],
                  weight: np.ndarray | None, design: iv.CaseDesign, stats: list[BinaryStats],
                  measures: list[Measure], values: list[Any], level: float | None,
-                 n_boot: int, seed: Any, ci_method: str | None, inclusive: bool,
+                 n_boot: int, random_state: Any, ci_method: str | None, inclusive: bool,
                  threshold: float, progress: bool | None, n_jobs: int = 1) -> None:
         self.names = names
         self.level = level
         self.n_boot = n_boot
-        self.seed = seed
+        #: what seeds the bootstrap and the curve bands (``random_state`` of the call)
+        self.random_state = random_state
         self.ci_method = ci_method
         self.threshold = threshold
         self._y, self._scores, self._w = y, scores, weight
@@ -211,6 +229,11 @@ class ClassifierComparison:
         self._progress = progress
         self._n_jobs = n_jobs
         self._cache: dict[str, Any] = {}
+
+    @property
+    def seed(self) -> Any:
+        """Another name for :attr:`random_state` (read-only)."""
+        return self.random_state
 
     # ------------------------------------------------------------------ values
     def values(self) -> Any:
@@ -267,7 +290,7 @@ class ClassifierComparison:
                       or (pairs and self._pair_method(x) == "bootstrap"
                           and methods[x] != "bootstrap-percentile")
                       for x in need)
-            run = iv.run_bootstrap(self._design, ms, self.n_boot, self.seed,
+            run = iv.run_bootstrap(self._design, ms, self.n_boot, self.random_state,
                                    thresholds=[(self.threshold, self._inclusive)] * k,
                                    jackknife=bca, progress=self._progress,
                                    n_jobs=self._n_jobs)
@@ -568,7 +591,8 @@ class ClassifierComparison:
         """ROC and PR curves of each model with pointwise percentile bands at ``ci``.
 
         Curve points come from the score table; the bands from ``min(n_boot, 200)``
-        paired replicates, each interpolated on a common grid of ``grid`` points.
+        paired replicates drawn with the comparison's ``random_state``, each interpolated
+        on a common grid of ``grid`` points.
 
         Examples
         --------
@@ -609,9 +633,5 @@ class ClassifierComparison:
         return _report.to_html(self, path, title=title)
 
 def _num(x: float) -> float | str | None:
-    x = float(x)
-    if math.isnan(x):
-        return None
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
+    """A number of the tables as a float for JSON (NaN → None, ±inf → "inf"/"-inf")."""
+    return to_jsonable(float(x))

@@ -1,5 +1,7 @@
 """DeLong's interval of one AUC and DeLong's unpaired test of two (SPEC §6).
 
+* :func:`delong_placements`, :func:`delong_variance` — the placements of a score table
+  (ties ½) and DeLong's variance of its AUC, O(rows).
 * :func:`delong_interval` — the AUC with DeLong's standard error (DeLong, DeLong &
   Clarke-Pearson 1988) and an interval formed on the logit scale (default; it stays inside
   [0, 1] and covers near the boundary, Pohar Perme & Manevski 2018) or the plain Wald
@@ -28,14 +30,56 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from measurelab._util.validation import warn_undefined
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference.intervals import Interval, _z, check_level, delong_variance
+from measurelab.inference._base import Interval, _z, check_level
 from measurelab.stats.scoretable import ScoreTable
 
 SCALES = ("logit", "wald")
 #: a standard error at or below this is zero (rounding of weighted placements)
 SE_ZERO = 1e-12
+
+
+def delong_placements(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    """Per-row placements: V10 of a positive at each score (fraction of negatives below,
+    ties ½) and V01 of a negative (fraction of positives above, ties ½).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([False, True, False, True], [0.1, 0.4, 0.4, 0.8])
+    >>> v10, v01 = delong_placements(t)
+    >>> v10.tolist(), v01.tolist()
+    ([0.25, 0.75, 1.0], [1.0, 0.75, 0.25])
+    """
+    n1, n0 = table.n_pos, table.n_neg
+    neg_below = np.cumsum(table.neg) - table.neg
+    pos_above = table.n_pos - np.cumsum(table.pos)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        v10 = (neg_below + 0.5 * table.neg) / n0
+        v01 = (pos_above + 0.5 * table.pos) / n1
+    return v10, v01
+
+
+def delong_variance(table: ScoreTable) -> tuple[float, float]:
+    """AUC and DeLong's variance S10/n₁ + S01/n₀ of a table with both classes (the
+    variance is NaN with fewer than 2 cases of a class).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> [round(x, 4) for x in delong_variance(t)]
+    [0.7778, 0.0617]
+    """
+    n1, n0 = table.n_pos, table.n_neg
+    v10, v01 = delong_placements(table)
+    auc = float(np.dot(table.pos, v10) / n1)
+    if n1 < 2 or n0 < 2:
+        return auc, math.nan
+    s10 = float(np.dot(table.pos, (v10 - auc) ** 2) / (n1 - 1))
+    s01 = float(np.dot(table.neg, (v01 - auc) ** 2) / (n0 - 1))
+    return auc, s10 / n1 + s01 / n0
 
 
 def _auc_variance(table: ScoreTable) -> tuple[float, float, str | None]:

@@ -27,7 +27,7 @@ ranks (3.143, 2.000, 2.893, 1.964) follow from its unrounded values, where C4.5+
 slightly ahead — see ``tests/inference/test_friedman.py``.
 
 >>> import pandas as pd
->>> from measurelab.metaeval import demsar
+>>> from measurelab.inference import demsar
 >>> t = pd.DataFrame({"A": [0.90, 0.80, 0.70, 0.85], "B": [0.85, 0.82, 0.60, 0.80],
 ...                   "C": [0.70, 0.60, 0.65, 0.70]})
 >>> r = demsar(t)

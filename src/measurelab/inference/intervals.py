@@ -5,9 +5,12 @@ Everything here works on counts or on score tables, below the measures' API, so 
 
 * :func:`proportion_interval` — Wilson score or Clopper–Pearson interval of k out of n
   (scipy's ``binomtest(...).proportion_ci``).
-* :func:`delong_placements`, :func:`delong` — DeLong's variance of the AUC from the
-  placements of a score table (ties ½): O(rows), no pairwise loop; :func:`delong_cov`
-  the covariance matrix of several models' AUCs on the same cases.
+* :func:`delong` — DeLong's Wald interval of the AUC from the placements of a score table
+  (ties ½): O(rows), no pairwise loop; :func:`delong_cov` the covariance matrix of several
+  models' AUCs on the same cases. The placements and the variance of one AUC
+  (:func:`delong_placements`, :func:`delong_variance`) and the logit interval
+  (:func:`delong_interval`) live in :mod:`measurelab.inference.delong` and are
+  re-exported here; this module imports that one, never the reverse.
 * :func:`mcnemar_exact` — McNemar's exact two-sided test on discordant counts.
 * :func:`holm` — Holm's step-down adjustment.
 * The bootstrap lives in :mod:`measurelab.inference.bootstrap` (re-exported here:
@@ -28,13 +31,15 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
 from measurelab._util.threads import check_n_jobs  # noqa: F401  (re-exported)
 from measurelab._util.validation import warn_undefined
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference._base import Interval, _z
+from measurelab.inference._base import check_level as check_level  # re-exported
 from measurelab.inference.bootstrap import (  # noqa: F401  (the bootstrap's names, re-exported)
     MIN_BOOT,
     BootstrapIntervals,
@@ -47,6 +52,7 @@ from measurelab.inference.bootstrap import (  # noqa: F401  (the bootstrap's nam
     rng_of,
     run_bootstrap,
 )
+from measurelab.inference.delong import delong_interval, delong_placements, delong_variance
 from measurelab.stats.scoretable import ScoreTable
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
@@ -62,39 +68,6 @@ PROPORTIONS = {
     "prec": (lambda c: c.tp, lambda c: c.tp + c.fp),
     "npv": (lambda c: c.tn, lambda c: c.tn + c.fn),
 }
-
-
-class Interval(NamedTuple):
-    """A value with its interval, the method, and (DeLong only) the standard error."""
-
-    value: float
-    lo: float
-    hi: float
-    method: str
-    se: float = math.nan
-
-
-def check_level(ci: Any, name: str = "ci") -> float:
-    """The confidence level as a float in (0, 1), or a one-line error.
-
-    Examples
-    --------
-    >>> check_level(0.9)
-    0.9
-    """
-    try:
-        level = float(ci)
-    except (TypeError, ValueError):
-        raise MeasurelabError(f"{name} must be a number in (0, 1), got {ci!r}") from None
-    if not 0.0 < level < 1.0:
-        raise MeasurelabError(f"{name} must be in (0, 1) (e.g. 0.95), got {ci!r}")
-    return level
-
-
-def _z(level: float) -> float:
-    from scipy.stats import norm
-
-    return float(norm.ppf(0.5 + level / 2.0))
 
 
 # ----------------------------------------------------------------- proportions
@@ -124,26 +97,6 @@ def proportion_interval(k: float, n: float, level: float = 0.95,
 
 
 # --------------------------------------------------------------------- DeLong
-def delong_placements(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """Per-row placements: V10 of a positive at each score (fraction of negatives below,
-    ties ½) and V01 of a negative (fraction of positives above, ties ½).
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([False, True, False, True], [0.1, 0.4, 0.4, 0.8])
-    >>> v10, v01 = delong_placements(t)
-    >>> v10.tolist(), v01.tolist()
-    ([0.25, 0.75, 1.0], [1.0, 0.75, 0.25])
-    """
-    n1, n0 = table.n_pos, table.n_neg
-    neg_below = np.cumsum(table.neg) - table.neg
-    pos_above = table.n_pos - np.cumsum(table.pos)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        v10 = (neg_below + 0.5 * table.neg) / n0
-        v01 = (pos_above + 0.5 * table.pos) / n1
-    return v10, v01
-
-
 def delong(table: ScoreTable, level: float = 0.95) -> Interval:
     """AUC with DeLong's standard error and the interval AUC ± z·SE clipped to [0, 1].
 
@@ -167,26 +120,6 @@ def delong(table: ScoreTable, level: float = 0.95) -> Interval:
     se = math.sqrt(var)
     z = _z(level)
     return Interval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), "delong", se)
-
-
-def delong_variance(table: ScoreTable) -> tuple[float, float]:
-    """AUC and DeLong's variance S10/n₁ + S01/n₀ of a table with both classes (the
-    variance is NaN with fewer than 2 cases of a class).
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
-    >>> [round(x, 4) for x in delong_variance(t)]
-    [0.7778, 0.0617]
-    """
-    n1, n0 = table.n_pos, table.n_neg
-    v10, v01 = delong_placements(table)
-    auc = float(np.dot(table.pos, v10) / n1)
-    if n1 < 2 or n0 < 2:
-        return auc, math.nan
-    s10 = float(np.dot(table.pos, (v10 - auc) ** 2) / (n1 - 1))
-    s01 = float(np.dot(table.neg, (v01 - auc) ** 2) / (n0 - 1))
-    return auc, s10 / n1 + s01 / n0
 
 
 def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
@@ -465,8 +398,6 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
         return Interval(value, lo, hi, method)
     if method in ("delong", "delong-logit"):
         import warnings
-
-        from measurelab.inference.delong import delong_interval
 
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")

@@ -86,8 +86,9 @@ def paired_ttest(
     Returns
     -------
     TTestResult
-        With zero variance of the differences: t = ±inf (p = 0) if the mean difference is
-        non-zero, else t = 0 and p = 1 (identical results are a draw).
+        Otherwise equal to ``scipy.stats.ttest_rel``'s t and p. With zero variance of the
+        differences (the same difference in every pair): t = ±inf (p = 0) if it is
+        non-zero, else t = 0 and p = 1 (identical results are a draw; scipy gives NaN).
 
     Examples
     --------

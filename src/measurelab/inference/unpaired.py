@@ -28,7 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import check_flag
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, check_flag, random_state_of
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import intervals as iv
 from measurelab.inference.classifiers import (
@@ -54,7 +54,7 @@ def compare_unpaired(
     measures: Iterable[str | Measure] | str | None = None,
     ci: float = 0.95,
     n_boot: int = 2000,
-    seed: Any = 0,
+    random_state: Any = DEFAULT_RANDOM_STATE,
     ci_method: str | None = None,
     names: tuple[str, str] = ("a", "b"),
     sample_weight_a: Any = None,
@@ -65,6 +65,7 @@ def compare_unpaired(
     stratify: bool = False,
     progress: bool | None = None,
     n_jobs: int | None = None,
+    seed: Any = UNSET,
 ) -> UnpairedComparison:
     """Compare model A on test set A with model B on test set B (unpaired).
 
@@ -76,7 +77,8 @@ def compare_unpaired(
     ci : float in (0, 1), default 0.95
     n_boot : int, default 2000 (at least 100)
         Replicates of each test set's bootstrap.
-    seed : seeds both bootstraps (independent streams)
+    random_state : int, numpy Generator or None, default 0
+        Seeds both bootstraps (independent streams drawn from it).
     ci_method : str, optional
         As :func:`~measurelab.compare_classifiers`; a bootstrap method also replaces
         DeLong for AUC.
@@ -84,6 +86,8 @@ def compare_unpaired(
     sample_weight_a, sample_weight_b : case weights (AUC then goes to the bootstrap too)
     threshold, pos_label, inclusive, stratify, progress, n_jobs
         As :func:`~measurelab.compare_classifiers`.
+    seed : int, numpy Generator or None, optional
+        Another name for ``random_state`` (give one of them).
 
     Returns
     -------
@@ -92,6 +96,7 @@ def compare_unpaired(
         ``compare_classifiers(...).tests()`` plus ``df`` (Welch's degrees of freedom of
         DeLong's unpaired test; NaN for bootstrap rows) — ``z`` is pROC's D.
     """
+    random_state = random_state_of(random_state, seed, "compare_unpaired")
     level = iv.check_level(ci)
     n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
     check_flag(stratify, "stratify")
@@ -99,15 +104,15 @@ def compare_unpaired(
             or str(names[0]) == str(names[1])):
         raise MeasurelabError(f"names must be two different names, got {names!r}")
     na, nb = (str(x) for x in names)
-    rng = iv.rng_of(seed)
+    rng = iv.rng_of(random_state)
     seeds = [int(x) for x in rng.integers(0, 2**63 - 1, 2)]
     common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,
                   threshold=threshold, pos_label=pos_label, inclusive=inclusive,
                   stratify=stratify, progress=progress, n_jobs=n_jobs)
-    ca = compare_classifiers(y_a, {na: s_a}, seed=seeds[0], sample_weight=sample_weight_a,
-                             **common)
-    cb = compare_classifiers(y_b, {nb: s_b}, seed=seeds[1], sample_weight=sample_weight_b,
-                             **common)
+    ca = compare_classifiers(y_a, {na: s_a}, random_state=seeds[0],
+                             sample_weight=sample_weight_a, **common)
+    cb = compare_classifiers(y_b, {nb: s_b}, random_state=seeds[1],
+                             sample_weight=sample_weight_b, **common)
     if ca._names_m != cb._names_m:
         raise MeasurelabError(
             f"the measures that apply differ between the two test sets ({ca._names_m} and "
@@ -144,7 +149,7 @@ class UnpairedComparison:
             else "bootstrap"
 
     def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> iv.BootstrapRun:
-        return iv.run_bootstrap(c._design, ms, c.n_boot, c.seed,
+        return iv.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
                                 thresholds=[(c.threshold, c._inclusive)],
                                 jackknife=True, progress=c._progress, n_jobs=c._n_jobs)
 

@@ -31,15 +31,15 @@ Modules
 -------
 ``sources``
     :class:`Chunk`, source names, format detection, opening paths, standard input, pipes
-    and gzip, the binary-content check.
+    and gzip, the binary-content check (:func:`binary_content`).
 ``perf``
     perf-style text (the pyarrow parser and the exact scan).
 ``frames``
     CSV and Parquet: column choice, numeric and label columns, chunks of DataFrames,
     :func:`parquet_columns`.
 ``binary``
-    :func:`read_chunks`, :class:`TableAccumulator`, :func:`read_score_table`,
-    :func:`evaluate_file`.
+    :func:`read_chunks`, :func:`coerce_pos_label`, :class:`TableAccumulator`,
+    :func:`read_score_table`, :func:`evaluate_file`.
 ``multiclass``
     :func:`parse_names`, :func:`multi_columns`, :class:`ClassMatcher`,
     :func:`read_multi_stats`, :func:`evaluate_multi_file`.
@@ -55,13 +55,14 @@ Examples
 
 from __future__ import annotations
 
+from measurelab._util.validation import binary_content
 from measurelab.io.binary import (
     TableAccumulator,
+    coerce_pos_label,
     evaluate_file,
     read_chunks,
     read_score_table,
 )
-from measurelab.io.binary import _coerce_pos_label as _coerce_pos_label
 from measurelab.io.frames import LABEL_NAMES, SCORE_NAMES, parquet_columns
 from measurelab.io.multiclass import (
     ClassMatcher,
@@ -89,6 +90,8 @@ __all__ = [
     "ClassMatcher",
     "Source",
     "TableAccumulator",
+    "binary_content",
+    "coerce_pos_label",
     "detect_format",
     "evaluate_file",
     "evaluate_multi_file",

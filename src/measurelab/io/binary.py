@@ -195,8 +195,18 @@ class TableAccumulator:
         return out
 
 
-def _coerce_pos_label(pos_label: Any, y: np.ndarray) -> Any:
-    """Match a label given as text (command line) to the labels' type."""
+def coerce_pos_label(pos_label: Any, y: np.ndarray) -> Any:
+    """Match a positive label given as text (command line) to the type of the labels ``y``.
+
+    Text becomes a float when the labels are numbers or booleans (an error when it is not a
+    number); any other label is returned unchanged.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> coerce_pos_label("1", np.array([0, 1])), coerce_pos_label("yes", np.array(["yes"]))
+    (1.0, 'yes')
+    """
     if isinstance(pos_label, str) and y.dtype.kind in "biuf":
         try:
             return float(pos_label)
@@ -273,7 +283,7 @@ def read_score_table(
                              weight_col=weight_col, chunk_rows=chunk_rows):
         bar.update(len(chunk))
         if not coerced:
-            label, coerced = _coerce_pos_label(pos_label, chunk.y), True
+            label, coerced = coerce_pos_label(pos_label, chunk.y), True
         new = [v for v in _in_order(chunk.y) if v not in seen]
         if new:
             seen.extend(new)

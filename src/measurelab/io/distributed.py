@@ -25,13 +25,17 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.io.frames import _parquet_dataset
+from measurelab.io.sources import _short
 from measurelab.measures.compute import EvaluationResult, MeasureSpec, compute_measures
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
 
 
 def parquet_parts(path: str | Path) -> list[tuple[str, int]]:
-    """``(file, row_group)`` pairs of a Parquet file or a folder of them (recursively).
+    """``(file, row_group)`` pairs of a Parquet file or a folder of them (recursively; the
+    files every reader of :mod:`measurelab.io` reads: names beginning with ``.`` or ``_``,
+    such as ``_SUCCESS``, are left out).
 
     Examples
     --------
@@ -41,16 +45,14 @@ def parquet_parts(path: str | Path) -> list[tuple[str, int]]:
     >>> [(Path(f).name, g) for f, g in parquet_parts(d)]
     [('a.parquet', 0)]
     """
+    return _row_groups(_parquet_dataset(path).files, path)
+
+
+def _row_groups(files: list[str], path: str | Path) -> list[tuple[str, int]]:
+    """``(file, row_group)`` of every row group of ``files`` (those of ``path``); a file
+    that is not Parquet is an error naming it."""
     import pyarrow.parquet as pq
 
-    p = Path(path)
-    if p.is_dir():
-        files = sorted(f for f in p.rglob("*") if f.is_file() and not f.name.startswith((".", "_"))
-                       and f.suffix in (".parquet", ".pq", ""))
-    elif p.is_file():
-        files = [p]
-    else:
-        raise MeasurelabError(f"{str(path)!r} is neither a Parquet file nor a folder")
     parts = []
     for f in files:
         try:
@@ -61,11 +63,6 @@ def parquet_parts(path: str | Path) -> list[tuple[str, int]]:
     if not parts:
         raise MeasurelabError(f"no Parquet row groups under {str(path)!r}")
     return parts
-
-
-def _short(exc: BaseException, limit: int = 80) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def part_table(
@@ -203,10 +200,9 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     try:
         return Client(address, timeout=timeout)
     except Exception as exc:  # any failure to connect is the user's address
-        reason = " ".join(str(exc).split())[:80] or type(exc).__name__
         raise MeasurelabError(
             f"cannot reach the Dask scheduler at {str(address)[:60]!r} within {timeout:g} s "
-            f"({reason}); expected a running scheduler such as tcp://host:8786"
+            f"({_short(exc)}); expected a running scheduler such as tcp://host:8786"
         ) from None
 
 
@@ -303,13 +299,11 @@ def evaluate_parquet_multi(
     >>> r["mxe"] == ml.evaluate(df.y, df[["c0", "c1", "c2"]], measures=["mxe"])["mxe"]
     True
     """
-    import pyarrow.dataset as ds
-
     from measurelab.io import multi_columns
 
-    parts = parquet_parts(path)
-    schema = ds.dataset(str(path), format="parquet").schema
-    label_col, weight_col = multi_columns(schema.names, proba_cols, label_col, weight_col,
+    dset = _parquet_dataset(path)
+    parts = _row_groups(dset.files, path)
+    label_col, weight_col = multi_columns(dset.schema.names, proba_cols, label_col, weight_col,
                                           str(path))
     if classes is not None and len(classes) != len(proba_cols):
         raise MeasurelabError(

@@ -197,28 +197,26 @@ def _read_parquet(
     path: str, name: str, chunk_rows: int, label_col: str | None, score_col: str | None,
     weight_col: str | None,
 ) -> Iterator[Chunk]:
-    import pyarrow.dataset as ds
-
-    lab, sc, wc = parquet_columns(path, label_col, score_col, weight_col)
-    dset = ds.dataset(path, format="parquet")
+    dset = _parquet_dataset(path)
+    lab, sc, wc = _pick_columns(dset.schema.names, label_col, score_col, weight_col, path)
     cols = [c for c in (lab, sc, wc) if c is not None]
+    yield from _frame_chunks(_parquet_frames(dset, cols, chunk_rows, name), name, lab, sc, wc)
 
-    def frames() -> Iterator[Any]:
-        import pyarrow as pa
 
-        batches = dset.to_batches(columns=cols, batch_size=chunk_rows)
-        while True:
-            try:
-                batch = next(batches)
-            except StopIteration:
-                return
-            except (pa.ArrowException, OSError) as exc:
-                raise MeasurelabError(
-                    f"{name}: damaged Parquet data ({_short(exc)})"
-                ) from None
-            yield batch.to_pandas()
+def _parquet_frames(dset: Any, cols: list[str], chunk_rows: int, name: str) -> Iterator[Any]:
+    """The ``cols`` of a Parquet data set as pandas frames of up to ``chunk_rows`` rows; a
+    damaged page is one line naming ``name``."""
+    import pyarrow as pa
 
-    yield from _frame_chunks(frames(), name, lab, sc, wc)
+    batches = dset.to_batches(columns=cols, batch_size=chunk_rows)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (pa.ArrowException, OSError) as exc:
+            raise MeasurelabError(f"{name}: damaged Parquet data ({_short(exc)})") from None
+        yield batch.to_pandas()
 
 
 def parquet_columns(
@@ -238,6 +236,29 @@ def parquet_columns(
     >>> parquet_columns(d)
     ('target', 'prob', None)
     """
+    schema = _parquet_dataset(path).schema
+    return _pick_columns(schema.names, label_col, score_col, weight_col, os.fspath(path))
+
+
+def _parquet_dataset(path: str | os.PathLike[str]) -> Any:
+    """The ``pyarrow.dataset.Dataset`` of a Parquet file or folder: the one place that
+    decides which files a folder holds, for every reader (``.files``, sorted by path).
+
+    A folder holds every file below it, in sub-folders too, except those whose name or a
+    folder's name on the way begins with ``.`` or ``_`` (pyarrow's rule: Spark's and
+    Hadoop's ``_SUCCESS``, ``_temporary/`` and ``.crc`` files).
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> d = Path(tempfile.mkdtemp())
+    >>> (d / "sub").mkdir(); (d / "_temporary").mkdir(); (d / "_SUCCESS").write_text("")
+    0
+    >>> for f in ("b.parquet", "sub/a.pq", "_temporary/c.parquet"):
+    ...     pd.DataFrame({"y": [0, 1]}).to_parquet(d / f)
+    >>> [Path(f).relative_to(d).as_posix() for f in _parquet_dataset(d).files]
+    ['b.parquet', 'sub/a.pq']
+    """
     import pyarrow as pa
     import pyarrow.dataset as ds
 
@@ -245,9 +266,8 @@ def parquet_columns(
     if not Path(name).exists():
         raise MeasurelabError(f"{name}: no such file or directory")
     try:
-        schema = ds.dataset(name, format="parquet").schema
+        return ds.dataset(name, format="parquet")
     except (pa.ArrowException, OSError) as exc:
         raise MeasurelabError(
             f"{name}: not a readable Parquet data set ({_short(exc)})"
         ) from None
-    return _pick_columns(schema.names, label_col, score_col, weight_col, name)

@@ -8,14 +8,19 @@ import io
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
 from measurelab.io.binary import _label_list
-from measurelab.io.frames import LABEL_NAMES, _label_column, _numeric_column
+from measurelab.io.frames import (
+    LABEL_NAMES,
+    _label_column,
+    _numeric_column,
+    _parquet_dataset,
+    _parquet_frames,
+)
 from measurelab.io.sources import (
     DEFAULT_CHUNK_ROWS,
     Source,
@@ -192,20 +197,10 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
             f"{name}: multi-class input (--proba-cols) must be CSV or Parquet with a header"
         )
     if kind == "parquet":
-        import pyarrow as pa
-        import pyarrow.dataset as ds
-
         if not isinstance(source, str | os.PathLike):
             raise MeasurelabError("Parquet input must be a file or directory, not a stream")
-        if not Path(name).exists():
-            raise MeasurelabError(f"{name}: no such file or directory")
-        try:
-            dset = ds.dataset(os.fspath(source), format="parquet")
-        except (pa.ArrowInvalid, OSError) as exc:
-            raise MeasurelabError(f"{name}: not a readable Parquet data set ({exc})") from None
-        cols = needed(list(dset.schema.names))
-        for batch in dset.to_batches(columns=cols, batch_size=chunk_rows):
-            yield batch.to_pandas()
+        dset = _parquet_dataset(source)
+        yield from _parquet_frames(dset, needed(list(dset.schema.names)), chunk_rows, name)
         return
     is_path = isinstance(source, str | os.PathLike) and os.fspath(source) != "-"
     path = os.fspath(source) if is_path else ""  # type: ignore[arg-type]
@@ -291,7 +286,7 @@ def multi_frame_stats(
     >>> s.counts.matrix.tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    from measurelab.metrics.evaluate import check_two_columns, multi_stats_from_indices
+    from measurelab.metrics.evaluation import check_two_columns, multi_stats_from_indices
 
     y = _label_column(df[label_col].to_numpy(), label_col, name, first, "row")
     yi = matcher.indices(y, label_col, name, first)

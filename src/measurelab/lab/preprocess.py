@@ -42,7 +42,14 @@ from measurelab.exceptions import MeasurelabError
 ONEHOT_VALUE = 1.0 / math.sqrt(2.0)
 
 
-def _is_nominal(s: pd.Series) -> bool:
+def is_nominal(s: pd.Series) -> bool:
+    """Whether a column is nominal: object, category, bool or string dtype.
+
+    Examples
+    --------
+    >>> is_nominal(pd.Series(["x", "y"])), is_nominal(pd.Series([1.0, 2.0]))
+    (True, False)
+    """
     return bool(
         s.dtype == object
         or isinstance(s.dtype, pd.CategoricalDtype)
@@ -51,8 +58,15 @@ def _is_nominal(s: pd.Series) -> bool:
     )
 
 
-def _mode(s: pd.Series) -> Any:
-    """Most frequent value; ties broken by the smallest value in string order."""
+def most_frequent(s: pd.Series) -> Any:
+    """The most frequent value as text (missing values ignored; None if there is none);
+    ties are broken by the smallest value in string order.
+
+    Examples
+    --------
+    >>> most_frequent(pd.Series(["b", "a", None, "b", "a"]))
+    'a'
+    """
     counts = s.dropna().astype(str).value_counts()
     if counts.empty:
         return None
@@ -102,8 +116,8 @@ class Preprocessor:
         names: list[str] = []
         for col in self.columns_:
             s = X[col]
-            if col in self.nominal or _is_nominal(s):
-                mode = _mode(s)
+            if col in self.nominal or is_nominal(s):
+                mode = most_frequent(s)
                 cats = sorted(s.dropna().astype(str).unique().tolist())
                 self.categorical_[col] = (mode, cats)
                 names += [f"{col}={c}" for c in cats]

@@ -13,6 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from measurelab.measures._rules import BLOCK_WALK
+
 #: cells (tables × rows) a block formula handles at once (:func:`in_row_chunks`): its
 #: temporaries then stay in the processor's cache, where a whole block of a large table
 #: would stream each one through memory
@@ -58,10 +60,10 @@ def in_row_chunks(formula: Callable[..., np.ndarray]) -> Callable[..., np.ndarra
     @functools.wraps(formula)
     def chunked(blk: Any, **params: Any) -> np.ndarray:
         step = max(1, CHUNK_CELLS // max(1, blk.size))
-        if blk.n_blocks <= step or "_walk" in blk.__dict__:  # walked: sums at hand
+        if blk.n_blocks <= step or BLOCK_WALK in blk.memo:  # walked: sums at hand
             return formula(blk, **params)
         integer = blk.integer
-        if integer is None and blk.__dict__.get("is_integer") is True:
+        if integer is None and blk.memo.get("is_integer") is True:
             integer = True  # known for the whole block: spare each chunk the check
         cls = type(blk)
         return np.concatenate([

@@ -2,13 +2,14 @@
 
 The measures in ``ranking.py`` and ``probability.py`` each walk the score table with
 numpy (cumulative sums, temporaries as large as the table). On a large table
-(:func:`use_fused`) one compiled walk (``_fused_kernel.walk``, numba) computes all their
+(:func:`use_fused`) one compiled walk (``_kernels.fused.walk``, numba) computes all their
 sums at once — the AUC numerator, AP's and APR's sums (APR with its expectation over tied
 orders), the 11 levels of 11-point AP, the expected positives among the top k (BEP,
 lift@q), the squared-error sum, the ECE bins and the confusion counts at the
-threshold — and keeps them on the table. Each measure function asks :func:`lookup`
-for its sum first and finishes with its own formula, so the measures stay individually
-callable and a value never depends on which route computed it beyond rounding:
+threshold — and keeps them in the table's memo (the statistic itself never changes). Each
+measure function asks :func:`lookup` for its sum first and finishes with its own formula,
+so the measures stay individually callable and a value never depends on which route
+computed it beyond rounding:
 
 * counts, 11-point AP, BEP and lift repeat numpy's operations in numpy's order (bit for
   bit);
@@ -16,6 +17,11 @@ callable and a value never depends on which route computed it beyond rounding:
 * AUC, AP, APR and the probability sums add in walk order instead of numpy's pairwise
   order: exact on integer weights (every partial sum is a whole or half number below
   2**53), within a few units of rounding otherwise (docs/DECISIONS.md).
+
+Which output a measure reads is data on the measure (``Measure.walk_output``: 'tp_at_q'
+for lift, 'ece' for ECE, ...), so the walk knows what to compute for a list of measures
+(:func:`walk_parameters`) without importing the family modules, and the shared rules
+(recall tolerance, ECE bins) live below both in ``_rules.py``.
 
 CAL is not part of the walk: it is :func:`measurelab.measures.calibration.cal`.
 
@@ -39,21 +45,19 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._kernels.routing import use_compiled
+from measurelab.measures._block import row_integer
+from measurelab.measures._rules import BLOCK_WALK, TABLE_WALK, ece_bins, recall_level_factor
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
-#: distinct scores from which a table is evaluated by the compiled walk. The route depends
-#: on the table's size alone, never on what the process loaded before, so the same table
-#: gives the same last bit in every process (the two routes agree to rounding only on the
-#: real-valued sums: AP, APR, Brier, ECE); 2**18 as the compiled CAL
-#: (``calibration.COMPILED_MIN_CASES``): a bootstrap of 10**6 distinct scores walks compiled.
-FUSED_MIN_SIZE = 1 << 18
-
-_MEMO = "_fused_sums"
-
 
 def use_fused(t: ScoreTable) -> bool:
-    """Whether ``t`` is large enough for the compiled walk (numba loads on first use).
+    """Whether ``t`` is large enough for the compiled walk (numba loads on first use): the
+    routing policy's ``"fused_walk"`` route (:data:`measurelab._kernels.routing.ROUTES`),
+    by the number of distinct scores alone, so the same table gives the same last bit in
+    every process (the two routes agree to rounding only on the real-valued sums: AP, APR,
+    Brier, ECE).
 
     Examples
     --------
@@ -61,25 +65,41 @@ def use_fused(t: ScoreTable) -> bool:
     >>> use_fused(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    return t.size >= FUSED_MIN_SIZE and kernel_available("measurelab._kernels.fused")
+    return use_compiled("fused_walk", t.size)
 
 
-def kernel_available(module: str) -> bool:
-    """Import a compiled kernel module (numba loads with it); False when numba is missing,
-    and the numpy route is used instead.
+def walk_parameters(measures: Iterable[Any], n_pos: float, total: float
+                    ) -> tuple[list[float], list[float], bool, bool, int]:
+    """What the walk must compute for ``measures``, from the output each reads
+    (:attr:`Measure.walk_output <measurelab.measures.base.Measure>`): the case counts k of
+    the expected positives among the top k (lift@q: q·``total``), the lift fractions q,
+    whether BEP (k = ``n_pos``) and APR's sum are asked for, and the ECE bins (0: none).
 
     Examples
     --------
-    >>> kernel_available("measurelab.measures._no_such_kernel")
-    False
+    >>> from measurelab.measures.base import registry
+    >>> walk_parameters([registry.resolve("lift@0.1")[0], registry.get("bep")], 4.0, 10.0)
+    ([1.0, 4.0], [0.1], True, False, 0)
     """
-    import importlib
-
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
+    ks: list[float] = []
+    qs: list[float] = []
+    bep = apr = False
+    n_bins = 0  # ECE bins only when ECE is asked for
+    for m in measures:
+        out = getattr(m, "walk_output", None)
+        if out == "tp_at_q":
+            q = float(m.params.get("q", 0.25))
+            qs.append(q)
+            if 0 < q <= 1:
+                ks.append(q * total)
+        elif out == "tp_at_n_pos":
+            bep = True
+            ks.append(n_pos)
+        elif out == "apr_sum":
+            apr = True
+        elif out == "ece":
+            n_bins = int(m.params.get("n_bins", 10))
+    return ks, qs, bep, apr, n_bins
 
 
 def run(
@@ -91,7 +111,8 @@ def run(
     n_bins: int = 10,
     apr: bool = True,
 ) -> dict[Any, Any]:
-    """Walk ``t`` once and keep the sums on it (see the module docstring); returns them.
+    """Walk ``t`` once and keep the sums in its memo (see the module docstring); returns
+    them.
 
     Parameters
     ----------
@@ -103,7 +124,6 @@ def run(
     apr : also APR's sum (when the weights are whole numbers)
     """
     from measurelab._kernels.fused import walk
-    from measurelab.measures.ranking import _RECALL_TOL
 
     n_pos = t.n_pos
     karr = np.array(sorted({float(k) for k in ks if k > 0}), dtype=np.float64)
@@ -116,8 +136,8 @@ def run(
     do_apr = bool(apr and n_pos > 0 and t.is_integer)
     (auc_num, ap_sum, apr_sum, ap11_vals, tp_at, tp_top, fp_top, sq, ws,
      wp) = walk(t.scores, t.pos, t.neg, n_pos, karr, k_top, nb, do_apr,
-                1.0 if t.is_integer else 1.0 - _RECALL_TOL, np.empty(0, dtype=np.int64))
-    memo: dict[Any, Any] = t.__dict__.setdefault(_MEMO, {})
+                recall_level_factor(t.is_integer), np.empty(0, dtype=np.int64))
+    memo: dict[Any, Any] = t.memo.setdefault(TABLE_WALK, {})
     memo.update(auc_num=auc_num, ap_sum=ap_sum, ap11_vals=ap11_vals, sq_sum=sq)
     if do_apr:
         memo["apr_sum"] = apr_sum
@@ -139,7 +159,7 @@ def lookup(t: ScoreTable, key: Any) -> Any:
     A large table not yet walked is walked now with the default parameters (BEP,
     lift@0.25, ECE with 10 bins).
     """
-    memo = t.__dict__.get(_MEMO)
+    memo = t.memo.get(TABLE_WALK)
     if memo is None:
         if not use_fused(t):
             return None
@@ -149,46 +169,32 @@ def lookup(t: ScoreTable, key: Any) -> Any:
 
 def prime(stats: Any, measures: Iterable[Any]) -> None:
     """Walk the table of a binary statistics bundle once for all ``measures`` (their
-    lift and ECE parameters, BEP, the counts at the threshold), when it is large."""
+    lift and ECE parameters, BEP, APR, the counts at the threshold), when it is large.
+
+    The sums go to the table's memo, the counts at the threshold to the bundle's (where
+    :attr:`BinaryStats.counts <measurelab.stats.bundle.BinaryStats.counts>` finds them)."""
     t = getattr(stats, "table", None)
     if not isinstance(t, ScoreTable):
         return
     if not use_fused(t):
         return
-    from measurelab.measures import probability, ranking
-
-    ks: list[float] = []
-    n_bins = 0  # ECE bins only when ECE is asked for
-    apr = False
-    for m in measures:
-        f = getattr(m, "formula", None)
-        if f is ranking.lift:
-            q = float(m.params.get("q", 0.25))
-            if 0 < q <= 1:
-                ks.append(q * t.total)
-        elif f is ranking.bep:
-            ks.append(t.n_pos)
-        elif f is ranking.apr:
-            apr = True
-        elif f is probability.ece:
-            n_bins = int(m.params.get("n_bins", 10))
+    ks, _, _, apr, n_bins = walk_parameters(measures, t.n_pos, t.total)
     with_counts = getattr(stats, "given_counts", None) is None
     memo = run(t, ks=ks, threshold=stats.threshold if with_counts else None,
                inclusive=stats.inclusive, n_bins=n_bins, apr=apr)
-    if with_counts and "counts" not in stats.__dict__:
-        stats.__dict__["counts"] = memo[("counts", float(stats.threshold), stats.inclusive)]
+    if with_counts:
+        stats.memo.setdefault(
+            "counts", memo[("counts", float(stats.threshold), stats.inclusive)])
 
 
 # ------------------------------------------------------------------------- blocks
-_BLOCK_MEMO = "_walk"
-
-
 def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
                n_bins: int = 0, apr: bool = False) -> dict[Any, Any] | None:
     """Walk every table of a :class:`~measurelab.stats.block.TableBlock` in one compiled
-    loop (``_fused_kernel.walk_block``) and keep the sums on the block, where the block
-    formulas find them (:func:`block_lookup`); None when numba is missing (the block
-    formulas then use their numpy route).
+    loop (``_kernels.fused.walk_block``) and keep the sums in the block's memo, where the
+    block formulas find them (:func:`block_lookup`); None when the routing policy's
+    ``"block_walk"`` route says numpy (numba missing): the block formulas then use their
+    numpy route.
 
     Examples
     --------
@@ -198,10 +204,9 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
     >>> walk_block(blk, bep=True)["auc_num"].tolist()
     [1.0, 0.5]
     """
-    if not kernel_available("measurelab._kernels.fused"):
+    if not use_compiled("block_walk", blk.n_blocks):
         return None
     from measurelab._kernels.fused import walk_block as kernel
-    from measurelab.measures.ranking import _RECALL_TOL
 
     b = blk.n_blocks
     n_pos = np.ascontiguousarray(blk.n_pos, dtype=np.float64)
@@ -218,11 +223,9 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
     ks_sorted = np.ascontiguousarray(np.take_along_axis(ks, order, axis=1))
     probs = blk.size > 0 and blk.scores[0] >= 0.0 and blk.scores[-1] <= 1.0
     nb = int(n_bins) if probs and int(n_bins) > 0 else 0
-    from measurelab.measures._block import row_integer
-
     integer = row_integer(blk)
     do_apr = np.ascontiguousarray(bool(apr) & integer & (n_pos > 0))
-    level = np.where(integer, 1.0, 1.0 - _RECALL_TOL)
+    level = np.where(integer, recall_level_factor(True), recall_level_factor(False))
     pos = np.ascontiguousarray(blk.pos, dtype=np.float64)
     neg = np.ascontiguousarray(blk.neg, dtype=np.float64)
     (auc, ap, apr_s, vals, tp_at, _tp, _fp, sq, ws, wp) = kernel(
@@ -236,43 +239,26 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
         memo[key] = tp_back[:, j]
     if nb:
         memo[("ece", nb)] = (ws, wp)
-    blk.__dict__[_BLOCK_MEMO] = memo
+    blk.memo[BLOCK_WALK] = memo
     return memo
 
 
 def _ece_bins_of(blk: Any, n_bins: int) -> np.ndarray:
-    """Each row's ECE bin (``probability._ece_bins``, the walk's own rule), once per
-    model's scores."""
+    """Each row's ECE bin (:func:`~measurelab.measures._rules.ece_bins`, the rule of
+    ``probability.ece``), once per model's scores."""
     if not n_bins:
         return np.empty(0, dtype=np.int64)
-
-    from measurelab.measures.probability import _ece_bins
-
-    return blk.score_cached(f"ece_bins_{n_bins}", lambda s: _ece_bins(s, n_bins))
+    return blk.score_cached(f"ece_bins_{n_bins}", lambda s: ece_bins(s, n_bins))
 
 
 def block_lookup(blk: Any, key: Any) -> Any:
-    """A sum of :func:`walk_block` kept on the block, or None."""
-    memo = blk.__dict__.get(_BLOCK_MEMO)
+    """A sum of :func:`walk_block` kept in the block's memo, or None."""
+    memo = blk.memo.get(BLOCK_WALK)
     return None if memo is None else memo.get(key)
 
 
 def prime_block(stats: Any, measures: Iterable[Any]) -> None:
     """Walk a :class:`~measurelab.stats.block.BlockStats`'s tables once for all
     ``measures`` (their lift and ECE parameters, BEP, APR), when numba is there."""
-    from measurelab.measures import probability, ranking
-
-    qs: list[float] = []
-    bep = apr = False
-    n_bins = 0
-    for m in measures:
-        f = getattr(m, "formula", None)
-        if f is ranking.lift:
-            qs.append(float(m.params.get("q", 0.25)))
-        elif f is ranking.bep:
-            bep = True
-        elif f is ranking.apr:
-            apr = True
-        elif f is probability.ece:
-            n_bins = int(m.params.get("n_bins", 10))
+    _, qs, bep, apr, n_bins = walk_parameters(measures, 0.0, 0.0)
     walk_block(stats.table, lift_qs=qs, bep=bep, n_bins=n_bins, apr=apr)

@@ -31,13 +31,13 @@ Computation, by the kind of table:
 Without ties the value is computed exactly as before (perf's CA2: windows are differences
 of one cumulative sum of score − label).
 
-**Large tables** (:func:`use_compiled`: at least ``COMPILED_MIN_CASES`` cases) go to the
-compiled kernel ``_cal_kernel.window_total`` (numba, loaded on first use): one pass, extra
-memory O(window), same definition. Tables of pure groups with cases ≤ ``_EXPAND_FACTOR``
-times the distinct scores (untied data included) give the numpy value bit for bit; every
-other table agrees with the numpy route to rounding (observed 1e-16 to 1e-14 relative;
-the two routes add in different orders). Small tables keep the numpy code above (numba is
-never imported for them), as does a process without numba.
+**Large tables** (:func:`use_compiled`: the ``"cal"`` route of the routing policy, 2**18
+cases) go to the compiled kernel ``_kernels.cal.window_total`` (numba, loaded on first
+use): one pass, extra memory O(window), same definition. Tables of pure groups with
+cases ≤ ``_EXPAND_FACTOR`` times the distinct scores (untied data included) give the numpy
+value bit for bit; every other table agrees with the numpy route to rounding (observed
+1e-16 to 1e-14 relative; the two routes add in different orders). Small tables keep the
+numpy code above (numba is never imported for them), as does a process without numba.
 """
 
 from __future__ import annotations
@@ -46,9 +46,9 @@ import math
 
 import numpy as np
 
+from measurelab._kernels.routing import use_compiled as _route_compiled
 from measurelab._util.validation import warn_undefined
 from measurelab.measures._block import accurate_row_sums, in_row_chunks, row_integer
-from measurelab.measures._fused import kernel_available
 from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
@@ -67,14 +67,12 @@ _BLOCK_CELLS = 1 << 20
 #: distinct score only up to this many cases (beyond: the closed form, table by table)
 _BLOCK_EXPAND_MAX = 1 << 12
 
-#: cases from which CAL is computed by the compiled kernel (numba loads on first use). The
-#: route depends on the table only (not on what the process has loaded), so a table gives
-#: the same value in every process: a command line and the API, workers and the client.
-COMPILED_MIN_CASES = 1 << 18
-
 
 def use_compiled(t: ScoreTable) -> bool:
-    """Whether CAL of ``t`` goes to the compiled kernel (numba loads on first use).
+    """Whether CAL of ``t`` goes to the compiled kernel (numba loads on first use): the
+    routing policy's ``"cal"`` route (:data:`measurelab._kernels.routing.ROUTES`), by the
+    number of cases alone, so a table gives the same value in every process (a command
+    line and the API, workers and the client).
 
     Examples
     --------
@@ -82,7 +80,7 @@ def use_compiled(t: ScoreTable) -> bool:
     >>> use_compiled(ScoreTable.from_arrays([1, 0], [0.9, 0.2]))
     False
     """
-    return t.total >= COMPILED_MIN_CASES and kernel_available("measurelab._kernels.cal")
+    return _route_compiled("cal", t.total)
 
 
 def _abs_linear_sum(alpha: np.ndarray, beta: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
@@ -312,9 +310,9 @@ def _cal_expanded(blk: TableBlock, m: np.ndarray, rows: np.ndarray, n: np.ndarra
 
 def cal_block(blk: TableBlock, window: int = 100) -> np.ndarray:
     """Block form of :func:`cal` (the formula is in its docstring)."""
-    if blk.n_blocks and kernel_available("measurelab._kernels.cal"):
+    if _route_compiled("cal_block", blk.n_blocks):
         return _cal_block_compiled(blk, window)
-    return _cal_block_numpy(blk, window)
+    return _cal_block_numpy(blk, window=window)
 
 
 def _cal_block_compiled(blk: TableBlock, window: int) -> np.ndarray:

@@ -14,15 +14,15 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import numpy as np
 
 from measurelab._util.validation import show
-from measurelab.exceptions import MeasurelabError
-from measurelab.measures._fused import prime as fused_prime
+from measurelab.exceptions import MeasurelabError, MissingMeasureError
+from measurelab.jsonable import to_jsonable
+from measurelab.measures import _fused
 from measurelab.measures.base import Measure, check_average, registry
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.scoretable import ScoreTable
@@ -56,12 +56,39 @@ class EvaluationResult(Mapping[str, Any]):
         self._shares = shares or {}
 
     def __getitem__(self, name: str) -> Any:
-        if name in self._values:
-            return self._values[name]
-        m = registry.get(name)  # alias, or a helpful error
+        """The value of measure ``name`` (a name or alias the registry knows).
+
+        A measure the result does not hold raises :class:`~measurelab.exceptions.
+        MissingMeasureError`, a :class:`KeyError` (so ``get`` and ``in`` work as for a dict)
+        that is also a :class:`~measurelab.exceptions.MeasurelabError`.
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> r = ml.evaluate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], measures=["acc"])
+        >>> r["acc"], r.get("auc"), "auc" in r, "no such measure" in r
+        (0.75, None, False, False)
+        >>> r["auc"]
+        Traceback (most recent call last):
+        ...
+        measurelab.exceptions.MissingMeasureError: 'auc' is not in this result (it holds 'acc')
+        """
+        try:
+            if name in self._values:
+                return self._values[name]
+        except TypeError:  # unhashable: no measure name
+            pass
+        try:
+            m = registry.get(name)  # an alias or spec of a measure held
+        except MeasurelabError as e:
+            raise MissingMeasureError(str(e)) from None
         if m.name in self._values:
             return self._values[m.name]
-        raise KeyError(name)
+        held = ", ".join(map(repr, list(self._values)[:8]))
+        more = ", ..." if len(self._values) > 8 else ""
+        raise MissingMeasureError(
+            f"{show(name)} is not in this result (it holds {held or 'no measure'}{more})"
+        )
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._values)
@@ -125,10 +152,10 @@ class EvaluationResult(Mapping[str, Any]):
         out: dict[str, Any] = {}
         for k, v in self._values.items():
             if np.ndim(v) == 1:
-                out[k] = {str(c): _jsonable(float(x)) for c, x in zip(self._class_names(v), v,
+                out[k] = {str(c): to_jsonable(float(x)) for c, x in zip(self._class_names(v), v,
                                                                        strict=True)}
                 continue
-            out[k] = _jsonable(float(v))
+            out[k] = to_jsonable(float(v))
         if "dp" in self.notes():
             out["dp_band"] = self.notes()["dp"]
         return out
@@ -163,14 +190,6 @@ class EvaluationResult(Mapping[str, Any]):
 
 def _fmt(v: Any) -> str:
     return f"{float(v):.6g}"
-
-
-def _jsonable(x: float) -> float | str | None:
-    if math.isnan(x):
-        return None
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
 
 
 def resolve_measures(measures: Iterable[MeasureSpec] | MeasureSpec | None) -> list[Measure] | None:
@@ -217,7 +236,7 @@ def compute_measures(
     multi = isinstance(stats, MultiStats)
     check_total(stats)
     if not multi:
-        fused_prime(stats, chosen)  # one compiled pass for a large table (else nothing)
+        _fused.prime(stats, chosen)  # one compiled pass for a large table (else nothing)
     for m in chosen:
         if explicit:
             if multi and not m.supports_multiclass:
@@ -243,6 +262,29 @@ def compute_measures(
         _warn_row_sums(stats, used.values())
         return EvaluationResult(values, used, classes=tuple(stats.counts.labels))
     return EvaluationResult(values, used)
+
+
+def prime_block(stats: Any, measures: Iterable[Measure]) -> None:
+    """Prepare a :class:`~measurelab.stats.block.BlockStats` for the block formulas of
+    ``measures`` (:meth:`Measure.compute_block <measurelab.measures.base.Measure.compute_block>`):
+    one compiled walk over every table of the block computes the rank and probability sums
+    they read (their lift and ECE parameters, BEP, APR), kept in the block's memo. Without
+    numba nothing is done and the block formulas take their numpy route; the values are the
+    same either way up to rounding (docs/DECISIONS.md).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from measurelab.stats.block import BlockStats, TableBlock
+    >>> blk = TableBlock(np.array([0.2, 0.7]), np.array([[0.0, 1], [1, 1]]),
+    ...                  np.array([[1.0, 0], [0, 1]]), integer=True)
+    >>> bs = BlockStats(blk)
+    >>> auc = registry.get("auc")
+    >>> prime_block(bs, [auc])
+    >>> auc.compute_block(bs).tolist()
+    [1.0, 0.25]
+    """
+    _fused.prime_block(stats, measures)
 
 
 def _warn_row_sums(stats: MultiStats, used: Iterable[Measure]) -> None:

@@ -20,6 +20,7 @@ import numpy as np
 from measurelab.measures._arith import div
 from measurelab.measures._block import quiet_div
 from measurelab.measures._fused import block_lookup, lookup
+from measurelab.measures._rules import ece_bins
 from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.confusion import BinaryCounts
@@ -90,6 +91,7 @@ def brier_block(blk: TableBlock) -> np.ndarray:
     multiclass=_brier_multi,
     source="Brier 1950: mean squared error of the probability",
     block=brier_block,
+    walk_output="sq_sum",
 )
 def brier(t: ScoreTable) -> float:
     """Brier score: mean((p − y)²), y ∈ {0, 1}; lower is better. k classes:
@@ -118,6 +120,7 @@ def rms_block(blk: TableBlock) -> np.ndarray:
     multiclass=_rms_multi,
     source="Caruana 2004 RMS (papers use 1 − rms as the normalized form)",
     block=rms_block,
+    walk_output="sq_sum",
 )
 def rms(t: ScoreTable) -> float:
     """Root mean squared error of the probability: sqrt(mean((p − y)²)); lower is better.
@@ -186,11 +189,6 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     return float(nats / math.log(base))
 
 
-def _ece_bins(scores: np.ndarray, n_bins: int) -> np.ndarray:
-    """ECE's bin of each score: b/n ≤ score < (b+1)/n, the last bin also holding 1.0."""
-    return np.minimum(np.floor(scores * n_bins).astype(np.int64), n_bins - 1)
-
-
 def ece_block(blk: TableBlock, n_bins: int = 10) -> np.ndarray:
     """Block form of :func:`ece` (the formula is in its docstring)."""
     n_bins = int(n_bins)
@@ -198,7 +196,7 @@ def ece_block(blk: TableBlock, n_bins: int = 10) -> np.ndarray:
     if walked is not None:
         ws, wp = walked
         return quiet_div(np.abs(ws - wp).sum(axis=1), blk.total)
-    b = _ece_bins(blk.scores, n_bins)
+    b = ece_bins(blk.scores, n_bins)
     if b.size and b[0] < 0:
         raise ValueError("ece needs scores in [0, 1]")
     # the scores are sorted, so every bin is a run of consecutive rows; each run is summed
@@ -225,6 +223,7 @@ def ece_block(blk: TableBlock, n_bins: int = 10) -> np.ndarray:
     main_param="n_bins",
     source="Naeini, Cooper & Hauskrecht 2015 (equal-width bins)",
     block=ece_block,
+    walk_output="ece",
 )
 def ece(t: ScoreTable, n_bins: int = 10) -> float:
     """Expected calibration error: Σ_b (w_b / W)·|mean score in b − fraction positive in b|
@@ -243,7 +242,7 @@ def ece(t: ScoreTable, n_bins: int = 10) -> float:
     if fused is not None:
         ws, wp = fused
         return float(np.abs(ws - wp).sum() / t.total)
-    b = _ece_bins(t.scores, n_bins)
+    b = ece_bins(t.scores, n_bins)
     w = t.pos + t.neg
     ws = np.bincount(b, weights=w * t.scores, minlength=n_bins)
     wp = np.bincount(b, weights=t.pos, minlength=n_bins)

@@ -16,17 +16,16 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._kernels.routing import use_compiled
 from measurelab._util.validation import warn_undefined
 from measurelab.measures._block import in_row_chunks, quiet_div, row_integer, searchsorted_rows
-from measurelab.measures._fused import block_lookup, kernel_available, lookup
+from measurelab.measures._fused import block_lookup, lookup
+from measurelab.measures._rules import RECALL_TOL
 from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
 _BLOCK = 1 << 16  # expanded cases handled at once by apr (bounds memory; cache-sized is fastest)
-#: from this many cases apr sums its tie groups with the compiled loop of the fused walk
-#: (``_fused_kernel.apr_total``: the same formula, summed in order) instead of numpy
-APR_COMPILED_MIN_CASES = 1 << 18
 
 
 def _need_both_classes(t: ScoreTable, name: str) -> bool:
@@ -94,6 +93,7 @@ def auc_block(blk: TableBlock) -> np.ndarray:
     source="Hand & Till 2001; Ling 2003; Caruana 2004 ROC",
     exact=True,
     block=auc_block,
+    walk_output="auc_num",
 )
 def auc(t: ScoreTable) -> float:
     """Area under the ROC curve: P(positive scores above negative), ties count ½.
@@ -241,6 +241,7 @@ def apr_block(blk: TableBlock) -> np.ndarray:
     multiclass="ovr",
     source="Caruana 2004 APR (perf 5.12: mean precision at each positive, ties in expectation)",
     block=apr_block,
+    walk_output="apr_sum",
 )
 def apr(t: ScoreTable) -> float:
     """Average precision as Caruana's ``perf`` computes it: mean over positives of the
@@ -268,10 +269,10 @@ def apr(t: ScoreTable) -> float:
     if fused is not None:
         return fused / t.n_pos
     p, m, pa, a = _desc(t)
-    if t.total >= APR_COMPILED_MIN_CASES and kernel_available(
-            "measurelab._kernels.fused"):
-        # few rows, many cases (large tie groups): the walk's per-group loop, compiled,
-        # instead of expanding every case into numpy temporaries
+    if use_compiled("apr_groups", t.total):
+        # few rows, many cases (large tie groups): the walk's per-group loop, compiled
+        # (``_kernels.fused.apr_total``: the same formula, summed in order), instead of
+        # expanding every case into numpy temporaries
         from measurelab._kernels.fused import apr_total
 
         return apr_total(p, m, pa, a) / t.n_pos
@@ -327,6 +328,7 @@ def ap_block(blk: TableBlock) -> np.ndarray:
     multiclass="ovr",
     source="scikit-learn average_precision_score (tied scores form one threshold)",
     block=ap_block,
+    walk_output="ap_sum",
 )
 def ap(t: ScoreTable) -> float:
     """Average precision as scikit-learn computes it: Σ_k (R_k − R_{k−1})·P_k over the
@@ -368,7 +370,7 @@ def ap11_block(blk: TableBlock) -> np.ndarray:
     levels = np.arange(11)
     total = cp[:, -1:]
     need = np.where(row_integer(blk)[:, None], levels * total,
-                    levels * total * (1.0 - _RECALL_TOL))
+                    levels * total * (1.0 - RECALL_TOL))
     first = searchsorted_rows(lambda b, i: cp[b, i] * 10.0, need, cp.shape[1])  # (B, 11)
     r = cp.shape[1]
     got = np.take_along_axis(best, np.minimum(first, r - 1), axis=1)
@@ -386,6 +388,7 @@ def ap11_block(blk: TableBlock) -> np.ndarray:
     multiclass="ovr",
     source="11-point interpolated average precision (IR tradition)",
     block=ap11_block,
+    walk_output="ap11_vals",
 )
 def ap11(t: ScoreTable) -> float:
     """11-point interpolated average precision: mean over r = 0, 0.1, …, 1 of the largest
@@ -417,10 +420,6 @@ def ap11(t: ScoreTable) -> float:
     return float(vals.mean())
 
 
-#: real weights: a recall this close (relatively) below a level counts as reaching it
-_RECALL_TOL = 2.0**-30
-
-
 def _first_at_recall_levels(cp: np.ndarray, integer: bool) -> np.ndarray:
     """For i = 0..10, the first threshold k with recall ≥ i/10: 10·tp_k ≥ i·P.
 
@@ -432,7 +431,7 @@ def _first_at_recall_levels(cp: np.ndarray, integer: bool) -> np.ndarray:
     """
     levels = np.arange(11)
     total = cp[-1]  # the same sums on both sides: recall 1 at the last threshold
-    need = levels * total if integer else levels * total * (1.0 - _RECALL_TOL)
+    need = levels * total if integer else levels * total * (1.0 - RECALL_TOL)
     return np.searchsorted(cp * 10.0, need, side="left")
 
 
@@ -497,6 +496,7 @@ def bep_block(blk: TableBlock) -> np.ndarray:
     multiclass="ovr",
     source="Caruana 2004 BEP (cutoff at k = number of positives)",
     block=bep_block,
+    walk_output="tp_at_n_pos",
 )
 def bep(t: ScoreTable) -> float:
     """Precision–recall break-even point: precision (= recall) when the top P cases are
@@ -542,6 +542,7 @@ def lift_block(blk: TableBlock, q: float = 0.25) -> np.ndarray:
     main_param="q",
     source="Caruana 2004 LFT (q = 0.25)",
     block=lift_block,
+    walk_output="tp_at_q",
 )
 def lift(t: ScoreTable, q: float = 0.25) -> float:
     """Lift at q: (fraction of all positives among the top q·N cases) / q; ties in expectation.

@@ -12,71 +12,16 @@ as 1 − RMS), as the papers normalize every measure.
 
 from __future__ import annotations
 
-import functools
-import math
-from dataclasses import dataclass
-from typing import Any
+from measurelab.measures._definition import Measure
+from measurelab.measures._lexicographic import TwoLevelValue, build_two_level, oriented
+from measurelab.measures.base import registry
 
-from measurelab.measures.base import Measure
-
-
-def oriented(m: Measure, value: Any) -> Any:
-    """The higher-is-better form of a value: v, or hi − v (bounded), or −v (unbounded)."""
-    if m.higher_is_better:
-        return value
-    hi = m.range[1]
-    return hi - value if math.isfinite(hi) else -value
-
-
-@functools.total_ordering
-@dataclass(frozen=True)
-class TwoLevelValue:
-    """A value of a two-level measure: compares as the tuple (first, second).
-
-    Examples
-    --------
-    >>> from fractions import Fraction as F
-    >>> a = TwoLevelValue(F(3, 4), F(1, 2))
-    >>> b = TwoLevelValue(F(3, 4), F(3, 4))
-    >>> a < b, a == TwoLevelValue(F(3, 4), F(1, 2))
-    (True, True)
-    >>> round(float(TwoLevelValue(0.9462, 0.9631)), 4)     # Huang & Ling Table 7 display
-    0.9558
-    """
-
-    first: Any
-    second: Any
-
-    def key(self) -> tuple[Any, Any]:
-        return (self.first, self.second)
-
-    def __lt__(self, other: object) -> bool:
-        if not isinstance(other, TwoLevelValue):
-            return NotImplemented
-        return self.key() < other.key()
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, TwoLevelValue):
-            return NotImplemented
-        return self.key() == other.key()
-
-    def __hash__(self) -> int:
-        return hash(self.key())
-
-    @property
-    def display(self) -> float:
-        """f + g/100, the number the paper's tables print (not lexicographic)."""
-        return float(self.first) + float(self.second) / 100.0
-
-    def __float__(self) -> float:
-        return self.display
-
-    def __repr__(self) -> str:
-        return f"TwoLevelValue({float(self.first):.6g}, {float(self.second):.6g})"
+__all__ = ["TwoLevelValue", "oriented", "two_level", "two_level_parts"]
 
 
 def two_level(f: Measure | str, g: Measure | str) -> Measure:
-    """The two-level measure f:g as a :class:`Measure` (kind 'composite').
+    """The two-level measure f:g as a :class:`Measure` (kind 'composite'); ``f`` and ``g``
+    are measures or registry names.
 
     Examples
     --------
@@ -88,63 +33,21 @@ def two_level(f: Measure | str, g: Measure | str) -> Measure:
     >>> v.first, v.second, round(v.display, 4)
     (0.75, 0.5, 0.755)
     """
-    from measurelab.measures.base import registry
-
     f = registry.get(f) if isinstance(f, str) else f
     g = registry.get(g) if isinstance(g, str) else g
-
-    def formula(stats: Any, **params: Any) -> TwoLevelValue:
-        return TwoLevelValue(oriented(f, f.compute(stats)), oriented(g, g.compute(stats)))
-
-    def multiclass(stats: Any, average: str | None = "macro", **params: Any) -> TwoLevelValue:
-        if average is None:
-            from measurelab.exceptions import MeasurelabError
-
-            raise MeasurelabError(
-                f"{f.name}:{g.name} ranks whole-task values; average=None (per-class values) "
-                "is not defined for two-level measures, use ml.per_class"
-            )
-        return TwoLevelValue(
-            oriented(f, f.compute(stats, average=average)),
-            oriented(g, g.compute(stats, average=average)),
-        )
-
-    formula.__doc__ = (
-        f"Two-level measure {f.name}:{g.name}: compare by {f.name}, ties broken by {g.name} "
-        "(Huang & Ling 2007)."
-    )
-    lo = oriented(f, f.range[0 if f.higher_is_better else 1])
-    hi = oriented(f, f.range[1 if f.higher_is_better else 0])
-    return Measure(
-        name=f"{f.name}:{g.name}",
-        formula=formula,
-        kind="composite",
-        statistic="stats",
-        range=(min(lo, hi), max(lo, hi) + 0.01),
-        higher_is_better=True,
-        source=f"Huang & Ling 2007 Def. 1 ({f.name} then {g.name})",
-        multiclass=multiclass if (f.supports_multiclass and g.supports_multiclass) else None,
-        needs_probabilities=f.needs_probabilities or g.needs_probabilities,
-        exact=f.exact and g.exact,
-    )
-
+    return build_two_level(f, g)
 
 
 def two_level_parts(m: Measure) -> tuple[Measure, Measure] | None:
-    """The measures ``(f, g)`` of a two-level measure ``f:g``; None for any other measure.
+    """The measures ``(f, g)`` of a two-level measure ``f:g`` (its ``levels``); None for
+    any other measure.
 
     Examples
     --------
     >>> f, g = two_level_parts(two_level("auc", "f_beta@2"))
     >>> f.name, g.name, g.params["beta"]
     ('auc', 'f_beta@2', 2.0)
-    >>> from measurelab.measures.base import registry
     >>> two_level_parts(registry.get("acc")) is None
     True
     """
-    from measurelab.measures.base import registry
-
-    if ":" not in m.name or not m.source.startswith("Huang & Ling 2007 Def. 1"):
-        return None
-    f, _, g = m.name.partition(":")
-    return registry.resolve(f)[0], registry.resolve(g)[0]
+    return m.levels

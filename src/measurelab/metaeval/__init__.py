@@ -4,11 +4,10 @@ objects, the generating function for AUC vs accuracy, correlation studies.
 Modules: :mod:`~measurelab.metaeval.pairs` (R, S, P, Q in O(K log K)),
 :mod:`~measurelab.metaeval.domains` (ranked lists, samples, prediction sets),
 :mod:`~measurelab.metaeval.consistency` (C, D and strictness),
-:mod:`~measurelab.metaeval.exact` (generating function), :mod:`~measurelab.metaeval.correlation`
+:mod:`~measurelab.metaeval.exact` (generating function), :mod:`~measurelab.metaeval.correlation_study`
 (Pearson / Spearman / Kendall over runs, paired t-tests),
-:mod:`~measurelab.inference.friedman` (:func:`demsar`: ranks, Friedman, Nemenyi CD over many
-data sets); ``significance`` and
-``metric_space`` hold the significance tests and the Caruana-style metric space.
+:mod:`~measurelab.metaeval.metric_space` (the Caruana-style metric space). Comparing
+classifiers over many data sets (Demšar) is inference: :func:`measurelab.inference.demsar`.
 
 Examples
 --------
@@ -20,12 +19,6 @@ PairCounts(R=2, S=1, P=0, Q=0, T=0, objects=3)
 (1459, 34, 762, 52)
 """
 
-from measurelab.inference.friedman import (
-    DemsarResult,
-    bonferroni_dunn_q,
-    demsar,
-    nemenyi_q,
-)
 from measurelab.metaeval.consistency import (
     ConsistencyResult,
     compare_measures,
@@ -34,7 +27,7 @@ from measurelab.metaeval.consistency import (
     exact_counts,
     measure_ranks,
 )
-from measurelab.metaeval.correlation import (
+from measurelab.metaeval.correlation_study import (
     best_group,
     correlation,
     correlations,
@@ -52,7 +45,6 @@ from measurelab.metaeval.pairs import PairCounts, pair_counts, pair_counts_brute
 
 __all__ = [
     "ConsistencyResult",
-    "DemsarResult",
     "PairCounts",
     "PredictionSet",
     "RankedLists",
@@ -61,16 +53,13 @@ __all__ = [
     "auc_acc_rows",
     "auc_bounds",
     "best_group",
-    "bonferroni_dunn_q",
     "compare_measures",
     "compare_on_ranked_lists",
     "correlation",
     "correlations",
-    "demsar",
     "exact_applies",
     "exact_counts",
     "measure_ranks",
-    "nemenyi_q",
     "pair_counts",
     "pair_counts_brute",
     "paired_ttests",

@@ -27,8 +27,11 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
 from measurelab.exceptions import MeasurelabError
+from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, registry
+from measurelab.measures.twolevel import two_level_parts
 from measurelab.metaeval.domains import PredictionSet, RankedLists, SampledRankedLists
 from measurelab.metaeval.pairs import PairCounts, dense_ranks, pair_counts_ranks
 from measurelab.stats.bundle import BinaryStats
@@ -37,18 +40,16 @@ from measurelab.stats.confusion import BinaryCounts
 Domain = RankedLists | SampledRankedLists | PredictionSet
 
 
-def _resolve(spec: str | Measure) -> Measure:
+def resolve_measure(spec: str | Measure) -> Measure:
+    """The measure named by ``spec`` (a registry name such as ``"auc"`` or ``"f_beta@2"``),
+    or ``spec`` itself when it is already a :class:`~measurelab.measures.base.Measure`.
+
+    Examples
+    --------
+    >>> resolve_measure("auc").name
+    'auc'
+    """
     return spec if isinstance(spec, Measure) else registry.resolve(spec)[0]
-
-
-def _two_level_parts(m: Measure) -> tuple[Measure, Measure] | None:
-    if ":" not in m.name or not m.source.startswith("Huang & Ling 2007 Def. 1"):
-        return None
-    f, _, g = m.name.partition(":")
-    try:
-        return _resolve(f), _resolve(g)
-    except MeasurelabError:
-        return None
 
 
 def _rank_values(values: list[Any], name: str) -> tuple[np.ndarray, int]:
@@ -78,8 +79,8 @@ def measure_ranks(measure: str | Measure, domain: Domain, *,
     >>> measure_ranks("auc:acc", d)[0].tolist()
     [0, 1, 2, 2, 3, 4]
     """
-    m = _resolve(measure)
-    parts = _two_level_parts(m)
+    m = resolve_measure(measure)
+    parts = two_level_parts(m)
     if parts is not None:
         rf, _ = measure_ranks(parts[0], domain, progress=progress)
         rg, ug = measure_ranks(parts[1], domain, progress=progress)
@@ -232,22 +233,14 @@ class ConsistencyResult:
             "P": self.P,
             "Q": self.Q,
             "T": self.T,
-            "consistency": _json_num(self.consistency),
-            "discriminancy": _json_num(self.discriminancy),
+            "consistency": to_jsonable(self.consistency),
+            "discriminancy": to_jsonable(self.discriminancy),
             "strictly_consistent": self.strictly_consistent,
             "strictly_discriminating": self.strictly_discriminating,
         }
         if self.ci is not None:
-            out["ci95"] = {k: [_json_num(a), _json_num(b)] for k, (a, b) in self.ci.items()}
+            out["ci95"] = {k: [to_jsonable(a), to_jsonable(b)] for k, (a, b) in self.ci.items()}
         return out
-
-
-def _json_num(x: float) -> float | str | None:
-    if math.isnan(x):
-        return None
-    if math.isinf(x):
-        return "inf" if x > 0 else "-inf"
-    return x
 
 
 def ratio_c(R: int, S: int) -> float:
@@ -264,9 +257,9 @@ def ratio_d(P: int, Q: int) -> float:
 
 def _exact_kind(m: Measure) -> str | None:
     """'auc', 'acc' or 'auc:acc' when the generating function covers the measure."""
-    if m.name in ("auc", "acc") and _two_level_parts(m) is None:
+    if m.name in ("auc", "acc") and two_level_parts(m) is None:
         return m.name
-    parts = _two_level_parts(m)
+    parts = two_level_parts(m)
     if parts is not None and (parts[0].name, parts[1].name) == ("auc", "acc"):
         return "auc:acc"
     return None
@@ -281,7 +274,7 @@ def exact_applies(f: str | Measure, g: str | Measure) -> bool:
     >>> exact_applies("acc", "auc"), exact_applies("auc:acc", "acc"), exact_applies("f1", "acc")
     (True, True, False)
     """
-    a, b = _exact_kind(_resolve(f)), _exact_kind(_resolve(g))
+    a, b = _exact_kind(resolve_measure(f)), _exact_kind(resolve_measure(g))
     return a is not None and b is not None and a != b
 
 
@@ -302,7 +295,7 @@ def exact_counts(
     """
     from measurelab.metaeval.exact import auc_acc_pair_counts, check_ranked
 
-    fm, gm = _resolve(f), _resolve(g)
+    fm, gm = resolve_measure(f), resolve_measure(g)
     kinds = (_exact_kind(fm), _exact_kind(gm))
     if not exact_applies(fm, gm):
         raise MeasurelabError(
@@ -354,7 +347,7 @@ def compare_measures(
     >>> r.consistency, r.discriminancy
     (1.0, inf)
     """
-    fm, gm = _resolve(f), _resolve(g)
+    fm, gm = resolve_measure(f), resolve_measure(g)
     settings: dict[str, Any] = {}
     if isinstance(domain, (RankedLists, SampledRankedLists)):
         settings = {"n": domain.n, "pos": domain.n_pos, "cutoff": domain.cutoff}
@@ -368,7 +361,7 @@ def compare_measures(
     ci = None
     if isinstance(domain, SampledRankedLists):
         method = "sample"
-        ci = jackknife_ci(ra, ua, rb, ub, groups=groups, seed=domain.seed)
+        ci = jackknife_ci(ra, ua, rb, ub, groups=groups, random_state=domain.random_state)
     elif isinstance(domain, RankedLists):
         method = "enumeration"
     else:
@@ -377,17 +370,18 @@ def compare_measures(
 
 
 def jackknife_ci(
-    ra: np.ndarray, ua: int, rb: np.ndarray, ub: int, *, groups: int = 20, seed: int = 0,
-    level: float = 0.95,
+    ra: np.ndarray, ua: int, rb: np.ndarray, ub: int, *, groups: int = 20,
+    random_state: int = DEFAULT_RANDOM_STATE, level: float = 0.95, seed: Any = UNSET,
 ) -> dict[str, tuple[float, float]]:
     """Normal intervals for C and D of a random sample of objects, with the standard error
     of the delete-a-group jackknife (objects split at random into ``groups`` groups; C and D
     recomputed without each group). Pairs share objects, so the pairs are not independent;
-    the jackknife over objects accounts for that.
+    the jackknife over objects accounts for that. ``random_state`` (an int, default 0)
+    seeds the split into groups; ``seed`` is another name for it.
 
     Examples
     --------
-    >>> d = SampledRankedLists(16, 8, size=2000, seed=3)
+    >>> d = SampledRankedLists(16, 8, size=2000, random_state=3)
     >>> ra, ua = measure_ranks("auc", d); rb, ub = measure_ranks("acc", d)
     >>> lo, hi = jackknife_ci(ra, ua, rb, ub)["consistency"]
     >>> lo < 0.935 < hi      # the exact value over all 12,870 lists (Ling 2003)
@@ -398,7 +392,8 @@ def jackknife_ci(
     K = ra.size
     full = pair_counts_ranks(ra, ua, rb, ub)
     c0, d0 = ratio_c(full.R, full.S), ratio_d(full.P, full.Q)
-    rng = np.random.default_rng(seed + 7919)
+    random_state = random_state_of(random_state, seed, "jackknife_ci")
+    rng = np.random.default_rng(random_state + 7919)
     label = rng.permutation(K) % groups
     cs, ds = [], []
     for gi in range(groups):
@@ -427,12 +422,14 @@ def compare_on_ranked_lists(
     cutoff: int | None = None,
     *,
     sample: int | None = None,
-    seed: int = 0,
+    random_state: int = DEFAULT_RANDOM_STATE,
     exact: bool = False,
     progress: bool = False,
+    seed: Any = UNSET,
 ) -> ConsistencyResult:
     """C and D of f vs g over ranked lists: all of them (enumerated, or by the generating
-    function with ``exact=True`` for AUC vs acc), or a random sample of ``sample`` lists.
+    function with ``exact=True`` for AUC vs acc), or a random sample of ``sample`` lists
+    drawn with ``random_state`` (an int, default 0; ``seed`` is another name for it).
 
     Examples
     --------
@@ -440,7 +437,8 @@ def compare_on_ranked_lists(
     >>> r.method, r.objects == __import__("math").comb(400, 200), round(r.consistency, 4)
     ('generating function', True, 0.8523)
     """
-    fm, gm = _resolve(f), _resolve(g)
+    random_state = random_state_of(random_state, seed, "compare_on_ranked_lists")
+    fm, gm = resolve_measure(f), resolve_measure(g)
     if exact and exact_applies(fm, gm) and sample is None:
         from measurelab.metaeval.exact import check_ranked
 
@@ -451,7 +449,8 @@ def compare_on_ranked_lists(
             "generating function", None, {"n": n, "pos": pos, "cutoff": k_cut},
         )
     if sample is not None:
-        domain: Domain = SampledRankedLists(n, pos, cutoff, size=sample, seed=seed)
+        domain: Domain = SampledRankedLists(n, pos, cutoff, size=sample,
+                                            random_state=random_state)
     else:
         domain = RankedLists(n, pos, cutoff)
     return compare_measures(fm, gm, domain, progress=progress)

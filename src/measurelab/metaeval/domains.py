@@ -14,11 +14,12 @@ compared exactly; :meth:`stats` gives the full statistics bundle for any other m
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from typing import Any
 
 import numpy as np
 
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
 from measurelab.exceptions import MeasurelabError
 from measurelab.metaeval.exact import check_ranked
 from measurelab.stats.bundle import BinaryStats
@@ -137,9 +138,11 @@ def _ranked_stats(labels: np.ndarray, cutoff: int) -> BinaryStats:
 class SampledRankedLists(_RankedListDomain):
     """A seeded uniform random sample (with replacement) of ranked lists.
 
+    ``random_state`` (an int, default 0) seeds the sample; ``seed`` is another name for it.
+
     Examples
     --------
-    >>> d = SampledRankedLists(1000, 500, size=200, seed=1)
+    >>> d = SampledRankedLists(1000, 500, size=200, random_state=1)
     >>> len(d), int(d.tp.min()) >= 0, int(d.auc2.max()) <= 2 * 500 * 500
     (200, True, True)
     """
@@ -148,9 +151,11 @@ class SampledRankedLists(_RankedListDomain):
     n_pos: int
     cutoff: int | None = None
     size: int = 10_000
-    seed: int = 0
+    random_state: int = DEFAULT_RANDOM_STATE
+    seed: InitVar[Any] = UNSET
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, seed: Any) -> None:
+        self.random_state = random_state_of(self.random_state, seed, "SampledRankedLists")
         self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff)
         if not isinstance(self.size, (int, np.integer)) or self.size < 2:
             raise MeasurelabError(f"sample size must be an integer >= 2, got {self.size!r}")
@@ -159,7 +164,7 @@ class SampledRankedLists(_RankedListDomain):
                 f"a sample of {self.size:,} lists with {self.n_pos} positives each holds more "
                 f"than {MAX_SAMPLE_CELLS:,} positions; take a smaller sample"
             )
-        rng = np.random.default_rng(self.seed)
+        rng = np.random.default_rng(self.random_state)
         tp = np.empty(self.size, dtype=np.int64)
         sum_pos = np.empty(self.size, dtype=np.int64)
         self._positions: list[np.ndarray] = []
@@ -178,8 +183,8 @@ class SampledRankedLists(_RankedListDomain):
         return int(self.size)
 
     def describe(self) -> str:
-        return (f"{self.size} ranked lists sampled uniformly (seed {self.seed}), n={self.n}, "
-                f"pos={self.n_pos}, cutoff={self.cutoff}")
+        return (f"{self.size} ranked lists sampled uniformly (seed {self.random_state}), "
+                f"n={self.n}, pos={self.n_pos}, cutoff={self.cutoff}")
 
     def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         tp = self.tp
@@ -286,16 +291,18 @@ def _is_nested(y: Any) -> bool:
 
 
 def perturbed_lists(
-    n: int, eps: float, size: int, *, seed: int | np.random.Generator = 0
+    n: int, eps: float, size: int, *,
+    random_state: int | np.random.Generator = DEFAULT_RANDOM_STATE, seed: Any = UNSET,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Huang & Ling (2007) §4: the true list p_i = i/n (label positive iff p_i > 0.5) and
     ``size`` perturbed lists q_i ~ U[max(0, p_i − ε), min(1, p_i + ε)].
 
-    Returns ``(p, y_true, Q)`` with ``Q`` of shape (size, n).
+    Returns ``(p, y_true, Q)`` with ``Q`` of shape (size, n). ``random_state`` (an int or
+    a numpy Generator, used as is) draws the perturbations; ``seed`` is another name for it.
 
     Examples
     --------
-    >>> p, y, Q = perturbed_lists(10, 0.3, 5, seed=0)
+    >>> p, y, Q = perturbed_lists(10, 0.3, 5, random_state=0)
     >>> p.tolist()[:3], y.astype(int).tolist(), Q.shape
     ([0.1, 0.2, 0.3], [0, 0, 0, 0, 0, 1, 1, 1, 1, 1], (5, 10))
     """
@@ -303,7 +310,9 @@ def perturbed_lists(
         raise MeasurelabError(f"n must be an integer >= 2, got {n!r}")
     if not 0 <= eps <= 1:
         raise MeasurelabError(f"eps must lie in [0, 1], got {eps!r}")
-    rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+    random_state = random_state_of(random_state, seed, "perturbed_lists")
+    rng = (random_state if isinstance(random_state, np.random.Generator)
+           else np.random.default_rng(random_state))
     p = np.arange(1, n + 1) / n
     y = p > 0.5
     lo = np.maximum(0.0, p - eps)

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
 from measurelab.exceptions import MeasurelabError
 
 
@@ -48,7 +49,7 @@ def baseline_scores(y_true: Any, specs: Mapping[str, str]) -> dict[str, float]:
     >>> b["acc"], b["auc"], round(b["rms"], 6) == round((0.25 * 0.75) ** 0.5, 6)
     (0.75, 0.5, True)
     """
-    from measurelab.metrics.evaluate import evaluate
+    from measurelab.metrics.evaluation import evaluate
 
     y = np.asarray(y_true).astype(int)
     if y.size == 0:
@@ -201,12 +202,14 @@ def classical_mds(D: np.ndarray, n_components: int) -> np.ndarray:
     return V[:, order] * np.sqrt(np.clip(w[order], 0.0, None))
 
 
-def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *, seed: int = 0
+def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *,
+        random_state: int = DEFAULT_RANDOM_STATE, seed: Any = UNSET
         ) -> tuple[pd.DataFrame, float]:
     """Metric MDS of a dissimilarity matrix: coordinates and Kruskal stress-1.
 
     scikit-learn's SMACOF, started from :func:`classical_mds` so the result is
-    deterministic.
+    deterministic; ``random_state`` (an int, default 0; ``seed`` is another name for it) is
+    handed to scikit-learn's ``MDS``.
 
     Examples
     --------
@@ -218,21 +221,24 @@ def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *, seed: int = 0
     """
     from sklearn.manifold import MDS
 
+    random_state = random_state_of(random_state, seed, "mds")
     names = list(D.index) if isinstance(D, pd.DataFrame) else list(range(len(D)))
     M = np.asarray(D, dtype=float)
     if M.shape[0] != M.shape[1] or not np.allclose(M, M.T):
         raise MeasurelabError("mds needs a square, symmetric dissimilarity matrix")
     n_components = min(n_components, M.shape[0] - 1)
     model = MDS(n_components=n_components, metric="precomputed", init="random", n_init=1,
-                random_state=seed, max_iter=1000, eps=1e-9, normalized_stress="auto")
+                random_state=random_state, max_iter=1000, eps=1e-9,
+                normalized_stress="auto")
     X = model.fit_transform(M, init=classical_mds(M, n_components))
     cols = [f"dim{i + 1}" for i in range(n_components)]
     return pd.DataFrame(X, index=names, columns=cols), kruskal_stress(M, X)
 
 
-def stress_curve(D: pd.DataFrame | np.ndarray, max_dim: int = 6, *, seed: int = 0
-                 ) -> pd.Series:
-    """Kruskal stress of MDS in 1 … ``max_dim`` dimensions (the paper's Figure 2).
+def stress_curve(D: pd.DataFrame | np.ndarray, max_dim: int = 6, *,
+                 random_state: int = DEFAULT_RANDOM_STATE, seed: Any = UNSET) -> pd.Series:
+    """Kruskal stress of MDS in 1 … ``max_dim`` dimensions (the paper's Figure 2);
+    ``random_state`` as :func:`mds` (``seed`` is another name for it).
 
     Examples
     --------
@@ -242,6 +248,8 @@ def stress_curve(D: pd.DataFrame | np.ndarray, max_dim: int = 6, *, seed: int = 
     >>> bool(s[1] > s[3] and s[3] < 1e-3)
     True
     """
+    random_state = random_state_of(random_state, seed, "stress_curve")
     n = np.asarray(D).shape[0]
     dims = range(1, min(max_dim, n - 1) + 1)
-    return pd.Series({k: mds(D, k, seed=seed)[1] for k in dims}, name="stress")
+    return pd.Series({k: mds(D, k, random_state=random_state)[1] for k in dims},
+                     name="stress")

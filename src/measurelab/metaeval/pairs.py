@@ -37,13 +37,13 @@ high and the low halves of the ranks. The counts are the same integers on every 
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from measurelab._kernels.routing import use_compiled
 from measurelab.exceptions import MeasurelabError
 
 #: largest contingency table (cells) counted by prefix sums
@@ -230,13 +230,10 @@ def pair_counts(a: Any, b: Any) -> PairCounts:
     return pair_counts_ranks(ra, ua, rb, ub)
 
 
-#: objects from which numeric arrays take the compiled route straight from their values
-#: once its module is loaded; loading it (numba, ~0.5-1 s) is worth it from
-#: ``_VALUES_MIN_OBJECTS_COLD`` objects
-_VALUES_MIN_OBJECTS = 1 << 16
-_VALUES_MIN_OBJECTS_COLD = 1 << 21
-#: on that route, the contingency table is used up to min(this, max(_TABLE_CELLS, K))
-#: cells (its memory stays within a few times the inputs')
+#: numeric arrays take the compiled route straight from their values from the size of the
+#: "pair_values" route (:data:`measurelab._kernels.routing.ROUTES`); on that route, the
+#: contingency table is used up to min(this, max(_TABLE_CELLS, K)) cells (its memory stays
+#: within a few times the inputs')
 _VALUES_TABLE_CELLS = 1 << 24
 #: on that route, g's distinct values up to which one Fenwick tree counts discordant pairs
 _FENWICK_RANKS = 1 << 15
@@ -296,16 +293,12 @@ def _counts_compiled(va: Any, vb: Any) -> PairCounts | None:
     if not (isinstance(va, np.ndarray) and isinstance(vb, np.ndarray)):
         return None
     K = int(va.size)
-    loaded = "measurelab._kernels.pairs" in sys.modules
-    if K < max(2, _VALUES_MIN_OBJECTS if loaded else _VALUES_MIN_OBJECTS_COLD) or K >= 2**31:
-        return None
+    if K < 2 or K >= 2**31 or not use_compiled("pair_values", K):
+        return None  # numba missing: the numpy route gives the same counts
     xa, xb = _kernel_input(va), _kernel_input(vb)
     if xa is None or xb is None:
         return None
-    try:
-        from measurelab._kernels import pairs as kernel
-    except ImportError:  # numba missing: the numpy route gives the same counts
-        return None
+    from measurelab._kernels import pairs as kernel
     fa, fb = _rank_values(xa, kernel), _rank_values(xb, kernel)
     if fa.u * fb.u <= min(_VALUES_TABLE_CELLS, max(_TABLE_CELLS, K)):
         for f in (fa, fb):
@@ -391,10 +384,10 @@ def _counts_table(ra: np.ndarray, ua: int, rb: np.ndarray, ub: int) -> PairCount
     return counts_from_table(contingency(ra, ua, rb, ub))
 
 
-#: smaller rank range up to which the compiled counter (a Fenwick tree over it) is used
+#: smaller rank range up to which the compiled counter (a Fenwick tree over it) is used;
+#: the objects from which it is worth loading numba are the "pair_tree" route's
+#: (:data:`measurelab._kernels.routing.ROUTES`)
 _TREE_RANKS = 1 << 24
-#: objects from which the compiled counter is worth loading numba
-_TREE_MIN_OBJECTS = 1 << 16
 
 
 def _tree_counter() -> Any:
@@ -412,7 +405,7 @@ def _counts_sorted(ra: np.ndarray, ua: int, rb: np.ndarray, ub: int) -> PairCoun
         swapped = True
     else:
         swapped = False
-    fn = _tree_counter() if ub <= _TREE_RANKS and K >= _TREE_MIN_OBJECTS else None
+    fn = _tree_counter() if ub <= _TREE_RANKS and use_compiled("pair_tree", K) else None
     if fn is not None:
         # one sort of the (a, b) keys, then one pass with a Fenwick tree over the b-ranks
         shift = max(1, (ub - 1).bit_length())

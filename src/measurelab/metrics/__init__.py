@@ -1,5 +1,5 @@
 """Evaluating predictions: :func:`evaluate` and :func:`evaluate_counts`
-(:mod:`~measurelab.metrics.evaluate`), the streaming :class:`Evaluator`
+(:mod:`~measurelab.metrics.evaluation`), the streaming :class:`Evaluator`
 (:mod:`~measurelab.metrics.streaming`), per-class one-vs-rest tables
 (:mod:`~measurelab.metrics.one_vs_rest`), the best threshold for a measure
 (:mod:`~measurelab.metrics.thresholds`) and scikit-learn scorers
@@ -14,7 +14,7 @@ Examples
 
 from measurelab._util.lazy import lazy_face
 from measurelab.measures.compute import EvaluationResult
-from measurelab.metrics.evaluate import build_stats, evaluate, evaluate_counts
+from measurelab.metrics.evaluation import build_stats, evaluate, evaluate_counts
 from measurelab.metrics.functions import FUNCTIONS, data_function
 from measurelab.metrics.one_vs_rest import per_class
 from measurelab.metrics.streaming import Evaluator

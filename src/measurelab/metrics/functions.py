@@ -23,7 +23,10 @@ TypeError: auc() got an unexpected keyword argument 'threshold'
 
 from __future__ import annotations
 
+import doctest
 import inspect
+import re
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -52,18 +55,94 @@ def _keywords(m: Measure) -> list[str]:
     return out
 
 
+#: what each data-level keyword means, for the generated docstrings
+_KEYWORD_DOCS = {
+    "threshold": ("threshold : float, default 0.5",
+                  "The threshold rule: predicted positive iff ``score > threshold`` "
+                  "(``score >= threshold`` with ``inclusive=True``), as "
+                  ":func:`measurelab.evaluate`."),
+    "pos_label": ("pos_label : label, default 1", "The positive class of binary input."),
+    "sample_weight": ("sample_weight : array-like of shape (n,), optional",
+                      "Case weights."),
+    "inclusive": ("inclusive : bool, default False",
+                  "Predict positive at ``score >= threshold`` instead of ``>``."),
+    "average": ("average : {'macro', 'weighted', 'micro'} or None, default 'macro'",
+                "How the per-class values of k-class input combine (None: one value per "
+                "class, in label order), as :func:`measurelab.evaluate`."),
+    "labels": ("labels : array-like, optional",
+               "The classes of the columns of a 2-d ``y_score`` (default: sorted labels)."),
+}
+
+
+def _paragraphs(doc: str) -> tuple[str, str]:
+    """The measure's description (its formula's docstring up to the first section) and
+    its examples that call the data-level functions (``ml.metrics.<name>``)."""
+    text = inspect.cleandoc(doc or "")
+    _, _, rest = text.partition("\nExamples\n--------\n")
+    body = re.split(r"\n[^\n]+\n-{3,}\n", "\n" + text, maxsplit=1)[0].strip()
+    kept: list[str] = []
+    for ex in doctest.DocTestParser().get_examples(rest):
+        src = ex.source.rstrip("\n")
+        if "ml.metrics." not in src and src != "import measurelab as ml":
+            continue
+        lines = src.split("\n")
+        kept += [">>> " + lines[0], *("... " + x for x in lines[1:])]
+        kept += ex.want.rstrip("\n").split("\n") if ex.want else []
+    examples = "\n".join(kept) if any("ml.metrics." in x for x in kept) else ""
+    return body, examples
+
+
+def _item(head: str, text: str) -> str:
+    """One entry of a numpy-style section: ``head`` and its wrapped, indented text."""
+    return head + "\n" + textwrap.fill(text, 88, initial_indent="    ",
+                                       subsequent_indent="    ", break_long_words=False,
+                                       break_on_hyphens=False)
+
+
 def _doc(m: Measure, keywords: list[str]) -> str:
-    first = m.description or f"The {m.name} measure."
-    params = ", ".join(f"``{k}``" for k in [*keywords, *m.params])
+    """A numpy-style docstring for the data-level function of ``m``."""
+    body, examples = _paragraphs(inspect.getdoc(m.formula) or "")
+    body = body or f"The {m.name} measure."
+    multi = m.supports_multiclass
+    y_true = ("True labels: two classes, or k classes." if multi
+              else "True labels: two classes (a binary measure).")
+    if m.needs_probabilities:
+        y_score = ("Probabilities of the positive class, in [0, 1]"
+                   + ("; k classes: one probability column per class." if multi else "."))
+    elif m.kind == "rank":
+        y_score = ("Scores, higher = more likely positive"
+                   + ("; k classes: one probability column per class." if multi else "."))
+    else:
+        y_score = ("Scores, higher = more likely positive, cut at ``threshold``"
+                   + ("; k classes: one probability column per class (arg-max decides) or "
+                      "the predicted labels." if multi else "."))
+    shape = "(n,) or (n, k)" if multi else "(n,)"
+    params = [_item("y_true : array-like of shape (n,)", y_true),
+              _item(f"y_score : array-like of shape {shape}", y_score)]
+    params += [_item(*_KEYWORD_DOCS[k]) for k in keywords]
+    for k, v in m.params.items():
+        how = f" (``{m.name}@value`` in a measure spec)" if k == m.main_param else ""
+        params.append(_item(f"{k} : default {v!r}", f"The measure's parameter{how}."))
     direction = "higher is better" if m.higher_is_better else "lower is better"
-    return (
-        f"{first}\n\n"
-        f"``{m.name}(y_true, y_score, ...)`` evaluates the registered measure ``{m.name}`` "
-        f"({m.kind}; range [{m.range[0]:g}, {m.range[1]:g}], {direction}) on data with "
-        f":func:`measurelab.evaluate`. Keywords: {params}.\n\n"
-        f"Source: {m.source or 'measurelab'}. The formula, over statistics, is "
-        f":func:`{m.formula.__module__}.{m.formula.__qualname__}`.\n"
-    )
+    per_class = " (an array per class with ``average=None``)" if multi else ""
+    sections = [
+        body,
+        "Parameters\n----------\n" + "\n".join(params),
+        "Returns\n-------\n" + _item(
+            f"float{per_class}",
+            f"``{m.name}``: a {m.kind} measure, range [{m.range[0]:g}, {m.range[1]:g}], "
+            f"{direction}; NaN (with an :class:`~measurelab.UndefinedMeasureWarning`) where "
+            f"it is undefined. The same value as ``measurelab.evaluate(y_true, y_score, "
+            f"measures=[{m.name!r}])[{m.name!r}]``."),
+        "Raises\n------\nTypeError\n    For a keyword the function does not take.\n"
+        "MeasurelabError\n    For input the measure cannot take.",
+        "See Also\n--------\nmeasurelab.evaluate : every measure from one pass over the data.\n"
+        f"{m.formula.__module__}.{m.formula.__qualname__} : the formula, over statistics.",
+        f"Notes\n-----\nSource: {m.source or 'measurelab'}.",
+    ]
+    if examples:
+        sections.append("Examples\n--------\n" + examples)
+    return "\n\n".join(sections) + "\n"
 
 
 def data_function(m: Measure, module: str = __name__) -> Callable[..., Any]:
@@ -78,7 +157,7 @@ def data_function(m: Measure, module: str = __name__) -> Callable[..., Any]:
     >>> str(inspect.signature(f))
     "(y_true, y_score, *, pos_label=1, sample_weight=None, average='macro', labels=None, q=0.25)"
     """
-    from measurelab.metrics.evaluate import evaluate
+    from measurelab.metrics.evaluation import evaluate
 
     keywords = _keywords(m)
     sig = inspect.Signature(

@@ -15,7 +15,7 @@ from measurelab.measures.compute import (
     score_range,
     scores_are_probabilities,
 )
-from measurelab.metrics.evaluate import build_stats
+from measurelab.metrics.evaluation import build_stats
 from measurelab.stats.bundle import one_vs_rest_stats
 
 

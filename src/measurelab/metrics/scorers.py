@@ -3,7 +3,11 @@
 A scorer built here works wherever scikit-learn takes ``scoring=``: ``cross_val_score``,
 ``cross_validate``, ``GridSearchCV``, ``TunedThresholdClassifierCV``, ...
 
-What the estimator is asked for follows the measure's kind (its registry metadata):
+The scorer is scikit-learn's own, built by the public ``sklearn.metrics.make_scorer``
+with a :class:`MeasureScore` as its score function, so it works with every part of
+scikit-learn that takes a scorer (multi-metric ``scoring={...}`` with its cached
+predictions, ``TunedThresholdClassifierCV``, metadata routing). What the estimator is
+asked for (``response_method``) follows the measure's kind (its registry metadata):
 
 * **threshold measures** (``acc``, ``f1``, ``youden``, ``oarp``, ...) score the
   estimator's own decisions, ``predict`` — whatever threshold or class weights it uses,
@@ -12,8 +16,11 @@ What the estimator is asked for follows the measure's kind (its registry metadat
   column, or the matrix for k classes), else ``decision_function``;
 * **probability measures** (``rms``, ``mxe``, ``brier``, ``cal``, ...) need
   ``predict_proba``;
-* **composites** (two-level ``f:g``, ``sar``) ask for what their parts need: scores for the
-  rank and probability parts, ``predict`` for the threshold parts.
+* **composites** that need only scores (``auc:rms``) ask as above; composites that need
+  decisions *and* scores (``auc:acc``, ``sar``) ask for ``predict_proba`` only — a
+  scikit-learn scorer gets one response — and decide from it the way ``predict`` does
+  for a probabilistic classifier: the positive class when its probability is above 0.5,
+  the arg-max class for k classes.
 
 Direction comes from the registry: ``greater_is_better`` is the measure's
 ``higher_is_better`` (no ``neg_`` names to remember). As scikit-learn requires of every
@@ -34,10 +41,8 @@ import math
 from typing import Any
 
 import numpy as np
-from sklearn.metrics._scorer import _Scorer
-from sklearn.utils.validation import _check_response_method
 
-from measurelab._util.validation import _as_1d, unique_labels
+from measurelab._util.validation import as_1d, short_list, unique_labels
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import Measure, registry
 
@@ -73,7 +78,8 @@ def _unit(m: Measure, v: float) -> float:
 
 def _default_pos_label(labels: np.ndarray) -> Any:
     """scikit-learn's rule: 1 for {0, 1} and {-1, 1}; otherwise the larger label (the
-    estimator's ``classes_[-1]``)."""
+    estimator's ``classes_[-1]``). One other label alone (a test fold of one class) does
+    not tell which class is positive: an error, rather than a guess."""
     values = labels.tolist()
     if set(values) <= {0, 1} or set(values) <= {-1, 1}:
         return 1
@@ -81,16 +87,23 @@ def _default_pos_label(labels: np.ndarray) -> Any:
         raise MeasurelabError(
             f"y has {len(values)} labels; pass pos_label= for a binary measure"
         )
+    if len(values) < 2:
+        raise MeasurelabError(
+            f"y holds one class only ({short_list(values)}), so the positive class is "
+            "unknown; pass pos_label= (or labels=) to make_scorer"
+        )
     return values[-1]
 
 
 class MeasureScore:
     """The score function of a measurelab scorer: ``f(y_true, y_pred, *, sample_weight,
-    pos_label)``, also what ``TunedThresholdClassifierCV`` calls with class labels.
+    pos_label, labels)``, what scikit-learn's scorer calls with the estimator's response
+    (and ``TunedThresholdClassifierCV`` with class labels).
 
     ``y_pred`` may be predicted labels (a 1-d array whose values are class labels), a
-    1-d score vector or a k-column probability matrix. The estimator-facing scorer passes
-    scores and decisions separately (:meth:`from_responses`).
+    1-d score vector or a k-column probability matrix (columns in the order of
+    ``labels``, by default the sorted labels of ``y_true``). :meth:`from_responses` takes
+    scores and decisions separately.
 
     Examples
     --------
@@ -128,14 +141,15 @@ class MeasureScore:
 
     # ------------------------------------------------------------------ computing
     def __call__(
-        self, y_true: Any, y_pred: Any, *, sample_weight: Any = None, pos_label: Any = None
+        self, y_true: Any, y_pred: Any, *, sample_weight: Any = None, pos_label: Any = None,
+        labels: Any = None,
     ) -> float:
         P = np.asarray(y_pred)
-        y = _as_1d(y_true, "y_true")
+        y = as_1d(y_true, "y_true")
         if P.ndim == 1 and _are_labels(P, y, pos_label):
-            return self.from_responses(y, y_pred=P, sample_weight=sample_weight,
-                                       pos_label=pos_label)
-        return self.from_responses(y, y_score=P, sample_weight=sample_weight,
+            return self.from_responses(y, y_pred=P, classes=labels,
+                                       sample_weight=sample_weight, pos_label=pos_label)
+        return self.from_responses(y, y_score=P, classes=labels, sample_weight=sample_weight,
                                    pos_label=pos_label)
 
     def from_responses(
@@ -151,11 +165,11 @@ class MeasureScore:
         """The value from scores (``predict_proba``/``decision_function``) and/or
         decisions (``predict``); a part that needs one takes the other if it is missing
         (decisions from scores: ``score > 0.5``, or arg-max of a probability matrix)."""
-        from measurelab.metrics.evaluate import build_stats
+        from measurelab.metrics.evaluation import build_stats
         from measurelab.stats.bundle import BinaryStats, MultiStats
         from measurelab.stats.confusion import MultiCounts
 
-        y = _as_1d(y_true, "y_true")
+        y = as_1d(y_true, "y_true")
         if classes is not None:
             labels = np.asarray(classes)
         else:
@@ -213,40 +227,16 @@ def _are_labels(p: np.ndarray, y: np.ndarray, pos_label: Any) -> bool:
     return set(np.unique(p).tolist()) <= known
 
 
-class _MeasureScorer(_Scorer):
-    """scikit-learn's scorer, asking the estimator for what the measure needs."""
-
-    def _score(self, method_caller: Any, estimator: Any, X: Any, y_true: Any,
-               **kwargs: Any) -> float:
-        f: MeasureScore = self._score_func
-        pos_label = self._get_pos_label()
-        scores = decisions = None
-        if f.needs_scores:
-            method = _check_response_method(estimator, self._response_method).__name__
-            scores = method_caller(estimator, method, X, pos_label=pos_label)
-        if f.needs_decisions:
-            decisions = method_caller(estimator, "predict", X)
-        params = {**self._kwargs, **kwargs}
-        classes = getattr(estimator, "classes_", None)
-        if pos_label is None and classes is not None and len(classes) == 2:
-            params["pos_label"] = classes[-1]
-        return self._sign * f.from_responses(y_true, y_score=scores, y_pred=decisions,
-                                             classes=classes, **params)
-
-    def __repr__(self) -> str:
-        f: MeasureScore = self._score_func
-        extra = "".join(f", {k}={v!r}" for k, v in self._kwargs.items())
-        return f"measurelab.make_scorer({f.measure.name!r}{extra})"
-
-
 def make_scorer(
     measure: str | Measure,
     *,
     pos_label: Any = None,
     average: str = "macro",
     two_level: str = "lexicographic",
+    labels: Any = None,
 ) -> Any:
-    """A scikit-learn scorer for any registered measure or spec.
+    """A scikit-learn scorer for any registered measure or spec, made by scikit-learn's
+    public ``make_scorer`` with a :class:`MeasureScore`.
 
     Parameters
     ----------
@@ -254,17 +244,24 @@ def make_scorer(
         User-registered measures work too (with ``n_jobs > 1`` register them in an
         importable module, so worker processes know them).
     pos_label : positive class of a binary task; default: the estimator's
-        ``classes_[-1]`` (scikit-learn's convention).
+        ``classes_[-1]`` (scikit-learn's convention: 1 for 0/1 and −1/1 labels, else the
+        larger label). A test fold holding one class, other than those, needs
+        ``pos_label`` (or ``labels``): an error says so.
     average : 'macro', 'weighted' or 'micro' for multi-class input.
     two_level : 'lexicographic' (default: ``f + 2⁻²⁶·ĝ``, orders like f:g) or 'display'
         (the paper's f + g/100); see the module notes.
+    labels : array-like, optional
+        Every class of a k-class task, in the estimator's ``classes_`` order (sorted).
+        Needed only when a test fold may lack a class: the probability matrix then has
+        more columns than the fold has labels.
 
     Returns
     -------
     scorer
-        Callable ``scorer(estimator, X, y, sample_weight=None)``; a subclass of
-        scikit-learn's scorer, so ``TunedThresholdClassifierCV`` and multi-metric
-        ``scoring={...}`` accept it. Lower-is-better measures return −value.
+        scikit-learn's scorer, callable ``scorer(estimator, X, y, sample_weight=None)``,
+        with ``greater_is_better`` from the measure's direction (lower-is-better measures
+        return −value); ``TunedThresholdClassifierCV`` and multi-metric ``scoring={...}``
+        accept it, and it pickles.
 
     Examples
     --------
@@ -277,15 +274,22 @@ def make_scorer(
     >>> s.shape, bool((s > 0.5).all())
     ((3,), True)
     >>> ml.make_scorer("rms")
-    measurelab.make_scorer('rms')
+    make_scorer(rms, greater_is_better=False, response_method='predict_proba')
     """
+    from sklearn.metrics import make_scorer as sklearn_make_scorer
+
     score = MeasureScore(measure, average=average, two_level=two_level)
     m = score.measure
-    if score.needs_probabilities:
-        response: Any = "predict_proba"
+    if score.needs_probabilities or (score.needs_scores and score.needs_decisions):
+        response: Any = "predict_proba"  # decisions, if needed, from the probabilities
     elif score.needs_scores:
         response = ("predict_proba", "decision_function")
     else:
         response = "predict"
-    kwargs = {} if pos_label is None else {"pos_label": pos_label}
-    return _MeasureScorer(score, 1 if m.higher_is_better else -1, kwargs, response)
+    kwargs: dict[str, Any] = {}
+    if pos_label is not None:
+        kwargs["pos_label"] = pos_label  # scikit-learn also picks the column by it
+    if labels is not None:
+        kwargs["labels"] = labels
+    return sklearn_make_scorer(score, response_method=response,
+                               greater_is_better=m.higher_is_better, **kwargs)

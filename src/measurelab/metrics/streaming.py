@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import (
-    _as_1d,
+    as_1d,
     check_threshold,
     short_list,
     short_repr,
@@ -24,7 +24,7 @@ from measurelab.measures.compute import (
     compute_measures,
     resolve_measures,
 )
-from measurelab.metrics.evaluate import _build_multi, build_stats
+from measurelab.metrics.evaluation import _build_multi, build_stats
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
@@ -88,7 +88,7 @@ class Evaluator:
                 raise MeasurelabError(
                     "Evaluator streams binary scores or multi-class probability columns"
                 )
-            seen = self._seen_with(_as_1d(y_true, "y_true"))
+            seen = self._seen_with(as_1d(y_true, "y_true"))
             self.table = stats.table if self.table is None else self.table.merge(stats.table)
             self._seen = seen
         self.n_updates += 1

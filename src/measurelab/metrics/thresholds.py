@@ -159,7 +159,7 @@ def best_threshold(
     >>> ml.best_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "acc")   # 0.4 ties 0.1
     BestThreshold(threshold=0.4, value=0.75)
     """
-    from measurelab.metrics.evaluate import build_stats
+    from measurelab.metrics.evaluation import build_stats
 
     m = registry.resolve(measure)[0]
     if m.statistic == "scores":

@@ -24,12 +24,12 @@ Examples
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from measurelab.stats._memo import memoized
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
@@ -44,6 +44,11 @@ class TableBlock:
     pos, neg : ndarray of shape (B, R), the weight of positives / negatives at each score
     integer : whether every weight is known to be a whole number (bootstrap multiplicities
         of whole counts); None: checked on first use
+    cache : values that depend on the scores alone (:meth:`score_cached`), shared by the
+        blocks of one model; None: kept nowhere
+
+    ``memo`` holds what is derived from the fields (totals, cumulative sums, the measures'
+    compiled walk of the block): not part of the value (:mod:`measurelab.stats._memo`).
     """
 
     scores: np.ndarray
@@ -51,6 +56,7 @@ class TableBlock:
     neg: np.ndarray
     integer: bool | None = None
     cache: dict[str, Any] | None = None
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def score_cached(self, key: str, compute: Any) -> Any:
         """``compute(scores)``, kept in ``cache`` when the block has one (the bootstrap
@@ -79,11 +85,11 @@ class TableBlock:
         """Number of rows (distinct scores) of every table (``R``)."""
         return int(self.scores.size)
 
-    @cached_property
+    @memoized
     def n_pos(self) -> np.ndarray:
         return self.pos.sum(axis=1)
 
-    @cached_property
+    @memoized
     def n_neg(self) -> np.ndarray:
         return self.neg.sum(axis=1)
 
@@ -91,7 +97,7 @@ class TableBlock:
     def total(self) -> np.ndarray:
         return self.n_pos + self.n_neg
 
-    @cached_property
+    @memoized
     def is_integer(self) -> bool:
         if self.integer is not None:
             return bool(self.integer)
@@ -99,25 +105,25 @@ class TableBlock:
                     and np.array_equal(self.neg, np.round(self.neg)))
 
     # ------------------------------------------------------------ descending views
-    @cached_property
+    @memoized
     def pos_desc(self) -> np.ndarray:
         """Positives per row in decreasing score order, shape (B, R)."""
         return self.pos[:, ::-1]
 
-    @cached_property
+    @memoized
     def neg_desc(self) -> np.ndarray:
         return self.neg[:, ::-1]
 
-    @cached_property
+    @memoized
     def cum_pos_desc(self) -> np.ndarray:
         """Positives with score >= each distinct score (decreasing order), shape (B, R)."""
         return np.cumsum(self.pos_desc, axis=1)
 
-    @cached_property
+    @memoized
     def cum_neg_desc(self) -> np.ndarray:
         return np.cumsum(self.neg_desc, axis=1)
 
-    @cached_property
+    @memoized
     def desc_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Decreasing score order: positives and cases in each group, and before it, each
         of shape (B, R) (as :attr:`ScoreTable.desc_groups`)."""
@@ -138,10 +144,8 @@ class TableBlock:
 
     def table(self, b: int) -> ScoreTable:
         """Table ``b`` of the block as an ordinary :class:`ScoreTable`."""
-        t = ScoreTable(self.scores, self.pos[b].copy(), self.neg[b].copy())
-        if self.integer is not None:
-            t.__dict__["is_integer"] = bool(self.integer)
-        return t
+        return ScoreTable(self.scores, self.pos[b].copy(), self.neg[b].copy(),
+                          integer=None if self.integer is None else bool(self.integer))
 
     @classmethod
     def of_table(cls, table: ScoreTable) -> TableBlock:
@@ -158,8 +162,9 @@ class BlockStats:
     table: TableBlock
     threshold: float = 0.5
     inclusive: bool = False
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    @cached_property
+    @memoized
     def counts(self) -> BinaryCounts:
         return self.table.counts_at(self.threshold, inclusive=self.inclusive)
 

@@ -7,12 +7,12 @@ counts alone (``measurelab evaluate --counts``) serves only threshold measures.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any
 
-from measurelab._util.validation import _as_1d, unique_labels
+from measurelab._util.validation import as_1d, unique_labels
 from measurelab.exceptions import MeasurelabError
+from measurelab.stats._memo import memoized
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.probrows import ProbabilityRows
@@ -21,14 +21,20 @@ from measurelab.stats.scoretable import ScoreTable, _combine
 
 @dataclass(frozen=True, eq=False)
 class BinaryStats:
-    """Score table and/or confusion counts of one binary evaluation."""
+    """Score table and/or confusion counts of one binary evaluation.
+
+    ``memo`` keeps the counts at the threshold once derived (:attr:`counts`, under the key
+    ``"counts"``; the measures' compiled walk of a large table may put the counts it summed
+    there first): not part of the value (:mod:`measurelab.stats._memo`).
+    """
 
     table: ScoreTable | None = None
     given_counts: BinaryCounts | None = None
     threshold: float = 0.5
     inclusive: bool = False
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
-    @cached_property
+    @memoized
     def counts(self) -> BinaryCounts:
         if self.given_counts is not None:
             return self.given_counts
@@ -98,7 +104,7 @@ def one_vs_rest_stats(
             parts.append((b, b))
         return list(stats.counts.labels), parts
     names = [pos_label, "rest" if pos_label is None else f"not {pos_label}"]
-    others = [v for v in unique_labels(_as_1d(y_true, "y_true")).tolist() if v != pos_label]
+    others = [v for v in unique_labels(as_1d(y_true, "y_true")).tolist() if v != pos_label]
     if others:
         names[1] = others[0]
     t = stats.table

@@ -11,40 +11,28 @@ often far less (rounded scores, tree leaves, k-NN votes).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from measurelab._kernels.routing import use_compiled as _route_compiled
+from measurelab.stats._memo import memoized
 from measurelab.stats.confusion import BinaryCounts
-
-#: from this many rows a table is built (and merged) by the compiled loops of
-#: ``stats/_compiled.py``; below it numpy is used and numba is never imported
-COMPILED_MIN_ROWS = 1 << 21
-#: once the compiled loops are loaded (numba's import is paid), from this many rows
-COMPILED_MIN_ROWS_LOADED = 1 << 12
 
 
 def use_compiled(n: int) -> bool:
-    """Whether ``n`` rows are worth the compiled loops (numba loads on first use).
+    """Whether ``n`` rows are built (and merged) by the compiled loops of
+    ``_kernels/scoretable.py``: the routing policy's ``"scoretable"`` route
+    (:data:`measurelab._kernels.routing.ROUTES`).
 
     Examples
     --------
     >>> use_compiled(10)
     False
     """
-    if n >= COMPILED_MIN_ROWS or (
-        n >= COMPILED_MIN_ROWS_LOADED and "measurelab._kernels.scoretable" in sys.modules
-    ):
-        try:
-            import measurelab._kernels.scoretable  # noqa: F401
-        except ImportError:  # numba missing: the numpy route gives the same table
-            return False
-        return True
-    return False
+    return _route_compiled("scoretable", n)
 
 
 def _build_compiled(y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -133,11 +121,26 @@ class ScoreTable:
     >>> b = ScoreTable.from_arrays([True, False], [0.4, 0.1])
     >>> (a + b) == t
     True
+
+    Attributes
+    ----------
+    integer : whether every weight is known to be a whole number (bootstrap multiplicities
+        of whole counts; stated by the constructor's caller); None: checked on first use
+        (:attr:`is_integer`)
+    score_cache : values that depend on the scores alone (MXE's logarithms), shared by the
+        tables :meth:`reweighted` from this one (:meth:`score_cached`); None: kept nowhere
+    memo : what is derived from the fields, computed once (totals, cumulative sums, the
+        measures' compiled walk): not part of the value, excluded from ``==`` and ``repr``
+        (:mod:`measurelab.stats._memo`). The fields themselves never change.
     """
 
     scores: np.ndarray
     pos: np.ndarray
     neg: np.ndarray
+    integer: bool | None = field(default=None, kw_only=True, repr=False)
+    score_cache: dict[str, Any] | None = field(default=None, kw_only=True, repr=False,
+                                               compare=False)
+    memo: dict[Any, Any] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -257,11 +260,11 @@ class ScoreTable:
         """Number of distinct scores."""
         return int(self.scores.size)
 
-    @cached_property
+    @memoized
     def n_pos(self) -> float:
         return float(self.pos.sum())
 
-    @cached_property
+    @memoized
     def n_neg(self) -> float:
         return float(self.neg.sum())
 
@@ -269,26 +272,28 @@ class ScoreTable:
     def total(self) -> float:
         return self.n_pos + self.n_neg
 
-    @cached_property
+    @memoized
     def is_integer(self) -> bool:
         """True when every weight is a whole number (unweighted or frequency-weighted data)."""
+        if self.integer is not None:
+            return bool(self.integer)
         return bool(
             np.array_equal(self.pos, np.round(self.pos))
             and np.array_equal(self.neg, np.round(self.neg))
         )
 
     # --------------------------------------------------------- cumulative views
-    @cached_property
+    @memoized
     def cum_pos_desc(self) -> np.ndarray:
         """Positives with score >= each distinct score, in decreasing score order."""
         return np.cumsum(self.pos[::-1])
 
-    @cached_property
+    @memoized
     def cum_neg_desc(self) -> np.ndarray:
         """Negatives with score >= each distinct score, in decreasing score order."""
         return np.cumsum(self.neg[::-1])
 
-    @cached_property
+    @memoized
     def desc_groups(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Decreasing score order: positives and cases in each group, and before it.
 
@@ -300,7 +305,7 @@ class ScoreTable:
         cum_m = cum_p + self.cum_neg_desc
         return p, m, cum_p - p, cum_m - m
 
-    @cached_property
+    @memoized
     def squared_error_sum(self) -> float:
         """Σ weight·(score − label)², shared by Brier, RMS and SAR."""
         s = self.scores
@@ -314,7 +319,8 @@ class ScoreTable:
         # the running sums from the top down to the threshold: the same bits as
         # cum_pos_desc[k - 1] / cum_neg_desc[k - 1], without summing the rows below it;
         # whole counts known to be whole (bootstrap replicates) sum exactly in any order
-        if self.__dict__.get("is_integer") is True and self.total < 2.0**53:
+        known = self.integer if self.integer is not None else self.memo.get("is_integer")
+        if known is True and self.total < 2.0**53:
             tp = float(self.pos[i:].sum())
             fp = float(self.neg[i:].sum())
         else:
@@ -363,40 +369,49 @@ class ScoreTable:
                 f"reweighted needs {self.size} weights per class, got {pos.shape} and "
                 f"{neg.shape}"
             )
-        out = ScoreTable(self.scores, pos, neg)
-        if "_score_cache" in self.__dict__:
-            out.__dict__["_score_cache"] = self.__dict__["_score_cache"]
-        if integer is not None:  # the caller knows (whole multiplicities of whole counts)
-            out.__dict__["is_integer"] = bool(integer)
-        return out
+        # integer: the caller knows (whole multiplicities of whole counts)
+        return ScoreTable(self.scores, pos, neg,
+                          integer=None if integer is None else bool(integer),
+                          score_cache=self.score_cache)
 
     def score_cached(self, key: str, compute: Callable[[np.ndarray], Any]) -> Any:
-        """``compute(scores)`` kept in the table's shared score cache, or None when the table
-        has none. A bootstrap design opens the cache on each model's table
-        (:meth:`open_score_cache`) and the tables :meth:`reweighted` from it share it, so a
+        """``compute(scores)`` kept in the table's shared :attr:`score_cache`, or None when
+        the table has none. A bootstrap design makes each model's table with a cache
+        (:meth:`with_score_cache`) and the tables :meth:`reweighted` from it share it, so a
         replicate never recomputes what depends on the scores alone (MXE's logarithms);
         a one-off evaluation keeps no such table-sized arrays.
 
         Examples
         --------
         >>> t = ScoreTable.from_arrays([True, False], [0.9, 0.4])
-        >>> t.score_cached("double", lambda s: 2 * s) is None       # no cache opened
+        >>> t.score_cached("double", lambda s: 2 * s) is None       # no cache
         True
-        >>> t.open_score_cache()
-        >>> t.score_cached("double", lambda s: 2 * s).tolist()
+        >>> c = t.with_score_cache()
+        >>> c.score_cached("double", lambda s: 2 * s).tolist()
         [0.8, 1.8]
-        >>> r = t.reweighted(np.array([0.0, 3.0]), np.array([1.0, 0.0]))
+        >>> r = c.reweighted(np.array([0.0, 3.0]), np.array([1.0, 0.0]))
         >>> r.score_cached("double", lambda s: 1 / 0).tolist()   # shared, not recomputed
         [0.8, 1.8]
         """
-        cache = self.__dict__.get("_score_cache")
+        cache = self.score_cache
         if cache is None:
             return None
         if key not in cache:
             cache[key] = compute(self.scores)
         return cache[key]
 
-    def open_score_cache(self) -> None:
-        """Keep score-only arrays (:meth:`score_cached`) on this table and the tables
-        reweighted from it."""
-        self.__dict__.setdefault("_score_cache", {})
+    def with_score_cache(self) -> ScoreTable:
+        """The same table with a score cache (:meth:`score_cached`), shared with the tables
+        :meth:`reweighted` from it; this table's own cache when it has one.
+
+        Examples
+        --------
+        >>> t = ScoreTable.from_arrays([True, False], [0.9, 0.4])
+        >>> c = t.with_score_cache()
+        >>> c == t, t.score_cache is None, c.score_cache
+        (True, True, {})
+        """
+        if self.score_cache is not None:
+            return self
+        return ScoreTable(self.scores, self.pos, self.neg, integer=self.integer,
+                          score_cache={})

@@ -119,7 +119,7 @@ def site(tmp_path_factory) -> Path:
         rep.seconds = 0.5
         rep.write(out / name)
         reports.append(rep)
-    write_index(out, reports, settings={"settings": "quick"})
+    write_index(out, reports, settings={"settings": "quick"}, papers=experiments.citations())
     return out
 
 

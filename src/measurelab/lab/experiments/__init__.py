@@ -136,6 +136,18 @@ def describe(name: str) -> str:
     return f"{name:<20} {info['what']} (--quick {info['quick']}, --full {info['full']})"
 
 
+def citations() -> dict[str, str]:
+    """Reproduction name -> the citation of its paper: the headings of the contents page
+    (pass it as ``papers`` to :func:`measurelab.lab.report.site.write_index`).
+
+    Examples
+    --------
+    >>> citations()["sokolova2006"].startswith("Sokolova, Japkowicz & Szpakowicz (2006)")
+    True
+    """
+    return {name: PAPERS.get(info["paper"], info["paper"]) for name, info in INFO.items()}
+
+
 def available() -> list[str]:
     """Reproductions whose module is present in this installation."""
     out = []

@@ -1,6 +1,6 @@
 """A Demšar (2006) section for the cross-validation reproductions: average ranks over
 data sets, the Friedman / Iman–Davenport tests, the Nemenyi critical difference and the
-critical-difference diagram (:func:`measurelab.metaeval.demsar`).
+critical-difference diagram (:func:`measurelab.inference.demsar`).
 
 This is *not* the test the papers used (they count per-data-set t-tests), so it is shown
 beside the verdicts, never in place of them. Means over folds are rounded to 10 decimals
@@ -34,7 +34,7 @@ def add_demsar(rep: Report, tables: dict[str, pd.DataFrame], *, alpha: float = 0
     >>> res["acc"].avg_ranks.round(3).to_dict(), sorted(rep.tables)
     ({'A': 1.333, 'B': 1.667}, ['demsar_ranks', 'demsar_tests'])
     """
-    from measurelab.metaeval import demsar
+    from measurelab.inference import demsar
 
     results, ranks, tests, texts = {}, [], [], []
     for meas, table in tables.items():

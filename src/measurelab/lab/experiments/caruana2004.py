@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from measurelab.io.files import atomic_write_text
 from measurelab.lab.experiments import caruana2004_why as why
-from measurelab.lab.report.page import Report, atomic_write_text, comparison
-from measurelab.lab.report.site import glance_html, table_html
+from measurelab.lab.report.page import Report, comparison, glance_html, table_html
 from measurelab.lab.study.problems import PAPER_PROBLEMS, PAPER_SIZES
 
 if TYPE_CHECKING:

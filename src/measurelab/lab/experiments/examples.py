@@ -66,7 +66,7 @@ def measures(s: str) -> tuple[Fraction, Fraction]:
     >>> measures("---++--+++")
     (Fraction(21, 25), Fraction(3, 5))
     """
-    from measurelab.metrics.evaluate import evaluate
+    from measurelab.metrics.evaluation import evaluate
 
     y = labels(s)
     n, n_pos = y.size, int(y.sum())

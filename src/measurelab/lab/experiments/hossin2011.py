@@ -181,7 +181,7 @@ def _fold_fn(X: pd.DataFrame, y: np.ndarray, n_samples: int, n_prototypes: int |
     from measurelab.lab.learn.prototypes import MonteCarloPrototypeSelector, pairwise_distances
     from measurelab.lab.preprocess import Preprocessor
     from measurelab.measures.base import registry
-    from measurelab.metrics.evaluate import build_stats
+    from measurelab.metrics.evaluation import build_stats
 
     oarp_m = registry.get("oarp")
 
@@ -578,7 +578,7 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
     """Sensitivity text (computed from the tables), the account, and the tables; ``main``
     = (nominal, m, stratified, n sets) of the main run."""
     from measurelab.lab.experiments._verdict import HOLDS, Check, explain
-    from measurelab.lab.preprocess import _is_nominal
+    from measurelab.lab.preprocess import is_nominal
 
     cells, st, acc_t = sens["cells"], sens["settings"], sens["account"]
     hi = int((cells["MCS OARP"] > cells["MCS Acc"]).sum())
@@ -607,7 +607,7 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
     nominal_sets = []
     for name in grid["datasets"]:
         X, _ = _prepare(DATASETS[name])
-        k = sum(_is_nominal(X[c]) for c in X.columns)
+        k = sum(is_nominal(X[c]) for c in X.columns)
         if k:
             nominal_sets.append(f"{name} ({k})")
     rep.add_text(

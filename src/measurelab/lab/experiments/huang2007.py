@@ -268,7 +268,7 @@ def table4() -> pd.DataFrame:
     >>> ours["auc"], ours["acc"], round(ours["rms"], 3)
     (0.68, 0.6, 0.293)
     """
-    from measurelab.metrics.evaluate import evaluate
+    from measurelab.metrics.evaluation import evaluate
 
     p = np.asarray(TABLE4_TRUE)
     q = np.asarray(TABLE4_PERTURBED)

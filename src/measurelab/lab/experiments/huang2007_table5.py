@@ -70,7 +70,7 @@ def table5_runs(n: int, eps: float, *, runs: int = 5, size: int = 200,
     seed = table5_seed(n, eps) if seed is None else seed
 
     def sample(rng: np.random.Generator) -> dict[str, np.ndarray]:
-        p, y, Q = perturbed_lists(n, eps, size, seed=rng)
+        p, y, Q = perturbed_lists(n, eps, size, random_state=rng)
         m = list_measures(p, y, Q)
         if reference == "labels":
             m["1-rms"] = 1 - np.sqrt(np.mean((Q - y) ** 2, axis=1))
@@ -78,7 +78,8 @@ def table5_runs(n: int, eps: float, *, runs: int = 5, size: int = 200,
             raise ValueError(f"reference must be 'true' or 'labels', got {reference!r}")
         return m
 
-    df = repeated_correlations(sample, "1-rms", runs=runs, seed=seed, method="pearson")
+    df = repeated_correlations(sample, "1-rms", runs=runs, random_state=seed,
+                               method="pearson")
     return df[["acc", "auc", "auc:acc", "auc:acc_lex"]]
 
 

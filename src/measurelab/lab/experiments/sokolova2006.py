@@ -20,7 +20,7 @@ import pandas as pd
 
 from measurelab.lab.report.page import Report, comparison
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
-from measurelab.metrics.evaluate import evaluate_counts
+from measurelab.metrics.evaluation import evaluate_counts
 from measurelab.stats.confusion import BinaryCounts
 
 #: Table 2 (rows true pos/neg, columns predicted pos/neg)
@@ -97,7 +97,7 @@ def _rows(table: dict, scale: float, digits: dict[str, int] | int) -> list[dict]
     rows = []
     for clf, values in table.items():
         c = TABLE2[clf]
-        ours = evaluate_counts(c.tp, c.fp, c.fn, c.tn, measures=list(values))
+        ours = evaluate_counts(tp=c.tp, fp=c.fp, fn=c.fn, tn=c.tn, measures=list(values))
         for name, paper in values.items():
             d = digits if isinstance(digits, int) else digits[name]
             v = scale * float(ours[name])
@@ -123,7 +123,7 @@ def f_beta_fits(betas: np.ndarray | None = None) -> list[float]:
         ok = True
         for clf in TABLE2:
             c = TABLE2[clf]
-            v = 100 * float(evaluate_counts(c.tp, c.fp, c.fn, c.tn,
+            v = 100 * float(evaluate_counts(tp=c.tp, fp=c.fp, fn=c.fn, tn=c.tn,
                                             measures=[f"f_beta@{b}"])[f"f_beta@{b}"])
             ok &= round(v, 1) == PAPER_TABLE3[clf]["f1"]
         if ok:
@@ -145,7 +145,7 @@ def table4() -> pd.DataFrame:
     >>> t["agrees"].tolist()
     [True, False, True, True, False, True]
     """
-    m = {clf: evaluate_counts(c.tp, c.fp, c.fn, c.tn,
+    m = {clf: evaluate_counts(tp=c.tp, fp=c.fp, fn=c.fn, tn=c.tn,
                               measures=["acc", "prec", "npv", "sens", "spec"])
          for clf, c in TABLE2.items()}
     rows = []
@@ -180,8 +180,8 @@ def _verdicts() -> list[dict]:
     out = []
     for a, b in (("SVM", "NB"), ("NB", "SVM")):
         ca, cb = TABLE2[a], TABLE2[b]
-        ra = evaluate_counts(ca.tp, ca.fp, ca.fn, ca.tn, measures=["youden", "dp"])
-        rb = evaluate_counts(cb.tp, cb.fp, cb.fn, cb.tn, measures=["youden"])
+        ra = evaluate_counts(tp=ca.tp, fp=ca.fp, fn=ca.fn, tn=ca.tn, measures=["youden", "dp"])
+        rb = evaluate_counts(tp=cb.tp, fp=cb.fp, fn=cb.fn, tn=cb.tn, measures=["youden"])
         avoidance = "superior" if ra["youden"] > rb["youden"] else "inferior"
         verdict = likelihood_verdict(ca, cb).replace("A superior for confirmation of ",
                                                      "superior for ")

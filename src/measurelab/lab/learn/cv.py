@@ -23,7 +23,6 @@ Examples
 from __future__ import annotations
 
 import json
-import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +32,7 @@ import numpy as np
 
 from measurelab.exceptions import MeasurelabError
 from measurelab.io.files import atomic_write_text
+from measurelab.jsonable import to_jsonable
 
 
 @dataclass(frozen=True)
@@ -86,20 +86,6 @@ def cv_splits(
     return out
 
 
-def _jsonable(obj: Any) -> Any:
-    if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_jsonable(v) for v in obj]
-    if isinstance(obj, np.generic):
-        obj = obj.item()
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return "nan" if math.isnan(obj) else ("inf" if obj > 0 else "-inf")
-    if isinstance(obj, np.ndarray):
-        return _jsonable(obj.tolist())
-    return obj
-
-
 def _unjson(obj: Any) -> Any:
     if isinstance(obj, dict):
         return {k: _unjson(v) for k, v in obj.items()}
@@ -150,6 +136,6 @@ def run_folds(
             res = dict(fn(split))
             res["repeat"], res["fold"] = split.repeat, split.fold
             if path is not None:
-                atomic_write_text(path, json.dumps(_jsonable(res)))
+                atomic_write_text(path, json.dumps(to_jsonable(res, nan="nan")))
         results.append(res)
     return results

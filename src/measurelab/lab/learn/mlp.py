@@ -162,7 +162,7 @@ def measure_monitor(spec: str, *, n_classes: int, average: str = "macro") -> Mon
     """
     from measurelab.measures.base import registry
     from measurelab.measures.twolevel import oriented
-    from measurelab.metrics.evaluate import build_stats
+    from measurelab.metrics.evaluation import build_stats
 
     m = registry.resolve(spec)[0]
     labels = np.arange(n_classes)

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from measurelab.lab.preprocess import _is_nominal, _mode
+from measurelab.lab.preprocess import is_nominal, most_frequent
 
 
 class DiscreteNaiveBayes:
@@ -65,8 +65,8 @@ class DiscreteNaiveBayes:
         self.cats_: dict[Any, tuple[Any, list[str]]] = {}
         for col in self.columns_:
             s = X[col]
-            if _is_nominal(s):
-                self.cats_[col] = (_mode(s), sorted(s.dropna().astype(str).unique()))
+            if is_nominal(s):
+                self.cats_[col] = (most_frequent(s), sorted(s.dropna().astype(str).unique()))
             else:
                 v = pd.to_numeric(s).astype(float)
                 med = float(v.median()) if v.notna().any() else 0.0

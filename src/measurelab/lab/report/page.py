@@ -5,7 +5,9 @@ has the columns ``paper``, ``ours``, ``diff`` and ``note``) and figures (matplot
 figures saved as PNG/SVG). :meth:`Report.write` writes ``NAME.md``, ``NAME.html`` (the same
 content as a page of the browsable report), ``NAME.json`` (the summary the contents page is
 built from), one CSV per table and the figures to a folder, atomically (a file appears whole
-or not at all).
+or not at all). :func:`page_html` renders a report as that page (:func:`table_html` and
+:func:`glance_html` its parts); :mod:`~measurelab.lab.report.site` builds the contents page
+over the written reports on them.
 
 The verdict at a glance (:meth:`Report.checks`) is computed, never written: it counts the
 cells of the boolean check columns (:data:`CHECK_COLUMNS`) of the report's tables, and the
@@ -18,7 +20,9 @@ run time ``seconds`` is set by whoever ran it.
 
 from __future__ import annotations
 
+import html
 import json
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -183,8 +187,6 @@ class Report:
         >>> "<h1>A &amp; B</h1>" in page and "href='../index.html'" in page
         True
         """
-        from measurelab.lab.report.site import page_html
-
         return page_html(self, index_href=index_href)
 
     def write(self, out: str | Path) -> list[Path]:
@@ -247,3 +249,97 @@ class Report:
             with pd.option_context("display.width", 200, "display.max_columns", 30):
                 print(df.to_string(float_format=lambda v: f"{v:.6g}"), file=file)
             print(file=file)
+
+
+CSS = ("body{font-family:system-ui,sans-serif;max-width:1150px;margin:2em auto;padding:0 1em;"
+       "line-height:1.45;color:#222}table{border-collapse:collapse;font-size:0.85em;"
+       "margin:0.5em 0 1.5em}th,td{border:1px solid #ccc;padding:3px 7px;text-align:right;"
+       "vertical-align:top}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
+       "td.text{text-align:left;max-width:460px}img{max-width:100%;border:1px solid #eee;"
+       "margin:0.5em 0}h2{margin-top:1.6em;border-bottom:1px solid #ddd}"
+       ".yes,.agrees{color:#17702a;font-weight:bold}.no,.differs{color:#b3261e;"
+       "font-weight:bold}.in-part{color:#a15c00;font-weight:bold}.no-checks{color:#666}"
+       "nav{margin-bottom:1em}pre{background:#f7f7f7;padding:0.5em;overflow-x:auto}"
+       "table.index th,table.index td{text-align:left}")
+
+
+def _cell(v: Any, float_fmt: str = ".6g") -> str:
+    import numpy as np
+
+    if isinstance(v, bool | np.bool_):
+        return f"<td class='{'yes' if v else 'no'}'>{'yes' if v else 'no'}</td>"
+    if isinstance(v, float | np.floating):
+        if math.isnan(v):
+            return "<td></td>"
+        return f"<td>{float(v):{float_fmt}}</td>"
+    text = str(v)
+    cls = " class='text'" if len(text) > 25 else ""
+    return f"<td{cls}>{html.escape(text)}</td>"
+
+
+def table_html(df: Any, *, float_fmt: str = ".6g") -> str:
+    """A DataFrame as an HTML table (index columns as row headers; numbers formatted
+    with ``float_fmt``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = table_html(pd.DataFrame({"paper": [0.5], "ours": [0.5], "match": [True]}))
+    >>> "<td class='yes'>yes</td>" in t
+    True
+    """
+    names = [n for n in df.index.names]
+    head = "".join(f"<th>{html.escape(str(n or ''))}</th>" for n in names)
+    head += "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    body = []
+    for key, row in df.iterrows():
+        keys = key if isinstance(key, tuple) else (key,)
+        tds = "".join(f"<th>{html.escape(str(k))}</th>" for k in keys)
+        tds += "".join(_cell(v, float_fmt) for v in row.tolist())
+        body.append(f"<tr>{tds}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def glance_html(status: str, checks: list[int] | tuple[int, int]) -> str:
+    """The verdict at a glance as HTML: the status, coloured, and the counted checks.
+
+    Examples
+    --------
+    >>> glance_html("in part", (4, 6))
+    "<span class='in-part'>in part</span> (4 of 6 checks agree)"
+    """
+    ok, total = checks
+    cls = status.replace(" ", "-")
+    count = f"{ok} of {total} checks agree" if total else "no paper-vs-ours check column"
+    return f"<span class='{cls}'>{html.escape(status)}</span> ({count})"
+
+
+def page_html(rep: Report, index_href: str | None = "../index.html") -> str:
+    """One reproduction as an HTML page; figures are ``NAME-FIG.png`` beside the page."""
+    captions = rep.meta.get("captions", {})
+    title = html.escape(rep.title)
+    parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
+             f"<title>{title}</title><style>{CSS}</style></head><body>"]
+    if index_href:
+        parts.append(f"<nav><a href='{html.escape(index_href)}'>← all reproductions</a> · "
+                     f"<a href='{rep.name}.md'>Markdown</a></nav>")
+    parts.append(f"<h1>{title}</h1>")
+    parts.append(f"<p><b>At a glance:</b> {glance_html(rep.status(), rep.checks())}"
+                 + (f" — {html.escape(rep.verdict)}" if rep.verdict else "")
+                 + (f"; ran in {rep.seconds:.1f} s" if rep.seconds is not None else "")
+                 + "</p>")
+    parts += [f"<p>{html.escape(p)}</p>" for p in rep.paragraphs]
+    for name, df in rep.tables.items():
+        parts.append(f"<h2 id='table-{html.escape(name)}'>"
+                     f"{html.escape(captions.get(name, name))}</h2>")
+        parts.append(table_html(df))
+        parts.append(f"<p><a href='{rep.name}-{name}.csv'>CSV</a></p>")
+    for name in rep.figures:
+        parts.append(f"<h2 id='figure-{html.escape(name)}'>Figure: {html.escape(name)}</h2>")
+        parts.append(f"<img src='{rep.name}-{name}.png' alt='{html.escape(name)}'>")
+    settings = rep.settings()
+    if settings:
+        parts.append("<h2>Settings</h2><pre>" + html.escape(
+            json.dumps(settings, indent=1, default=str)) + "</pre>")
+    parts.append("</body></html>")
+    return "\n".join(parts)

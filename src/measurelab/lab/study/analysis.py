@@ -172,8 +172,8 @@ def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 
     coords = {}
     for name, D in dists.items():
         D = _symmetric(D)
-        stress[name] = msp.stress_curve(D, 6, seed=seed)
-        xy, _ = msp.mds(D, 2, seed=seed)
+        stress[name] = msp.stress_curve(D, 6, random_state=seed)
+        xy, _ = msp.mds(D, 2, random_state=seed)
         coords[name] = _orient(xy)
         an.tables[f"mds_{name}"] = coords[name].assign(group=[GROUPS[m] for m in xy.index])
         an.captions[f"mds_{name}"] = f"2-D MDS coordinates: {MDS_VARIANTS[name]}"
@@ -275,7 +275,7 @@ def _figures(an: Analysis, stress: dict[str, pd.Series], coords: dict[str, pd.Da
     for ax, p in zip(axes.flat, probs, strict=False):
         rc = msp.rank_correlation(kept[p]).loc[COLUMNS, COLUMNS]
         D = _symmetric(1.0 - rc.clip(-1, 1).fillna(0.0))
-        _scatter(ax, _orient(msp.mds(D, 2, seed=seed)[0]))
+        _scatter(ax, _orient(msp.mds(D, 2, random_state=seed)[0]))
         ax.set_title(f"{p} ({len(kept[p])} models)", fontsize=9)
     for ax in list(axes.flat)[len(probs):]:
         ax.axis("off")

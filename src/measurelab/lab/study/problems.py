@@ -158,7 +158,7 @@ def _read_table(path: Path) -> pd.DataFrame:
     """A user's CSV or Parquet problem file, or one line saying why it cannot be read."""
     import warnings
 
-    from measurelab._util.validation import binary_content
+    from measurelab.io import binary_content
 
     try:
         if path.suffix.lower() in (".parquet", ".pq"):

@@ -73,7 +73,7 @@ def evaluate_scores(y: np.ndarray, p: np.ndarray) -> dict[str, float]:
     (1.0, 1.0)
     """
     from measurelab.measures.compute import compute_measures
-    from measurelab.metrics.evaluate import build_stats
+    from measurelab.metrics.evaluation import build_stats
 
     stats = build_stats(y, p)
     res = compute_measures(stats, list(MEASURES.values()))

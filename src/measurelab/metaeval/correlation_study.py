@@ -16,7 +16,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference.significance import paired_ttest
 
 METHODS = ("pearson", "spearman", "kendall")
 
@@ -75,12 +77,16 @@ def repeated_correlations(
     reference: str,
     *,
     runs: int = 5,
-    seed: int = 0,
+    random_state: int = DEFAULT_RANDOM_STATE,
     method: str = "pearson",
+    seed: Any = UNSET,
 ) -> pd.DataFrame:
     """Run ``sample(rng)`` (which returns ``{measure: values over objects}``) ``runs``
     times with independent seeded generators; one row per run, one column per measure:
     the correlation of that measure with the reference.
+
+    The generators are spawned from ``random_state`` (an int, default 0; ``seed`` is
+    another name for it).
 
     Examples
     --------
@@ -91,7 +97,8 @@ def repeated_correlations(
     >>> df.shape, bool((df["same"] == 1).all())
     ((3, 2), True)
     """
-    seeds = np.random.SeedSequence(seed).spawn(runs)
+    random_state = random_state_of(random_state, seed, "repeated_correlations")
+    seeds = np.random.SeedSequence(random_state).spawn(runs)
     out = []
     for s in seeds:
         vals = sample(np.random.default_rng(s))
@@ -103,10 +110,13 @@ def repeated_correlations(
 
 
 def paired_ttests(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
-    """Two-tailed paired t-tests between every two columns of ``runs`` (rows = runs).
+    """Two-tailed paired t-tests between every two columns of ``runs`` (rows = runs), by
+    :func:`measurelab.inference.paired_ttest`.
 
     Returns one row per pair (a, b): mean difference a − b, t, p-value and whether the
-    difference is significant at ``alpha``. Identical columns give t = NaN, p = 1.
+    difference is significant at ``alpha``. With the same difference in every run the
+    t-test's rule for zero variance holds: identical columns give t = 0, p = 1; a constant
+    non-zero difference gives t = ±inf, p = 0.
 
     Examples
     --------
@@ -116,18 +126,11 @@ def paired_ttests(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
     >>> bool(r.loc[("a", "b"), "significant"]), round(float(r.loc[("a", "b"), "t"]), 2)
     (True, 15.5)
     """
-    from scipy import stats
-
     rows = []
     for a, b in itertools.combinations(runs.columns, 2):
-        d = runs[a].to_numpy(float) - runs[b].to_numpy(float)
-        if np.all(d == d[0]) and d[0] == 0:
-            t, p = math.nan, 1.0
-        else:
-            res = stats.ttest_rel(runs[a].to_numpy(float), runs[b].to_numpy(float))
-            t, p = float(res.statistic), float(res.pvalue)
-        rows.append({"a": a, "b": b, "mean_diff": float(np.mean(d)), "t": t, "p": p,
-                     "significant": bool(p < alpha)})
+        r = paired_ttest(runs[a].to_numpy(float), runs[b].to_numpy(float), alpha=alpha)
+        rows.append({"a": a, "b": b, "mean_diff": r.mean_diff, "t": r.statistic,
+                     "p": r.pvalue, "significant": bool(r.pvalue < alpha)})
     return pd.DataFrame(rows).set_index(["a", "b"])
 
 

@@ -10,13 +10,16 @@ build on the same routines.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import functools
+from collections.abc import Callable, Iterable
 from typing import Any
 
 import numpy as np
 
 from measurelab._util.validation import (
-    _as_1d,
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    as_1d,
     binarize,
     check_count,
     check_flag,
@@ -24,6 +27,7 @@ from measurelab._util.validation import (
     check_scores,
     check_threshold,
     check_weights,
+    random_state_of,
     show,
     unique_labels,
 )
@@ -56,11 +60,11 @@ def build_stats(
     score_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if score_arr.ndim == 2 and score_arr.shape[1] > 1:
         return _build_multi(y_true, score_arr, labels=labels, sample_weight=sample_weight)
-    y_raw = _as_1d(y_true, "y_true")
-    check_same_length(("y_true", y_raw), ("y_score", _as_1d(score_arr, "y_score")))
+    y_raw = as_1d(y_true, "y_true")
+    check_same_length(("y_true", y_raw), ("y_score", as_1d(score_arr, "y_score")))
     if labels is not None or (y_raw.dtype != bool and unique_labels(y_raw).size > 2):
         # more than two classes and one column: the column holds predicted labels
-        return _build_multi_from_predictions(y_raw, _as_1d(score_arr, "y_score"), labels,
+        return _build_multi_from_predictions(y_raw, as_1d(score_arr, "y_score"), labels,
                                              sample_weight)
     check_flag(inclusive, "inclusive")
     y = binarize(y_raw, pos_label)
@@ -72,7 +76,7 @@ def build_stats(
 
 
 def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any) -> MultiStats:
-    y = _as_1d(y_true, "y_true")
+    y = as_1d(y_true, "y_true")
     check_same_length(("y_true", y), ("y_score", P))
     P = np.asarray(P, dtype=np.float64)
     if not np.isfinite(P).all():
@@ -194,10 +198,11 @@ def evaluate(
     ci: float | None = None,
     ci_method: str | None = None,
     n_boot: int = 2000,
-    seed: Any = 0,
+    random_state: Any = DEFAULT_RANDOM_STATE,
     progress: bool | None = None,
     n_jobs: int | None = None,
     stratify: bool = False,
+    seed: Any = UNSET,
 ) -> EvaluationResult:
     """Evaluate predictions with many measures from one pass over the data.
 
@@ -212,11 +217,14 @@ def evaluate(
     measures : names, aliases, ``name@param`` or two-level ``f:g`` specs, or Measure objects
         ``None`` evaluates every registered measure that applies to the input.
     threshold : float, default 0.5
-        Hard prediction is positive iff ``score > threshold``.
+        The threshold rule: an example is predicted positive iff ``score > threshold``, or
+        ``score >= threshold`` with ``inclusive=True`` — so ``thresholds[i]`` of a curve
+        (:func:`~measurelab.roc_curve`, ...) computed with the same ``inclusive`` gives
+        exactly that curve's point *i*.
     pos_label : label of the positive class, default 1
     sample_weight : array-like of shape (n,), optional
     inclusive : bool, default False
-        Use ``score >= threshold`` (Caruana's perf) instead of ``>``.
+        Use ``score >= threshold`` (Caruana's perf; scikit-learn's curves) instead of ``>``.
     average : 'macro', 'weighted', 'micro' or None, default 'macro'
         How per-class values combine for multi-class input. For AUC, 'macro' is Hand &
         Till's M and 'weighted' the prevalence-weighted one-vs-rest AUC; 'micro' pools every
@@ -240,12 +248,16 @@ def evaluate(
         Force 'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or
         'bootstrap-percentile' where it applies.
     n_boot : int, default 2000
-        Bootstrap replicates (at least 100); ``seed`` seeds them (numpy Generator),
-        ``progress`` shows a bar (default: on a terminal), ``n_jobs`` threads evaluate them
-        (None: 1; -1: every CPU; the intervals do not depend on it).
+        Bootstrap replicates (at least 100); ``progress`` shows a bar (default: on a
+        terminal), ``n_jobs`` threads evaluate them (None: 1; -1: every CPU; the intervals
+        do not depend on it).
+    random_state : int, numpy Generator or None, default 0
+        Seeds the bootstrap's numpy Generator (None: fresh entropy, not reproducible).
     stratify : bool, default False
         False: resample the cases jointly (a test set that is a random sample); True:
         positives and negatives apart (a design that fixed the class counts).
+    seed : int, numpy Generator or None, optional
+        Another name for ``random_state`` (give one of them).
 
     Returns
     -------
@@ -260,6 +272,7 @@ def evaluate(
     >>> {k: round(v, 4) for k, v in r.items()}
     {'acc': 0.75, 'auc': 0.75, 'rms': 0.3976}
     """
+    random_state = random_state_of(random_state, seed, "evaluate")
     stats = build_stats(
         y_true,
         y_score,
@@ -285,13 +298,13 @@ def evaluate(
     if sample_weight is not None:
         from measurelab.inference.intervals import CaseDesign
 
-        y = binarize(_as_1d(y_true, "y_true"), pos_label)
+        y = binarize(as_1d(y_true, "y_true"), pos_label)
         design = CaseDesign.from_cases(y, [check_scores(y_score)],
                                        check_weights(sample_weight, y.size),
                                        stratify=stratify)
-    return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot, seed=seed,
-                          progress=progress, design=design, n_jobs=n_jobs,
-                          stratify=stratify)
+    return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot,
+                          random_state=random_state, progress=progress, design=design,
+                          n_jobs=n_jobs, stratify=stratify)
 
 
 def with_intervals(
@@ -301,16 +314,18 @@ def with_intervals(
     *,
     ci_method: str | None = None,
     n_boot: int = 2000,
-    seed: Any = 0,
+    random_state: Any = DEFAULT_RANDOM_STATE,
     progress: bool | None = None,
     design: Any = None,
     n_jobs: int | None = None,
     stratify: bool = False,
+    seed: Any = UNSET,
 ) -> EvaluationResult:
     """``result`` with an interval for each value, from the score table of ``stats``
-    (SPEC §6). ``design`` (an :class:`~measurelab.inference.intervals.CaseDesign`) resamples
-    weighted cases; by default the table's whole counts are the cases (resampled jointly,
-    or by class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates.
+    (SPEC §6), the bootstrap seeded by ``random_state`` (``seed`` is another name for it).
+    ``design`` (an :class:`~measurelab.inference.intervals.CaseDesign`) resamples weighted
+    cases; by default the table's whole counts are the cases (resampled jointly, or by
+    class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates.
 
     Examples
     --------
@@ -322,6 +337,7 @@ def with_intervals(
     """
     from measurelab.inference import intervals as iv
 
+    random_state = random_state_of(random_state, seed, "with_intervals")
     level = iv.check_level(ci)
     n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)
@@ -335,7 +351,7 @@ def with_intervals(
         if design is None:
             design = iv.CaseDesign.from_table(table, stratify=stratify)
         run = iv.run_bootstrap(
-            design, [result.measure(k) for k in boot], n_boot, seed,
+            design, [result.measure(k) for k in boot], n_boot, random_state,
             thresholds=[(stats.threshold, stats.inclusive)],
             jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress,
             n_jobs=n_jobs)
@@ -380,24 +396,60 @@ def _binary_per_class(
                             classes=tuple(names[i] for i in order))
 
 
+def _counts_by_name(f: Callable[..., EvaluationResult]) -> Callable[..., EvaluationResult]:
+    """``f`` refusing positional counts with a message that says to name them: scikit-learn's
+    ``confusion_matrix(...).ravel()`` gives ``tn, fp, fn, tp``, the reverse order."""
 
+    @functools.wraps(f)
+    def by_name(*args: Any, **kwargs: Any) -> EvaluationResult:
+        if args:
+            raise TypeError(
+                f"{f.__name__}() takes the counts by name, got {len(args)} positional "
+                f"argument{'s' if len(args) != 1 else ''}; call {f.__name__}(tp=..., fp=..., "
+                "fn=..., tn=...) (scikit-learn's confusion_matrix(...).ravel() is "
+                "tn, fp, fn, tp)"
+            )
+        return f(**kwargs)
+
+    return by_name
+
+
+@_counts_by_name
 def evaluate_counts(
+    *,
     tp: float,
     fp: float,
     fn: float,
     tn: float,
-    *,
     measures: Iterable[MeasureSpec] | MeasureSpec | None = None,
 ) -> EvaluationResult:
     """Every threshold measure (or the chosen ones) from a binary confusion matrix.
 
+    Parameters
+    ----------
+    tp, fp, fn, tn : non-negative numbers, keyword-only
+        True positives, false positives, false negatives and true negatives (weighted
+        counts may be fractional). They must be named: a positional call raises
+        :class:`TypeError`, so scikit-learn's ``tn, fp, fn, tp`` order cannot slip in.
+    measures : names, aliases or Measure objects, optional
+        Default: every measure computed from the counts.
+
+    Returns
+    -------
+    EvaluationResult
+
     Examples
     --------
     >>> import measurelab as ml
-    >>> r = ml.evaluate_counts(1242, 390, 189, 740, measures=["acc", "youden"])  # Sokolova
+    >>> r = ml.evaluate_counts(tp=1242, fp=390, fn=189, tn=740,   # Sokolova 2006
+    ...                        measures=["acc", "youden"])
     >>> round(r["acc"], 4), round(r["youden"], 4)
     (0.7739, 0.5228)
-    """
+    >>> ml.evaluate_counts(740, 390, 189, 1242)
+    Traceback (most recent call last):
+    ...
+    TypeError: evaluate_counts() takes the counts by name, got 4 positional arguments; call evaluate_counts(tp=..., fp=..., fn=..., tn=...) (scikit-learn's confusion_matrix(...).ravel() is tn, fp, fn, tp)
+    """  # noqa: E501
     tp, fp, fn, tn = (check_count(v, name) for name, v in
                       (("tp", tp), ("fp", fp), ("fn", fn), ("tn", tn)))
     stats = BinaryStats(given_counts=BinaryCounts(tp, fp, fn, tn))

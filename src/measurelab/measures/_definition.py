@@ -1,0 +1,276 @@
+"""A measure as data: :class:`Measure` (a formula over one statistic and its metadata) and
+the checks of its parameters and of the multi-class ``average``.
+
+The lowest module of the package: the registry (:mod:`.base`), the two-level composition
+(:mod:`._lexicographic`) and every family module build on it, and it imports none of them.
+Its names are public through :mod:`measurelab.measures.base`.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import numpy as np
+
+from measurelab.exceptions import MeasurelabError
+
+Kind = Literal["threshold", "rank", "probability", "composite"]
+Statistic = Literal["counts", "scores", "stats"]
+KINDS: tuple[str, ...] = ("threshold", "rank", "probability", "composite")
+STATISTICS: tuple[str, ...] = ("counts", "scores", "stats")
+AVERAGES: tuple[str, ...] = ("macro", "weighted", "micro")
+WalkOutput = Literal["auc_num", "ap_sum", "apr_sum", "ap11_vals", "sq_sum", "tp_at_n_pos",
+                     "tp_at_q", "ece"]
+#: the outputs of the compiled walk over a large score table (``measures._fused``) that a
+#: measure may read (:attr:`Measure.walk_output`)
+WALK_OUTPUTS: tuple[str, ...] = ("auc_num", "ap_sum", "apr_sum", "ap11_vals", "sq_sum",
+                                 "tp_at_n_pos", "tp_at_q", "ece")
+
+
+def check_average(average: Any) -> str | None:
+    """``average`` as used for multi-class input: 'macro', 'weighted', 'micro' or None
+    (per-class values; the text 'none' means None).
+
+    Examples
+    --------
+    >>> check_average("none") is None, check_average("micro")
+    (True, 'micro')
+    """
+    if average is None or (isinstance(average, str) and average.lower() == "none"):
+        return None
+    if average not in AVERAGES:
+        raise MeasurelabError(
+            f"average={average!r} is not valid; expected one of {AVERAGES} or None"
+        )
+    return average
+
+
+def average_values(values: np.ndarray, support: np.ndarray, average: str | None) -> Any:
+    """Combine per-class values: their mean ('macro'), support-weighted mean ('weighted'),
+    or the values themselves, in label order (None).
+
+    Examples
+    --------
+    >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), "weighted")
+    0.625
+    >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), None).tolist()
+    [1.0, 0.5]
+    """
+    if average is None:
+        return np.asarray(values, dtype=np.float64)
+    if average == "weighted":
+        return float(np.average(values, weights=support))
+    return float(np.mean(values))
+
+#: what the main parameters of the built-in measures accept: (test, expected); a parameter
+#: not listed here need only be a finite number when it is a number
+PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
+    "beta": (lambda v: v >= 0, "a non-negative number (beta = 1 gives F1)"),
+    "base": (lambda v: v > 0 and v != 1, "a positive number other than 1 (2 gives bits)"),
+    "q": (lambda v: 0 < v <= 1, "a fraction 0 < q <= 1"),
+    "window": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+    "n_bins": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+    "k": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+}
+
+
+def check_param(measure: str, name: str, value: Any) -> None:
+    """Raise unless ``value`` is valid for parameter ``name`` (finite, within its domain).
+
+    Examples
+    --------
+    >>> check_param("mxe", "base", 2.0)
+    >>> check_param("mxe", "base", 0.0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: mxe: base=0.0 is not valid; expected a positive ...
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | np.integer | np.floating):
+        return  # not a number: the formula's own business
+    v = float(value)
+    if not np.isfinite(v):
+        raise MeasurelabError(f"{measure}: {name}={v!r} is not valid; expected a finite number")
+    domain = PARAM_DOMAINS.get(name)
+    if domain is not None and not domain[0](v):
+        raise MeasurelabError(f"{measure}: {name}={value!r} is not valid; expected {domain[1]}")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A registered measure: a formula over one statistic, and its metadata.
+
+    Attributes
+    ----------
+    name : registry name (also the CLI's JSON key)
+    formula : ``formula(statistic, **params) -> value``
+    kind : 'threshold', 'rank', 'probability' or 'composite'
+    statistic : which statistic the formula takes: 'counts', 'scores' or 'stats'
+    range : (low, high) of the values, possibly infinite
+    higher_is_better : direction
+    source : the paper (and equation) the definition follows
+    aliases : other names
+    multiclass : None (binary only), 'ovr' (average of one-vs-rest values: macro,
+        weighted or micro) or a callable ``f(MultiStats, **params)``
+    params : default keyword parameters of the formula
+    main_param : the parameter set by ``name@value``
+    needs_probabilities : the scores must lie in [0, 1]
+    exact : the formula gives exact values on whole counts
+    block : ``block(statistic_block, **params) -> ndarray (B,)``, the same formula over a
+        block of ``B`` tables at once (:mod:`measurelab.stats.block`); None: a formula
+        over counts is applied to the block's count arrays, any other is called per table
+    walk_output : which sum of the compiled walk over a large score table the formula reads
+        (one of :data:`WALK_OUTPUTS`), so the walk computes it with this measure's
+        parameters: 'tp_at_q' (lift: the expected positives among the top q·N, q from
+        ``params``), 'tp_at_n_pos' (BEP), 'apr_sum' (APR), 'ece' (``n_bins`` from
+        ``params``), 'auc_num', 'ap_sum', 'ap11_vals', 'sq_sum' (always walked); None: none
+    levels : ``(f, g)`` for the two-level measure f:g (compare by f, ties broken by g;
+        :mod:`measurelab.measures.twolevel`); None for any other measure
+    """
+
+    name: str
+    formula: Callable[..., Any]
+    kind: Kind
+    statistic: Statistic
+    range: tuple[float, float]
+    higher_is_better: bool
+    source: str = ""
+    aliases: tuple[str, ...] = ()
+    multiclass: str | Callable[..., Any] | None = None
+    params: Mapping[str, Any] = field(default_factory=dict)
+    main_param: str | None = None
+    needs_probabilities: bool = False
+    exact: bool = False
+    block: Callable[..., Any] | None = None
+    walk_output: WalkOutput | None = None
+    levels: tuple[Measure, Measure] | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise MeasurelabError(f"kind={self.kind!r} is not valid; expected one of {KINDS}")
+        if self.statistic not in STATISTICS:
+            raise MeasurelabError(
+                f"statistic={self.statistic!r} is not valid; expected one of {STATISTICS}"
+            )
+        lo, hi = self.range
+        if not lo <= hi:
+            raise MeasurelabError(f"range={self.range!r} must satisfy low <= high")
+        if self.walk_output is not None and self.walk_output not in WALK_OUTPUTS:
+            raise MeasurelabError(
+                f"walk_output={self.walk_output!r} is not valid; expected one of "
+                f"{WALK_OUTPUTS} or None"
+            )
+
+    @property
+    def description(self) -> str:
+        doc = inspect.getdoc(self.formula) or ""
+        return doc.splitlines()[0] if doc else ""
+
+    @property
+    def supports_multiclass(self) -> bool:
+        return self.multiclass is not None
+
+    def with_params(self, **params: Any) -> Measure:
+        """A copy whose default parameters are updated."""
+        unknown = set(params) - set(self.params)
+        if unknown:
+            raise MeasurelabError(
+                f"{self.name} has no parameter {sorted(unknown)[0]!r}; "
+                f"its parameters are {sorted(self.params) or 'none'}"
+            )
+        for k, v in params.items():
+            default = self.params[k]
+            numeric = (int, float, np.integer, np.floating)
+            if (isinstance(default, numeric) and not isinstance(default, bool)
+                    and (not isinstance(v, numeric) or isinstance(v, bool))):
+                from measurelab._util.validation import quote
+
+                raise MeasurelabError(
+                    f"{self.name}: {k} must be a number, got {quote(v)}"
+                )
+            check_param(self.name, k, v)
+        return replace(self, params={**self.params, **params})
+
+    # -- computing --------------------------------------------------------------
+    def applies_to(self, stats: Any) -> bool:
+        """Whether the bundle has what this measure needs."""
+        from measurelab.stats.bundle import MultiStats
+
+        if isinstance(stats, MultiStats):
+            if self.multiclass is None:
+                return False
+            return self.statistic == "counts" or stats.has_scores
+        return self.statistic == "counts" or stats.has_scores
+
+    def compute(self, stats: Any, **params: Any) -> Any:
+        """The measure's value on a statistics bundle (binary or multi-class)."""
+        from measurelab.stats.bundle import MultiStats
+
+        kw = {**self.params, **params}
+        if isinstance(stats, MultiStats):
+            return self._compute_multiclass(stats, kw)
+        if self.statistic == "counts":
+            return self.formula(stats.counts, **kw)
+        if self.statistic == "scores":
+            return self.formula(stats.require_table(self.name), **kw)
+        return self.formula(stats, **kw)
+
+    def compute_block(self, stats: Any, **params: Any) -> np.ndarray:
+        """The measure on every table of a :class:`~measurelab.stats.block.BlockStats`:
+        an array of shape (B,).
+
+        The block formula when the measure has one; a formula over counts is tried on the
+        block's count arrays (the built-in ones are written for arrays); otherwise, or when
+        the formula does not take arrays (a user's ``if c.tp == 0``), one call per table.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> from measurelab.measures.base import registry
+        >>> from measurelab.stats.block import BlockStats, TableBlock
+        >>> blk = TableBlock(np.array([0.2, 0.8]), np.array([[0., 1], [1, 1]]),
+        ...                  np.array([[1., 0], [1, 0]]))
+        >>> registry.get("acc").compute_block(BlockStats(blk)).tolist()
+        [1.0, 0.6666666666666666]
+        """
+        kw = {**self.params, **params}
+        n = stats.n_blocks
+        if self.block is not None:
+            arg = {"counts": lambda: stats.counts, "scores": lambda: stats.table,
+                   "stats": lambda: stats}[self.statistic]()
+            return np.asarray(self.block(arg, **kw), dtype=np.float64).reshape(n)
+        if self.statistic == "counts":
+            try:
+                out = np.asarray(self.formula(stats.counts, **kw), dtype=np.float64)
+            except (TypeError, ValueError):
+                out = None
+            if out is not None and out.shape == (n,):
+                return out
+        return np.array([float(self.compute(stats.stats(b), **params)) for b in range(n)],
+                        dtype=np.float64)
+
+    def _compute_multiclass(self, stats: Any, kw: dict[str, Any]) -> Any:
+        average = check_average(kw.pop("average", "macro"))
+        if self.multiclass is None:
+            raise MeasurelabError(f"{self.name} is defined for binary tasks only")
+        if callable(self.multiclass):
+            return self.multiclass(stats, average=average, **kw)
+        support = stats.counts.matrix.sum(axis=1)
+        if self.statistic == "counts":
+            ovr = stats.counts.one_vs_rest()
+            if average == "micro":
+                from measurelab.stats.confusion import BinaryCounts
+
+                summed = BinaryCounts(*(float(np.sum(v)) for v in ovr.to_dict().values()))
+                return self.formula(summed, **kw)
+            values = np.asarray(self.formula(ovr, **kw), dtype=np.float64)
+        else:
+            table = stats.table
+            if table is None:
+                raise MeasurelabError(f"{self.name} needs class scores")
+            if average == "micro":  # every (case, class) pair pooled, as scikit-learn
+                return self.formula(table.micro_table(), **kw)
+            values = np.array([self.formula(table.ovr_table(i), **kw) for i in range(table.k)])
+        return average_values(values, support, average)

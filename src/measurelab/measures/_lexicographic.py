@@ -1,0 +1,118 @@
+"""The value and the construction of a two-level measure f:g (Huang & Ling 2007,
+Definition 1) from two :class:`~measurelab.measures._definition.Measure` objects.
+
+Below the registry (:mod:`.base` builds ``'auc:acc'`` with :func:`build_two_level`), so the
+registry never imports the public :mod:`.twolevel`, which resolves names through it.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from measurelab.exceptions import MeasurelabError
+from measurelab.measures._definition import Measure
+
+
+def oriented(m: Measure, value: Any) -> Any:
+    """The higher-is-better form of a value: v, or hi − v (bounded), or −v (unbounded)."""
+    if m.higher_is_better:
+        return value
+    hi = m.range[1]
+    return hi - value if math.isfinite(hi) else -value
+
+
+@functools.total_ordering
+@dataclass(frozen=True)
+class TwoLevelValue:
+    """A value of a two-level measure: compares as the tuple (first, second).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> a = TwoLevelValue(F(3, 4), F(1, 2))
+    >>> b = TwoLevelValue(F(3, 4), F(3, 4))
+    >>> a < b, a == TwoLevelValue(F(3, 4), F(1, 2))
+    (True, True)
+    >>> round(float(TwoLevelValue(0.9462, 0.9631)), 4)     # Huang & Ling Table 7 display
+    0.9558
+    """
+
+    first: Any
+    second: Any
+
+    def key(self) -> tuple[Any, Any]:
+        return (self.first, self.second)
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, TwoLevelValue):
+            return NotImplemented
+        return self.key() < other.key()
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, TwoLevelValue):
+            return NotImplemented
+        return self.key() == other.key()
+
+    def __hash__(self) -> int:
+        return hash(self.key())
+
+    @property
+    def display(self) -> float:
+        """f + g/100, the number the paper's tables print (not lexicographic)."""
+        return float(self.first) + float(self.second) / 100.0
+
+    def __float__(self) -> float:
+        return self.display
+
+    def __repr__(self) -> str:
+        return f"TwoLevelValue({float(self.first):.6g}, {float(self.second):.6g})"
+
+
+def build_two_level(f: Measure, g: Measure) -> Measure:
+    """The two-level measure f:g of two measures as a :class:`Measure` (kind 'composite'):
+    its value is a :class:`TwoLevelValue`, and ``levels`` holds ``(f, g)``.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> m = build_two_level(registry.get("auc"), registry.get("acc"))
+    >>> m.name, m.levels[0].name, m.kind
+    ('auc:acc', 'auc', 'composite')
+    """
+
+    def formula(stats: Any, **params: Any) -> TwoLevelValue:
+        return TwoLevelValue(oriented(f, f.compute(stats)), oriented(g, g.compute(stats)))
+
+    def multiclass(stats: Any, average: str | None = "macro", **params: Any) -> TwoLevelValue:
+        if average is None:
+            raise MeasurelabError(
+                f"{f.name}:{g.name} ranks whole-task values; average=None (per-class values) "
+                "is not defined for two-level measures, use ml.per_class"
+            )
+        return TwoLevelValue(
+            oriented(f, f.compute(stats, average=average)),
+            oriented(g, g.compute(stats, average=average)),
+        )
+
+    formula.__doc__ = (
+        f"Two-level measure {f.name}:{g.name}: compare by {f.name}, ties broken by {g.name} "
+        "(Huang & Ling 2007)."
+    )
+    lo = oriented(f, f.range[0 if f.higher_is_better else 1])
+    hi = oriented(f, f.range[1 if f.higher_is_better else 0])
+    return Measure(
+        name=f"{f.name}:{g.name}",
+        formula=formula,
+        kind="composite",
+        statistic="stats",
+        range=(min(lo, hi), max(lo, hi) + 0.01),
+        higher_is_better=True,
+        source=f"Huang & Ling 2007 Def. 1 ({f.name} then {g.name})",
+        multiclass=multiclass if (f.supports_multiclass and g.supports_multiclass) else None,
+        needs_probabilities=f.needs_probabilities or g.needs_probabilities,
+        exact=f.exact and g.exact,
+        levels=(f, g),
+    )

@@ -1,0 +1,154 @@
+"""One convention for randomness: public functions take ``random_state`` (int, None or a
+numpy Generator where they did before), and ``seed`` stays a keyword alias through one
+helper (``measurelab._util.validation.random_state_of``)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import pickle
+import pkgutil
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import measurelab as ml
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
+from measurelab.inference import bootstrap as bs
+from measurelab.inference.unpaired import compare_unpaired
+
+# modules by name: the package faces export functions called ``consistency`` and
+# ``correlation``
+consistency = importlib.import_module("measurelab.metaeval.consistency")
+correlation = importlib.import_module("measurelab.metaeval.correlation_study")
+domains = importlib.import_module("measurelab.metaeval.domains")
+metric_space = importlib.import_module("measurelab.metaeval.metric_space")
+
+G = np.random.default_rng(5)
+Y = G.random(80) < 0.4
+S = np.clip(0.5 * Y + G.normal(0.3, 0.25, 80), 0, 1)
+S2 = np.clip(0.3 * Y + G.normal(0.35, 0.25, 80), 0, 1)
+PTS = G.normal(size=(6, 3))
+D = np.sqrt(((PTS[:, None] - PTS[None]) ** 2).sum(-1))
+
+
+def _sample(rng):
+    x = rng.random(30)
+    return {"ref": x, "noisy": x + rng.random(30)}
+
+
+#: name -> call(**random-state keywords) giving something comparable with _same
+CALLS = {
+    "evaluate": lambda **kw: ml.evaluate(Y, S, measures=["f1", "apr"], ci=0.9, n_boot=100,
+                                         **kw).intervals(),
+    "compare_classifiers": lambda **kw: ml.compare_classifiers(
+        Y, {"a": S, "b": S2}, measures=["f1"], n_boot=100, **kw).tests(),
+    "curve_bands": lambda **kw: ml.compare_classifiers(
+        Y, {"a": S}, measures=["auc"], n_boot=100, **kw).curve_bands(n_boot=100)["roc"]["a"]["lo"],
+    "compare_unpaired": lambda **kw: compare_unpaired(Y[:40], S[:40], Y[40:], S2[40:],
+                                                      measures=["f1"], n_boot=100,
+                                                      **kw).tests(),
+    "run_bootstrap": lambda **kw: bs.run_bootstrap(
+        bs.CaseDesign.from_cases(Y, [S]), [ml.registry.get("acc")], 100, **kw).reps,
+    "rng_of": lambda **kw: bs.rng_of(**kw).random(3),
+    "SampledRankedLists": lambda **kw: domains.SampledRankedLists(12, 6, size=40, **kw).tp,
+    "perturbed_lists": lambda **kw: domains.perturbed_lists(8, 0.3, 4, **kw)[2],
+    "jackknife_ci": lambda **kw: consistency.jackknife_ci(
+        *consistency.measure_ranks("auc", domains.SampledRankedLists(12, 6, size=300)),
+        *consistency.measure_ranks("acc", domains.SampledRankedLists(12, 6, size=300)),
+        groups=5, **kw),
+    "compare_on_ranked_lists": lambda **kw: consistency.compare_on_ranked_lists(
+        "auc", "acc", 12, 6, sample=200, **kw).to_dict(),
+    "repeated_correlations": lambda **kw: correlation.repeated_correlations(
+        _sample, "ref", runs=3, **kw),
+    "mds": lambda **kw: metric_space.mds(D, 2, **kw)[0],
+    "stress_curve": lambda **kw: metric_space.stress_curve(D, 3, **kw),
+}
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, pd.DataFrame | pd.Series):
+        return a.equals(b)
+    if isinstance(a, dict):  # a result's to_dict(): JSON-ready
+        return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+    if isinstance(a, tuple):
+        return all(_same(x, z) for x, z in zip(a, b, strict=True))
+    return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
+
+
+@pytest.mark.parametrize("name", list(CALLS))
+def test_seed_is_an_alias_of_random_state(name):
+    call = CALLS[name]
+    default = call()
+    assert _same(call(random_state=0), default)
+    assert _same(call(seed=0), default)
+    assert _same(call(random_state=3), call(seed=3))
+    assert _same(call(random_state=3, seed=3), call(seed=3))
+    with pytest.raises(ml.MeasurelabError, match="seed is another name for random_state"):
+        call(random_state=1, seed=2)
+
+
+def test_a_generator_is_accepted_where_it_was():
+    a = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
+                    random_state=np.random.default_rng(4)).intervals()
+    b = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
+                    seed=np.random.default_rng(4)).intervals()
+    assert a.equals(b)
+    g = np.random.default_rng(1)
+    with pytest.raises(ml.MeasurelabError, match="give one of them"):
+        ml.evaluate(Y, S, ci=0.9, n_boot=100, random_state=g, seed=np.random.default_rng(1))
+    assert random_state_of(g, g, "f") is g  # the same object twice is one value
+
+
+def test_bad_random_state_is_one_line():
+    with pytest.raises(ml.MeasurelabError, match="random_state must be a non-negative integer"):
+        ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100, random_state=-1)
+
+
+def test_comparison_keeps_its_random_state_and_the_old_attribute():
+    r = ml.compare_classifiers(Y, {"a": S}, measures=["f1"], n_boot=100, seed=7)
+    assert r.random_state == r.seed == 7
+    assert type(ml.compare_classifiers(Y, {"a": S}, measures=["f1"]).random_state) is int
+
+
+def test_defaults_are_plain_zero_and_pickle():
+    assert DEFAULT_RANDOM_STATE == 0 and repr(DEFAULT_RANDOM_STATE) == "0"
+    assert type(pickle.loads(pickle.dumps(DEFAULT_RANDOM_STATE))) is int
+    assert pickle.loads(pickle.dumps(UNSET)) is UNSET
+    assert type(random_state_of(DEFAULT_RANDOM_STATE, UNSET, "f")) is int
+
+
+def _public_callables():
+    """Every public function and class of the library (lab and cli aside)."""
+    import measurelab
+
+    for info in pkgutil.walk_packages(measurelab.__path__, "measurelab."):
+        name = info.name
+        if name.startswith(("measurelab.lab", "measurelab.cli")) or \
+                any(part.startswith("_") for part in name.split(".")[1:]):
+            continue
+        mod = importlib.import_module(name)
+        for attr, obj in vars(mod).items():
+            if attr.startswith("_") or getattr(obj, "__module__", None) != name:
+                continue
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                yield f"{name}.{attr}", obj
+            if inspect.isclass(obj):
+                for meth, f in vars(obj).items():
+                    if inspect.isfunction(f) and not meth.startswith("_"):
+                        yield f"{name}.{attr}.{meth}", f
+
+
+def test_no_public_function_takes_seed_without_random_state():
+    offenders = []
+    for name, obj in _public_callables():
+        try:
+            params = inspect.signature(obj).parameters
+        except (TypeError, ValueError):
+            continue
+        if "seed" in params and ("random_state" not in params
+                                 or params["seed"].default is not UNSET):
+            offenders.append(name)
+    assert not offenders
