@@ -4,8 +4,9 @@ objects, the generating function for AUC vs accuracy, correlation studies.
 Modules: :mod:`~measurelab.metaeval.pairs` (R, S, P, Q in O(K log K)),
 :mod:`~measurelab.metaeval.domains` (ranked lists, samples, prediction sets),
 :mod:`~measurelab.metaeval.consistency` (C, D and strictness),
-:mod:`~measurelab.metaeval.exact` (generating function), :mod:`~measurelab.metaeval.correlation_study`
-(Pearson / Spearman / Kendall over runs, paired t-tests),
+:mod:`~measurelab.metaeval.exact` (generating function),
+:mod:`~measurelab.metaeval.correlation_study` (Pearson / Spearman / Kendall over runs,
+paired t-tests),
 :mod:`~measurelab.metaeval.metric_space` (the Caruana-style metric space). Comparing
 classifiers over many data sets (Demšar) is inference: :func:`measurelab.inference.demsar`.
 
