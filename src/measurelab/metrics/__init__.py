@@ -13,16 +13,19 @@ Examples
 """
 
 from measurelab._util.lazy import lazy_face
+from measurelab.measures.base import registry
 from measurelab.measures.compute import EvaluationResult
 from measurelab.metrics.evaluation import build_stats, evaluate, evaluate_counts
-from measurelab.metrics.functions import FUNCTIONS, data_function
 from measurelab.metrics.one_vs_rest import per_class
 from measurelab.metrics.streaming import Evaluator
 
-globals().update(FUNCTIONS)  # one function per built-in measure: auc(y_true, y_score)
+#: the built-in measures, each with a function auc(y_true, y_score) in .functions
+_MEASURES = tuple(m.name for m in registry)
 
-#: scikit-learn loads with these, so they load on first use
+#: loaded on first use: scikit-learn loads with the scorers and thresholds, and the
+#: per-measure functions are built when one is first asked for
 _LAZY = {
+    **dict.fromkeys(("FUNCTIONS", "data_function", *_MEASURES), "measurelab.metrics.functions"),
     "MeasureScore": "measurelab.metrics.scorers",
     "make_scorer": "measurelab.metrics.scorers",
     "BestThreshold": "measurelab.metrics.thresholds",
@@ -40,7 +43,7 @@ __all__ = [
     "make_scorer",
     "per_class",
     "data_function",
-    *FUNCTIONS,
+    *_MEASURES,
 ]
 
 __getattr__, __dir__ = lazy_face(__name__, _LAZY, __all__)
