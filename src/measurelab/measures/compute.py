@@ -337,3 +337,40 @@ def score_range(stats: BinaryStats | MultiStats) -> tuple[float, float]:
 def scores_are_probabilities(stats: BinaryStats | MultiStats) -> bool:
     lo, hi = score_range(stats)
     return lo >= 0.0 and hi <= 1.0
+
+
+def compute_multi_block(
+    measure: MeasureSpec, block: Any, average: str | None = "macro", **params: Any
+) -> np.ndarray:
+    """A multi-class measure on every replicate of a
+    :class:`~measurelab.stats.multiblock.MultiBlock`: shape (B,), or (B, k) for per-class
+    values (``average=None`` with a per-class measure).
+
+    The measure's block formula when it has one (no warnings: NaN marks an undefined
+    replicate); otherwise one scalar evaluation per replicate,
+    ``measure.compute(block.stats(b), average=average)``, whose values the block formulas
+    equal.
+
+    Examples
+    --------
+    >>> from measurelab.stats.multiblock import MultiBlock
+    >>> P = np.array([[.7, .2, .1], [.3, .5, .2], [.2, .2, .6], [.5, .4, .1]])
+    >>> blk = MultiBlock.from_arrays([0, 1, 2, 1], P, np.array([[1., 1, 1, 1], [2, 0, 1, 1]]))
+    >>> compute_multi_block("acc", blk).tolist()
+    [0.75, 0.75]
+    >>> compute_multi_block("sens", blk, average=None).tolist()
+    [[1.0, 0.5, 1.0], [1.0, 0.0, 1.0]]
+    """
+    from measurelab.measures._multiblock import block_value
+
+    m = registry.resolve(measure)[0]
+    if params:
+        m = m.with_params(**params)
+    if not m.supports_multiclass:
+        raise MeasurelabError(f"{m.name} is defined for binary tasks only")
+    avg = check_average(average)
+    out = block_value(m, block, avg, dict(m.params))
+    if out is not None:
+        return np.asarray(out, dtype=np.float64)
+    values = [m.compute(block.stats(b), average=avg) for b in range(block.n_blocks)]
+    return np.asarray(values, dtype=np.float64)
