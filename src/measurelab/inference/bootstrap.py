@@ -184,30 +184,8 @@ class CaseDesign:
         """:meth:`draw` into a (size, n + 1) buffer whose last column is 0: the form
         :meth:`_blocks` gathers the table rows from (a row without a case of a class reads
         the zero)."""
-        n = self.n
-        out = np.zeros((size, n + 1))
-        if self.stratify:
-            parts = [(0, self.n0), (self.n0, n)]
-        else:
-            parts = [(0, n)]
-        rows = np.arange(size)[:, None]
-        for lo, hi in parts:
-            m = hi - lo
-            if m == 0:
-                continue
-            dtype = np.int64 if m >= 2**31 - 1 else np.int32
-            if use_compiled("bootstrap_draws", m):
-                # large: one replicate at a time, counted by a compiled loop (a third of
-                # np.bincount's time on 10**6 cases; the same whole counts)
-                from measurelab._kernels.scoretable import count_draws
-
-                for b in range(size):
-                    count_draws(rng.integers(0, m, m, dtype=dtype), out[b, lo:hi])
-                continue
-            idx = rng.integers(0, m, (size, m), dtype=dtype)
-            flat = (idx + rows * m).ravel()
-            out[:, lo:hi] = np.bincount(flat, minlength=size * m).reshape(size, m)
-        return out
+        parts = [(0, self.n0), (self.n0, self.n)] if self.stratify else [(0, self.n)]
+        return draw_parts(rng, size, self.n, parts)
 
     def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
         """Delete-a-group jackknife: the group (0 … G−1) of every case, drawn at random with
@@ -246,6 +224,40 @@ class CaseDesign:
                              cache=self._caches[a])
             out.append(BlockStats(blk, threshold=thr, inclusive=inc))
         return out
+
+
+
+def draw_parts(rng: np.random.Generator, size: int, n: int,
+               parts: list[tuple[int, int]]) -> np.ndarray:
+    """Case multiplicities of ``size`` replicates in the (size, n + 1) form of
+    :meth:`CaseDesign._draw` (last column 0): each part ``[lo, hi)`` of the cases (a class
+    when stratified; all of them otherwise) resampled with replacement on its own.
+
+    Examples
+    --------
+    >>> m = draw_parts(np.random.default_rng(0), 3, 5, [(0, 2), (2, 5)])
+    >>> m[:, :2].sum(axis=1).tolist(), m[:, 2:5].sum(axis=1).tolist(), m[:, 5].tolist()
+    ([2.0, 2.0, 2.0], [3.0, 3.0, 3.0], [0.0, 0.0, 0.0])
+    """
+    out = np.zeros((size, n + 1))
+    rows = np.arange(size)[:, None]
+    for lo, hi in parts:
+        m = hi - lo
+        if m == 0:
+            continue
+        dtype = np.int64 if m >= 2**31 - 1 else np.int32
+        if use_compiled("bootstrap_draws", m):
+            # large: one replicate at a time, counted by a compiled loop (a third of
+            # np.bincount's time on 10**6 cases; the same whole counts)
+            from measurelab._kernels.scoretable import count_draws
+
+            for b in range(size):
+                count_draws(rng.integers(0, m, m, dtype=dtype), out[b, lo:hi])
+            continue
+        idx = rng.integers(0, m, (size, m), dtype=dtype)
+        flat = (idx + rows * m).ravel()
+        out[:, lo:hi] = np.bincount(flat, minlength=size * m).reshape(size, m)
+    return out
 
 
 class _RowPlan:
@@ -404,6 +416,29 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int,
                     res[:, a, j] = m.compute_block(bs)
         return res
 
+    return run_blocks(design, evaluate, (k, nm), n_boot, rng, jackknife=jackknife,
+                      progress=progress, desc=desc, n_jobs=jobs)
+
+
+def run_blocks(design: Any, evaluate: Any, shape: tuple[int, int], n_boot: int,
+               rng: np.random.Generator, *, jackknife: bool = True,
+               progress: bool | None = None, desc: str = "bootstrap",
+               n_jobs: int = 1) -> BootstrapRun:
+    """The block loop of :func:`run_bootstrap` for any design with ``n``, ``_draw(rng,
+    size)`` and ``jackknife_groups(rng)``: ``evaluate`` maps multiplicities (b, n + 1) to
+    values (b, *shape*); the identity, ``n_boot`` replicates drawn block after block in this
+    thread, and (``jackknife``) the leave-a-group-out weightings.
+
+    Examples
+    --------
+    >>> d = CaseDesign.from_cases(np.array([True, False, True]), [np.array([.9, .2, .4])])
+    >>> r = run_blocks(d, lambda e: e[:, :3].sum(axis=1)[:, None, None], (1, 1), 100,
+    ...                rng_of(0), jackknife=False)
+    >>> r.reps.shape, float(r.theta[0, 0]), bool((r.reps == 3).all())
+    ((100, 1, 1), 3.0, True)
+    """
+    jobs = n_jobs
+    k, nm = shape
     size = _block_size(design.n, k)
     starts = list(range(0, n_boot, size))
     reps = np.empty((n_boot, k, nm))

@@ -45,7 +45,6 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
-    check_flag,
     check_scores,
     check_weights,
     random_state_of,
@@ -55,12 +54,12 @@ from measurelab.inference import _comparison_report as _report
 from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
 from measurelab.jsonable import to_jsonable
-from measurelab.measures.base import Measure, registry
+from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.bundle import BinaryStats
 
-__all__ = ["ClassifierComparison", "compare_classifiers"]
+__all__ = ["ClassifierComparison", "MultiClassComparison", "compare_classifiers"]
 
 
 def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
@@ -121,15 +120,17 @@ def compare_classifiers(
     n_jobs: int | None = None,
     stratify: bool = False,
     seed: Any = UNSET,
+    average: str | None = "macro",
 ) -> ClassifierComparison:
     """Compare several models scored on the same cases: values, intervals, paired tests.
 
     Parameters
     ----------
     y_true : array-like of shape (n,)
-        Binary labels.
+        Binary labels, or k ≥ 3 classes (see Notes).
     models : mapping ``{name: scores}`` (or ``(name, scores)`` pairs)
-        One score vector of length n per model, higher = more likely positive.
+        One score vector of length n per model, higher = more likely positive; for k
+        classes an (n, k) probability matrix or an (n,) vector of predicted labels.
     measures : names or Measure objects, or 'all', optional
         Default: the headline set :data:`HEADLINE` (auc, ap, brier, mxe, f1, mcc, acc; the
         probability measures when the scores are probabilities): a short list of measures
@@ -162,10 +163,23 @@ def compare_classifiers(
         (a case–control sample, a test set built with a chosen balance).
     seed : int, numpy Generator or None, optional
         Another name for ``random_state`` (give one of them).
+    average : 'macro', 'weighted', 'micro' or None, default 'macro'
+        k classes only (as in :func:`measurelab.evaluate`); None reports each per-class
+        measure as rows ``measure[class]`` (e.g. ``f1[cat]``).
 
     Returns
     -------
     ClassifierComparison
+
+    Notes
+    -----
+    k ≥ 3 classes: give each model an (n, k) matrix of probabilities (columns in sorted
+    label order, rows summing to 1) or an (n,) vector of predicted labels; see
+    :mod:`measurelab.inference.multiclass`. The default measures are then acc, f1, prec,
+    sens, mcc, kappa, auc (Hand–Till), mxe, brier, ece and top_k_acc (the threshold ones
+    only when a model gives labels); acc has Wilson intervals and McNemar's paired test,
+    every other measure the paired bootstrap of the cases (``stratify``: within each
+    class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
 
     Examples
     --------
@@ -176,15 +190,23 @@ def compare_classifiers(
     """
     random_state = random_state_of(random_state, seed, "compare_classifiers")
     y_raw = as_1d(y_true, "y_true")
+    from measurelab.inference import multiclass as mc
+
+    items = list(models.items()) if isinstance(models, Mapping) else list(models)
+    arrays = [it[1] for it in items if isinstance(it, tuple | list) and len(it) == 2]
+    if mc.is_multiclass_input(y_raw, arrays):
+        return MultiClassComparison(**mc.prepare_multiclass(
+            y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
+            random_state=random_state, ci_method=ci_method, sample_weight=sample_weight,
+            progress=progress, n_jobs=n_jobs, stratify=stratify))
+    if check_average(average) != "macro":
+        raise MeasurelabError(
+            f"average={average!r} applies to k classes only; binary input takes the default")
     names, scores = _models(models, y_raw.size)
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
-    level = None if ci is None else iv.check_level(ci)
-    n_boot = iv.check_n_boot(n_boot, minimum=1 if ci is None else iv.MIN_BOOT)
-    n_jobs = iv.check_n_jobs(n_jobs)
-    stratify = check_flag(stratify, "stratify")
-    if ci_method is not None:
-        iv.default_method("acc", ci_method)  # validates the name
+    level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
+                                                           ci_method)
     design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
     stats = [BinaryStats(table=t, threshold=float(threshold), inclusive=inclusive)
              for t in design.tables]
@@ -290,12 +312,17 @@ class ClassifierComparison:
                       or (pairs and self._pair_method(x) == "bootstrap"
                           and methods[x] != "bootstrap-percentile")
                       for x in need)
-            run = iv.run_bootstrap(self._design, ms, self.n_boot, self.random_state,
-                                   thresholds=[(self.threshold, self._inclusive)] * k,
-                                   jackknife=bca, progress=self._progress,
-                                   n_jobs=self._n_jobs)
+            run = self._run_boot(need, ms, bca)
         self._cache["boot"] = (need, run)
         return self._cache["boot"]
+
+    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
+        """The bootstrap of the rows ``need`` (measures ``ms``) of every model (``bca``:
+        with the jackknife)."""
+        return iv.run_bootstrap(self._design, ms, self.n_boot, self.random_state,
+                                thresholds=[(self.threshold, self._inclusive)]
+                                * len(self.names),
+                                jackknife=bca, progress=self._progress, n_jobs=self._n_jobs)
 
     def _delong(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """AUCs and placements (models × positives, models × negatives) for DeLong."""
@@ -334,15 +361,19 @@ class ClassifierComparison:
                     r = iv.Interval(value, float(lo), float(hi), method)
                     iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share)
                 else:
-                    r = iv.measure_interval(k, value, methods[k], level,
-                                            table=self._design.tables[a],
-                                            counts=self._stats[a].counts,
-                                            what=f"{k} of model {name!r}")
+                    r = self._analytic(a, k, value, methods[k], level)
                     inf_share = nan_share = math.nan
                 rows.append({"model": name, "measure": k, **r._asdict(),
                              "infinite": float(inf_share), "undefined": float(nan_share)})
         self._cache["intervals"] = rows
         return rows
+
+    def _analytic(self, a: int, k: str, value: float, method: str, level: float
+                  ) -> iv.Interval:
+        """The analytic interval (Wilson, DeLong) of measure ``k`` of model ``a``."""
+        return iv.measure_interval(k, value, method, level, table=self._design.tables[a],
+                                   counts=self._stats[a].counts,
+                                   what=f"{k} of model {self.names[a]!r}")
 
     def intervals(self) -> Any:
         """Long table ``model, measure, value, lo, hi, method, se, infinite, undefined``.
@@ -423,14 +454,17 @@ class ClassifierComparison:
 
     def _mcnemar(self, a: int, b: int, level: float) -> tuple[float, float, float]:
         """McNemar's exact p and the exact conditional interval of acc_a − acc_b."""
-        y, s = self._y, self._scores
-        pa = s[a] >= self.threshold if self._inclusive else s[a] > self.threshold
-        pb = s[b] >= self.threshold if self._inclusive else s[b] > self.threshold
-        ca, cb = pa == y, pb == y
+        ca, cb = self._correct(a), self._correct(b)
         nb = int(np.count_nonzero(ca & ~cb))
         nc = int(np.count_nonzero(~ca & cb))
-        lo, hi = iv.mcnemar_interval(nb, nc, int(y.size), level)
+        lo, hi = iv.mcnemar_interval(nb, nc, int(ca.size), level)
         return iv.mcnemar_exact(nb, nc), lo, hi
+
+    def _correct(self, a: int) -> np.ndarray:
+        """Whether model ``a``'s decision is correct, per case."""
+        y, s = self._y, self._scores
+        pa = s[a] >= self.threshold if self._inclusive else s[a] > self.threshold
+        return pa == y
 
     def tests(self) -> Any:
         """Paired tests for every pair of models and measure: ``a, b, measure, diff, lo,
@@ -515,14 +549,14 @@ class ClassifierComparison:
             best_name = self.names[best]
             p_of = {}
             for t in tests:
-                if t["measure"] == m.name and best_name in (t["a"], t["b"]):
+                if t["measure"] == self._names_m[j] and best_name in (t["a"], t["b"]):
                     other = t["b"] if t["a"] == best_name else t["a"]
                     p_of[other] = t["p_holm"]
             runner = self.names[int(order[1])] if len(order) > 1 else ""
             p = p_of.get(runner, math.nan)
             beats = [o for o in self.names if o in p_of and p_of[o] < alpha and not tied]
             rows.append({
-                "measure": m.name,
+                "measure": self._names_m[j],
                 "direction": "higher" if m.higher_is_better else "lower",
                 "prefers": "" if tied or math.isnan(v[best]) else best_name,
                 "value": float(self._vals[best, j]),
@@ -631,6 +665,97 @@ class ClassifierComparison:
         True
         """
         return _report.to_html(self, path, title=title)
+
+
+class MultiClassComparison(ClassifierComparison):
+    """:class:`ClassifierComparison` of k ≥ 3 classes (built by
+    :func:`compare_classifiers`); rows are measures, or ``measure[class]`` with
+    ``average=None``. Sokolova's verdicts are binary: :meth:`verdicts` is empty.
+
+    Examples
+    --------
+    >>> r = compare_classifiers([0, 1, 2, 0, 1, 2], {"a": [0, 1, 2, 0, 1, 1],
+    ...                         "b": [0, 1, 2, 1, 1, 2]}, measures=["acc"], n_boot=100)
+    >>> r.tests()[["measure", "method"]].values.tolist()
+    [['acc', 'mcnemar']]
+    """
+
+    def __init__(self, *, names: list[str], design: Any, columns: list[Any],
+                 values: list[dict[str, float]], average: str | None, level: float | None,
+                 n_boot: int, random_state: Any, ci_method: str | None,
+                 progress: bool | None, n_jobs: int, weight: np.ndarray | None) -> None:
+        self.names = names
+        self.level = level
+        self.n_boot = n_boot
+        self.random_state = random_state
+        self.ci_method = ci_method
+        self.threshold = math.nan
+        self.average = average
+        self._y = design.yi
+        self._scores: list[np.ndarray] = []
+        self._w = weight
+        self._design = design
+        self._stats: list[Any] = []
+        self._columns = columns
+        self._measures = [m for _c, m, _i in columns]
+        self._names_m = [c for c, _m, _i in columns]
+        self._vals = np.array([[v[c] for c in self._names_m] for v in values])
+        self._inclusive = False
+        self._progress = progress
+        self._n_jobs = n_jobs
+        self._cache: dict[str, Any] = {}
+
+    def _methods(self) -> dict[str, str]:
+        whole = self._w is None
+        # only accuracy and error are proportions of the cases for k classes
+        return {k: iv.default_method(k if k in ("acc", "err") else "k-class", self.ci_method,
+                                     whole_counts=whole) for k in self._names_m}
+
+    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
+        from measurelab.inference.multiclass import run_multi
+
+        cols = [self._columns[self._names_m.index(x)] for x in need]
+        return run_multi(self._design, cols, self.average, self.n_boot, self.random_state,
+                         jackknife=bca, progress=self._progress, n_jobs=self._n_jobs)
+
+    def _analytic(self, a: int, k: str, value: float, method: str, level: float
+                  ) -> iv.Interval:
+        from measurelab.inference.multiclass import proportion_counts
+
+        correct = self._correct(a)
+        return iv.measure_interval(k, value, method, level,
+                                   counts=proportion_counts(int(correct.sum()), correct.size),
+                                   what=f"{k} of model {self.names[a]!r}")
+
+    def _correct(self, a: int) -> np.ndarray:
+        return np.argmax(self._design.P[a], axis=1) == self._design.yi
+
+    def verdicts(self) -> Any:
+        """Sokolova's verdicts are defined for two classes: an empty table for k classes.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 2], {"a": [0, 1, 2]}, measures=["acc"], ci=None)
+        >>> len(r.verdicts())
+        0
+        """
+        import pandas as pd
+
+        return pd.DataFrame([], columns=["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a",
+                                         "dp_band_b"])
+
+    def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
+        """Not available for k classes yet (a one-line error)."""
+        raise MeasurelabError("plots for k classes are not available yet")
+
+    def plot(self, *, n_boot: int | None = None) -> Any:
+        """Not available for k classes yet (a one-line error)."""
+        raise MeasurelabError("plots for k classes are not available yet")
+
+    def to_html(self, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
+        """Not available for k classes yet (a one-line error)."""
+        raise MeasurelabError("plots for k classes are not available yet")
+
 
 def _num(x: float) -> float | str | None:
     """A number of the tables as a float for JSON (NaN → None, ±inf → "inf"/"-inf")."""

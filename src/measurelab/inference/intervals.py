@@ -35,8 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.threads import check_n_jobs  # noqa: F401  (re-exported)
-from measurelab._util.validation import warn_undefined
+from measurelab._util.threads import check_n_jobs
+from measurelab._util.validation import check_flag, warn_undefined
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import Interval, _z
 from measurelab.inference._base import check_level as check_level  # re-exported
@@ -341,6 +341,26 @@ def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
 
     return bar(total, desc=desc, unit="replicate", enabled=progress is not False,
                delay=2.0, leave=False)
+
+
+def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
+                      ci_method: Any) -> tuple[float | None, int, int, bool]:
+    """The options every comparison run shares, checked at its entry: the level (None
+    without ``ci``), the number of replicates (at least :data:`MIN_BOOT` for intervals),
+    the threads, the stratified design flag and the interval method's name.
+
+    Examples
+    --------
+    >>> check_run_options(0.95, 2000, 1, False, None)
+    (0.95, 2000, 1, False)
+    """
+    level = None if ci is None else check_level(ci)
+    n_boot = check_n_boot(n_boot, minimum=1 if ci is None else MIN_BOOT)
+    n_jobs = check_n_jobs(n_jobs)
+    stratify = check_flag(stratify, "stratify")
+    if ci_method is not None:
+        default_method("acc", ci_method)  # validates the name
+    return level, n_boot, n_jobs, stratify
 
 
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True) -> str:

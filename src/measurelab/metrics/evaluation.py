@@ -241,9 +241,12 @@ def evaluate(
         warning naming the worst row; two columns that are not probabilities (the scores
         of two models) are an error.
     ci : float in (0, 1), optional
-        Add an interval to every value (binary input; SPEC §6), read with
-        ``.intervals()``: Wilson for proportions, DeLong (logit scale) for AUC, a BCa
-        bootstrap of the cases for the rest.
+        Add an interval to every value (SPEC §6), read with ``.intervals()``: Wilson for
+        proportions, DeLong (logit scale) for AUC, a BCa bootstrap of the cases for the
+        rest. k classes (not with ``average=None``): Wilson for acc, the bootstrap of the
+        cases for every other measure (Hand–Till's AUC included), as
+        :func:`~measurelab.compare_classifiers` does for one model; probability rows must
+        then sum to 1.
     ci_method : str, optional
         Force 'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or
         'bootstrap-percentile' where it applies.
@@ -292,7 +295,10 @@ def evaluate(
     if ci is None:
         return result
     if not isinstance(stats, BinaryStats):
-        raise MeasurelabError("ci= gives intervals for binary evaluation only")
+        return _multi_intervals(y_true, y_score, result, ci, average=average, labels=labels,
+                                ci_method=ci_method, n_boot=n_boot,
+                                random_state=random_state, sample_weight=sample_weight,
+                                progress=progress, n_jobs=n_jobs, stratify=stratify)
     design = None
     stratify = check_flag(stratify, "stratify")
     if sample_weight is not None:
@@ -371,6 +377,36 @@ def with_intervals(
     out = {k: out[k] for k in result}
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
+
+
+def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: Any, *,
+                     average: str | None, labels: Any, **kw: Any) -> EvaluationResult:
+    """``result`` of k-class input with an interval for each value: the single-model
+    case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
+    cases for the rest)."""
+    from measurelab.inference import intervals as iv
+    from measurelab.inference.classifiers import MultiClassComparison
+    from measurelab.inference.multiclass import prepare_multiclass
+
+    if check_average(average) is None:
+        raise MeasurelabError(
+            "ci= gives intervals of single values; it does not combine with average=None"
+        )
+    score = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    cmp = MultiClassComparison(**prepare_multiclass(
+        as_1d(y_true, "y_true"), [("model", score)],
+        measures=[result.measure(k) for k in result], average=average, ci=ci,
+        labels=labels, **kw))
+    table = cmp.intervals()
+    out: dict[str, Any] = {}
+    shares: dict[str, tuple[float, float]] = {}
+    for r in table.itertuples(index=False):
+        out[r.measure] = iv.Interval(float(result[r.measure]), float(r.lo), float(r.hi),
+                                  str(r.method), float(r.se))
+        if str(r.method).startswith("bootstrap"):
+            shares[r.measure] = (float(r.infinite), float(r.undefined))
+    return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
+                            intervals=out, shares=shares, classes=result.classes)
 
 
 def _binary_per_class(

@@ -1,0 +1,313 @@
+"""Comparing classifiers of k ≥ 3 classes on the same cases (SPEC §6, issue 19).
+
+The k-class counterpart of :mod:`measurelab.inference.classifiers`, on the same bootstrap
+engine (:mod:`measurelab.inference.bootstrap`): one multiplicity per case, shared by every
+model and every class, drawn over a canonical order of the cases (by true class, then every
+model's probability row — or predicted class —, then the weight), so the same data in any
+row order gives the same replicates to the last bit; ``stratify=True`` resamples within
+each true class. A block of multiplicities is evaluated for each model through
+:class:`~measurelab.stats.multiblock.MultiBlock` and
+:func:`~measurelab.measures.compute.compute_multi_block` (block formulas, no per-replicate
+loop for the built-in measures).
+
+Intervals: accuracy (and error) of one model is Wilson's (exact counts), the difference of
+two models' accuracy McNemar's exact test on the correct/incorrect decisions, everything
+else a bootstrap (BCa with the grouped jackknife, as for binary input). Per-class values
+(``average=None``) are reported as rows named ``measure[class]``, e.g. ``f1[cat]``.
+
+Examples
+--------
+>>> import numpy as np
+>>> y = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 1])
+>>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 1]] * 0.7 + 0.1
+>>> from measurelab import compare_classifiers
+>>> r = compare_classifiers(y, {"m": P}, measures=["acc", "f1"], n_boot=200)
+>>> r.intervals()[["measure", "method"]].values.tolist()
+[['acc', 'wilson'], ['f1', 'bootstrap-bca']]
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import as_1d, check_weights, show, unique_labels
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference import intervals as iv
+from measurelab.inference.bootstrap import draw_parts, jackknife_groups, run_blocks
+from measurelab.measures.base import Measure, check_average, registry
+from measurelab.measures.compute import compute_measures, compute_multi_block, resolve_measures
+from measurelab.stats.bundle import MultiStats
+from measurelab.stats.confusion import BinaryCounts, MultiCounts
+from measurelab.stats.multiblock import MultiBlock
+from measurelab.stats.probrows import SUM_TOLERANCE
+
+__all__ = ["MultiCaseDesign", "is_multiclass_input", "prepare_multiclass"]
+
+#: the default measures of a k-class comparison (probability rows); labels only: the
+#: threshold ones
+HEADLINE_MULTI: tuple[str, ...] = ("acc", "f1", "prec", "sens", "mcc", "kappa", "auc", "mxe",
+                                   "brier", "ece", "top_k_acc")
+THRESHOLD_MULTI: tuple[str, ...] = ("acc", "f1", "prec", "sens", "mcc", "kappa")
+
+
+def _array(s: Any) -> np.ndarray:
+    return np.asarray(s.to_numpy() if hasattr(s, "to_numpy") else s)
+
+
+def is_multiclass_input(y_raw: np.ndarray, arrays: list[Any]) -> bool:
+    """True when a comparison is a k-class one: a model gives an (n, k ≥ 3) matrix, or
+    y_true has more than two classes.
+
+    Examples
+    --------
+    >>> is_multiclass_input(np.array([0, 1, 2]), [np.eye(3)])
+    True
+    >>> is_multiclass_input(np.array([0, 1, 1]), [np.array([.2, .7, .9])])
+    False
+    """
+    if any(_array(a).ndim == 2 and _array(a).shape[1] >= 3 for a in arrays):
+        return True
+    return y_raw.dtype != bool and unique_labels(y_raw).size > 2
+
+
+class MultiCaseDesign:
+    """The cases of one k-class test set scored by one or more models, in canonical order
+    (true class, then every model's probability row or predicted class, then the weight).
+
+    ``P`` holds each model's rows in that order (a model of predicted labels: one-hot rows,
+    which give the same confusion matrix); :meth:`_draw` and :meth:`jackknife_groups` are
+    what :func:`~measurelab.inference.bootstrap.run_blocks` needs.
+
+    Examples
+    --------
+    >>> d = MultiCaseDesign(np.array([2, 0, 1]), [np.eye(3)[[2, 0, 1]]], (0, 1, 2))
+    >>> d.yi.tolist(), d.n
+    ([0, 1, 2], 3)
+    """
+
+    def __init__(self, yi: np.ndarray, P: list[np.ndarray], labels: tuple[Any, ...],
+                 weight: np.ndarray | None = None, *, stratify: bool = False) -> None:
+        yi = np.asarray(yi, dtype=np.int64)
+        k = len(labels)
+        keys: list[np.ndarray] = [] if weight is None else [weight]
+        for p in P[::-1]:
+            keys += [p[:, c] + 0.0 for c in range(k - 1, -1, -1)]  # -0.0 → 0.0
+        order = np.lexsort([*keys, yi])
+        self.yi = yi[order]
+        self.P = [np.ascontiguousarray(p[order]) for p in P]
+        self.weight = None if weight is None else weight[order]
+        self.labels = labels
+        self.k = k
+        self.n = int(yi.size)
+        self.stratify = bool(stratify)
+        self.class_n = np.bincount(self.yi, minlength=k)
+        edges = np.concatenate([[0], np.cumsum(self.class_n)])
+        self._parts = ([(int(edges[c]), int(edges[c + 1])) for c in range(k)]
+                       if self.stratify else [(0, self.n)])
+
+    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """Case multiplicities of ``size`` replicates, (size, n)."""
+        return self._draw(rng, size)[:, :self.n]
+
+    def _draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        return draw_parts(rng, size, self.n, self._parts)
+
+    def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
+        """The jackknife group of every case, each class spread over the groups."""
+        return np.concatenate([jackknife_groups(int(c), rng, n_groups) for c in self.class_n])
+
+    def block(self, a: int, mult: np.ndarray) -> MultiBlock:
+        """Model ``a``'s :class:`MultiBlock` for multiplicities (B, n) (weights applied)."""
+        W = mult if self.weight is None else mult * self.weight
+        return MultiBlock.from_arrays(self.yi, self.P[a], W, self.labels)
+
+
+def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
+                 ) -> tuple[list[str], list[np.ndarray], list[bool]]:
+    """Names, probability rows (one-hot for predicted labels) and, per model, whether it
+    gave probabilities."""
+    from collections.abc import Mapping
+
+    items = list(models.items()) if isinstance(models, Mapping) else list(models)
+    if not items:
+        raise MeasurelabError("models is empty; give at least one {name: scores}")
+    k = len(labels)
+    index = {v: i for i, v in enumerate(labels)}
+    names: list[str] = []
+    rows: list[np.ndarray] = []
+    kinds: list[bool] = []
+    widths: dict[int, str] = {}
+    for item in items:
+        if not (isinstance(item, tuple | list) and len(item) == 2):
+            raise MeasurelabError(
+                f"models must be a mapping {{name: scores}} or (name, scores) pairs, got {item!r}")
+        name, arr = str(item[0]), _array(item[1])
+        if name in names:
+            raise MeasurelabError(f"model name {name!r} is given twice; names must be unique")
+        if arr.shape[0:1] != (y.size,):
+            raise MeasurelabError(
+                f"model {name!r} has {arr.shape[0] if arr.ndim else 0} rows but y_true has "
+                f"{y.size} cases; every model must score the same cases")
+        if arr.ndim == 2:
+            widths.setdefault(arr.shape[1], name)
+            if len(widths) > 1:
+                (k1, n1), (k2, n2) = list(widths.items())[:2]
+                raise MeasurelabError(
+                    f"models give different numbers of classes: {n1!r} has {k1} columns, "
+                    f"{n2!r} has {k2}; every model must give one column per class")
+            if arr.shape[1] != k:
+                raise MeasurelabError(
+                    f"model {name!r} has {arr.shape[1]} probability columns but y_true has "
+                    f"{k} classes ({list(labels)}); give one column per class in sorted label "
+                    "order")
+            P = np.asarray(arr, dtype=np.float64)
+            bad = ~np.isfinite(P) | (P < 0) | (P > 1)
+            if bad.any():
+                i, j = np.argwhere(bad)[0]
+                raise MeasurelabError(
+                    f"probabilities of model {name!r} must be finite and in [0, 1], got "
+                    f"{show(P[i, j])} at row {i + 1}, column {j + 1}")
+            dev = np.abs(P.sum(axis=1) - 1.0)
+            if dev.size and float(dev.max()) > SUM_TOLERANCE:
+                i = int(np.argmax(dev))
+                raise MeasurelabError(
+                    f"probability rows of model {name!r} must sum to 1 (tolerance "
+                    f"{SUM_TOLERANCE:.2g}); row {i + 1} sums to {P[i].sum():.6g}")
+        elif arr.ndim == 1:
+            stray = [v for v in unique_labels(arr).tolist() if v not in index]
+            if stray:
+                raise MeasurelabError(
+                    f"model {name!r} predicts {show(stray[0])}, which is no class of y_true "
+                    f"({list(labels)})")
+            P = np.zeros((y.size, k))
+            P[np.arange(y.size), [index[v] for v in arr.tolist()]] = 1.0
+        else:
+            raise MeasurelabError(
+                f"scores of {name!r} must be (n, k) probabilities or (n,) predicted labels, "
+                f"got shape {arr.shape}")
+        names.append(name)
+        rows.append(P)
+        kinds.append(arr.ndim == 2)
+    return names, rows, kinds
+
+
+def prepare_multiclass(
+    y_true: Any, models: Any, *, measures: Any = None, average: str | None = "macro",
+    ci: float | None = 0.95, n_boot: int = 2000, random_state: Any = 0,
+    ci_method: str | None = None, sample_weight: Any = None, labels: Any = None,
+    progress: bool | None = None, n_jobs: int | None = None, stratify: bool = False,
+) -> dict[str, Any]:
+    """What :func:`~measurelab.inference.classifiers.compare_classifiers` needs for k
+    classes (the keyword arguments of its ``MultiClassComparison``): validated models in a
+    :class:`MultiCaseDesign`, the reported rows and their values as
+    ``evaluate(y, P_m, measures=..., average=...)`` per model.
+
+    Per-class values (``average=None``) become rows ``measure[class]``.
+
+    Examples
+    --------
+    >>> y = [0, 1, 2, 0, 1, 2]
+    >>> kw = prepare_multiclass(y, {"a": [0, 1, 2, 0, 1, 1], "b": [0, 1, 2, 1, 1, 2]},
+    ...                         ci=None, average=None, measures=["sens"])
+    >>> [c for c, _m, _i in kw["columns"]], kw["values"][0]["sens[2]"]
+    (['sens[0]', 'sens[1]', 'sens[2]'], 0.5)
+    """
+
+    y = as_1d(y_true, "y_true")
+    if labels is None:
+        labs = unique_labels(y)
+    else:
+        labs = np.asarray(labels)
+        missing = [v for v in unique_labels(y).tolist() if v not in set(labs.tolist())]
+        if missing:
+            raise MeasurelabError(
+                f"y_true holds {show(missing[0])}, which is not among labels {labs.tolist()}")
+    lab = tuple(labs.tolist())
+    names, P, kinds = _read_models(models, y, lab)
+    probs = all(kinds)
+    index = {v: i for i, v in enumerate(lab)}
+    yi = np.array([index[v] for v in y.tolist()], dtype=np.int64)
+    w = check_weights(sample_weight, y.size)
+    average = check_average(average)
+    level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
+                                                           ci_method)
+    if measures is None:
+        chosen = [registry.get(x) for x in (HEADLINE_MULTI if probs else THRESHOLD_MULTI)]
+    elif isinstance(measures, str) and measures == "all":
+        chosen = None
+    else:
+        chosen = resolve_measures(measures)
+    design = MultiCaseDesign(yi, P, lab, w, stratify=stratify)
+    ident = np.ones((1, design.n))
+    stats = []
+    for a in range(len(names)):
+        blk = design.block(a, ident)
+        st = blk.stats(0)
+        if not kinds[a]:
+            st = MultiStats(counts=MultiCounts(blk.counts[0], lab))
+        stats.append(st)
+    first = compute_measures(stats[0], chosen, average=average, probabilities_ok=probs)
+    used = [first.measure(x) for x in first]
+    results = [first] + [compute_measures(s, used, average=average, probabilities_ok=probs)
+                         for s in stats[1:]]
+    columns: list[tuple[str, Measure, int | None]] = []
+    for x in first:
+        v = first[x]
+        if np.ndim(v) == 1:
+            columns += [(f"{x}[{lab[c]}]", first.measure(x), c) for c in range(len(lab))]
+        else:
+            columns.append((x, first.measure(x), None))
+    values = [{col: float(r[m.name] if c is None else np.asarray(r[m.name])[c])
+               for col, m, c in columns} for r in results]
+    return dict(names=names, design=design, columns=columns, values=values, average=average,
+                level=level, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
+                progress=progress, n_jobs=n_jobs, weight=w)
+
+
+def run_multi(design: MultiCaseDesign, columns: list[tuple[str, Measure, int | None]],
+              average: str | None, n_boot: int, random_state: Any, *, jackknife: bool,
+              progress: bool | None, n_jobs: int) -> iv.BootstrapRun:
+    """Every column (measure, class) of every model on ``n_boot`` replicates, in blocks."""
+    import warnings
+
+    from measurelab._util.threads import one_blas_thread
+
+    k = len(design.P)
+    measures: list[Measure] = []
+    for _c, m, _i in columns:
+        if m not in measures:
+            measures.append(m)
+
+    def evaluate(ext: np.ndarray) -> np.ndarray:
+        mult = ext[:, :design.n]
+        res = np.empty((mult.shape[0], k, len(columns)))
+        with np.errstate(all="ignore"):
+            for a in range(k):
+                blk = design.block(a, mult)
+                got = {m.name: compute_multi_block(m, blk, average=average)
+                       for m in measures}
+                for j, (_col, m, c) in enumerate(columns):
+                    v = got[m.name]
+                    res[:, a, j] = v if c is None else v[:, c]
+        return res
+
+    with warnings.catch_warnings(), one_blas_thread():
+        warnings.simplefilter("ignore")
+        return run_blocks(design, evaluate, (k, len(columns)), n_boot,
+                          iv.rng_of(random_state), jackknife=jackknife, progress=progress,
+                          n_jobs=n_jobs)
+
+
+def proportion_counts(correct: float, total: float) -> BinaryCounts:
+    """Counts whose 'acc' proportion is correct of total (and 'err' the rest), for
+    :func:`~measurelab.inference.intervals.measure_interval`.
+
+    Examples
+    --------
+    >>> c = proportion_counts(7, 10)
+    >>> c.tp + c.tn, c.tp + c.fp + c.fn + c.tn
+    (7.0, 10.0)
+    """
+    return BinaryCounts(float(correct), float(total - correct), 0.0, 0.0)

@@ -1,0 +1,187 @@
+"""compare_classifiers and evaluate(ci=) for k ≥ 3 classes on the block engine (issue 19)."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+
+import measurelab as ml
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference import intervals as iv
+from measurelab.inference.multiclass import run_multi
+
+B = 200
+
+
+def _data(n: int = 120, k: int = 4, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, k, n)
+    models = {}
+    for name, s in (("a", 1.5), ("b", 1.0), ("c", 0.5)):
+        L = rng.normal(size=(n, k))
+        L[np.arange(n), y] += s
+        P = np.exp(L)
+        models[name] = P / P.sum(axis=1, keepdims=True)
+    return y, models
+
+
+@pytest.fixture(scope="module")
+def data():
+    return _data()
+
+
+@pytest.fixture(scope="module")
+def result(data):
+    y, models = data
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = ml.compare_classifiers(y, models, n_boot=B)
+        r.intervals()
+        r.tests()
+    return r
+
+
+def test_values_equal_evaluate_per_model(data, result):
+    y, models = data
+    vals = result.values()
+    assert list(vals.index) == ["acc", "f1", "prec", "sens", "mcc", "kappa", "auc", "mxe",
+                                "brier", "ece", "top_k_acc"]
+    for name, P in models.items():
+        e = ml.evaluate(y, P, measures=list(vals.index))
+        for m in vals.index:
+            assert vals.loc[m, name] == pytest.approx(e[m], rel=1e-12, abs=1e-15)
+
+
+def test_average_none_rows_per_class(data):
+    y, models = data
+    r = ml.compare_classifiers(y, models, measures=["f1", "acc"], average=None, ci=None)
+    assert list(r.values().index) == ["f1[0]", "f1[1]", "f1[2]", "f1[3]", "acc"]
+    e = ml.evaluate(y, models["b"], measures=["f1"], average=None)
+    assert r.values()["b"].iloc[:4].tolist() == pytest.approx(list(e["f1"]), rel=1e-12)
+
+
+def test_permuting_rows_gives_identical_results(data, result):
+    y, models = data
+    perm = np.random.default_rng(5).permutation(y.size)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r2 = ml.compare_classifiers(y[perm], {k: P[perm] for k, P in models.items()},
+                                    n_boot=B)
+        assert r2.intervals().equals(result.intervals())
+        assert r2.tests().equals(result.tests())
+
+
+def test_replicates_equal_scalar_route(data):
+    y, models = data
+    r = ml.compare_classifiers(y, models, measures=["f1", "auc", "mxe", "mcc"],
+                               n_boot=B, random_state=3)
+    d = r._design
+    run = run_multi(d, r._columns, r.average, B, 3, jackknife=False, progress=False,
+                    n_jobs=1)
+    mult = d.draw(iv.rng_of(3), B)  # one block: the same draws as the run
+    labels = np.array(d.labels)
+    for b in (0, 17, B - 1):
+        for a in range(3):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                e = ml.evaluate(labels[d.yi], d.P[a], measures=r._names_m,
+                                sample_weight=mult[b], labels=labels)
+            for j, m in enumerate(r._names_m):
+                assert run.reps[b, a, j] == pytest.approx(e[m], rel=1e-9, abs=1e-12)
+
+
+def test_wilson_and_mcnemar_rows(data, result):
+    y, models = data
+    level = 0.95
+    rows = result.intervals()
+    tests = result.tests()
+    correct = {k: P.argmax(axis=1) == y for k, P in models.items()}
+    for name in models:
+        row = rows[(rows.model == name) & (rows.measure == "acc")].iloc[0]
+        lo, hi = iv.proportion_interval(int(correct[name].sum()), y.size, level)
+        assert (row.lo, row.hi, row.method) == (lo, hi, "wilson")
+    t = tests[(tests.a == "a") & (tests.b == "c") & (tests.measure == "acc")].iloc[0]
+    nb = int(np.count_nonzero(correct["a"] & ~correct["c"]))
+    nc = int(np.count_nonzero(~correct["a"] & correct["c"]))
+    assert t.p == iv.mcnemar_exact(nb, nc)
+    assert (t.lo, t.hi) == iv.mcnemar_interval(nb, nc, y.size, level)
+    assert t.method == "mcnemar"
+    assert set(tests[tests.measure != "acc"].method) == {"bootstrap"}
+
+
+def test_holm_over_rows(result):
+    t = result.tests()
+    assert np.array_equal(t.p_holm.to_numpy(), iv.holm(t.p.to_numpy()))
+
+
+def test_result_methods_work(result):
+    d = json.loads(result.to_json())
+    assert set(d["models"]) == {"a", "b", "c"} and d["verdicts"] == []
+    p = result.preferences()
+    assert p.loc[p.measure == "auc", "prefers"].item() == "a"
+    with pytest.raises(MeasurelabError, match="plots for k classes are not available yet"):
+        result.plot()
+
+
+def test_stratify_keeps_class_counts(data):
+    y, models = data
+    r = ml.compare_classifiers(y, models, measures=["f1"], n_boot=B, stratify=True)
+    d = r._design
+    mult = d.draw(iv.rng_of(0), 50)
+    per_class = np.stack([mult[:, d.yi == c].sum(axis=1) for c in range(d.k)], axis=1)
+    assert np.array_equal(per_class, np.tile(d.class_n, (50, 1)).astype(float))
+
+
+def test_predicted_labels_models(data):
+    y, models = data
+    labs = {k: P.argmax(axis=1) for k, P in models.items()}
+    r = ml.compare_classifiers(y, labs, n_boot=B)
+    assert list(r.values().index) == ["acc", "f1", "prec", "sens", "mcc", "kappa"]
+    e = ml.evaluate(y, labs["a"], measures=["f1", "mcc"])
+    assert r.values().loc["f1", "a"] == pytest.approx(e["f1"], rel=1e-12)
+    assert len(r.tests()) == 3 * 6
+
+
+def test_evaluate_ci_multiclass(data):
+    y, models = data
+    e = ml.evaluate(y, models["a"], measures=["acc", "f1", "auc"], ci=0.95, n_boot=B)
+    t = e.intervals()
+    r = ml.compare_classifiers(y, {"a": models["a"]}, measures=["acc", "f1", "auc"],
+                               n_boot=B).intervals()
+    assert t.method.tolist() == ["wilson", "bootstrap-bca", "bootstrap-bca"]
+    assert t.lo.tolist() == r.lo.tolist() and t.hi.tolist() == r.hi.tolist()
+    with pytest.raises(MeasurelabError, match="average=None"):
+        ml.evaluate(y, models["a"], ci=0.95, average=None)
+
+
+def test_errors(data):
+    y, models = data
+    bad = models["a"].copy()
+    bad[3] *= 1.1
+    with pytest.raises(MeasurelabError, match=r"row 4 sums to .*tolerance|tolerance"):
+        ml.compare_classifiers(y, {"x": bad}, n_boot=B)
+    with pytest.raises(MeasurelabError, match="different numbers of classes"):
+        ml.compare_classifiers(y, {"a": models["a"], "z": np.full((y.size, 5), 0.2)})
+    with pytest.raises(MeasurelabError, match="which is no class"):
+        ml.compare_classifiers(y, {"a": np.where(y == 0, 9, y)})
+    with pytest.raises(MeasurelabError, match="1-d"):  # (n, 2) of two classes: as before
+        ml.compare_classifiers(y % 2, {"a": np.full((y.size, 2), 0.5)})
+
+
+def test_weights_and_threads(data):
+    y, models = data
+    w = np.random.default_rng(2).uniform(0.5, 2.0, y.size)
+    r1 = ml.compare_classifiers(y, models, measures=["acc", "f1"], n_boot=B,
+                                sample_weight=w)
+    r2 = ml.compare_classifiers(y, models, measures=["acc", "f1"], n_boot=B,
+                                sample_weight=w, n_jobs=2)
+    t1 = r1.tests()
+    assert set(r1.intervals().method) <= {"bootstrap-bca", "bootstrap-percentile",
+                                           "bootstrap-percentile (BCa at edge)"}
+    assert set(t1.method) == {"bootstrap"}
+    assert t1.equals(r2.tests())
+    e = ml.evaluate(y, models["a"], measures=["acc", "f1"], sample_weight=w)
+    assert r1.values().loc["acc", "a"] == pytest.approx(e["acc"], rel=1e-12)
