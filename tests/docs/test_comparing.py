@@ -43,3 +43,28 @@ def test_comparing_cli_examples(tmp_path, capsys):
     assert got == json.loads(api.to_json()) and html.exists()
     assert main(["evaluate", "--counts", "1242", "390", "189", "740", "--measures",
                  "lr_pos,lr_neg,dp"]) == 0
+
+
+def test_comparing_k_class_cli_example(tmp_path, capsys):
+    g = np.random.default_rng(1)
+    classes = ["bus", "opel", "saab", "van"]
+    yi = g.integers(0, 4, 160)
+    df = pd.DataFrame({"class": np.array(classes)[yi]})
+    probs = {}
+    for m in ("lr", "rf"):
+        L = g.normal(size=(160, 4))
+        L[np.arange(160), yi] += 1.2
+        P = np.exp(L) / np.exp(L).sum(axis=1, keepdims=True)
+        probs[m] = P
+        for j, c in enumerate(classes):
+            df[f"{m}_{c}"] = P[:, j]
+    p = tmp_path / "vehicle_preds.csv"
+    df.to_csv(p, index=False)
+    html = tmp_path / "vehicle.html"
+    assert main(["evaluate", str(p), "--label-col", "class",
+                 "--proba-cols", "lr_bus,lr_opel,lr_saab,lr_van",
+                 "--proba-cols", "rf=rf_bus,rf_opel,rf_saab,rf_van",
+                 "--ci", "0.95", "--n-boot", "200", "--json", "--html", str(html)]) == 0
+    got = json.loads(capsys.readouterr().out)
+    api = ml.compare_classifiers(df["class"], probs, n_boot=200)
+    assert got == json.loads(api.to_json()) and html.exists()

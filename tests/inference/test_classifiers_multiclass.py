@@ -122,8 +122,6 @@ def test_result_methods_work(result):
     assert set(d["models"]) == {"a", "b", "c"} and d["verdicts"] == []
     p = result.preferences()
     assert p.loc[p.measure == "auc", "prefers"].item() == "a"
-    with pytest.raises(MeasurelabError, match="plots for k classes are not available yet"):
-        result.plot()
 
 
 def test_stratify_keeps_class_counts(data):
@@ -185,3 +183,16 @@ def test_weights_and_threads(data):
     assert t1.equals(r2.tests())
     e = ml.evaluate(y, models["a"], measures=["acc", "f1"], sample_weight=w)
     assert r1.values().loc["acc", "a"] == pytest.approx(e["acc"], rel=1e-12)
+
+
+def test_labels_give_column_order_and_keep_an_absent_class():
+    y = np.array(["b", "a", "b", "a", "b", "a"])
+    P = np.array([[.1, .8, .1], [.7, .2, .1], [.2, .6, .2], [.6, .3, .1], [.3, .5, .2],
+                  [.5, .4, .1]])
+    with pytest.warns(ml.exceptions.UndefinedMeasureWarning, match="no positives"):
+        r = ml.compare_classifiers(y, {"m": P}, labels=["a", "b", "c"], measures=["sens"],
+                                   average=None, ci=None)
+    assert list(r.values().index) == ["sens[a]", "sens[b]", "sens[c]"]
+    assert r.values().loc["sens[a]", "m"] == 1.0
+    with pytest.raises(MeasurelabError, match="labels= applies to k classes only"):
+        ml.compare_classifiers([0, 1, 0, 1], {"m": [.2, .8, .3, .9]}, labels=[0, 1])

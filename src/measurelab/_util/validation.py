@@ -163,6 +163,30 @@ def check_flag(value: Any, name: str) -> bool:
     return bool(value)
 
 
+def check_int(value: Any, name: str, *, minimum: int | None = None,
+              maximum: int | None = None) -> int:
+    """``value`` as an int when it is one (numpy's too; not a bool, not 2.0), within
+    ``[minimum, maximum]``, or a one-line error naming ``name``.
+
+    Examples
+    --------
+    >>> check_int(101, "grid", minimum=2)
+    101
+    >>> check_int(1.5, "grid")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: grid must be an integer, got 1.5
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise MeasurelabError(f"{name} must be an integer, got {show(value)[:60]}")
+    v = int(value)
+    if minimum is not None and v < minimum:
+        raise MeasurelabError(f"{name} must be at least {minimum}, got {v}")
+    if maximum is not None and v > maximum:
+        raise MeasurelabError(f"{name} must be at most {maximum}, got {v}")
+    return v
+
+
 def check_threshold(threshold: Any, name: str = "threshold") -> float:
     """``threshold`` as a float, or an error if it is not a number or is NaN.
 

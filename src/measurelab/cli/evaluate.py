@@ -10,6 +10,8 @@ Examples (shell)::
     measurelab evaluate iris.csv --label-col y --proba-cols p_setosa,p_versicolor,p_virginica \
         --average none --json                          # k classes: {measure: {class: value}}
     measurelab evaluate preds.csv --score-col lr --score-col gb --ci 0.95 --html cmp.html
+    measurelab evaluate iris.csv --label-col y --proba-cols lr=lr_0,lr_1,lr_2 \
+        --proba-cols rf=rf_0,rf_1,rf_2 --ci 0.95 --json  # compare k-class models
 """
 
 from __future__ import annotations
@@ -62,9 +64,11 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="CSV/Parquet column of sample weights (non-negative)")
     p.add_argument("--chunk-rows", type=int, default=DEFAULT_CHUNK_ROWS, metavar="N",
                    help=f"rows read at a time (default {DEFAULT_CHUNK_ROWS})")
-    p.add_argument("--proba-cols", metavar="C1,C2,...",
+    p.add_argument("--proba-cols", metavar="[NAME=]C1,C2,...", action="append",
                    help="multi-class input: one probability column per class (CSV/Parquet); "
-                        "the class names are the column names (or --classes)")
+                        "the class names are the column names (or --classes). Repeat it to "
+                        "compare several models, one column group each, named NAME= or by "
+                        "the text their columns share (lr_a,lr_b,lr_c: lr)")
     p.add_argument("--classes", metavar="A,B,...",
                    help="class names of the --proba-cols columns, in the same order")
     p.add_argument("--average", choices=["macro", "weighted", "micro", "none"],
@@ -176,11 +180,11 @@ def _evaluate_distributed(args: argparse.Namespace, measures: list[str] | None) 
 
 def _evaluate_multi(args: argparse.Namespace, measures: list[str] | None) -> Any:
     """k-class probability columns (--proba-cols), read in chunks or on a Dask cluster."""
-    from measurelab.io import parse_names
+    from measurelab.io import parse_names, parse_proba_groups
 
-    proba_cols = parse_names(args.proba_cols, "--proba-cols")
-    if proba_cols is None:
+    if args.proba_cols is None:
         raise MeasurelabError("--classes needs --proba-cols (one probability column per class)")
+    proba_cols = parse_proba_groups(args.proba_cols)[0][1]
     if args.score_col is not None:
         raise MeasurelabError("give either --score-col (binary) or --proba-cols (k classes)")
     classes = parse_names(args.classes, "--classes")

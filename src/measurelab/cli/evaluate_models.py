@@ -66,9 +66,11 @@ def parse_pos_label(text: str) -> Any:
 
 
 def wanted(args: argparse.Namespace) -> bool:
-    """True when this path handles the command (several score columns, --ci or --html)."""
+    """True when this path handles the command (several score columns or probability
+    column groups, --ci or --html)."""
     cols = args.score_col or []
-    return len(cols) > 1 or args.ci is not None or args.html is not None
+    groups = getattr(args, "proba_cols", None) or []
+    return len(cols) > 1 or len(groups) > 1 or args.ci is not None or args.html is not None
 
 
 def _int_option(flag: str, text: str, *, positive: bool) -> int:
@@ -138,20 +140,56 @@ def read_models(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndar
     return y, models, w, coerce_pos_label(parse_pos_label(args.pos_label), y)
 
 
+def read_multi(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndarray],
+                                                  np.ndarray | None, dict[str, Any]]:
+    """Labels, one (n, k) probability matrix per ``--proba-cols`` group, weights and the
+    k-class options of :func:`~measurelab.compare_classifiers` (labels, average)."""
+    from measurelab.io import parse_names, parse_proba_groups, read_multi_models
+
+    for flag, given in (("--threshold", args.threshold != 0.5), ("--inclusive", args.inclusive),
+                        ("--pos-label", args.pos_label != "1")):
+        if given:
+            raise MeasurelabError(
+                f"{flag} does not apply to --proba-cols: the predicted class is the arg-max "
+                "column")
+    source: Any = args.file
+    if source == "-":
+        source = io.BytesIO(sys.stdin.buffer.read())
+    y, models, classes, w = read_multi_models(
+        source, groups=parse_proba_groups(args.proba_cols),
+        classes=parse_names(args.classes, "--classes"), label_col=args.label_col,
+        weight_col=args.weight_col, fmt=args.fmt, chunk_rows=args.chunk_rows)
+    average = None if args.average == "none" else args.average
+    return y, models, w, {"labels": classes, "average": average}
+
+
+def check_output_path(path: str, flag: str) -> None:
+    """Refuse an output path that cannot be written, before any computing."""
+    import os
+
+    if not path.strip():
+        raise MeasurelabError(f"{flag} is empty; give a file name such as report.html")
+    if os.path.isdir(path):
+        raise MeasurelabError(f"{flag} {path!r} is a directory; give a file name inside it")
+    parent = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(parent):
+        raise MeasurelabError(f"{flag} {path!r}: the folder {parent!r} does not exist")
+
+
 def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     """Evaluate several models (or one with intervals) and print text or JSON."""
     import warnings
 
     from measurelab.inference.classifiers import compare_classifiers
 
+    multi = getattr(args, "proba_cols", None) is not None
+    what = "several --proba-cols" if multi else "several --score-col"
     if args.counts is not None or args.file is None:
-        raise MeasurelabError("--ci, --html and several --score-col need a FILE of scores")
-    if getattr(args, "proba_cols", None) is not None:
-        raise MeasurelabError("--ci, --html and several --score-col compare binary scores; "
-                              "they do not combine with --proba-cols")
+        raise MeasurelabError(f"--ci, --html and {what} need a FILE of scores")
+    if multi and args.score_col is not None:
+        raise MeasurelabError("give either --score-col (binary) or --proba-cols (k classes)")
     if args.scheduler is not None:
-        raise MeasurelabError("--ci, --html and several --score-col run locally; drop "
-                              "--scheduler")
+        raise MeasurelabError(f"--ci, --html and {what} run locally; drop --scheduler")
     level = _level(args.ci)
     n_boot = _int_option("--n-boot", args.n_boot, positive=True)
     seed = _int_option("--seed", args.seed, positive=False)
@@ -160,14 +198,21 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         raise MeasurelabError(f"--n-jobs must be a positive integer or -1, got {args.n_jobs!r}")
     if args.chunk_rows < 1:
         raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
-    y, models, w, pos_label = read_models(args)
+    if multi:
+        y, models, w, options = read_multi(args)
+    else:
+        y, models, w, pos_label = read_models(args)
+        if args.average != "macro":
+            raise MeasurelabError("--average applies to multi-class input (--proba-cols)")
+        options = dict(threshold=args.threshold, pos_label=pos_label,
+                       inclusive=args.inclusive)
+    if args.html is not None:
+        check_output_path(args.html, "--html")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
                                 random_state=seed, ci_method=args.ci_method, sample_weight=w,
-                                threshold=args.threshold, pos_label=pos_label,
-                                inclusive=args.inclusive, n_jobs=n_jobs,
-                                stratify=bool(args.stratify))
+                                n_jobs=n_jobs, stratify=bool(args.stratify), **options)
         out = r.to_json() if args.json else format_comparison(r)
         if args.html is not None:
             r.to_html(args.html)
@@ -197,8 +242,10 @@ def format_comparison(r: Any) -> str:
             parts += ["", "paired tests (diff = a - b; p Holm-adjusted over all rows):",
                       r.tests().drop(columns=["se", "z"]).to_string(index=False, **fmt)]
     if len(r.names) > 1:
-        parts += ["", "preferences:", r.preferences().to_string(index=False, **fmt),
-                  "", "likelihood verdicts (Sokolova 2006):",
-                  r.verdicts().to_string(index=False, **fmt)]
+        parts += ["", "preferences:", r.preferences().to_string(index=False, **fmt)]
+        verdicts = r.verdicts()
+        if len(verdicts):  # Sokolova's verdicts are binary
+            parts += ["", "likelihood verdicts (Sokolova 2006):",
+                      verdicts.to_string(index=False, **fmt)]
     return "\n".join(parts)
 

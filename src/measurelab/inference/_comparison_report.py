@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.curves.points import precision_recall_curve, roc_curve
+from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
 from measurelab.stats.scoretable import ScoreTable
 
@@ -62,22 +62,16 @@ def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[st
 def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     """:meth:`ClassifierComparison.plot` of ``cmp``."""
 
-    import matplotlib
-
-    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo") and \
-            not _has_display():
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
+    plt = _fig.pyplot()
     bands = cmp.curve_bands(n_boot)
     probs = all(0.0 <= s.min() and s.max() <= 1.0 for s in cmp._scores)
     fig, axes = plt.subplots(1, 3 if probs else 2, figsize=(13 if probs else 9, 4.2))
     x = bands["grid"]
-    for n in cmp.names:
+    for i, n in enumerate(cmp.names):
         for ax, key in ((axes[0], "roc"), (axes[1], "pr")):
             c = bands[key][n]
-            (line,) = ax.plot(c["x"], c["y"], label=n, lw=1.4)
-            ax.fill_between(x, c["lo"], c["hi"], color=line.get_color(), alpha=0.2, lw=0)
+            ax.plot(c["x"], c["y"], label=_fig.literal(n), lw=1.4, color=_fig.colour(i))
+            ax.fill_between(x, c["lo"], c["hi"], color=_fig.colour(i), alpha=0.2, lw=0)
     axes[0].plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
     axes[0].set(xlabel="false positive rate", ylabel="true positive rate", title="ROC")
     axes[1].set(xlabel="recall", ylabel="precision", title="precision–recall")
@@ -85,11 +79,12 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
         ax = axes[2]
         ax.plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
         level = cmp.level if cmp.level is not None else 0.95
-        for n, t in zip(cmp.names, cmp._design.tables, strict=True):
+        for i, (n, t) in enumerate(zip(cmp.names, cmp._design.tables, strict=True)):
             mean_s, frac, lo, hi = reliability(t, level=level)
             ok = ~np.isnan(frac)
             ax.errorbar(mean_s[ok], frac[ok], yerr=[frac[ok] - lo[ok], hi[ok] - frac[ok]],
-                        marker="o", ms=3, capsize=2, lw=1, label=n)
+                        marker="o", ms=3, capsize=2, lw=1, label=_fig.literal(n),
+                        color=_fig.colour(i))
         ax.set(xlabel="mean predicted probability", ylabel="fraction positive",
                title="reliability", xlim=(0, 1), ylim=(0, 1))
     for ax in axes:
@@ -101,21 +96,56 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     return fig
 
 
-def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
-    """:meth:`ClassifierComparison.to_html` of ``cmp``."""
-
-    import matplotlib.pyplot as plt
-
-    fig = cmp.plot()
+def _png(fig: Any) -> str:
+    """A figure as base64 PNG text (the figure is closed)."""
+    plt = _fig.pyplot()
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)
     plt.close(fig)
-    png = base64.b64encode(buf.getvalue()).decode("ascii")
+    return base64.b64encode(buf.getvalue()).decode("ascii")
+
+
+def describe(cmp: Any) -> str:
+    """One sentence on what was compared: models, cases, classes and the decision rule.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> describe(compare_classifiers([0, 1, 2, 1], {"m": [0, 1, 2, 2]}, ci=None))
+    '1 model(s) on 4 cases in 3 classes (0: 1, 1: 2, 2: 1); the predicted class is the arg-max.'
+    """
+    d = cmp._design
+    if hasattr(d, "labels"):  # k classes
+        counts = np.bincount(d.yi, minlength=d.k)
+        per = ", ".join(f"{lab}: {int(c)}" for lab, c in zip(d.labels, counts, strict=True))
+        return (f"{len(cmp.names)} model(s) on {d.n} cases in {d.k} classes ({per}); the "
+                "predicted class is the arg-max.")
+    return (f"{len(cmp.names)} model(s) on {cmp._y.size} cases ({int(cmp._y.sum())} "
+            f"positive); threshold {cmp.threshold:g}.")
+
+
+def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
+    """:meth:`ClassifierComparison.to_html` of ``cmp``: the figures first (interval forest
+    plot, curves, confusion matrices), then the tables."""
+
+    figures = []
+    if cmp.level is not None:
+        figures.append(("Values and differences with their intervals",
+                        "forest plot of every measure's interval per model and per pair",
+                        _png(cmp.plot_intervals())))
+    multi = hasattr(cmp._design, "labels")
+    figures.append(("One-vs-rest ROC and precision–recall curves per class" if multi else
+                    "Curves and reliability",
+                    "ROC and precision-recall curves with bands" if multi else
+                    "ROC, PR and reliability", _png(cmp.plot())))
+    figures.append(("Confusion matrices", "a confusion matrix heat map per model",
+                    _png(cmp.plot_confusion())))
     fmt = {"float_format": lambda v: f"{v:.4g}", "border": 0, "na_rep": "—"}
-    parts = [f"<h1>{_esc(title)}</h1>",
-             f"<p>{len(cmp.names)} model(s) on {cmp._y.size} cases "
-             f"({int(cmp._y.sum())} positive); threshold {cmp.threshold:g}.</p>",
-             "<h2>Values</h2>", cmp.values().to_html(**fmt)]
+    parts = [f"<h1>{_esc(title)}</h1>", f"<p>{_esc(describe(cmp))}</p>"]
+    for head, alt, png in figures:
+        parts += [f"<h2>{_esc(head)}</h2>",
+                  f'<img alt="{_esc(alt)}" src="data:image/png;base64,{png}">']
+    parts += ["<h2>Values</h2>", cmp.values().to_html(**fmt)]
     if cmp.level is not None:
         parts += [f"<h2>Intervals ({round(100 * cmp.level)}%)</h2>",
                   cmp.intervals().to_html(index=False, **fmt)]
@@ -124,11 +154,10 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers")
                       cmp.tests().to_html(index=False, **fmt)]
     if len(cmp.names) > 1:
         parts += ["<h2>Which model each measure prefers</h2>",
-                  cmp.preferences().to_html(index=False, **fmt),
-                  "<h2>Likelihood verdicts and DP bands (Sokolova 2006)</h2>",
-                  cmp.verdicts().to_html(index=False, **fmt)]
-    parts += ["<h2>Curves and reliability</h2>",
-              f'<img alt="ROC, PR and reliability" src="data:image/png;base64,{png}">']
+                  cmp.preferences().to_html(index=False, **fmt)]
+        if not multi:
+            parts += ["<h2>Likelihood verdicts and DP bands (Sokolova 2006)</h2>",
+                      cmp.verdicts().to_html(index=False, **fmt)]
     html = ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
             f"<title>{_esc(title)}</title><style>body{{font-family:sans-serif;"
             "max-width:1100px;margin:2em auto}table{border-collapse:collapse;"
@@ -142,12 +171,6 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers")
     return path
 
 
-def _has_display() -> bool:
-    import os
-
-    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-
-
 def _esc(text: str) -> str:
     import html
 
@@ -155,28 +178,13 @@ def _esc(text: str) -> str:
 
 
 def _roc_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """ROC vertices (fpr, tpr) from (0, 0), one per distinct score (ties: a diagonal): the
-    points of :func:`~measurelab.curves.roc_curve`."""
-    fpr, tpr, _ = roc_curve(t)
-    return fpr, tpr
+    """ROC vertices (fpr, tpr): :func:`measurelab.inference._figures.roc_points`."""
+    return _fig.roc_points(t)
 
 
 def _pr_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """PR vertices (recall, precision) at each distinct cutoff by increasing recall,
-    starting at recall 0 with the precision of the top group: the points of
-    :func:`~measurelab.curves.precision_recall_curve` in reverse, whose (recall 0,
-    precision 1) end point takes the top group's precision instead.
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.9, 0.8, 0.4, 0.1])
-    >>> [x.round(4).tolist() for x in _pr_points(t)]
-    [[0.0, 0.0, 0.5, 1.0, 1.0], [0.0, 0.0, 0.5, 0.6667, 0.5]]
-    """
-    precision, recall, _ = precision_recall_curve(t)
-    precision = precision[::-1].copy()
-    precision[0] = precision[1]
-    return recall[::-1], precision
+    """PR vertices (recall, precision): :func:`measurelab.inference._figures.pr_points`."""
+    return _fig.pr_points(t)
 
 
 def reliability(table: ScoreTable, bins: int = 10, level: float = 0.95

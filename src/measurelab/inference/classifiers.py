@@ -51,6 +51,7 @@ from measurelab._util.validation import (
 )
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
+from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
 from measurelab.jsonable import to_jsonable
@@ -121,6 +122,7 @@ def compare_classifiers(
     stratify: bool = False,
     seed: Any = UNSET,
     average: str | None = "macro",
+    labels: Any = None,
 ) -> ClassifierComparison:
     """Compare several models scored on the same cases: values, intervals, paired tests.
 
@@ -166,6 +168,9 @@ def compare_classifiers(
     average : 'macro', 'weighted', 'micro' or None, default 'macro'
         k classes only (as in :func:`measurelab.evaluate`); None reports each per-class
         measure as rows ``measure[class]`` (e.g. ``f1[cat]``).
+    labels : array-like, optional
+        k classes only: the class labels in the order of the probability columns (default:
+        the sorted labels of ``y_true``); a class no case belongs to is then kept.
 
     Returns
     -------
@@ -194,11 +199,14 @@ def compare_classifiers(
 
     items = list(models.items()) if isinstance(models, Mapping) else list(models)
     arrays = [it[1] for it in items if isinstance(it, tuple | list) and len(it) == 2]
-    if mc.is_multiclass_input(y_raw, arrays):
+    if mc.is_multiclass_input(y_raw, arrays) or (labels is not None and np.size(labels) > 2):
         return MultiClassComparison(**mc.prepare_multiclass(
             y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
             random_state=random_state, ci_method=ci_method, sample_weight=sample_weight,
-            progress=progress, n_jobs=n_jobs, stratify=stratify))
+            progress=progress, n_jobs=n_jobs, stratify=stratify, labels=labels))
+    if labels is not None:
+        raise MeasurelabError("labels= applies to k classes only; binary input takes "
+                              "pos_label")
     if check_average(average) != "macro":
         raise MeasurelabError(
             f"average={average!r} applies to k classes only; binary input takes the default")
@@ -652,6 +660,59 @@ class ClassifierComparison:
         """
         return _report.plot(self, n_boot=n_boot)
 
+    def plot_intervals(self, measures: Iterable[str] | None = None) -> Any:
+        """A forest plot: a row per measure with each model's value and interval (left)
+        and each pair's difference with its interval beside zero (right; a filled marker
+        when the Holm-adjusted p is below 1 − ci). An end at ±inf or undefined is drawn
+        as an arrow.
+
+        Parameters
+        ----------
+        measures : names of rows, optional
+            The rows to draw, in order (default: every row of the comparison).
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3],
+        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.7, 0.2]}, measures=["acc", "auc"], n_boot=100)
+        >>> fig = r.plot_intervals()
+        >>> len(fig.axes)   # two rows (acc, auc) × values, differences
+        4
+        """
+        return _fig.forest_plot(self, measures)
+
+    def confusion_matrices(self) -> dict[str, Any]:
+        """Each model's confusion matrix as a DataFrame (rows: true class, columns:
+        predicted class; weighted counts): binary input at the comparison's threshold,
+        k classes by arg-max.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8]}, ci=None,
+        ...                         measures=["acc"])
+        >>> r.confusion_matrices()["a"].values.tolist()
+        [[1.0, 1.0], [0.0, 2.0]]
+        """
+        import pandas as pd
+
+        labels, mats = _fig.confusion_matrices(self)
+        return {n: pd.DataFrame(m, index=pd.Index(labels, name="true"),
+                                columns=pd.Index(labels, name="predicted"))
+                for n, m in mats.items()}
+
+    def plot_confusion(self) -> Any:
+        """A matplotlib Figure with a confusion matrix heat map per model (coloured by the
+        share of each true class, counts written in).
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8]}, ci=None,
+        ...                         measures=["acc"])
+        >>> r.plot_confusion().axes[0].get_title()
+        'a (accuracy 0.750)'
+        """
+        return _fig.confusion_plot(self)
+
     def to_html(self, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
         """Write one self-contained HTML page: tables and the figure (embedded PNG).
 
@@ -745,16 +806,37 @@ class MultiClassComparison(ClassifierComparison):
                                          "dp_band_b"])
 
     def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
-        """Not available for k classes yet (a one-line error)."""
-        raise MeasurelabError("plots for k classes are not available yet")
+        """One-vs-rest ROC and PR curves of every class and model with pointwise
+        percentile bands at ``ci``: ``{"grid", "classes", "roc": {model: {class: {"x",
+        "y", "lo", "hi"}}}, "pr": ...}``.
+
+        The bands come from ``min(n_boot, 200)`` replicates of the comparison's own
+        resampling (the same case multiplicities for every model and class), seeded by
+        its ``random_state``; each curve is interpolated on ``grid`` points.
+
+        Examples
+        --------
+        >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 2]
+        >>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 0]] * 0.7 + 0.1
+        >>> b = compare_classifiers(y, {"m": P}, measures=["acc"], n_boot=100).curve_bands()
+        >>> b["classes"], b["roc"]["m"][2]["lo"].shape
+        ([0, 1, 2], (101,))
+        """
+        return _fig.multi_curve_bands(self, n_boot, grid)
 
     def plot(self, *, n_boot: int | None = None) -> Any:
-        """Not available for k classes yet (a one-line error)."""
-        raise MeasurelabError("plots for k classes are not available yet")
+        """A matplotlib Figure: a column per class, its one-vs-rest ROC curve (top) and
+        precision–recall curve (bottom), every model with its bootstrap band.
 
-    def to_html(self, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
-        """Not available for k classes yet (a one-line error)."""
-        raise MeasurelabError("plots for k classes are not available yet")
+        Examples
+        --------
+        >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 2]
+        >>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 0]] * 0.7 + 0.1
+        >>> fig = compare_classifiers(y, {"m": P}, measures=["acc"], n_boot=100).plot()
+        >>> [ax.get_title() for ax in fig.axes[:3]]
+        ['class 0 vs rest', 'class 1 vs rest', 'class 2 vs rest']
+        """
+        return _fig.multi_plot(self, n_boot=n_boot)
 
 
 def _num(x: float) -> float | str | None:

@@ -42,7 +42,9 @@ Modules
     :func:`read_score_table`, :func:`evaluate_file`.
 ``multiclass``
     :func:`parse_names`, :func:`multi_columns`, :class:`ClassMatcher`,
-    :func:`read_multi_stats`, :func:`evaluate_multi_file`.
+    :func:`read_multi_stats`, :func:`evaluate_multi_file`; several models' column groups
+    for a comparison: :func:`parse_proba_groups`, :func:`group_names`,
+    :func:`read_multi_models`.
 
 Examples
 --------
@@ -67,9 +69,12 @@ from measurelab.io.frames import LABEL_NAMES, SCORE_NAMES, parquet_columns
 from measurelab.io.multiclass import (
     ClassMatcher,
     evaluate_multi_file,
+    group_names,
     multi_columns,
     multi_frame_stats,
     parse_names,
+    parse_proba_groups,
+    read_multi_models,
     read_multi_stats,
 )
 from measurelab.io.sources import (
@@ -95,11 +100,14 @@ __all__ = [
     "detect_format",
     "evaluate_file",
     "evaluate_multi_file",
+    "group_names",
     "multi_columns",
     "multi_frame_stats",
     "parquet_columns",
     "parse_names",
+    "parse_proba_groups",
     "read_chunks",
+    "read_multi_models",
     "read_multi_stats",
     "read_score_table",
     "source_name",

@@ -410,3 +410,184 @@ def evaluate_multi_file(
                              label_col=label_col, weight_col=weight_col, fmt=fmt,
                              chunk_rows=chunk_rows)
     return compute_measures(stats, chosen, average=average)
+
+
+def parse_proba_groups(texts: list[str] | None, flag: str = "--proba-cols"
+                       ) -> list[tuple[str | None, list[str]]]:
+    """Column groups of repeated ``--proba-cols [NAME=]C1,C2,...`` options: one model's
+    probability columns each, with the model's name when given.
+
+    Examples
+    --------
+    >>> parse_proba_groups(["lr=lr_a,lr_b,lr_c", "rf_a,rf_b,rf_c"])
+    [('lr', ['lr_a', 'lr_b', 'lr_c']), (None, ['rf_a', 'rf_b', 'rf_c'])]
+    """
+    out: list[tuple[str | None, list[str]]] = []
+    for text in texts or []:
+        name: str | None = None
+        cols = text
+        if "=" in text:
+            name, cols = (t.strip() for t in text.split("=", 1))
+            if not name:
+                raise MeasurelabError(f"{flag} {text!r} has an empty model name before '='; "
+                                      "give NAME=C1,C2,...")
+        names = parse_names(cols, flag)
+        assert names is not None
+        out.append((name, names))
+    return out
+
+
+def group_names(groups: list[tuple[str | None, list[str]]]) -> list[str]:
+    """A model name for every column group: the name given, else the text its columns
+    share at the start without a trailing separator (``lr_a, lr_b`` → ``lr``), else
+    ``model1``, ``model2``, ...; names must differ.
+
+    Examples
+    --------
+    >>> group_names([(None, ["lr_a", "lr_b"]), ("forest", ["c1", "c2"]), (None, ["x", "y"])])
+    ['lr', 'forest', 'model3']
+    """
+    names: list[str] = []
+    for i, (given, cols) in enumerate(groups):
+        name = given
+        if name is None:
+            name = _common_prefix(cols).rstrip("_-.: ")
+            if not name or name in cols:
+                name = f"model{i + 1}"
+        if name in names:
+            raise MeasurelabError(
+                f"--proba-cols: two column groups are both named {name!r}; name each model "
+                "with NAME=C1,C2,...")
+        names.append(name)
+    return names
+
+
+def read_multi_models(
+    source: Source,
+    *,
+    groups: list[tuple[str | None, list[str]]],
+    classes: list[str] | None = None,
+    label_col: str | None = None,
+    weight_col: str | None = None,
+    fmt: str = "auto",
+    chunk_rows: int = DEFAULT_CHUNK_ROWS,
+) -> tuple[np.ndarray, dict[str, np.ndarray], list[str], np.ndarray | None]:
+    """Read a k-class prediction file holding several models' probability columns (one
+    group of k columns per model) in one pass, for a comparison.
+
+    Class names are ``classes``, or each group's column names without the text the group's
+    columns share (``lr_a, lr_b, lr_c`` → a, b, c), which must name the same classes in
+    every group (a group naming them in another order is put in the first group's order);
+    a label matches a class as :class:`ClassMatcher` says. Every probability is checked
+    (finite, in [0, 1]) with its row and column named.
+
+    Returns
+    -------
+    y : ndarray of the class names of each row's label
+    models : {name: (n, k) probabilities}
+    classes : the class names, in column order
+    weight : ndarray or None
+
+    Examples
+    --------
+    >>> import io
+    >>> data = b"y,a0,a1,a2,b0,b1,b2\\n0,.7,.2,.1,.5,.3,.2\\n2,.1,.3,.6,.2,.2,.6\\n"
+    >>> y, models, classes, w = read_multi_models(
+    ...     io.BytesIO(data), groups=[(None, ["a0", "a1", "a2"]), (None, ["b0", "b1", "b2"])])
+    >>> y.tolist(), list(models), classes
+    (['0', '2'], ['a', 'b'], ['0', '1', '2'])
+    """
+    name = source_name(source)
+    if not groups:
+        raise MeasurelabError("--proba-cols: give one column group per model")
+    groups = list(groups)
+    names = group_names(groups)
+    widths = {len(cols) for _n, cols in groups}
+    if len(widths) > 1:
+        shown = ", ".join(f"{n!r} {len(c)}" for n, (_g, c) in zip(names, groups, strict=True))
+        raise MeasurelabError(
+            f"--proba-cols: the models give different numbers of classes (columns: {shown}); "
+            "give every model one column per class, in the same class order")
+    k = widths.pop()
+    if k < 3:
+        raise MeasurelabError(
+            f"--proba-cols names {k} columns per model; a k-class comparison needs at least "
+            "three (for binary scores use one --score-col per model)")
+    seen: set[str] = set()
+    for (_given, cols), model in zip(groups, names, strict=True):
+        for c in cols:
+            if c in seen:
+                raise MeasurelabError(
+                    f"--proba-cols: column {c!r} is in two column groups (model {model!r} "
+                    "and another); every model needs its own columns")
+            seen.add(c)
+    mismatch = None
+    if classes is not None:
+        if len(classes) != k:
+            raise MeasurelabError(
+                f"--classes names {len(classes)} classes but each --proba-cols group has {k} "
+                "columns")
+        matcher = ClassMatcher(classes, strip_prefix=False)
+        class_names = list(classes)
+    else:
+        stripped = []
+        for _g, cols in groups:
+            m = ClassMatcher(cols)
+            stripped.append(m.stripped if m.stripped is not None else list(cols))
+        class_names = list(stripped[0])
+        for i, s in enumerate(stripped[1:], start=1):
+            if s == class_names:
+                continue
+            if sorted(s) == sorted(class_names):  # the same classes in another order
+                given, cols = groups[i]
+                groups[i] = (given, [cols[s.index(c)] for c in class_names])
+                continue
+            mismatch = (
+                f"--proba-cols: the column groups name different classes ({names[0]!r}: "
+                f"{', '.join(class_names)}; {names[i]!r}: {', '.join(s)}); give the class "
+                "names with --classes")
+            break
+        matcher = ClassMatcher(class_names, strip_prefix=False) if len(groups) > 1 \
+            else ClassMatcher(groups[0][1])
+    every = [c for _n, cols in groups for c in cols]
+    chosen: dict[str, Any] = {}
+
+    def needed(columns: list[str]) -> list[str]:
+        for (_g, cols), model in zip(groups, names, strict=True):
+            try:
+                multi_columns(columns, cols, label_col, weight_col, name)
+            except MeasurelabError as exc:
+                msg = str(exc)
+                if "no column" in msg and any(f"{c!r}" in msg for c in cols):
+                    msg += f" — in the --proba-cols group of model {model!r}"
+                raise MeasurelabError(msg) from None
+        if mismatch is not None:  # after the columns: a missing one is the clearer answer
+            raise MeasurelabError(mismatch)
+        lab, wc = multi_columns(columns, every, label_col, weight_col, name)
+        chosen.update(label=lab, weight=wc)
+        return [lab, *every, *([wc] if wc else [])]
+
+    if chunk_rows < 1:
+        raise MeasurelabError(f"chunk_rows must be at least 1, got {chunk_rows}")
+    ys: list[np.ndarray] = []
+    Ps: dict[str, list[np.ndarray]] = {n: [] for n in names}
+    ws: list[np.ndarray] = []
+    first = 1
+    for df in _multi_frames(source, fmt, chunk_rows, needed):
+        if len(df):
+            y = _label_column(df[chosen["label"]].to_numpy(), chosen["label"], name, first,
+                              "row")
+            ys.append(matcher.indices(y, chosen["label"], name, first))
+            for (_g, cols), model in zip(groups, names, strict=True):
+                Ps[model].append(_probability_matrix(df, cols, name, first))
+            if chosen["weight"] is not None:
+                ws.append(_numeric_column(df[chosen["weight"]].to_numpy(), "weight",
+                                          chosen["weight"], name, first, "row",
+                                          nonnegative=True))
+        first += len(df)
+    if not ys:
+        raise MeasurelabError(f"{name} is empty: no predictions to evaluate")
+    yi = np.concatenate(ys)
+    labels = np.array(class_names, dtype=object)
+    return (labels[yi], {n: np.concatenate(p) for n, p in Ps.items()}, class_names,
+            np.concatenate(ws) if ws else None)
