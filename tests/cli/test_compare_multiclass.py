@@ -145,7 +145,7 @@ def test_rows_not_summing_to_one_named(capsys, frame, tmp_path):
     df.loc[4, "rf_dog"] = 0.99
     p = tmp_path / "m.csv"
     df.to_csv(p, index=False)
-    code, out, err = run(capsys, p, "--proba-cols", cols("lr"), "--proba-cols", cols("rf"))
+    code, _out, err = run(capsys, p, "--proba-cols", cols("lr"), "--proba-cols", cols("rf"))
     assert code == 2
     assert "probability rows of model 'rf' must sum to 1 (tolerance" in err
     assert "row 5 sums to" in err
@@ -155,7 +155,7 @@ def test_html_to_a_directory_refused_before_computing(capsys, frame, tmp_path):
     df, _ = frame
     p = tmp_path / "m.csv"
     df.to_csv(p, index=False)
-    code, out, err = run(capsys, p, "--proba-cols", cols("lr"), "--proba-cols", cols("rf"),
+    code, _out, err = run(capsys, p, "--proba-cols", cols("lr"), "--proba-cols", cols("rf"),
                          "--html", tmp_path)
     assert code == 2 and "is a directory" in err
     assert not list(tmp_path.glob("*.tmp"))

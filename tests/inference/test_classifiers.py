@@ -177,8 +177,10 @@ def test_plot_and_html(three, tmp_path):
     plt.close(fig)
     out = r.to_html(tmp_path / "cmp.html")
     html = out.read_text()
-    assert "data:image/png;base64," in html and "Paired tests" in html
-    assert "<script" not in html and "src=\"http" not in html
+    assert "data:image/png;base64," in html and "All paired tests" in html
+    # self-contained: the only script is inline (the table sorter); nothing is fetched
+    assert "<script src" not in html and "src=\"http" not in html and "src='http" not in html
+    assert "href='http" not in html and "@import" not in html
 
 
 def test_curve_bands_bracket_the_curve_on_average(three):

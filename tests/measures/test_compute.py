@@ -133,3 +133,30 @@ def test_compute_measures_primes_the_walk_once_for_the_asked_parameters(monkeypa
     force_routes(monkeypatch, False, ["fused_walk"])
     assert dict(compute_measures(BinaryStats(table=ScoreTable(t.scores, t.pos, t.neg)),
                                  ["lift@0.1", "ece@5", "acc"])) == pytest.approx(dict(r))
+
+
+def test_evaluation_result_plot_page_and_notebook(tmp_path):
+    import measurelab as ml
+    from measurelab.exceptions import MeasurelabError
+
+    y = [0, 1, 1, 0, 1, 0, 1, 0]
+    s = [0.2, 0.7, 0.4, 0.1, 0.8, 0.6, 0.9, 0.3]
+    r = ml.evaluate(y, s, measures=["acc", "auc", "mxe"], ci=0.9, n_boot=200)
+    fig = r.plot()
+    assert [ax.get_yticklabels()[0].get_text() for ax in fig.axes] == ["acc", "auc", "mxe"]
+    # the interval is drawn: the line's ends are the interval's ends
+    seg = fig.axes[1].collections[0].get_segments()[0]
+    iv = r.intervals().set_index("measure")
+    assert seg[0][0] == pytest.approx(iv.loc["auc", "lo"])
+    assert seg[1][0] == pytest.approx(iv.loc["auc", "hi"])
+    with pytest.raises(MeasurelabError, match="'f1' is not in this result"):
+        r.plot(measures=["f1"])
+    p = r.to_html(tmp_path / "e.html")
+    text = p.read_text()
+    assert text.startswith("<!DOCTYPE html>") and "data:image/png;base64," in text
+    assert "bootstrap" in text or "wilson" in text
+    assert "<table" in r._repr_html_()
+    P = np.array([[.7, .2, .1], [.1, .8, .1], [.2, .2, .6], [.5, .3, .2]])
+    m = ml.evaluate([0, 1, 2, 1], P, measures=["f1"], average=None)
+    assert [ax.get_yticklabels()[0].get_text() for ax in m.plot().axes] == \
+        ["f1[0]", "f1[1]", "f1[2]"]

@@ -12,7 +12,9 @@ Examples
 from __future__ import annotations
 
 import base64
+import contextlib
 import io
+import math
 import warnings
 from pathlib import Path
 from typing import Any
@@ -97,11 +99,9 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
 
 
 def _png(fig: Any) -> str:
-    """A figure as base64 PNG text (the figure is closed)."""
-    plt = _fig.pyplot()
+    """A figure as base64 PNG text (the figure stays open)."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110)
-    plt.close(fig)
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
@@ -124,57 +124,251 @@ def describe(cmp: Any) -> str:
             f"positive); threshold {cmp.threshold:g}.")
 
 
-def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
-    """:meth:`ClassifierComparison.to_html` of ``cmp``: the figures first (interval forest
-    plot, curves, confusion matrices), then the tables."""
+#: rows a comparison's first screen shows, when the comparison has them
+HEADLINE_ROWS: tuple[str, ...] = ("auc", "ap", "apr", "brier", "mxe", "f1", "mcc", "acc")
 
-    figures = []
-    if cmp.level is not None:
-        figures.append(("Values and differences with their intervals",
-                        "forest plot of every measure's interval per model and per pair",
-                        _png(cmp.plot_intervals())))
+
+def headline(cmp: Any) -> list[str]:
+    """The rows of the first screen: the headline measures the comparison has (at most
+    eight rows; per-class rows of a headline measure count as its rows), else its first
+    eight rows."""
+    base = [r.split("[", 1)[0] for r in cmp._names_m]
+    rows = [r for r, b in zip(cmp._names_m, base, strict=True) if b in HEADLINE_ROWS]
+    return (rows or list(cmp._names_m))[:8]
+
+
+def _p(p: float) -> str:
+    if math.isnan(p):
+        return "p_holm undefined"
+    return "p_holm < 0.001" if p < 0.001 else f"p_holm {p:.2g}"
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.3g}".replace("-", "−") if math.isfinite(x) else ("+inf" if x > 0 else
+                                                                   ("−inf" if x < 0 else "?"))
+
+
+def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
+    """One sentence per pair of models: on which measures each is significantly better
+    (Holm-adjusted p below 1 − ci; the difference shown as better − worse, with its
+    interval) and on which there is no significant difference."""
+    if cmp.level is None or len(cmp.names) < 2:
+        return []
+    rows = headline(cmp) if rows is None else rows
+    alpha = 1.0 - cmp.level
+    pct = round(100 * cmp.level)
+    higher = {n: m.higher_is_better for n, m in zip(cmp._names_m, cmp._measures, strict=True)}
+    tests = cmp.tests()
+    tests = tests[tests["measure"].isin(rows)]
+    out = []
+    for (a, b), g in tests.groupby(["a", "b"], sort=False):
+        better: dict[str, list[str]] = {a: [], b: []}
+        none: list[str] = []
+        for r in g.itertuples(index=False):
+            if not (r.p_holm < alpha) or math.isnan(r.diff):
+                none.append(str(r.measure))
+                continue
+            winner = a if (r.diff > 0) == higher[r.measure] else b
+            d, lo, hi = (r.diff, r.lo, r.hi) if winner == a else (-r.diff, -r.hi, -r.lo)
+            better[winner].append(f"{r.measure} ({_signed(d)}, {pct}% CI {_signed(lo)} to "
+                                  f"{_signed(hi)}, {_p(r.p_holm)})")
+        parts = []
+        for w, lose in ((a, b), (b, a)):
+            if better[w]:
+                parts.append(f"{w} is better than {lose} on " + _join(better[w]))
+        if none:
+            parts.append(("no significant difference on " if parts else
+                          f"{a} and {b}: no significant difference on ") + _join(none))
+        out.append("; ".join(parts) + ".")
+    return out
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def best_sentence(cmp: Any, rows: list[str] | None = None) -> str:
+    """The best model per headline measure, grouped by model, and where its lead is
+    significant (Holm-adjusted p below 1 − ci against a model).
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8],
+    ...     "b": [0.3, 0.6, 0.4, 0.4]}, measures=["acc", "auc"], ci=None)
+    >>> best_sentence(r)
+    'Best model per measure: a and b tie on acc (0.75); a on auc (1).'
+    """
+    rows = headline(cmp) if rows is None else rows
+    pref = cmp.preferences().set_index("measure")
+    if len(cmp.names) == 1:
+        return "Values: " + ", ".join(f"{m} {pref.loc[m, 'value']:.3g}" for m in rows) + "."
+    groups: dict[str, list[str]] = {}
+    unsure = False
+    for m in rows:
+        r = pref.loc[m]
+        if not r["prefers"]:
+            j = cmp._names_m.index(m)
+            top = [n for n, x in zip(cmp.names, cmp._vals[:, j], strict=True)
+                   if x == r["value"]]
+            key = f"{_join(top)} tie" if top and not math.isnan(r["value"]) else "undefined"
+            groups.setdefault(key, []).append(m if key == "undefined" else
+                                              f"{m} ({r['value']:.3g})")
+            continue
+        beats = [x for x in str(r["beats"]).split(", ") if x]
+        extra = f", significantly better than {_join(beats)}" if beats else ""
+        unsure = unsure or (cmp.level is not None and not beats)
+        groups.setdefault(f"{r['prefers']}", []).append(f"{m} ({r['value']:.3g}{extra})")
+    parts = [f"{who} on {_join(items)}" for who, items in groups.items()]
+    text = "Best model per measure: " + "; ".join(parts) + "."
+    if unsure:
+        text += " A lead not marked significant could be chance."
+    return text
+
+
+def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
+    """The figures of a comparison's page, in order: (file stem, heading, alt text,
+    matplotlib Figure)."""
     multi = hasattr(cmp._design, "labels")
-    figures.append(("One-vs-rest ROC and precision–recall curves per class" if multi else
-                    "Curves and reliability",
-                    "ROC and precision-recall curves with bands" if multi else
-                    "ROC, PR and reliability", _png(cmp.plot())))
-    figures.append(("Confusion matrices", "a confusion matrix heat map per model",
-                    _png(cmp.plot_confusion())))
-    fmt = {"float_format": lambda v: f"{v:.4g}", "border": 0, "na_rep": "—"}
-    parts = [f"<h1>{_esc(title)}</h1>", f"<p>{_esc(describe(cmp))}</p>"]
-    for head, alt, png in figures:
-        parts += [f"<h2>{_esc(head)}</h2>",
-                  f'<img alt="{_esc(alt)}" src="data:image/png;base64,{png}">']
-    parts += ["<h2>Values</h2>", cmp.values().to_html(**fmt)]
+    out = []
     if cmp.level is not None:
-        parts += [f"<h2>Intervals ({round(100 * cmp.level)}%)</h2>",
-                  cmp.intervals().to_html(index=False, **fmt)]
+        out.append(("forest", "Values and differences with their intervals",
+                    "forest plot: each headline measure's interval per model and per pair",
+                    cmp.plot_intervals(headline(cmp))))
+    out.append(("curves",
+                "One-vs-rest ROC and precision–recall curves per class" if multi else
+                "ROC and precision–recall curves, reliability",
+                "ROC and precision-recall curves with bootstrap bands", cmp.plot()))
+    out.append(("confusion", "Confusion matrices" + ("" if multi else
+                                                     f" at threshold {cmp.threshold:g}"),
+                "a confusion matrix heat map per model", cmp.plot_confusion()))
+    return out
+
+
+def _first_screen(cmp: Any) -> list[str]:
+    from measurelab.pages import escape
+
+    parts = [f"<p class='lead'>{escape(describe(cmp))}</p>"]
+    sentences = pair_sentences(cmp)
+    if sentences:
+        parts.append("<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>"
+                                                      for x in sentences) + "</ul>")
+    parts.append(f"<p class='best'>{escape(best_sentence(cmp))}</p>")
+    if cmp.level is None:
+        parts.append("<p class='muted'>No intervals or tests: the comparison was run with "
+                     "ci=None.</p>")
+    return parts
+
+
+def _tables(cmp: Any) -> list[str]:
+    from measurelab import pages
+
+    level = cmp.level
+    alpha = 1.0 - level if level is not None else math.nan
+    out = [pages.details(f"All values ({len(cmp._names_m)} measures × {len(cmp.names)} "
+                         "models)", pages.table(cmp.values(), sortable=True))]
+    if level is not None:
+        iv_t = cmp.intervals()
+        out.append(pages.details(f"All intervals ({round(100 * level)}%, {len(iv_t)} rows)",
+                                 pages.table(iv_t, index=False, sortable=True)))
         if len(cmp.names) > 1:
-            parts += ["<h2>Paired tests (Holm-adjusted over all rows)</h2>",
-                      cmp.tests().to_html(index=False, **fmt)]
+            t = cmp.tests()
+            marks = t.copy()
+            for c in marks.columns:
+                marks[c] = False
+            marks["p_holm"] = t["p_holm"] < alpha
+            out.append(pages.details(
+                f"All paired tests ({len(t)} rows; Holm-adjusted over all rows; * p_holm < "
+                f"{alpha:.2g})", pages.table(t, index=False, sortable=True, marks=marks)))
     if len(cmp.names) > 1:
-        parts += ["<h2>Which model each measure prefers</h2>",
-                  cmp.preferences().to_html(index=False, **fmt)]
-        if not multi:
-            parts += ["<h2>Likelihood verdicts and DP bands (Sokolova 2006)</h2>",
-                      cmp.verdicts().to_html(index=False, **fmt)]
-    html = ("<!DOCTYPE html><html><head><meta charset='utf-8'>"
-            f"<title>{_esc(title)}</title><style>body{{font-family:sans-serif;"
-            "max-width:1100px;margin:2em auto}table{border-collapse:collapse;"
-            "font-size:13px}td,th{padding:2px 8px;text-align:right}"
-            "tr:nth-child(even){background:#f4f4f4}img{max-width:100%}</style></head>"
-            "<body>" + "\n".join(parts) + "</body></html>\n")
+        pref = cmp.preferences()
+        out.append(pages.details("Which model each measure prefers",
+                                 pages.table(pref, index=False, sortable=True)))
+        verdicts = cmp.verdicts()
+        if len(verdicts):
+            out.append(pages.details("Likelihood verdicts and DP bands (Sokolova 2006)",
+                                     pages.table(verdicts, index=False, sortable=True)))
+    return out
+
+
+def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
+            files: bool = True) -> Path:
+    """:meth:`ClassifierComparison.to_html` of ``cmp``: the answer first (a sentence per
+    pair, the best model per measure, the forest plot), then the curves and confusion
+    matrices, then every table collapsed; with ``files`` the JSON and every figure as PNG
+    and SVG beside the page."""
+    from measurelab import pages
+
     path = Path(path)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(html, encoding="utf-8")
-    tmp.replace(path)
+    plt = _fig.pyplot()
+    body = _first_screen(cmp)
+    rendered: dict[str, dict[str, bytes]] = {}
+    for stem, head, alt, fig in figures(cmp):
+        png = _png(fig)
+        if files:
+            rendered[stem] = {"png": base64.b64decode(png)}
+            buf = io.BytesIO()
+            fig.savefig(buf, format="svg", bbox_inches="tight")
+            rendered[stem]["svg"] = buf.getvalue()
+        plt.close(fig)
+        links = (f" <span class='files no-print'>(<a href='{pages.escape(path.stem)}-{stem}"
+                 f".png'>PNG</a>, <a href='{pages.escape(path.stem)}-{stem}.svg'>SVG</a>)"
+                 "</span>") if files else ""
+        body += [f"<h2>{pages.escape(head)}{links}</h2>",
+                 pages.figure(f"data:image/png;base64,{png}", alt)]
+    body.append("<h2>Tables</h2>")
+    body += _tables(cmp)
+    if files:
+        body.append(f"<p class='no-print'>All numbers: <a href='{pages.escape(path.stem)}"
+                    ".json'>JSON</a>.</p>")
+    page = pages.document(title, "\n".join(body))
+    _write(path, page.encode("utf-8"))
+    if files:
+        _write(path.with_name(path.stem + ".json"), cmp.to_json().encode("utf-8"))
+        for stem, data in rendered.items():
+            for ext, blob in data.items():
+                _write(path.with_name(f"{path.stem}-{stem}.{ext}"), blob)
     return path
 
 
-def _esc(text: str) -> str:
-    import html
+def _write(path: Path, data: bytes) -> None:
+    """Write atomically: a temporary file beside ``path``, then a rename (removed on
+    failure)."""
+    import os
+    import tempfile
 
-    return html.escape(text)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def _umask() -> int:
+    import os
+
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def repr_html(cmp: Any) -> str:
+    """What a notebook shows for a comparison: the summary and the forest plot."""
+    from measurelab import pages
+
+    parts = _first_screen(cmp)
+    if cmp.level is not None:
+        plt = _fig.pyplot()
+        fig = cmp.plot_intervals(headline(cmp))
+        parts.append(pages.figure(f"data:image/png;base64,{_png(fig)}",
+                                  "forest plot of the headline measures"))
+        plt.close(fig)
+    return "<div class='measurelab-comparison'>" + "\n".join(parts) + "</div>"
 
 
 def _roc_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:

@@ -713,8 +713,40 @@ class ClassifierComparison:
         """
         return _fig.confusion_plot(self)
 
-    def to_html(self, path: str | Path, *, title: str = "Comparing classifiers") -> Path:
-        """Write one self-contained HTML page: tables and the figure (embedded PNG).
+    def summary(self) -> str:
+        """The answer in words: a sentence per pair of models (on which headline measures
+        each is significantly better, with the difference, its interval and Holm's p; where
+        there is no significant difference) and the best model per measure.
+
+        Examples
+        --------
+        >>> y = [0, 1] * 20
+        >>> good = [0.2, 0.8] * 20
+        >>> poor = [0.6, 0.4, 0.3, 0.7] * 10
+        >>> r = compare_classifiers(y, {"good": good, "poor": poor}, measures=["acc"],
+        ...                         n_boot=100)
+        >>> print(r.summary())
+        good is better than poor on acc (+0.5, 95% CI +0.332 to +0.5, p_holm < 0.001).
+        Best model per measure: good on acc (1, significantly better than poor).
+        """
+        return "\n".join([*_report.pair_sentences(self), _report.best_sentence(self)])
+
+    def to_html(self, path: str | Path, *, title: str = "Comparing classifiers",
+                files: bool = True) -> Path:
+        """Write the comparison as one self-contained HTML page: first the answer (a
+        sentence per pair, the best model per measure, the forest plot of the headline
+        measures), then the curves and a confusion matrix per model, then every table,
+        collapsed and sortable, with significant tests marked.
+
+        Parameters
+        ----------
+        path : str or Path
+            The page (figures are embedded, so the page alone is complete).
+        title : str
+            Its heading.
+        files : bool, default True
+            Also write, beside the page, ``STEM.json`` (:meth:`to_json`) and every figure
+            as ``STEM-NAME.png`` and ``STEM-NAME.svg``.
 
         Examples
         --------
@@ -722,10 +754,14 @@ class ClassifierComparison:
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
         ...                         measures=["auc"], n_boot=100)
         >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html")
-        >>> "data:image/png;base64," in p.read_text()
-        True
+        >>> "data:image/png;base64," in p.read_text(), p.with_suffix(".json").exists()
+        (True, True)
         """
-        return _report.to_html(self, path, title=title)
+        return _report.to_html(self, path, title=title, files=files)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the summary and the forest plot."""
+        return _report.repr_html(self)
 
 
 class MultiClassComparison(ClassifierComparison):

@@ -160,6 +160,45 @@ class EvaluationResult(Mapping[str, Any]):
             out["dp_band"] = self.notes()["dp"]
         return out
 
+    def plot(self, measures: Iterable[str] | None = None) -> Any:
+        """A matplotlib Figure: a row per measure on its own x-axis (measures live on
+        different scales), the value as a point and, after ``evaluate(..., ci=)``, its
+        interval; per-class values give a row per class.
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> r = ml.evaluate([0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.1, 0.8, 0.6],
+        ...                 measures=["acc", "auc"], ci=0.95)
+        >>> [ax.get_yticklabels()[0].get_text() for ax in r.plot().axes]
+        ['acc', 'auc']
+        """
+        from measurelab.measures import _result_page
+
+        return _result_page.plot(self, measures)
+
+    def to_html(self, path: Any = None, *, title: str = "Evaluation") -> Any:
+        """One self-contained HTML page (the shared measurelab look): the figure of
+        :meth:`plot`, then the values (and intervals) as a sortable table. Written to
+        ``path`` (returned as a Path), or returned as text when ``path`` is None.
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> page = ml.evaluate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1], measures=["auc"]).to_html()
+        >>> page.startswith("<!DOCTYPE html>") and "data:image/png;base64," in page
+        True
+        """
+        from measurelab.measures import _result_page
+
+        return _result_page.to_html(self, path, title)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the values (and intervals) as a table."""
+        from measurelab.measures import _result_page
+
+        return _result_page.repr_html(self)
+
     def to_frame(self) -> Any:
         """A DataFrame: value, kind, range, direction and source of each measure."""
         import pandas as pd

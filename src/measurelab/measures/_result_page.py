@@ -1,0 +1,125 @@
+"""The figure and the page of an :class:`~measurelab.measures.compute.EvaluationResult`:
+every measure's value as a point on its own scale (with its interval when the evaluation
+has them), and one page in the shared look (:mod:`measurelab.pages`)."""
+
+from __future__ import annotations
+
+import base64
+import io
+import math
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def _pyplot() -> Any:
+    import os
+
+    import matplotlib
+
+    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo") and \
+            not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def rows(result: Any) -> list[tuple[str, float, float, float, bool]]:
+    """(name, value, lo, hi, higher_is_better) per row; per-class values give a row per
+    class (``f1[cat]``); lo and hi are NaN without intervals."""
+    ivs = {}
+    if result._intervals is not None:
+        ivs = {k: (float(v.lo), float(v.hi)) for k, v in result._intervals.items()}
+    out = []
+    for k, v in result._values.items():
+        m = result.measure(k)
+        if np.ndim(v) == 1:
+            for c, x in zip(result._class_names(v), v, strict=True):
+                out.append((f"{k}[{c}]", float(x), math.nan, math.nan, m.higher_is_better))
+        else:
+            lo, hi = ivs.get(k, (math.nan, math.nan))
+            out.append((k, float(v), lo, hi, m.higher_is_better))
+    return out
+
+
+def plot(result: Any, measures: Any = None) -> Any:
+    """:meth:`EvaluationResult.plot`: a row per measure on its own x-axis (measures live
+    on different scales), the value as a point and, with intervals, its interval."""
+    plt = _pyplot()
+    data = rows(result)
+    if measures is not None:
+        wanted = [str(m) for m in measures]
+        have = {r[0] for r in data}
+        missing = [m for m in wanted if m not in have]
+        if missing:
+            from measurelab.exceptions import MeasurelabError
+
+            raise MeasurelabError(f"measures: {missing[0]!r} is not in this result "
+                                  f"(measures: {', '.join(r[0] for r in data)})")
+        data = [r for m in wanted for r in data if r[0] == m]
+    if not data:
+        from measurelab.exceptions import MeasurelabError
+
+        raise MeasurelabError("the result holds no values to plot")
+    fig, axes = plt.subplots(len(data), 1, figsize=(6.5, 0.55 * len(data) + 0.6),
+                             squeeze=False)
+    for ax, (name, v, lo, hi, higher) in zip(axes[:, 0], data, strict=True):
+        if math.isfinite(lo) and math.isfinite(hi):
+            ax.hlines(0, lo, hi, color="#0072B2", lw=1.8)
+        if not math.isnan(v):
+            ax.plot([v], [0], "o", color="#0072B2", ms=6)
+        ax.set_yticks([0])
+        ax.set_yticklabels([name.replace("$", r"\$")], fontsize=9)
+        ax.set_ylim(-0.6, 0.6)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.grid(axis="x", lw=0.4, alpha=0.5)
+        shown = "undefined" if math.isnan(v) else f"{v:.4g}"
+        ax.text(1.01, 0.5, f"{shown} ({'↑' if higher else '↓'})", transform=ax.transAxes,
+                va="center", fontsize=8)
+    level = "" if result._intervals is None else " with intervals"
+    axes[0, 0].set_title(f"measure values{level} (↑ higher is better, ↓ lower)", fontsize=9)
+    fig.tight_layout()
+    return fig
+
+
+def to_html(result: Any, path: str | Path | None, title: str) -> Any:
+    """:meth:`EvaluationResult.to_html`: the figure, then the table (values; with
+    intervals, their ends and methods); ``path`` None returns the page as text."""
+    from measurelab import pages
+
+    plt = _pyplot()
+    fig = plot(result)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    plt.close(fig)
+    png = base64.b64encode(buf.getvalue()).decode("ascii")
+    table = result.intervals() if result._intervals is not None else \
+        result.to_frame().reset_index()[["measure", "value", "direction", "range", "note"]]
+    body = "\n".join([
+        f"<p class='lead'>{len(table)} measure value(s)"
+        + ("" if result._intervals is None else " with intervals") + ".</p>",
+        pages.figure(f"data:image/png;base64,{png}", "each measure's value on its own scale"),
+        "<h2>Values</h2>", pages.table(table, index=False, sortable=True)])
+    page = pages.document(title, body)
+    if path is None:
+        return page
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp")
+    try:
+        tmp.write_text(page, encoding="utf-8")
+        tmp.replace(path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+    return path
+
+
+def repr_html(result: Any) -> str:
+    """What a notebook shows: the values (and intervals) as a table."""
+    from measurelab import pages
+
+    table = result.intervals() if result._intervals is not None else \
+        result.to_frame().reset_index()[["measure", "value", "direction"]]
+    return pages.table(table, index=False)

@@ -1,0 +1,184 @@
+"""One look for every page measurelab writes: the stylesheet, the page template, tables,
+figures and collapsible sections.
+
+Comparisons (:meth:`~measurelab.inference.ClassifierComparison.to_html`), Demšar analyses,
+evaluation results, the reproductions and the demo all render through :func:`document`, so
+they share :data:`STYLESHEET`: readable on a laptop, printable (collapsed sections open and
+the navigation hides on paper), self-contained (no network: figures are embedded or beside
+the page, the table sorter is a few lines of inline script), in a colour-blind safe palette
+(Okabe & Ito 2008) where colour carries meaning, which is always repeated in text or weight.
+
+Examples
+--------
+>>> page = document("A & B", "<p>hello</p>")
+>>> page.startswith("<!DOCTYPE html>") and "<h1>A &amp; B</h1>" in page
+True
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from typing import Any
+
+__all__ = ["STYLESHEET", "details", "document", "escape", "figure", "table"]
+
+#: the one stylesheet of every page (Okabe–Ito colours: blue #0072B2, vermillion #D55E00,
+#: bluish green #009E73, orange #E69F00)
+STYLESHEET = (
+    ":root{--ink:#1f2328;--muted:#59636e;--line:#d0d7de;--head:#f3f5f7;--good:#006e4f;"
+    "--bad:#b84300;--warn:#8a5a00;--accent:#0072B2}"
+    "body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;max-width:1150px;"
+    "margin:1.5em auto;padding:0 1em;line-height:1.45;color:var(--ink)}"
+    "h1{font-size:1.6em;margin:0.2em 0 0.4em}h2{font-size:1.2em;margin-top:1.6em;"
+    "border-bottom:1px solid var(--line);padding-bottom:0.15em}"
+    "p.lead{font-size:1.05em}ul.summary{padding-left:1.2em}ul.summary li{margin:0.25em 0}"
+    "table{border-collapse:collapse;font-size:0.85em;margin:0.5em 0 1.2em;"
+    "font-variant-numeric:tabular-nums}th,td{border:1px solid var(--line);padding:3px 7px;"
+    "text-align:right;vertical-align:top}th{background:var(--head)}"
+    "td:first-child,th:first-child{text-align:left}td.text{text-align:left;max-width:460px}"
+    "table.sortable th{cursor:pointer}table.sortable th:after{content:' \\2195';"
+    "color:var(--muted);font-size:0.8em}"
+    "td.sig{font-weight:bold;color:var(--good)}td.sig:after{content:' *'}"
+    ".yes,.agrees,.better{color:var(--good);font-weight:bold}"
+    ".no,.differs,.worse{color:var(--bad);font-weight:bold}"
+    ".in-part,.undecided{color:var(--warn);font-weight:bold}.no-checks,.muted{color:var(--muted)}"
+    "figure{margin:0.6em 0 1.2em}figure img{max-width:100%;border:1px solid #eee}"
+    "figcaption{color:var(--muted);font-size:0.85em}"
+    "details{margin:0.4em 0 0.8em}summary{cursor:pointer;font-weight:600}"
+    "nav{margin-bottom:1em;font-size:0.9em}nav a,.files a{color:var(--accent)}"
+    ".files{font-size:0.7em;font-weight:normal;color:var(--muted)}"
+    "pre{background:#f6f8fa;padding:0.5em;overflow-x:auto}"
+    "table.index th,table.index td{text-align:left}"
+    "@media print{nav,.no-print{display:none}details{display:block}"
+    "details>*{display:block}body{max-width:none;margin:0}figure img{border:none}"
+    "h2{break-after:avoid}table,figure{break-inside:avoid}}"
+)
+
+#: clicking a column head sorts a ``sortable`` table by it (numbers as numbers)
+_SORTER = (
+    "<script>document.querySelectorAll('table.sortable').forEach(function(t){"
+    "t.querySelectorAll('thead th').forEach(function(th,i){th.addEventListener('click',"
+    "function(){var b=t.tBodies[0],rows=Array.from(b.rows),up=th.dataset.up!=='1';"
+    "th.dataset.up=up?'1':'0';rows.sort(function(r,s){var x=r.cells[i].dataset.v||"
+    "r.cells[i].textContent,y=s.cells[i].dataset.v||s.cells[i].textContent,"
+    "a=parseFloat(x),c=parseFloat(y);var d=(isNaN(a)||isNaN(c))?x.localeCompare(y):a-c;"
+    "return up?d:-d});rows.forEach(function(r){b.appendChild(r)})})})});</script>"
+)
+
+
+def escape(text: Any) -> str:
+    """``text`` as HTML text, shown literally (quotes too).
+
+    Examples
+    --------
+    >>> escape("<b> & 'x'")
+    '&lt;b&gt; &amp; &#x27;x&#x27;'
+    """
+    return html.escape(str(text), quote=True)
+
+
+def document(title: str, body: str, *, nav: str = "", lang: str = "en") -> str:
+    """A whole page: the template every measurelab page uses.
+
+    Parameters
+    ----------
+    title : str
+        Shown as the page's title and its first heading (escaped).
+    body : str
+        HTML of the page below the heading.
+    nav : str, optional
+        HTML of a navigation line above the heading (hidden in print).
+    """
+    nav_html = f"<nav>{nav}</nav>" if nav else ""
+    return ("<!DOCTYPE html>\n"
+            f"<html lang='{escape(lang)}'><head><meta charset='utf-8'>"
+            "<meta name='viewport' content='width=device-width,initial-scale=1'>"
+            f"<title>{escape(title)}</title><style>{STYLESHEET}</style></head>\n<body>"
+            f"{nav_html}<h1>{escape(title)}</h1>\n{body}\n{_SORTER}</body></html>\n")
+
+
+def _cell(v: Any, float_fmt: str, mark: bool) -> str:
+    import numpy as np
+
+    cls = ["sig"] if mark else []
+    if isinstance(v, bool | np.bool_):
+        word = "yes" if v else "no"
+        return f"<td class='{word}'>{word}</td>"
+    if isinstance(v, int | np.integer):
+        return f"<td data-v='{int(v)}'>{int(v)}</td>"
+    if isinstance(v, float | np.floating):
+        x = float(v)
+        if math.isnan(x):
+            return "<td data-v='' class='muted'>—</td>"
+        attr = f" class='{' '.join(cls)}'" if cls else ""
+        return f"<td data-v='{x!r}'{attr}>{x:{float_fmt}}</td>"
+    text = str(v)
+    if len(text) > 25:
+        cls.append("text")
+    attr = f" class='{' '.join(cls)}'" if cls else ""
+    return f"<td{attr}>{escape(text)}</td>"
+
+
+def table(df: Any, *, float_fmt: str = ".4g", index: bool = True, sortable: bool = False,
+          marks: Any = None, caption: str = "") -> str:
+    """A DataFrame as an HTML table.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+    float_fmt : format of floats (NaN is shown as —)
+    index : whether the index columns are shown (as row headers)
+    sortable : a click on a column head sorts the rows by it
+    marks : DataFrame of bool with ``df``'s shape, optional
+        Cells to mark as significant (bold, with an asterisk: not by colour alone).
+    caption : str, optional
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> df = pd.DataFrame({"p": [0.01, 0.3]}, index=pd.Index(["a", "b"], name="pair"))
+    >>> t = table(df, marks=df < 0.05, sortable=True)
+    >>> "class='sortable'" in t and "class='sig'>0.01<" in t
+    True
+    """
+    names = list(df.index.names) if index else []
+    head = "".join(f"<th>{escape(n or '')}</th>" for n in names)
+    head += "".join(f"<th>{escape(c)}</th>" for c in df.columns)
+    mark_rows = None if marks is None else marks.to_numpy()
+    body = []
+    for r, (key, row) in enumerate(df.iterrows()):
+        keys = key if isinstance(key, tuple) else (key,)
+        tds = "".join(f"<th>{escape(k)}</th>" for k in keys) if index else ""
+        tds += "".join(_cell(v, float_fmt, bool(mark_rows[r, c]) if mark_rows is not None
+                             else False) for c, v in enumerate(row.tolist()))
+        body.append(f"<tr>{tds}</tr>")
+    cls = " class='sortable'" if sortable else ""
+    cap = f"<caption>{escape(caption)}</caption>" if caption else ""
+    return (f"<table{cls}>{cap}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody>"
+            "</table>")
+
+
+def details(summary: str, inner: str, *, open: bool = False) -> str:
+    """A collapsed section (``<details>``): ``summary`` shown, ``inner`` on a click; open
+    in print.
+
+    Examples
+    --------
+    >>> details("All tests (12 rows)", "<p>x</p>")
+    '<details><summary>All tests (12 rows)</summary>\\n<p>x</p></details>'
+    """
+    return (f"<details{' open' if open else ''}><summary>{escape(summary)}</summary>\n"
+            f"{inner}</details>")
+
+
+def figure(src: str, alt: str, caption: str = "") -> str:
+    """A figure: ``src`` is a file name beside the page or a ``data:`` URI.
+
+    Examples
+    --------
+    >>> figure("roc.png", "ROC curves")
+    "<figure><img src='roc.png' alt='ROC curves'></figure>"
+    """
+    cap = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
+    return f"<figure><img src='{escape(src)}' alt='{escape(alt)}'>{cap}</figure>"
