@@ -321,9 +321,13 @@ def _run_reproductions(
         try:
             from measurelab.progress import heartbeat
 
+            t0 = time.perf_counter()
             with heartbeat(f"measurelab demo: {name}"):
                 report = experiments.get(name)(out / name, quick=True, full=False,
                                                progress=False)
+            report.seconds = time.perf_counter() - t0
+            for key, value in (("quick", True), ("full", False)):
+                report.meta.setdefault(key, value)  # every run states how it ran
             report.print(file)
             report.write(out / name)
             ran.append(name)

@@ -74,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"[{name}] failed: {failed[name]}", file=sys.stderr)
             continue
         report.seconds = time.perf_counter() - t0
+        for key, value in (("quick", args.quick), ("full", args.full)):
+            report.meta.setdefault(key, value)  # every run states how it ran
         report.print()
         written = report.write(out)
         reports.append(report)

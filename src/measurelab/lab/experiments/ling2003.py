@@ -200,9 +200,12 @@ def trend_paragraph(ext: pd.DataFrame) -> str:
     return (
         "Beyond the paper (generating function, exact big integers; balanced lists, cutoff "
         f"in the middle, n up to {nmax}): C(AUC, acc) falls from {c16:.4f} at n = 16 to "
-        f"{ext.loc[100, 'C']:.4f} at n = 100 and {cmax:.4f} at n = {nmax}, and D(AUC/acc) "
-        f"rises from {ext.loc[16, 'D']:.1f} to {ext.loc[100, 'D']:.1f} and "
-        f"{ext.loc[nmax, 'D']:.1f}. A fit C ≈ c∞ + a/√n over n ≥ 50 gives c∞ = "
+        + (f"{ext.loc[100, 'C']:.4f} at n = 100 and {cmax:.4f} at n = {nmax}, and D(AUC/acc) "
+           f"rises from {ext.loc[16, 'D']:.1f} to {ext.loc[100, 'D']:.1f} and "
+           f"{ext.loc[nmax, 'D']:.1f}" if nmax > 100 and 100 in ext.index else
+           f"{cmax:.4f} at n = {nmax}, and D(AUC/acc) rises from {ext.loc[16, 'D']:.1f} to "
+           f"{ext.loc[nmax, 'D']:.1f}")
+        + ". A fit C ≈ c∞ + a/√n over n ≥ 50 gives c∞ = "
         f"{fit['c_inf']:.4f}, and D/n ≈ d∞ + b/√n gives d∞ = {fit['d_inf']:.3f}; our "
         f"large-n derivation (not in the papers; see C_LIMIT) gives C → 5/6 = {C_LIMIT:.4f} "
         f"and D/n → 1/√3 = {D_OVER_N_LIMIT:.3f}. What this means for the papers' claim: "

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,6 +29,7 @@ from typing import Any
 
 import pandas as pd
 
+from measurelab import pages
 from measurelab.io.files import atomic_write_text  # re-exported: callers import it from here
 
 
@@ -251,35 +251,13 @@ class Report:
             print(file=file)
 
 
-CSS = ("body{font-family:system-ui,sans-serif;max-width:1150px;margin:2em auto;padding:0 1em;"
-       "line-height:1.45;color:#222}table{border-collapse:collapse;font-size:0.85em;"
-       "margin:0.5em 0 1.5em}th,td{border:1px solid #ccc;padding:3px 7px;text-align:right;"
-       "vertical-align:top}th{background:#f3f3f3}td:first-child,th:first-child{text-align:left}"
-       "td.text{text-align:left;max-width:460px}img{max-width:100%;border:1px solid #eee;"
-       "margin:0.5em 0}h2{margin-top:1.6em;border-bottom:1px solid #ddd}"
-       ".yes,.agrees{color:#17702a;font-weight:bold}.no,.differs{color:#b3261e;"
-       "font-weight:bold}.in-part{color:#a15c00;font-weight:bold}.no-checks{color:#666}"
-       "nav{margin-bottom:1em}pre{background:#f7f7f7;padding:0.5em;overflow-x:auto}"
-       "table.index th,table.index td{text-align:left}")
-
-
-def _cell(v: Any, float_fmt: str = ".6g") -> str:
-    import numpy as np
-
-    if isinstance(v, bool | np.bool_):
-        return f"<td class='{'yes' if v else 'no'}'>{'yes' if v else 'no'}</td>"
-    if isinstance(v, float | np.floating):
-        if math.isnan(v):
-            return "<td></td>"
-        return f"<td>{float(v):{float_fmt}}</td>"
-    text = str(v)
-    cls = " class='text'" if len(text) > 25 else ""
-    return f"<td{cls}>{html.escape(text)}</td>"
+#: the stylesheet of every page (the one of :mod:`measurelab.pages`)
+CSS = pages.STYLESHEET
 
 
 def table_html(df: Any, *, float_fmt: str = ".6g") -> str:
-    """A DataFrame as an HTML table (index columns as row headers; numbers formatted
-    with ``float_fmt``).
+    """A DataFrame as an HTML table in the shared look (:func:`measurelab.pages.table`:
+    index columns as row headers, numbers formatted with ``float_fmt``, undefined as —).
 
     Examples
     --------
@@ -288,16 +266,7 @@ def table_html(df: Any, *, float_fmt: str = ".6g") -> str:
     >>> "<td class='yes'>yes</td>" in t
     True
     """
-    names = [n for n in df.index.names]
-    head = "".join(f"<th>{html.escape(str(n or ''))}</th>" for n in names)
-    head += "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
-    body = []
-    for key, row in df.iterrows():
-        keys = key if isinstance(key, tuple) else (key,)
-        tds = "".join(f"<th>{html.escape(str(k))}</th>" for k in keys)
-        tds += "".join(_cell(v, float_fmt) for v in row.tolist())
-        body.append(f"<tr>{tds}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return pages.table(df, float_fmt=float_fmt)
 
 
 def glance_html(status: str, checks: list[int] | tuple[int, int]) -> str:
@@ -315,31 +284,26 @@ def glance_html(status: str, checks: list[int] | tuple[int, int]) -> str:
 
 
 def page_html(rep: Report, index_href: str | None = "../index.html") -> str:
-    """One reproduction as an HTML page; figures are ``NAME-FIG.png`` beside the page."""
+    """One reproduction as an HTML page (the shared template of :mod:`measurelab.pages`);
+    figures are ``NAME-FIG.png`` beside the page."""
+    esc = pages.escape
     captions = rep.meta.get("captions", {})
-    title = html.escape(rep.title)
-    parts = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-             f"<title>{title}</title><style>{CSS}</style></head><body>"]
-    if index_href:
-        parts.append(f"<nav><a href='{html.escape(index_href)}'>← all reproductions</a> · "
-                     f"<a href='{rep.name}.md'>Markdown</a></nav>")
-    parts.append(f"<h1>{title}</h1>")
-    parts.append(f"<p><b>At a glance:</b> {glance_html(rep.status(), rep.checks())}"
-                 + (f" — {html.escape(rep.verdict)}" if rep.verdict else "")
-                 + (f"; ran in {rep.seconds:.1f} s" if rep.seconds is not None else "")
-                 + "</p>")
-    parts += [f"<p>{html.escape(p)}</p>" for p in rep.paragraphs]
+    nav = (f"<a href='{esc(index_href)}'>← all reproductions</a> · "
+           f"<a href='{esc(rep.name)}.md'>Markdown</a>") if index_href else ""
+    parts = [f"<p><b>At a glance:</b> {glance_html(rep.status(), rep.checks())}"
+             + (f" — {esc(rep.verdict)}" if rep.verdict else "")
+             + (f"; ran in {rep.seconds:.1f} s" if rep.seconds is not None else "")
+             + "</p>"]
+    parts += [f"<p>{esc(p)}</p>" for p in rep.paragraphs]
     for name, df in rep.tables.items():
-        parts.append(f"<h2 id='table-{html.escape(name)}'>"
-                     f"{html.escape(captions.get(name, name))}</h2>")
+        parts.append(f"<h2 id='table-{esc(name)}'>{esc(captions.get(name, name))}</h2>")
         parts.append(table_html(df))
-        parts.append(f"<p><a href='{rep.name}-{name}.csv'>CSV</a></p>")
+        parts.append(f"<p><a href='{esc(rep.name)}-{esc(name)}.csv'>CSV</a></p>")
     for name in rep.figures:
-        parts.append(f"<h2 id='figure-{html.escape(name)}'>Figure: {html.escape(name)}</h2>")
-        parts.append(f"<img src='{rep.name}-{name}.png' alt='{html.escape(name)}'>")
+        parts.append(f"<h2 id='figure-{esc(name)}'>Figure: {esc(name)}</h2>")
+        parts.append(pages.figure(f"{rep.name}-{name}.png", name))
     settings = rep.settings()
     if settings:
-        parts.append("<h2>Settings</h2><pre>" + html.escape(
+        parts.append("<h2>Settings</h2><pre>" + esc(
             json.dumps(settings, indent=1, default=str)) + "</pre>")
-    parts.append("</body></html>")
-    return "\n".join(parts)
+    return pages.document(rep.title, "\n".join(parts), nav=nav)

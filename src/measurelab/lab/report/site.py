@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from measurelab import pages
 from measurelab.io.files import atomic_write_text
-from measurelab.lab.report.page import CSS, Report, glance_html
+from measurelab.lab.report.page import Report, glance_html
 from measurelab.lab.report.page import page_html as page_html  # re-exported
 from measurelab.lab.report.page import table_html as table_html  # re-exported
 
@@ -33,9 +34,17 @@ def _fmt_seconds(s: float | None) -> str:
 
 
 def _settings_line(settings: dict[str, Any]) -> str:
-    keys = [k for k in ("quick", "full", "grid", "seed", "datasets", "repeats", "folds")
-            if k in settings]
-    return ", ".join(f"{k}={settings[k]}" for k in keys) if keys else ""
+    """Every setting of a run on one line: the usual keys first, then the rest (long values
+    shortened)."""
+    first = [k for k in ("quick", "full", "grid", "seed", "datasets", "repeats", "folds")
+             if k in settings]
+    keys = first + [k for k in settings if k not in first]
+
+    def short(v: Any) -> str:
+        text = str(v)
+        return text if len(text) <= 40 else text[:37] + "..."
+
+    return ", ".join(f"{k}={short(settings[k])}" for k in keys)
 
 
 def load_summaries(out: str | Path) -> list[dict[str, Any]]:
@@ -97,11 +106,8 @@ def write_index(out: str | Path, reports: list[Report] | None = None, *,
     total_ok = sum(s["checks"][0] for s in summaries)
     total = sum(s["checks"][1] for s in summaries)
     secs = [s["seconds"] for s in summaries if s.get("seconds") is not None]
-    h = ["<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>",
-         f"<title>measurelab reproductions</title><style>{CSS}</style></head><body>",
-         "<h1>measurelab: paper reproductions</h1>",
-         f"<p>{len(summaries)} reproductions; {total_ok} of {total} paper-vs-ours checks "
-         f"agree" + (f"; {len(failed)} failed" if failed else "")
+    h = [f"<p class='lead'>{len(summaries)} reproductions; {total_ok} of {total} "
+         "paper-vs-ours checks agree" + (f"; {len(failed)} failed" if failed else "")
          + (f"; total run time {_fmt_seconds(sum(secs))}" if secs else "") + ".</p>"]
     md = ["# measurelab: paper reproductions", "",
           f"{len(summaries)} reproductions; {total_ok} of {total} paper-vs-ours checks agree"
@@ -148,9 +154,8 @@ def write_index(out: str | Path, reports: list[Report] | None = None, *,
                 md.append(f"| {name} | | failed: {err} | — | |")
         h.append("</tbody></table>")
         md.append("")
-    h.append("</body></html>")
     out.mkdir(parents=True, exist_ok=True)
     atomic_write_text(out / "index.md", "\n".join(md))
     index = out / "index.html"
-    atomic_write_text(index, "\n".join(h))
+    atomic_write_text(index, pages.document("measurelab: paper reproductions", "\n".join(h)))
     return index
