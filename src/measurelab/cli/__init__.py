@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from measurelab.exceptions import MeasurelabError
 
-SUBCOMMANDS = ("measures", "evaluate", "compare", "study", "reproduce", "demo")
+SUBCOMMANDS = ("measures", "evaluate", "versus", "ranks", "compare", "study", "reproduce",
+               "demo")
 
 
 class _Parser(argparse.ArgumentParser):

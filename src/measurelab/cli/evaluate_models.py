@@ -221,7 +221,8 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         msg = " ".join(str(wmsg.message).split())
         if msg not in shown:
             shown.add(msg)
-            print(f"measurelab evaluate: warning: {msg}", file=sys.stderr)
+            print(f"measurelab {getattr(args, 'command', None) or 'evaluate'}: warning: "
+                  f"{msg}", file=sys.stderr)
     print(out)
     if args.html is not None and not args.json:
         print(f"wrote {args.html}")
