@@ -107,7 +107,7 @@ def test_wilson_and_mcnemar_rows(data, result):
     nb = int(np.count_nonzero(correct["a"] & ~correct["c"]))
     nc = int(np.count_nonzero(~correct["a"] & correct["c"]))
     assert t.p == iv.mcnemar_exact(nb, nc)
-    assert (t.lo, t.hi) == iv.mcnemar_interval(nb, nc, y.size, level)
+    assert (t.lo, t.hi) == iv.tango_interval(nb, nc, y.size, level)
     assert t.method == "mcnemar"
     assert set(tests[tests.measure != "acc"].method) == {"bootstrap"}
 

@@ -543,3 +543,76 @@ def test_compiled_count_equals_bincount(monkeypatch, stratify):
     force_routes(monkeypatch, False, ["bootstrap_draws"])
     slow = d.draw(np.random.default_rng(4), 3)
     assert np.array_equal(fast, slow) and fast.sum() == 3 * n
+
+
+def _tango_brute(b, c, n, level):
+    """Tango's interval from the definition: the restricted maximum likelihood found
+    numerically, the score statistic on a fine grid of δ, the set where |Z| <= z."""
+    from scipy.optimize import minimize_scalar
+    from scipy.stats import norm
+
+    z = norm.ppf(0.5 + level / 2)
+    m = n - b - c
+
+    def Z(d):
+        lo_q, hi_q = max(0.0, -d), (1.0 - d) / 2.0   # p21 = q, p12 = q + d, both in [0, 1]
+
+        def negll(q):
+            p12, p21, rest = q + d, q, 1.0 - 2 * q - d
+            if min(p12, p21, rest) < 0:
+                return np.inf
+            with np.errstate(divide="ignore", invalid="ignore"):
+                terms = [x * np.log(p) if x else 0.0 for x, p in ((b, p12), (c, p21),
+                                                                  (m, rest))]
+            return -sum(terms)
+
+        q = minimize_scalar(negll, bounds=(lo_q, hi_q), method="bounded",
+                            options={"xatol": 1e-13}).x
+        var = n * (2 * q + d * (1 - d))
+        return (b - c - n * d) / np.sqrt(var) if var > 0 else np.inf * np.sign(b - c - n * d)
+
+    grid = np.linspace(-0.999, 0.999, 4001)
+    inside = grid[[abs(Z(d)) <= z for d in grid]]
+    return inside.min(), inside.max()
+
+
+@pytest.mark.parametrize("b,c,n", [(12, 3, 100), (0, 0, 50), (2, 30, 500), (40, 38, 120),
+                                   (7, 0, 30)])
+def test_tango_interval_equals_its_definition(b, c, n):
+    lo, hi = iv.tango_interval(b, c, n, 0.95)
+    blo, bhi = _tango_brute(b, c, n, 0.95)
+    step = 2 * 0.999 / 4000
+    assert blo - step - 1e-6 <= lo <= blo + 1e-6 and bhi - 1e-6 <= hi <= bhi + step + 1e-6
+
+
+def test_tango_interval_excludes_zero_as_mcnemar_asymptotic_rejects():
+    from scipy.stats import norm
+
+    z = norm.ppf(0.975)
+    for b in range(0, 25):
+        for c in range(0, 25):
+            if b + c == 0:
+                continue
+            lo, hi = iv.tango_interval(b, c, 200, 0.95)
+            stat = abs(b - c) / np.sqrt(b + c)
+            if abs(stat - z) > 1e-9:
+                assert ((lo > 0) or (hi < 0)) == (stat > z), (b, c)
+
+
+def test_tango_interval_covers_where_the_conditional_one_fails():
+    """n = 500, one model wins nearly every disagreement (p10 = 0.005, p01 = 0.095): the
+    conditional (exact) interval covers about 0.63, Tango's about 0.95."""
+    rng = np.random.default_rng(0)
+    n, p10, p01 = 500, 0.005, 0.095
+    truth = p10 - p01
+    draws = rng.multinomial(n, [p10, p01, 1 - p10 - p01], size=1500)
+    tango = np.mean([iv.tango_interval(b, c, n)[0] <= truth <= iv.tango_interval(b, c, n)[1]
+                     for b, c, _ in draws])
+    cond = np.mean([iv.mcnemar_interval(b, c, n)[0] <= truth <= iv.mcnemar_interval(b, c, n)[1]
+                    for b, c, _ in draws])
+    assert tango >= 0.93 and cond < 0.8
+
+
+def test_tango_interval_refuses_impossible_counts():
+    with pytest.raises(ml.exceptions.MeasurelabError, match="b \\+ c <= n"):
+        iv.tango_interval(60, 50, 100)

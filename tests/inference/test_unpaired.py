@@ -67,8 +67,9 @@ def test_unpaired_bad_input(two_sets):
 
 @pytest.mark.parametrize("level", [0.9, 0.95])
 def test_every_row_tells_one_story(level):
-    """In every bootstrap, DeLong and McNemar row the interval excludes 0 exactly when
-    p < 1 − ci; no RuntimeWarning escapes."""
+    """In every bootstrap and DeLong row the interval excludes 0 exactly when p < 1 − ci;
+    in a McNemar row Tango's interval excludes 0 exactly when McNemar's asymptotic test
+    rejects; no RuntimeWarning escapes."""
     g = np.random.default_rng(1)
     n = 300
     y = (g.random(n) < 0.3).astype(int)
@@ -83,16 +84,24 @@ def test_every_row_tells_one_story(level):
         t = r.tests()
         u = ml.compare_unpaired(y[:150], models["m0"][:150], y[150:], models["m2"][150:],
                                 measures="all", ci=level, n_boot=300).tests()
+    from scipy.stats import norm
+
     for rows in (t, u):
         ok = rows.dropna(subset=["p"])
         excl = (ok["lo"] > 0) | (ok["hi"] < 0)
-        assert (excl == (ok["p"] < 1 - level)).all()
+        mc = ok["method"] == "mcnemar"
+        assert (excl[~mc] == (ok["p"][~mc] < 1 - level)).all()
         assert ((ok["lo"] <= ok["diff"]) & (ok["diff"] <= ok["hi"])).all()
+    for row in t[t.method == "mcnemar"].itertuples():
+        pa, pb = r._correct(r.names.index(row.a)), r._correct(r.names.index(row.b))
+        nb, nc = int((pa & ~pb).sum()), int((~pa & pb).sum())
+        stat = abs(nb - nc) / np.sqrt(nb + nc) if nb + nc else 0.0
+        assert ((row.lo > 0) or (row.hi < 0)) == (stat > norm.ppf(0.5 + level / 2))
     same = t[(t.a == "m0") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert same.z == 0.0 and same.p == 1.0
     assert set(t.method) == {"delong", "mcnemar", "bootstrap"}
     mc = t[t.method == "mcnemar"]
-    assert (mc.interval == "mcnemar-exact-conditional").all()
+    assert (mc.interval == "tango-score").all()
 
 
 def test_degenerate_models_are_stated_and_no_runtime_warning_escapes():

@@ -445,7 +445,7 @@ class ClassifierComparison:
                     p, lo, hi = self._mcnemar(a, b, level)
                     if k == "err":
                         lo, hi = -hi, -lo
-                    row.update(lo=lo, hi=hi, p=p, interval="mcnemar-exact-conditional")
+                    row.update(lo=lo, hi=hi, p=p, interval="tango-score")
                 else:
                     lo, hi, p, method, inf_share, nan_share = boot[(a, b, j)]
                     row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
@@ -461,11 +461,11 @@ class ClassifierComparison:
         return rows
 
     def _mcnemar(self, a: int, b: int, level: float) -> tuple[float, float, float]:
-        """McNemar's exact p and the exact conditional interval of acc_a − acc_b."""
+        """McNemar's exact p and Tango's score interval of acc_a − acc_b."""
         ca, cb = self._correct(a), self._correct(b)
         nb = int(np.count_nonzero(ca & ~cb))
         nc = int(np.count_nonzero(~ca & cb))
-        lo, hi = iv.mcnemar_interval(nb, nc, int(ca.size), level)
+        lo, hi = iv.tango_interval(nb, nc, int(ca.size), level)
         return iv.mcnemar_exact(nb, nc), lo, hi
 
     def _correct(self, a: int) -> np.ndarray:
@@ -479,10 +479,14 @@ class ClassifierComparison:
         hi, p, p_holm, method, se, z, interval`` (diff = a − b; ``se`` and ``z`` for DeLong;
         ``interval`` names the interval's method), Holm over all rows.
 
-        Interval and test tell one story: in a bootstrap row p is inverted from the same
-        bootstrap distribution as the interval, in a DeLong row both use the same standard
-        error, and a McNemar row's interval is the exact conditional one (Clopper–Pearson
-        on the discordant pairs), so ``lo > 0 or hi < 0`` exactly when ``p < 1 − ci``.
+        In a bootstrap row p is inverted from the same bootstrap distribution as the
+        interval, and in a DeLong row both use the same standard error, so there
+        ``lo > 0 or hi < 0`` exactly when ``p < 1 − ci``. A McNemar row (acc, err) pairs
+        McNemar's exact test with Tango's score interval of the difference (unconditional:
+        the conditional interval under-covers when one model wins nearly every
+        disagreement); the interval excludes 0 exactly when McNemar's asymptotic test
+        rejects, so near the edge it can exclude 0 while the (conservative) exact p does
+        not reach 1 − ci.
 
         Examples
         --------
@@ -726,7 +730,7 @@ class ClassifierComparison:
         >>> r = compare_classifiers(y, {"good": good, "poor": poor}, measures=["acc"],
         ...                         n_boot=100)
         >>> print(r.summary())
-        good is better than poor on acc (+0.5, 95% CI +0.332 to +0.5, p_holm < 0.001).
+        good is better than poor on acc (+0.5, 95% CI +0.352 to +0.648, p_holm < 0.001).
         Best model per measure: good on acc (1, significantly better than poor).
         """
         return "\n".join([*_report.pair_sentences(self), _report.best_sentence(self)])

@@ -284,6 +284,54 @@ def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float
     return (d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
 
 
+def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Tango's score interval of acc_A − acc_B from paired decisions (Tango 1998, Stat Med
+    17:891): unconditional, so it keeps its level when one model wins almost every
+    disagreement (the conditional interval's coverage falls to 0.6 there).
+
+    ``b``: cases A gets right and B wrong, ``c``: the reverse, ``n``: all cases. The
+    difference δ = (b − c)/n; the interval is every δ whose score statistic
+    Z(δ) = (b − c − nδ) / √(n(2q̃ + δ(1 − δ))) lies within ±z, with q̃ the maximum-likelihood
+    P(A wrong, B right) given δ (the positive root of 2n q² − B q − c δ(1 − δ) = 0,
+    B = b + c − δ(2n − b + c)). At δ = 0, Z is McNemar's statistic (b − c)/√(b + c), so the
+    interval excludes 0 exactly when McNemar's asymptotic test rejects.
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in tango_interval(12, 3, 100)]
+    [0.016, 0.1737]
+    >>> lo, hi = tango_interval(0, 0, 50)
+    >>> round(lo, 4), round(hi, 4)   # no disagreement in 50 cases: not proof of equality
+    (-0.0713, 0.0713)
+    """
+    from scipy.optimize import brentq
+    from scipy.stats import norm
+
+    b, c, n = int(b), int(c), int(n)
+    if n <= 0 or b < 0 or c < 0 or b + c > n:
+        raise MeasurelabError(f"tango_interval needs 0 <= b, c and b + c <= n, got b={b}, "
+                              f"c={c}, n={n}")
+    z = float(norm.ppf(0.5 + level / 2.0))
+
+    def score(d: float) -> float:
+        big_b = b + c - d * (2 * n - b + c)
+        q = (big_b + math.sqrt(max(big_b * big_b + 8.0 * n * c * d * (1.0 - d), 0.0))) / \
+            (4.0 * n)
+        var = n * (2.0 * q + d * (1.0 - d))
+        num = b - c - n * d
+        if var <= 0.0:
+            return math.copysign(math.inf, num) if num else 0.0
+        return num / math.sqrt(var)
+
+    est = (b - c) / n
+    eps = 1e-12
+    lo = -1.0 if score(-1.0 + eps) <= z else brentq(lambda d: score(d) - z, -1.0 + eps, est,
+                                                    xtol=1e-14)
+    hi = 1.0 if score(1.0 - eps) >= -z else brentq(lambda d: score(d) + z, est, 1.0 - eps,
+                                                   xtol=1e-14)
+    return (float(lo), float(hi))
+
+
 def holm(pvalues: Any) -> np.ndarray:
     """Holm's step-down adjusted p-values (NaN stays NaN and is not counted).
 
