@@ -34,6 +34,17 @@ A tiny check of the harness::
 
     .venv/bin/python benchmarks/coverage_study.py --sims 5 --n 300 --prevalence 0.3 \\
         --n-boot 100 --pop-size 100000 --out /tmp/coverage.md --cache /tmp/coverage-cache
+
+**k classes** (issue 19; ``--classes``): two correlated k-class models give probability
+rows (:class:`LatentSoftmax`: a latent normal per class, softmax scores, priors not all
+equal, :data:`MULTI_GENERATORS`); the cells are design × n × k, compared with
+``average='macro'`` on :data:`MULTI_MEASURES` (acc, macro f1, Hand–Till auc, mxe, brier),
+population values from 10⁶ cases (:func:`population_multi`), cache files named ``cell-k<k>-…``
+so they never mix with the binary ones, and the report is its own file
+(``docs/coverage_multiclass.md``; docs/coverage.md links to it)::
+
+    .venv/bin/python benchmarks/coverage_study.py --classes 3 5 --n 500 --designs random \\
+        --sims 1000 --n-boot 1000 --seed 0
 """
 
 from __future__ import annotations
@@ -77,6 +88,9 @@ POP_PARTS = 20
 CHECKPOINT = 20
 #: bump when the layout of the cache files or the meaning of a cell changes
 SCHEMA = 1
+#: the default reports: the binary study and the k-class one (``--classes``)
+BINARY_OUT = Path("docs/coverage.md")
+MULTI_OUT = Path("docs/coverage_multiclass.md")
 _DESIGN_CODE = {"random": 1, "fixed": 2, "random-stratified": 1}  # same data as random
 
 
@@ -206,6 +220,109 @@ def _sigmoid(z: Any) -> Any:
 
 
 GENERATOR = Binormal()
+
+
+@dataclass(frozen=True)
+class LatentSoftmax:
+    """Two correlated k-class probabilistic models on the same cases, from a latent normal.
+
+    A case of class y (drawn from ``priors``) gives model m the evidence vector
+    ``x_m = mu_m·e_y + z_m`` (e_y the unit vector of class y), with ``z_m`` standard normal
+    in k dimensions and ``corr(z_a[c], z_b[c]) = rho`` for every class c (independent over
+    classes): the two models' errors are correlated. Model m scores
+    ``P_m = softmax(slope_m·x_m)``, a probability row.
+
+    The calibrated posterior would be ``softmax(mu_m·x_m + log priors)``: model a
+    (slope < mu) is underconfident, model b (slope > mu) overconfident, and neither uses
+    the priors, so both predict the small classes too often. Model b sees the classes
+    better (larger mu): it is the better model on every measure.
+    """
+
+    priors: tuple[float, ...] = (0.5, 0.3, 0.2)
+    mu: tuple[float, float] = (1.5, 2.0)
+    slope: tuple[float, float] = (1.0, 2.5)
+    rho: float = 0.5
+
+    @property
+    def k(self) -> int:
+        """Number of classes."""
+        return len(self.priors)
+
+    def class_counts(self, n: int) -> np.ndarray:
+        """Class counts of the fixed design: round(prior·n) by largest remainders (they sum
+        to n)."""
+        p = np.asarray(self.priors, dtype=float)
+        exact = p * n
+        counts = np.floor(exact).astype(np.int64)
+        short = n - int(counts.sum())
+        counts[np.argsort(-(exact - counts), kind="stable")[:short]] += 1
+        return counts
+
+    def labels(self, design: str, n: int, rng: np.random.Generator) -> np.ndarray:
+        """Class labels 0..k-1 of one test set.
+
+        ``random``: i.i.d. from ``priors``, redrawn in the (at n = 500 and priors ≥ 0.08
+        astronomically rare) event of a class without cases (the models' k columns need k
+        classes in y_true). ``fixed``: exactly :meth:`class_counts` cases per class, in
+        random order.
+        """
+        if design in ("random", "random-stratified"):
+            p = np.asarray(self.priors, dtype=float)
+            while True:
+                y = rng.choice(self.k, size=n, p=p / p.sum())
+                if np.unique(y).size == self.k:
+                    return y
+        if design == "fixed":
+            counts = self.class_counts(n)
+            if (counts == 0).any():
+                raise ValueError(f"class counts {counts.tolist()} leave a class empty (n={n}, "
+                                 f"priors={self.priors})")
+            return rng.permutation(np.repeat(np.arange(self.k), counts))
+        raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
+
+    def probabilities(self, y: np.ndarray, rng: np.random.Generator
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Probability rows (n, k) of models a and b for labels ``y``."""
+        n, k = y.size, self.k
+        z0 = rng.standard_normal((n, k))
+        z1 = rng.standard_normal((n, k))
+        zs = (z0, self.rho * z0 + math.sqrt(1.0 - self.rho**2) * z1)
+        out = []
+        for m in range(2):
+            x = zs[m]
+            x[np.arange(n), y] += self.mu[m]
+            out.append(_softmax(self.slope[m] * x))
+        return out[0], out[1]
+
+    def draw(self, design: str, n: int, rng: np.random.Generator
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One test set: labels (int64 0..k-1) and the probability rows of a and b."""
+        y = self.labels(design, n, rng)
+        P_a, P_b = self.probabilities(y, rng)
+        return y, P_a, P_b
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+#: the k-class generators of the study, by number of classes (other k: :func:`multi_generator`)
+MULTI_GENERATORS: dict[int, LatentSoftmax] = {
+    3: LatentSoftmax(priors=(0.5, 0.3, 0.2)),
+    5: LatentSoftmax(priors=(0.35, 0.25, 0.2, 0.12, 0.08)),
+}
+
+
+def multi_generator(k: int) -> LatentSoftmax:
+    """The k-class generator: :data:`MULTI_GENERATORS` for 3 and 5 classes, otherwise
+    priors ∝ 0.7^c (c = 0..k-1, rounded to 4 decimals) with the default models."""
+    if k < 3:
+        raise ValueError(f"the k-class study needs k >= 3 classes, got {k}")
+    if k in MULTI_GENERATORS:
+        return MULTI_GENERATORS[k]
+    w = 0.7 ** np.arange(k)
+    return LatentSoftmax(priors=tuple(float(round(v, 4)) for v in w / w.sum()))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -484,17 +601,47 @@ def run_cell(design: str, n: int, prevalence: float, sims: int, n_boot: int, see
     key = cell_key(design, n, prevalence, sims, n_boot, seed, measures, ci_method, pop_size,
                    generator)
     path = _cell_path(cache_dir, key) if cache_dir is not None else None
-    partial = path.with_suffix(".partial.json") if path is not None else None
-    if path is not None:
-        got = _read_json(path)
-        if got is not None and got.get("key") == key:
-            if got.get("engine") != engine_fingerprint():
-                print(f"note: {path.name} was computed with other measurelab sources "
-                      f"(git {got.get('git')}); delete it to recompute", file=sys.stderr)
-            return pd.DataFrame(got["summary"])
+    cached = _cached_summary(path, key)
+    if cached is not None:
+        return cached
     pop = population(design, prevalence, measures, seed=seed, size=pop_size,
                      cache_dir=cache_dir, generator=generator, progress=progress)
+    root = _seed_seq(seed, _DESIGN_CODE[design], n, _prev_key(prevalence))
 
+    def one(i: int) -> tuple[list[dict[str, Any]], list[str]]:
+        return _one_sim(i, design, n, prevalence, n_boot, root, measures, ci_method, generator)
+
+    records, messages, seconds = _simulate(key, path, sims, one,
+                                           f"{design} n={n} π={prevalence:g}", progress)
+    summary = summarize(pd.DataFrame(records), pop, n, design)
+    summary["resampling"] = key["resampling"]
+    summary["sec_per_sim"] = seconds / sims if sims else math.nan
+    summary = summary[_COLUMNS]
+    _finish(path, key, summary, records, messages, seconds, pop)
+    return summary
+
+
+def _cached_summary(path: Path | None, key: Mapping[str, Any]) -> pd.DataFrame | None:
+    """The summary of a finished cell from its cache file, if it holds this ``key``."""
+    if path is None:
+        return None
+    got = _read_json(path)
+    if got is None or got.get("key") != key:
+        return None
+    if got.get("engine") != engine_fingerprint():
+        print(f"note: {path.name} was computed with other measurelab sources "
+              f"(git {got.get('git')}); delete it to recompute", file=sys.stderr)
+    return pd.DataFrame(got["summary"])
+
+
+def _simulate(key: Mapping[str, Any], path: Path | None, sims: int,
+              one: Any, label: str, progress: bool
+              ) -> tuple[list[dict[str, Any]], dict[str, int], float]:
+    """Simulations ``0 .. sims-1`` of a cell (``one(i)`` gives simulation i's records and
+    warnings), resumed from the cell's checkpoint and checkpointed every
+    :data:`CHECKPOINT`; returns the records, the warnings counted by message and the
+    seconds spent."""
+    partial = path.with_suffix(".partial.json") if path is not None else None
     records: list[dict[str, Any]] = []
     messages: dict[str, int] = {}
     seconds = 0.0
@@ -506,14 +653,11 @@ def run_cell(design: str, n: int, prevalence: float, sims: int, n_boot: int, see
 
     from measurelab.progress import progress_bar
 
-    root = _seed_seq(seed, _DESIGN_CODE[design], n, _prev_key(prevalence))
-    bar = progress_bar(sims, f"{design} n={n} π={prevalence:g}", unit="sim", enabled=progress,
-                       initial=done)
+    bar = progress_bar(sims, label, unit="sim", enabled=progress, initial=done)
     try:
         for i in range(done, sims):
             t0 = time.perf_counter()
-            recs, caught = _one_sim(i, design, n, prevalence, n_boot, root, measures, ci_method,
-                                    generator)
+            recs, caught = one(i)
             seconds += time.perf_counter() - t0
             records += recs
             for msg in caught:
@@ -525,21 +669,23 @@ def run_cell(design: str, n: int, prevalence: float, sims: int, n_boot: int, see
                                              "seconds": seconds})
     finally:
         bar.close()
+    return records, messages, seconds
 
-    summary = summarize(pd.DataFrame(records), pop, n, design)
-    summary["resampling"] = key["resampling"]
-    summary["sec_per_sim"] = seconds / sims if sims else math.nan
-    summary = summary[_COLUMNS]
-    if path is not None:
-        _atomic_write_json(path, {
-            "key": key, "engine": engine_fingerprint(), "git": _git_head(),
-            "measurelab": getattr(ml, "__version__", "?"), "seconds": seconds,
-            "warnings": messages, "population": asdict(pop),
-            "summary": summary.to_dict(orient="list"),
-            "records": pd.DataFrame(records).to_dict(orient="list")})
-        assert partial is not None
-        partial.unlink(missing_ok=True)
-    return summary
+
+def _finish(path: Path | None, key: Mapping[str, Any], summary: pd.DataFrame,
+            records: list[dict[str, Any]], messages: Mapping[str, int], seconds: float,
+            pop: Any) -> None:
+    """Write a finished cell (key, provenance, population, summary, every record) and drop
+    its checkpoint."""
+    if path is None:
+        return
+    _atomic_write_json(path, {
+        "key": key, "engine": engine_fingerprint(), "git": _git_head(),
+        "measurelab": getattr(ml, "__version__", "?"), "seconds": seconds,
+        "warnings": messages, "population": asdict(pop),
+        "summary": summary.to_dict(orient="list"),
+        "records": pd.DataFrame(records).to_dict(orient="list")})
+    path.with_suffix(".partial.json").unlink(missing_ok=True)
 
 
 #: the ``method`` of the summary rows over every simulation, whatever method each used
@@ -550,7 +696,7 @@ _COLUMNS = ["design", "n", "prevalence", "resampling", "kind", "model", "measure
             "unbounded", "population", "population_se", "sec_per_sim"]
 
 
-def summarize(records: pd.DataFrame, pop: Population, n: int,
+def summarize(records: pd.DataFrame, pop: Population | MultiPopulation, n: int,
               design: str | None = None) -> pd.DataFrame:
     """Coverage table of one cell (test sets of ``n`` cases) from its per-simulation
     intervals (see :func:`run_cell`)."""
@@ -574,7 +720,8 @@ def summarize(records: pd.DataFrame, pop: Population, n: int,
             ["kind", "model", "measure", "method"], sort=False):
         cov, mcse = _clustered_share(g.sim.to_numpy(), g.covered.to_numpy())
         rows.append({
-            "design": design or pop.design, "n": int(n), "prevalence": pop.prevalence, "kind": kind,
+            "design": design or pop.design, "n": int(n),
+            "prevalence": getattr(pop, "prevalence", math.nan), "kind": kind,
             "model": model, "measure": measure, "method": method, "sims": g.sim.nunique(),
             "coverage": cov, "mcse": mcse, "miss_below": float(g.below.mean()),
             "miss_above": float(g.above.mean()), "width": float(g.width.mean()),
@@ -599,16 +746,205 @@ def _clustered_share(cluster: np.ndarray, hit: np.ndarray) -> tuple[float, float
     return p, se
 
 
+# --------------------------------------------------------------------------- k classes
+#: the measures of the k-class study (issue 19): accuracy, macro F1, Hand–Till AUC (the
+#: macro average of ``auc`` for k classes), cross-entropy and the multi-class Brier score
+MULTI_MEASURES: tuple[str, ...] = ("acc", "f1", "auc", "mxe", "brier")
+#: default size of the sample that gives the k-class population values
+MULTI_POP_SIZE = 1_000_000
+#: offsets the k-class seeds from the binary ones (prevalence keys lie below 10⁶)
+_MULTI_KEY = 2_000_000
+
+
+@dataclass(frozen=True)
+class MultiPopulation:
+    """Population values of one design and number of classes, from one large sample.
+
+    ``value[m]`` = (a, b, a − b) on the whole sample (``average='macro'``: macro F1,
+    Hand–Till AUC); ``se[m]`` their Monte Carlo standard errors (spread over
+    ``POP_PARTS`` disjoint parts / √parts); ``discordant`` = (P(a right, b wrong),
+    P(a wrong, b right)) of the argmax decisions, what McNemar's interval conditions on.
+    """
+
+    design: str
+    classes: int
+    priors: tuple[float, ...]
+    size: int
+    value: dict[str, tuple[float, float, float]]
+    se: dict[str, tuple[float, float, float]]
+    discordant: tuple[float, float]
+
+    @property
+    def prevalence(self) -> float:
+        """No single prevalence: NaN (for :func:`summarize`)."""
+        return math.nan
+
+
+def _multi_values(y: np.ndarray, P_a: np.ndarray, P_b: np.ndarray,
+                  measures: Sequence[str]) -> np.ndarray:
+    """(measures, 3): a, b, a − b, each via measurelab.evaluate (average='macro')."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ra = ml.evaluate(y, P_a, measures=list(measures), average="macro")
+        rb = ml.evaluate(y, P_b, measures=list(measures), average="macro")
+    va = np.array([float(ra[m]) for m in measures])
+    vb = np.array([float(rb[m]) for m in measures])
+    return np.column_stack([va, vb, va - vb])
+
+
+def population_multi(design: str, k: int, measures: Sequence[str], *, seed: int = 0,
+                     size: int = MULTI_POP_SIZE, cache_dir: str | Path | None = None,
+                     generator: LatentSoftmax | None = None,
+                     progress: bool = False) -> MultiPopulation:
+    """Population values of ``measures`` for k classes and one design (see
+    :class:`MultiPopulation`), cached in ``cache_dir`` like :func:`population`.
+
+    The large sample is drawn as the design draws a test set (``fixed``: exactly
+    :meth:`LatentSoftmax.class_counts` cases per class), seeded by ``seed``, design and k.
+    """
+    gen = multi_generator(k) if generator is None else generator
+    if gen.k != k:
+        raise ValueError(f"the generator has {gen.k} classes, not {k}")
+    measures = list(measures)
+    if design == "random-stratified":  # the random design's population
+        design = "random"
+    key = _as_json({"schema": SCHEMA, "task": "k-class", "design": design, "classes": int(k),
+                    "size": int(size), "seed": int(seed), "measures": measures,
+                    "generator": asdict(gen)})
+    path = None
+    if cache_dir is not None:
+        path = Path(cache_dir) / (f"population-k{k}-{design}-N{size}-seed{seed}-"
+                                  f"{_digest(key)}.json")
+        got = _read_json(path)
+        if got is not None and got.get("key") == key:
+            d = got["population"]
+            return MultiPopulation(**{**d, "priors": tuple(d["priors"]),
+                                      "value": _tuples(d["value"]), "se": _tuples(d["se"]),
+                                      "discordant": tuple(d["discordant"])})
+    if progress:
+        print(f"population values: {k} classes, {design}, {size:,} cases ...",
+              file=sys.stderr, flush=True)
+    ss = _seed_seq(seed, 1000 + _DESIGN_CODE[design], _MULTI_KEY + int(k), size)
+    y, P_a, P_b = gen.draw(design, size, np.random.default_rng(ss))
+    whole = _multi_values(y, P_a, P_b, measures)
+    parts = np.array([_multi_values(y[i], P_a[i], P_b[i], measures)
+                      for i in np.array_split(np.arange(size), POP_PARTS)])
+    se = parts.std(axis=0, ddof=1) / math.sqrt(POP_PARTS)
+    ca, cb = P_a.argmax(axis=1) == y, P_b.argmax(axis=1) == y
+    pop = MultiPopulation(
+        design=design, classes=int(k), priors=tuple(gen.priors), size=int(size),
+        value={m: tuple(map(float, whole[j])) for j, m in enumerate(measures)},
+        se={m: tuple(map(float, se[j])) for j, m in enumerate(measures)},
+        discordant=(float(np.mean(ca & ~cb)), float(np.mean(~ca & cb))))
+    if path is not None:
+        _atomic_write_json(path, {"key": key, "population": asdict(pop)})
+    return pop
+
+
+def _one_multi_sim(i: int, design: str, n: int, n_boot: int, root: np.random.SeedSequence,
+                   measures: Sequence[str], ci_method: str | None, generator: LatentSoftmax
+                   ) -> tuple[list[dict[str, Any]], list[str]]:
+    """Intervals of k-class simulation ``i``: one record per (model or pair, measure).
+
+    A paired row's ``method`` is the ``interval`` column of ``.tests()`` (e.g.
+    'bootstrap-bca', 'tango-score'), which names a BCa fallback."""
+    data_ss, boot_ss = np.random.SeedSequence(root.entropy, spawn_key=(i,)).spawn(2)
+    y, P_a, P_b = generator.draw(design, n, np.random.default_rng(data_ss))
+    boot_seed = int(boot_ss.generate_state(1, np.uint64)[0])
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = ml.compare_classifiers(y, {"a": P_a, "b": P_b}, measures=list(measures), ci=LEVEL,
+                                   n_boot=n_boot, random_state=boot_seed, ci_method=ci_method,
+                                   progress=False, stratify=design != "random")
+        iv, ts = r.intervals(), r.tests()
+    recs: list[dict[str, Any]] = [
+        {"sim": i, "kind": "single", "model": str(row.model), "measure": str(row.measure),
+         "method": str(row.method), "est": float(row.value), "lo": float(row.lo),
+         "hi": float(row.hi)} for row in iv.itertuples(index=False)]
+    recs += [
+        {"sim": i, "kind": "diff", "model": f"{row.a}-{row.b}", "measure": str(row.measure),
+         "method": str(getattr(row, "interval", row.method)), "est": float(row.diff),
+         "lo": float(row.lo), "hi": float(row.hi)} for row in ts.itertuples(index=False)]
+    return recs, [str(w.message).splitlines()[0][:200] for w in caught]
+
+
+def multi_cell_key(design: str, n: int, k: int, sims: int, n_boot: int, seed: int,
+                   measures: Sequence[str], ci_method: str | None = None,
+                   pop_size: int = MULTI_POP_SIZE,
+                   generator: LatentSoftmax | None = None) -> dict[str, Any]:
+    """Everything that decides a k-class cell's result (its cache file is named from it)."""
+    gen = multi_generator(k) if generator is None else generator
+    return _as_json({"schema": SCHEMA, "task": "k-class", "design": design, "n": int(n),
+                     "classes": int(k), "sims": int(sims), "n_boot": int(n_boot),
+                     "seed": int(seed), "measures": list(measures), "ci": LEVEL,
+                     "ci_method": ci_method, "pop_size": int(pop_size),
+                     "generator": asdict(gen), "resampling": resampling_of(design)})
+
+
+def _multi_cell_path(cache_dir: str | Path, key: Mapping[str, Any]) -> Path:
+    name = (f"cell-k{key['classes']}-{key['design']}-n{key['n']}-sims{key['sims']}-"
+            f"boot{key['n_boot']}-seed{key['seed']}-{key['resampling']}-{_digest(key)}.json")
+    return Path(cache_dir) / name
+
+
+_MULTI_COLUMNS = ["design", "n", "classes", "resampling", "kind", "model", "measure", "method",
+                  "sims", "coverage", "mcse", "miss_below", "miss_above", "width", "undefined",
+                  "unbounded", "population", "population_se", "sec_per_sim"]
+
+
+def run_multi_cell(design: str, n: int, k: int, sims: int, n_boot: int, seed: int,
+                   measures: Sequence[str] = MULTI_MEASURES, *, ci_method: str | None = None,
+                   pop_size: int = MULTI_POP_SIZE, cache_dir: str | Path | None = None,
+                   progress: bool = False,
+                   generator: LatentSoftmax | None = None) -> pd.DataFrame:
+    """Coverage of one k-class cell: ``sims`` test sets of ``n`` cases of ``k`` classes
+    from :class:`LatentSoftmax` (default :func:`multi_generator`), two models compared by
+    :func:`measurelab.compare_classifiers` (``average='macro'``; ``stratify`` False for the
+    random design, True otherwise).
+
+    As :func:`run_cell` (same caching, checkpoints and seeding rules, the same summary rows)
+    with the column ``classes`` in place of ``prevalence``; the population values come from
+    :func:`population_multi`.
+    """
+    gen = multi_generator(k) if generator is None else generator
+    if gen.k != k:
+        raise ValueError(f"the generator has {gen.k} classes, not {k}")
+    measures = list(measures)
+    key = multi_cell_key(design, n, k, sims, n_boot, seed, measures, ci_method, pop_size, gen)
+    path = _multi_cell_path(cache_dir, key) if cache_dir is not None else None
+    cached = _cached_summary(path, key)
+    if cached is not None:
+        return cached
+    pop = population_multi(design, k, measures, seed=seed, size=pop_size, cache_dir=cache_dir,
+                           generator=gen, progress=progress)
+    root = _seed_seq(seed, _DESIGN_CODE[design], n, _MULTI_KEY + int(k))
+
+    def one(i: int) -> tuple[list[dict[str, Any]], list[str]]:
+        return _one_multi_sim(i, design, n, n_boot, root, measures, ci_method, gen)
+
+    records, messages, seconds = _simulate(key, path, sims, one, f"k={k} {design} n={n}",
+                                           progress)
+    summary = summarize(pd.DataFrame(records), pop, n, design)
+    summary["classes"] = int(k)
+    summary["resampling"] = key["resampling"]
+    summary["sec_per_sim"] = seconds / sims if sims else math.nan
+    summary = summary[_MULTI_COLUMNS]
+    _finish(path, key, summary, records, messages, seconds, pop)
+    return summary
+
+
 # --------------------------------------------------------------------------- report
 def _label(design: str, n: int, prevalence: float) -> str:
     return f"{design} n={n} π={prevalence:g}"
 
 
 def _grid(table: pd.DataFrame, cells: Sequence[tuple[str, int, float]], measures: Sequence[str],
-          fmt: Any) -> list[str]:
+          fmt: Any, third: str = "prevalence", label: Any = None) -> list[str]:
     """Markdown rows measure × method, one column per cell; ``fmt(rows)`` formats an entry
-    from the summary rows of that (measure, method, cell)."""
-    head = ["measure", "method", *(_label(*c) for c in cells)]
+    from the summary rows of that (measure, method, cell). A cell is (design, n, value of
+    the column ``third``), headed ``label(*cell)`` (default :func:`_label`)."""
+    label = _label if label is None else label
+    head = ["measure", "method", *(label(*c) for c in cells)]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * len(cells)]
     for m in measures:
         sub = table[table.measure == m]
@@ -620,7 +956,7 @@ def _grid(table: pd.DataFrame, cells: Sequence[tuple[str, int, float]], measures
             row = [m, label]
             for d, n, p in cells:
                 g = sub[(sub.method == method) & (sub.design == d) & (sub.n == n)
-                        & np.isclose(sub.prevalence, p)]
+                        & np.isclose(sub[third], p)]
                 row.append(fmt(g) if len(g) else "")
             lines.append("| " + " | ".join(row) + " |")
     return lines
@@ -660,7 +996,8 @@ def markdown_report(summary: pd.DataFrame, pops: Mapping[tuple[str, float], Popu
                     generator: Binormal = GENERATOR) -> str:
     """The study as Markdown: population values, coverage (single model pooled, per model,
     paired difference), misses by side, mean widths, time per simulation."""
-    out = ["# Coverage of measurelab's 95% intervals", ""]
+    out = ["# Coverage of measurelab's 95% intervals", "",
+           f"The k-class study (3 and 5 classes) is [{MULTI_OUT.name}]({MULTI_OUT.name}).", ""]
     if command:
         out += [f"Command: `{command}`", ""]
     resamp = {d: ", ".join(sorted(set(summary.loc[summary.design == d, "resampling"])))
@@ -741,48 +1078,216 @@ def markdown_report(summary: pd.DataFrame, pops: Mapping[tuple[str, float], Popu
     return "\n".join(out) + "\n"
 
 
+#: issue 19's bar for the k-class coverage cells
+MULTI_BAR = 0.89
+
+
+def _label_multi(design: str, n: int, k: int) -> str:
+    return f"k={k} {design} n={n}"
+
+
+def _verdict_multi(summary: pd.DataFrame, measures: Sequence[str]) -> list[str]:
+    """The summary lines of the k-class study: per k, design and kind, the lowest cell
+    (where), the mean and the cells below :data:`MULTI_BAR` (all methods of a measure
+    together, both models pooled for single-model intervals)."""
+    out = ["## Summary", "",
+           f"| classes | design | interval | cells | lowest (where) | mean | "
+           f"cells below {MULTI_BAR} |", "|---:|---|---|---:|---|---:|---:|"]
+    rows = summary[(summary.method == ALL) & summary.model.isin(["pooled", "a-b"])
+                   & summary.measure.isin(list(measures))]
+    for k in dict.fromkeys(rows.classes):
+        for d in dict.fromkeys(rows.design[rows.classes == k]):
+            for kind, label in (("single", "single model"), ("diff", "paired difference")):
+                g = rows[(rows.classes == k) & (rows.design == d) & (rows.kind == kind)]
+                if g.empty:
+                    continue
+                low = g.loc[g.coverage.idxmin()]
+                out.append(f"| {k} | {d} | {label} | {len(g)} | {low.coverage:.3f} "
+                           f"({low.measure}, n={low.n}) | {g.coverage.mean():.3f} | "
+                           f"{int((g.coverage < MULTI_BAR).sum())} |")
+    return out
+
+
+def markdown_multi_report(summary: pd.DataFrame,
+                          pops: Mapping[tuple[str, int], MultiPopulation],
+                          cells: Sequence[tuple[str, int, int]], measures: Sequence[str],
+                          sims: int, n_boot: int, command: str | None = None) -> str:
+    """The k-class study as Markdown (the counterpart of :func:`markdown_report`):
+    generators, population values, coverage (single model pooled, per model, paired
+    difference), misses by side, mean widths, time per simulation."""
+    from scipy.stats import norm
+
+    out = ["# Coverage of measurelab's 95% intervals: k classes", "",
+           "The binary study is [coverage.md](coverage.md).", ""]
+    if command:
+        out += [f"Command: `{command}`", ""]
+    gens = {k: pops_k.priors for (_d, k), pops_k in pops.items()}
+    g0 = multi_generator(next(iter(gens)))
+    out += [
+        f"measurelab git {_git_head()}, sources {engine_fingerprint()}; {sims} simulated test "
+        f"sets per cell, {n_boot} bootstrap replicates per interval, level {LEVEL}; "
+        "`compare_classifiers(y, {'a': P_a, 'b': P_b}, average='macro')`: acc, macro f1, "
+        "Hand–Till auc (the macro average of `auc` for k classes), mxe (nats) and the "
+        "multi-class Brier score (Σ over classes, mean over cases).", "",
+        "**Generator** (`LatentSoftmax` in `benchmarks/coverage_study.py`): a case of class y "
+        "(drawn from the priors) gives model m the evidence x_m = μ_m·e_y + z_m, z_m standard "
+        f"normal in k dimensions with corr(z_a[c], z_b[c]) = ρ = {g0.rho} for every class c, "
+        f"and model m scores P_m = softmax(b_m·x_m); μ = {g0.mu}, b = {g0.slope}. The "
+        "calibrated posterior would be softmax(μ_m·x_m + log priors): a is underconfident, b "
+        "overconfident, and neither uses the priors (both predict the small classes too "
+        "often). Priors: " + "; ".join(f"k = {k}: {p}" for k, p in gens.items()) + ".", "",
+        "**Designs**: `random` = y i.i.d. from the priors, intervals with `stratify=False` "
+        "(cases resampled jointly); `fixed` = exactly round(prior·n) cases per class "
+        "(largest remainders), intervals with `stratify=True`; `random-stratified` = the "
+        "random design's test sets resampled by class.", "",
+        "**Population value** = the measure (and the difference a − b) on one sample of "
+        f"{next(iter(pops.values())).size:,} cases of the same design; its Monte Carlo SE "
+        f"from {POP_PARTS} disjoint parts.", "",
+        "Coverage = share of simulated test sets whose interval contains the population "
+        "value, ± its Monte Carlo SE (simulations as clusters when a and b are pooled). "
+        "An undefined (NaN) interval counts as a miss. Single-model acc is Wilson's "
+        "interval; the paired acc difference is Tango's score interval "
+        "(`.tests()` row `acc`, interval `tango-score`); every other interval "
+        "is the case-resampling bootstrap (BCa). Issue 19's bar: every cell (3 classes, "
+        f"n = 500, random sample) ≥ {MULTI_BAR}.", "",
+        *_verdict_multi(summary, measures), "",
+        "## Population values", "",
+        "| classes | design | measure | a | b | a − b | SE a | SE b | SE a − b |",
+        "|---:|---|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    for (d, k), pop in pops.items():
+        for m in measures:
+            v, se = pop.value[m], pop.se[m]
+            out.append(f"| {k} | {d} | {m} | {v[0]:.4f} | {v[1]:.4f} | {v[2]:+.4f} | "
+                       f"{se[0]:.1e} | {se[1]:.1e} | {se[2]:.1e} |")
+    out += ["", "McNemar's interval is conditional on the d discordant cases: given d, "
+            "b ~ Bin(d, π) and the interval of (d/n)(2π − 1) ignores the variation of d/n. "
+            "With p₁₀ = P(a right, b wrong), p₀₁ = P(a wrong, b right), s = p₁₀ + p₀₁ and "
+            "δ = p₁₀ − p₀₁, its variance is n⁻¹(s − δ²/s) against the unconditional "
+            "n⁻¹(s − δ²); the last column is the coverage a normal interval of the "
+            "conditional width would have (2Φ(1.96·ratio) − 1, before Clopper–Pearson's "
+            "conservatism).", "",
+            "| classes | design | p₁₀ | p₀₁ | s | δ | sd ratio | normal coverage |",
+            "|---:|---|---:|---:|---:|---:|---:|---:|"]
+    for (d, k), pop in pops.items():
+        p10, p01 = pop.discordant
+        s, dl = p10 + p01, p10 - p01
+        ratio = math.sqrt((s - dl**2 / s) / (s - dl**2)) if 0 < s < 1 else math.nan
+        out.append(f"| {k} | {d} | {p10:.4f} | {p01:.4f} | {s:.4f} | {dl:+.4f} | "
+                   f"{ratio:.3f} | {2 * norm.cdf(1.959964 * ratio) - 1:.3f} |")
+
+    single = summary[summary.kind == "single"]
+    diff = summary[summary.kind == "diff"]
+    pooled = single[single.model == "pooled"]
+
+    def grid(table: pd.DataFrame, fmt: Any) -> list[str]:
+        return _grid(table, cells, measures, fmt, third="classes", label=_label_multi)
+
+    def cov(g: pd.DataFrame) -> str:
+        return _cov(g, sims)
+
+    def per_model(g: pd.DataFrame) -> str:
+        return " / ".join(f"{g[g.model == k].coverage.iloc[0]:.3f}" if (g.model == k).any()
+                          else "–" for k in MODELS)
+
+    def sides(g: pd.DataFrame) -> str:
+        r = g.iloc[0]
+        return f"{r.miss_below:.3f} / {r.miss_above:.3f}"
+
+    def width(g: pd.DataFrame) -> str:
+        return f"{g.iloc[0].width:.4f}"
+
+    out += ["", "## Coverage: single model (a and b pooled)", "", *grid(pooled, cov),
+            "", "## Coverage: single model, a / b", "",
+            *grid(single[single.model != "pooled"], per_model),
+            "", "## Coverage: paired difference a − b", "", *grid(diff, cov),
+            "", "## Misses below / above (single model pooled; interval entirely below / "
+            "above the population value)", "", *grid(pooled, sides),
+            "", "## Misses below / above (paired difference)", "", *grid(diff, sides),
+            "", "## Mean width: single model (pooled)", "", *grid(pooled, width),
+            "", "## Mean width: paired difference", "", *grid(diff, width),
+            "", "## Time", "", "| cell | seconds per simulation |", "|---|---:|"]
+    for d, n, k in cells:
+        g = summary[(summary.design == d) & (summary.n == n) & (summary.classes == k)]
+        out.append(f"| {_label_multi(d, n, k)} | {g.sec_per_sim.iloc[0]:.2f} |")
+    return "\n".join(out) + "\n"
+
+
 # --------------------------------------------------------------------------- command line
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the study (every cell of designs × n × prevalence), write and print the report."""
+    """Run the study (every cell of designs × n × prevalence, or with ``--classes`` of
+    designs × n × classes), write and print the report."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--sims", type=int, default=500, help="simulated test sets per cell")
     ap.add_argument("--n", type=int, nargs="+", default=[300, 400], help="cases per test set")
-    ap.add_argument("--prevalence", type=float, nargs="+", default=[0.1, 0.3])
+    ap.add_argument("--prevalence", type=float, nargs="+", default=[0.1, 0.3],
+                    help="binary study only")
+    ap.add_argument("--classes", type=int, nargs="+", default=None, metavar="K",
+                    help="run the k-class study for these numbers of classes (>= 3) instead "
+                         "of the binary one")
     ap.add_argument("--designs", nargs="+", choices=DESIGNS, default=list(DESIGNS))
     ap.add_argument("--n-boot", type=int, default=1000)
-    ap.add_argument("--measures", nargs="+", default=list(KEY_MEASURES))
+    ap.add_argument("--measures", nargs="+", default=None,
+                    help=f"default: {' '.join(KEY_MEASURES)} (binary), "
+                         f"{' '.join(MULTI_MEASURES)} (k classes)")
     ap.add_argument("--ci-method", default=None,
                     help="force one interval method (default: measurelab's per measure)")
-    ap.add_argument("--pop-size", type=int, default=POP_SIZE,
-                    help="cases of the sample that gives the population values")
+    ap.add_argument("--pop-size", type=int, default=None,
+                    help="cases of the sample that gives the population values (default "
+                         f"{POP_SIZE:,} binary, {MULTI_POP_SIZE:,} k classes)")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--out", default="docs/coverage.md", help="Markdown report")
+    ap.add_argument("--out", default=None,
+                    help=f"Markdown report (default {BINARY_OUT} for the binary study, "
+                         f"{MULTI_OUT} for the k-class one)")
     ap.add_argument("--cache", default="out/coverage-cache",
                     help="folder of the finished (and checkpointed) cells")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
+    multi = args.classes is not None
+    if args.measures is None:
+        args.measures = list(MULTI_MEASURES if multi else KEY_MEASURES)
+    if args.pop_size is None:
+        args.pop_size = MULTI_POP_SIZE if multi else POP_SIZE
+    if args.out is None:
+        args.out = str(MULTI_OUT if multi else BINARY_OUT)
     if args.sims < 2 or args.n_boot < 1 or args.pop_size < 10 * POP_PARTS:
         ap.error(f"need --sims >= 2, --n-boot >= 1 and --pop-size >= {10 * POP_PARTS}")
     if not all(0 < p < 1 for p in args.prevalence):
         ap.error("--prevalence must lie in (0, 1)")
+    if multi and not all(k >= 3 for k in args.classes):
+        ap.error("--classes must be at least 3 (two classes: leave --classes out)")
     if not supports_stratify():
         print("warning: measurelab.compare_classifiers has no `stratify` keyword yet; its "
               "bootstrap is stratified, so the random design is reported as "
               "'stratified-legacy'", file=sys.stderr)
-
-    cells = [(d, n, p) for d in args.designs for p in args.prevalence for n in args.n]
-    frames, pops = [], {}
-    for d, n, p in cells:
-        frames.append(run_cell(d, n, p, args.sims, args.n_boot, args.seed, args.measures,
-                               ci_method=args.ci_method, pop_size=args.pop_size,
-                               cache_dir=args.cache, progress=not args.no_progress))
-        if (d, p) not in pops:
-            pops[d, p] = population(d, p, args.measures, seed=args.seed, size=args.pop_size,
-                                    cache_dir=args.cache)
     command = "python benchmarks/coverage_study.py " + " ".join(
         sys.argv[1:] if argv is None else list(argv))
-    text = markdown_report(pd.concat(frames, ignore_index=True), pops, cells, args.measures,
-                           args.sims, args.n_boot, command)
+
+    if multi:
+        mcells = [(d, n, k) for k in args.classes for d in args.designs for n in args.n]
+        frames, mpops = [], {}
+        for d, n, k in mcells:
+            frames.append(run_multi_cell(d, n, k, args.sims, args.n_boot, args.seed,
+                                         args.measures, ci_method=args.ci_method,
+                                         pop_size=args.pop_size, cache_dir=args.cache,
+                                         progress=not args.no_progress))
+            if (d, k) not in mpops:
+                mpops[d, k] = population_multi(d, k, args.measures, seed=args.seed,
+                                               size=args.pop_size, cache_dir=args.cache)
+        text = markdown_multi_report(pd.concat(frames, ignore_index=True), mpops, mcells,
+                                     args.measures, args.sims, args.n_boot, command)
+    else:
+        cells = [(d, n, p) for d in args.designs for p in args.prevalence for n in args.n]
+        frames, pops = [], {}
+        for d, n, p in cells:
+            frames.append(run_cell(d, n, p, args.sims, args.n_boot, args.seed, args.measures,
+                                   ci_method=args.ci_method, pop_size=args.pop_size,
+                                   cache_dir=args.cache, progress=not args.no_progress))
+            if (d, p) not in pops:
+                pops[d, p] = population(d, p, args.measures, seed=args.seed,
+                                        size=args.pop_size, cache_dir=args.cache)
+        text = markdown_report(pd.concat(frames, ignore_index=True), pops, cells,
+                               args.measures, args.sims, args.n_boot, command)
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(text)

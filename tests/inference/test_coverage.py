@@ -7,6 +7,8 @@ them. With 400 test sets the Monte Carlo SE of a coverage near 0.94 is about 0.0
 value below 0.90 is more than three SEs under it: a real loss of coverage, not noise. The
 simulation is seeded, so the outcome is the same on every run. The full study (500 test sets
 a cell, n = 300 and 400, prevalence .1 and .3, 1000 replicates) is docs/coverage.md.
+The k-class study (issue 19) gets smoke tests only (generator, one tiny cell, the
+command line); its full run is docs/coverage_multiclass.md.
 """
 
 from __future__ import annotations
@@ -133,3 +135,79 @@ def test_clustered_share() -> None:
     assert p == pytest.approx(0.5)
     # per-simulation shares 1, .5, 0: SE = sd / √3 = .5 / √3
     assert se == pytest.approx(0.5 / math.sqrt(3))
+
+
+# ------------------------------------------------------------------ k classes (issue 19)
+def test_multi_generator() -> None:
+    """The k-class generator: probability rows, the priors, exact counts in the fixed
+    design, two models of different quality with correlated errors; its ``auc`` (macro) is
+    Hand–Till's M (scikit-learn's one-vs-one macro AUC)."""
+    from sklearn.metrics import roc_auc_score
+
+    import measurelab as ml
+
+    for k in (3, 5):
+        gen = cov.multi_generator(k)
+        assert gen.k == k and sum(gen.priors) == pytest.approx(1.0)
+        assert len(set(gen.priors)) > 1   # not all equal
+        rng = np.random.default_rng(1)
+        y, P_a, P_b = gen.draw("random", 40_000, rng)
+        assert P_a.shape == P_b.shape == (40_000, k)
+        for P in (P_a, P_b):
+            assert np.allclose(P.sum(axis=1), 1.0) and (P > 0).all()
+        share = np.bincount(y, minlength=k) / y.size
+        assert share == pytest.approx(np.array(gen.priors), abs=0.01)
+        ca, cb = P_a.argmax(axis=1) == y, P_b.argmax(axis=1) == y
+        assert cb.mean() > ca.mean() + 0.05          # b is the better model
+        assert np.corrcoef(ca, cb)[0, 1] > 0.1       # their errors are correlated
+        y_f, _, _ = gen.draw("fixed", 500, rng)
+        assert np.bincount(y_f).tolist() == gen.class_counts(500).tolist()
+        assert gen.class_counts(500).sum() == 500
+        auc = float(ml.evaluate(y[:3000], P_a[:3000], measures=["auc"])["auc"])
+        assert auc == pytest.approx(roc_auc_score(y[:3000], P_a[:3000], multi_class="ovo"),
+                                    abs=1e-12)
+    with pytest.raises(ValueError, match="k >= 3"):
+        cov.multi_generator(2)
+
+
+def test_multi_cell_smoke(tmp_path: Path) -> None:
+    """A tiny k-class cell: every measure gets single and paired rows with the expected
+    methods (Wilson, McNemar, BCa), and a finished cell is read back from its cache."""
+    args: tuple[Any, ...] = ("random", 200, 3, 4, 100, 0)
+    df = cov.run_multi_cell(*args, pop_size=20_000, cache_dir=tmp_path)
+    assert list(df.columns) == cov._MULTI_COLUMNS
+    assert (df.classes == 3).all() and (df.resampling == "joint").all()
+    overall = df[(df.method == cov.ALL) & df.model.isin(["pooled", "a-b"])]
+    for kind in ("single", "diff"):
+        assert set(overall.measure[overall.kind == kind]) == set(cov.MULTI_MEASURES)
+    assert (overall.sims == 4).all()
+    methods = {(r.kind, r.measure): r.method for r in df[df.method != cov.ALL]
+               .itertuples() if r.model in ("a", "a-b")}
+    assert methods[("single", "acc")] == "wilson"
+    assert methods[("diff", "acc")] == "tango-score"
+    assert methods[("single", "auc")] == "bootstrap-bca"
+    assert methods[("diff", "f1")] == "bootstrap-bca"
+    pop = df[(df.model == "b") & (df.method == cov.ALL)].set_index("measure").population
+    assert 0.5 < pop["auc"] < 1 and 0 < pop["brier"] < 1
+    assert [p.name.split("-")[1] for p in tmp_path.glob("cell-*.json")] == ["k3"]
+    again = cov.run_multi_cell(*args, pop_size=20_000, cache_dir=tmp_path)
+    pd.testing.assert_frame_equal(df, again, check_dtype=False)
+
+
+def test_cli_smoke(tmp_path: Path) -> None:
+    """The command line: ``--classes`` runs the k-class study into its own report; without
+    it the binary study runs as before (and links the k-class report)."""
+    common = ["--n", "150", "--designs", "random", "--sims", "2", "--n-boot", "100",
+              "--cache", str(tmp_path / "cache"), "--no-progress"]
+    multi_out = tmp_path / "multi.md"
+    assert cov.main([*common, "--classes", "3", "--pop-size", "20000",
+                     "--out", str(multi_out)]) == 0
+    text = multi_out.read_text()
+    assert "k=3 random n=150" in text and "Hand–Till" in text
+    binary_out = tmp_path / "binary.md"
+    assert cov.main([*common, "--prevalence", "0.3", "--measures", "auc", "f1",
+                     "--pop-size", "4000", "--out", str(binary_out)]) == 0
+    text = binary_out.read_text()
+    assert "random n=150 π=0.3" in text and "coverage_multiclass.md" in text
+    names = sorted(p.name.split("-")[1] for p in (tmp_path / "cache").glob("cell-*.json"))
+    assert names == ["k3", "random"]
