@@ -157,5 +157,5 @@ def test_html_to_a_directory_refused_before_computing(capsys, frame, tmp_path):
     df.to_csv(p, index=False)
     code, _out, err = run(capsys, p, "--proba-cols", cols("lr"), "--proba-cols", cols("rf"),
                          "--html", tmp_path)
-    assert code == 2 and "is a directory" in err
+    assert code == 2 and "is a folder" in err
     assert not list(tmp_path.glob("*.tmp"))

@@ -58,7 +58,7 @@ def test_versus_text_and_no_ci(capsys, csv):
     ([], "give the models: --score-col NAME"),
     (["--score-col", "lr", "--proba-cols", "a,b,c"], "give either --score-col"),
     (["--score-col", "lr", "--measures", "nope"], "nope"),
-    (["--score-col", "lr", "--html", "/"], "is a directory"),
+    (["--score-col", "lr", "--html", "/"], "is a folder"),
 ])
 def test_versus_bad_input(capsys, csv, argv, message):
     p, _ = csv

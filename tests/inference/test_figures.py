@@ -153,3 +153,23 @@ def test_html_png_decodes(multi, tmp_path):
     for data in re.findall(r"data:image/png;base64,([A-Za-z0-9+/=]+)", page):
         img = mpimg.imread(io.BytesIO(base64.b64decode(data)), format="png")
         assert img.shape[0] > 100 and img.shape[1] > 100
+
+
+def test_to_html_refuses_bad_paths_before_computing(multi, tmp_path):
+    _y, _models, r = multi
+    for bad, msg in ((tmp_path, "is a folder"), ("", "path is empty"),
+                     (tmp_path / "f.txt" / "x.html", "is a file, not a folder"),
+                     (3, "path must be a file path")):
+        if msg.startswith("is a file"):
+            (tmp_path / "f.txt").write_text("x")
+        with pytest.raises(MeasurelabError, match=msg):
+            r.to_html(bad)
+    with pytest.raises(MeasurelabError, match="files must be True or False"):
+        r.to_html(tmp_path / "a.html", files="no")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["f.txt"]
+
+
+def test_to_html_creates_missing_folder(multi, tmp_path):
+    _y, _models, r = multi
+    p = r.to_html(tmp_path / "new" / "cmp.html", files=False)
+    assert p.is_file() and sorted(x.name for x in p.parent.iterdir()) == ["cmp.html"]

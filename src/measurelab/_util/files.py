@@ -1,7 +1,9 @@
-"""Writing files atomically, with the permissions the user's umask asks for.
+"""Writing files atomically, with the permissions the user's umask asks for, and checking
+an output path before any work is done.
 
-A low module (it imports nothing of measurelab) shared by the study store, cross-validation,
-the reports and the demo: a file appears whole under its name or not at all, because it is
+A low module shared by every writer (the study store, cross-validation, the comparison and
+evaluation pages, the reports and the demo; public as :mod:`measurelab.io.files`): a file
+appears whole under its name or not at all, because it is
 written to a unique temporary name in the same folder and moved into place with
 ``os.replace``. Temporary files of :func:`tempfile.mkstemp` are private (0600); before the
 move they get ``0666 & ~umask``, the mode ``open()`` would have given them.
@@ -9,12 +11,16 @@ move they get ``0666 & ~umask``, the mode ``open()`` would have given them.
 
 from __future__ import annotations
 
+import errno
 import os
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
+
+from measurelab.exceptions import MeasurelabError
 
 _UMASK_LOCK = threading.Lock()
 
@@ -63,16 +69,24 @@ def atomic_path(path: str | os.PathLike[str], suffix: str = ".tmp") -> Iterator[
     ('hello', True)
     """
     path = Path(path)
+    if path.is_dir():  # refused up front: the error names the user's path, not a temp name
+        raise IsADirectoryError(errno.EISDIR, "is a directory, not a file", str(path))
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    try:
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=suffix)
+    except OSError as exc:
+        raise type(exc)(exc.errno, exc.strerror, str(path)) from None
     os.close(fd)
     try:
         yield Path(tmp)
         os.chmod(tmp, file_mode())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         if os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is not None and \
+                os.path.basename(str(exc.filename)).startswith(f".{path.name}."):
+            raise type(exc)(exc.errno, exc.strerror, str(path)) from None
         raise
 
 
@@ -120,3 +134,40 @@ def atomic_write_with(path: str | os.PathLike[str], write: Callable[[Path], obje
     """
     with atomic_path(path, suffix=suffix) as tmp:
         write(tmp)
+
+
+def check_output_path(path: Any, name: str) -> Path:
+    """``path`` as a Path a file can be written to, or a one-line :class:`MeasurelabError`
+    naming ``name``, before any work is done: not empty, not a folder, not inside a file.
+    A missing folder is fine (it is created when the file is written).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> check_output_path(d / "new" / "page.html", "path").name
+    'page.html'
+    >>> check_output_path(d, "path")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: path '...' is a folder; give a file name inside it
+    """
+    if not isinstance(path, str | os.PathLike):
+        raise MeasurelabError(f"{name} must be a file path (str or Path), got "
+                              f"{type(path).__name__}")
+    text = os.fspath(path)
+    if isinstance(text, bytes) or not str(text).strip():
+        raise MeasurelabError(f"{name} is empty; give a file name such as report.html")
+    p = Path(text)
+    if p.is_dir() or str(text).endswith(("/", os.sep)):
+        raise MeasurelabError(f"{name} {str(p)!r} is a folder; give a file name inside it")
+    for parent in p.parents:
+        if parent.exists():
+            if not parent.is_dir():
+                raise MeasurelabError(f"{name} {str(p)!r}: {str(parent)!r} is a file, not a "
+                                      "folder")
+            if not os.access(parent, os.W_OK | os.X_OK):
+                raise MeasurelabError(f"{name} {str(p)!r}: the folder {str(parent)!r} is not "
+                                      "writable")
+            break
+    return p

@@ -165,15 +165,9 @@ def read_multi(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndarr
 
 def check_output_path(path: str, flag: str) -> None:
     """Refuse an output path that cannot be written, before any computing."""
-    import os
+    from measurelab.io.files import check_output_path as check
 
-    if not path.strip():
-        raise MeasurelabError(f"{flag} is empty; give a file name such as report.html")
-    if os.path.isdir(path):
-        raise MeasurelabError(f"{flag} {path!r} is a directory; give a file name inside it")
-    parent = os.path.dirname(os.path.abspath(path))
-    if not os.path.isdir(parent):
-        raise MeasurelabError(f"{flag} {path!r}: the folder {parent!r} does not exist")
+    check(path, flag)
 
 
 def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:

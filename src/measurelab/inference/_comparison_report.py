@@ -12,7 +12,6 @@ Examples
 from __future__ import annotations
 
 import base64
-import contextlib
 import io
 import math
 import warnings
@@ -298,8 +297,12 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     matrices, then every table collapsed; with ``files`` the JSON and every figure as PNG
     and SVG beside the page."""
     from measurelab import pages
+    from measurelab._util.files import atomic_write_bytes as _write
+    from measurelab._util.files import check_output_path
+    from measurelab._util.validation import check_flag
 
-    path = Path(path)
+    path = check_output_path(path, "path")
+    files = check_flag(files, "files")
     plt = _fig.pyplot()
     body = _first_screen(cmp)
     rendered: dict[str, dict[str, bytes]] = {}
@@ -329,32 +332,6 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
             for ext, blob in data.items():
                 _write(path.with_name(f"{path.stem}-{stem}.{ext}"), blob)
     return path
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Write atomically: a temporary file beside ``path``, then a rename (removed on
-    failure)."""
-    import os
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-
-
-def _umask() -> int:
-    import os
-
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def repr_html(cmp: Any) -> str:

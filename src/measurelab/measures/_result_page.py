@@ -88,7 +88,10 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     """:meth:`EvaluationResult.to_html`: the figure, then the table (values; with
     intervals, their ends and methods); ``path`` None returns the page as text."""
     from measurelab import pages
+    from measurelab._util.files import atomic_write_text, check_output_path
 
+    if path is not None:
+        path = check_output_path(path, "path")
     plt = _pyplot()
     fig = plot(result)
     buf = io.BytesIO()
@@ -105,14 +108,7 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     page = pages.document(title, body)
     if path is None:
         return page
-    path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp")
-    try:
-        tmp.write_text(page, encoding="utf-8")
-        tmp.replace(path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
+    atomic_write_text(path, page)
     return path
 
 

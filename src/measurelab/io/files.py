@@ -1,0 +1,25 @@
+"""Writing files atomically, with the permissions the user's umask asks for, and checking
+an output path before any work is done (the public face of the library's one writer; see
+:func:`atomic_path`).
+
+Examples
+--------
+>>> import tempfile
+>>> from pathlib import Path
+>>> p = Path(tempfile.mkdtemp()) / "a.txt"
+>>> atomic_write_text(p, "x"); p.read_text()
+'x'
+"""
+
+from measurelab._util.files import (
+    atomic_path,
+    atomic_write_bytes,
+    atomic_write_text,
+    atomic_write_with,
+    check_output_path,
+    current_umask,
+    file_mode,
+)
+
+__all__ = ["atomic_path", "atomic_write_bytes", "atomic_write_text", "atomic_write_with",
+           "check_output_path", "current_umask", "file_mode"]
