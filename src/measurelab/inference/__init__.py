@@ -11,7 +11,10 @@
   test sets;
 * :mod:`~measurelab.inference.significance` — paired t and Wilcoxon tests, win/draw/loss;
   :mod:`~measurelab.inference.friedman` — :func:`demsar` (ranks, Friedman, Nemenyi and
-  Bonferroni–Dunn over many data sets).
+  Bonferroni–Dunn over many data sets);
+* :mod:`~measurelab.inference.bayes` — :func:`bayes_compare`, the Bayesian comparison of
+  two classifiers (correlated t-test, signed-rank and sign tests, hierarchical model:
+  Benavoli et al. 2017), the probabilities of better, practically equivalent, worse.
 
 Examples
 --------
@@ -24,12 +27,13 @@ Examples
 from measurelab._util.lazy import lazy_face
 
 _LAZY = {
+    **dict.fromkeys(("BayesComparison", "bayes_compare"), "measurelab.inference.bayes"),
     **dict.fromkeys(("ClassifierComparison", "compare_classifiers"),
                     "measurelab.inference.classifiers"),
     **dict.fromkeys(("DemsarResult", "bonferroni_dunn_q", "demsar", "nemenyi_q"),
                     "measurelab.inference.friedman"),
     **dict.fromkeys(("Interval", "delong_paired", "holm", "mcnemar_exact",
-                     "mcnemar_interval", "proportion_interval"),
+                     "mcnemar_interval", "proportion_interval", "tango_interval"),
                     "measurelab.inference.intervals"),
     **dict.fromkeys(("TTestResult", "WilcoxonResult", "paired_ttest", "wdl_table",
                      "wilcoxon_signed_rank", "win_draw_loss"),
@@ -37,12 +41,14 @@ _LAZY = {
     **dict.fromkeys(("UnpairedComparison", "compare_unpaired"), "measurelab.inference.unpaired"),
 }
 __all__ = [
+    "BayesComparison",
     "ClassifierComparison",
     "DemsarResult",
     "Interval",
     "TTestResult",
     "UnpairedComparison",
     "WilcoxonResult",
+    "bayes_compare",
     "bonferroni_dunn_q",
     "compare_classifiers",
     "compare_unpaired",
@@ -54,6 +60,7 @@ __all__ = [
     "nemenyi_q",
     "paired_ttest",
     "proportion_interval",
+    "tango_interval",
     "wdl_table",
     "wilcoxon_signed_rank",
     "win_draw_loss",

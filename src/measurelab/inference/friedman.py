@@ -45,7 +45,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import show
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of, show
 from measurelab.exceptions import MeasurelabError
 
 
@@ -162,6 +162,66 @@ class DemsarResult:
                 )
         return pd.DataFrame(rows, columns=["a", "b", "rank_a", "rank_b", "diff", "significant"])
 
+    def bayes(self, rope: float, method: str = "signed-rank", *, threshold: float = 0.95,
+              prior: float | None = None, n_samples: int | None = None,
+              random_state: Any = DEFAULT_RANDOM_STATE, seed: Any = UNSET) -> Any:
+        """Bayesian comparison of every pair of models over the data sets (Benavoli et al.
+        2017): :func:`~measurelab.inference.bayes.bayes_compare` on the table's columns.
+
+        Parameters
+        ----------
+        rope : float
+            Half-width of the region of practical equivalence, in the measure's units
+            (e.g. 0.01 for accuracy or AUC).
+        method : {'signed-rank', 'sign'}, default 'signed-rank'
+            The table holds one score per data set, so the Bayesian signed-rank or sign
+            test (for fold scores call ``bayes_compare(..., method='hierarchical')``).
+        threshold : float, default 0.95
+            The probability a verdict needs.
+        prior, n_samples, random_state, seed
+            As :func:`~measurelab.inference.bayes.bayes_compare` (``seed`` is another name
+            for ``random_state``); one generator seeded once draws for every pair in turn.
+
+        Returns
+        -------
+        DataFrame
+            One row per pair (a, b) in column order: ``a, b, p_a_better, p_rope,
+            p_b_better, verdict`` ('a better', 'equivalent', 'b better' or 'undecided').
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> t = pd.DataFrame({"nb": [0.80, 0.71, 0.92, 0.65, 0.88, 0.77],
+        ...                   "tree": [0.83, 0.74, 0.95, 0.67, 0.91, 0.80]})
+        >>> demsar(t).bayes(rope=0.01).round(3).values.tolist()
+        [['nb', 'tree', 0.0, 0.0, 1.0, 'b better']]
+        """
+        import pandas as pd
+
+        from measurelab.inference.bayes import bayes_compare, verdict_of
+
+        if method not in ("signed-rank", "sign"):
+            raise MeasurelabError(
+                f"DemsarResult.bayes compares one score per data set: method must be "
+                f"'signed-rank' or 'sign', got {method!r} (for fold scores call "
+                "bayes_compare(..., method='hierarchical'))")
+        verdict_of(0.0, 0.0, 0.0, threshold=threshold)  # check the threshold first
+        rng = np.random.default_rng(random_state_of(random_state, seed, "DemsarResult.bayes"))
+        names = list(self.table.columns)
+        values = self.table.to_numpy(dtype=np.float64)
+        rows = []
+        for i, a in enumerate(names):
+            for j in range(i + 1, len(names)):
+                r = bayes_compare(values[:, i], values[:, j], rope=rope, method=method,
+                                  higher_is_better=self.higher_is_better,
+                                  names=(str(a), str(names[j])), prior=prior,
+                                  n_samples=n_samples, random_state=rng)
+                rows.append({"a": a, "b": names[j], "p_a_better": r.p_a_better,
+                             "p_rope": r.p_rope, "p_b_better": r.p_b_better,
+                             "verdict": r.verdict(threshold)})
+        cols = ["a", "b", "p_a_better", "p_rope", "p_b_better", "verdict"]
+        return pd.DataFrame(rows, columns=cols)
+
     def groups(self) -> list[list[str]]:
         """Maximal runs of models (in rank order) whose ranks lie within CD of each other.
 
@@ -205,6 +265,48 @@ class DemsarResult:
             )
         return "\n".join(lines)
 
+    def sentences(self) -> list[str]:
+        """The analysis in words: the ranking, Friedman's verdict at ``alpha``, and the
+        pairs whose average ranks differ by more than the critical difference.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> t = pd.DataFrame({"a": [.9, .8, .85, .7, .9, .8], "b": [.8, .7, .8, .6, .8, .85],
+        ...                   "c": [.7, .75, .6, .65, .7, .6]})
+        >>> demsar(t).sentences()[0]
+        'Average ranks over 6 data sets (1 = best): a 1.17, b 2.17, c 2.67.'
+        """
+        from measurelab.inference._demsar_report import sentences
+
+        return sentences(self)
+
+    def to_html(self, path: Any = None, *, title: str = "Comparing classifiers over data sets",
+                bayes: Any = None, files: bool = True) -> Any:
+        """One page in the shared measurelab look: the answer in words, the critical
+        difference diagram, the Bayesian verdicts when given (``bayes``: the table of
+        :meth:`bayes`), then every table collapsed. Written to ``path`` (with the diagram as
+        ``STEM-cd.png`` / ``.svg`` beside it when ``files``), or returned as text when
+        ``path`` is None.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> t = pd.DataFrame({"a": [.9, .8, .85, .7], "b": [.8, .7, .8, .6]})
+        >>> page = demsar(t).to_html()
+        >>> page.startswith("<!DOCTYPE html>") and "Critical difference" in page
+        True
+        """
+        from measurelab.inference._demsar_report import to_html
+
+        return to_html(self, path, title=title, bayes=bayes, files=files)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows the sentences and the critical difference diagram."""
+        from measurelab.inference._demsar_report import repr_html
+
+        return repr_html(self)
+
     def plot(self, ax: Any = None, *, title: str | None = None) -> Any:
         """Draw the critical-difference diagram (Demšar 2006, Fig. 1) and return the Axes.
 
@@ -240,7 +342,8 @@ class DemsarResult:
             level = -(i + 1) if left else -(k - i)
             xend = 0.6 if left else k + 0.4
             ax.plot([rank, rank, xend], [0, level, level], color="black", lw=0.8)
-            ax.text(xend + (-0.05 if left else 0.05), level, f"{name} ({rank:.2f})",
+            shown = str(name).replace("$", r"\$")  # names drawn literally
+            ax.text(xend + (-0.05 if left else 0.05), level, f"{shown} ({rank:.2f})",
                     ha="right" if left else "left", va="center", fontsize=9)
         # bars of non-significant groups
         for j, g in enumerate(self.groups()):

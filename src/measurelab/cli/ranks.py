@@ -1,0 +1,178 @@
+"""``measurelab ranks``: compare classifiers over many data sets (Demšar 2006).
+
+The input is a CSV of scores, one row per data set and one column per model (the first
+column, when it is text, names the data sets), or a long table (``--long``: one row per
+data set and model). Prints the average ranks, Friedman's and Iman–Davenport's tests, the
+Nemenyi critical difference and the pairs' wins/draws/losses; ``--bayes --rope R`` adds the
+Bayesian signed-rank verdict of every pair (Benavoli et al. 2017); ``--html`` writes a page
+with the critical-difference diagram.
+
+Examples (shell)::
+
+    measurelab ranks auc_by_dataset.csv --html ranks.html
+    measurelab ranks errors.csv --lower-is-better --json
+    measurelab ranks scores_long.csv --long --bayes --rope 0.01
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from measurelab.exceptions import MeasurelabError
+
+
+def add_parser(sub: Any) -> argparse.ArgumentParser:
+    p = sub.add_parser(
+        "ranks",
+        help="compare classifiers over many data sets: ranks, Friedman, Nemenyi CD",
+        description=(
+            "Compare classifiers over many data sets (Demšar 2006): average ranks, "
+            "Friedman and Iman–Davenport tests, Nemenyi's critical difference, wins/draws/"
+            "losses with sign and Wilcoxon tests per pair; --bayes adds the Bayesian "
+            "signed-rank test of every pair. FILE is a CSV (or '-' for stdin): one row per "
+            "data set, one column per model (a first text column names the data sets), or "
+            "with --long one row per (data set, model, score)."
+        ),
+    )
+    p.add_argument("file", metavar="FILE", help="CSV of scores, - for stdin")
+    p.add_argument("--long", action="store_true",
+                   help="the CSV is long: columns --dataset-col, --model-col, --value-col")
+    p.add_argument("--dataset-col", default="dataset", metavar="NAME",
+                   help="--long: column of the data set names (default dataset)")
+    p.add_argument("--model-col", default="model", metavar="NAME",
+                   help="--long: column of the model names (default model)")
+    p.add_argument("--value-col", default="score", metavar="NAME",
+                   help="--long: column of the scores (default score)")
+    p.add_argument("--lower-is-better", action="store_true",
+                   help="the scores are losses or errors: the smallest ranks first")
+    p.add_argument("--alpha", default="0.05", metavar="A",
+                   help="level of the tests and the critical difference (default 0.05)")
+    p.add_argument("--decimals", metavar="D",
+                   help="round the scores first (values equal at that precision tie)")
+    p.add_argument("--tie-correction", action="store_true",
+                   help="Friedman's statistic corrected for ties (as scipy and R)")
+    p.add_argument("--bayes", action="store_true",
+                   help="add the Bayesian signed-rank test of every pair (needs --rope)")
+    p.add_argument("--rope", metavar="R",
+                   help="region of practical equivalence, in the scores' units (e.g. 0.01 "
+                        "for accuracy or AUC)")
+    p.add_argument("--seed", default="0", metavar="S", help="seed of the posterior sample")
+    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    p.add_argument("--html", metavar="FILE", help="write a page with the CD diagram")
+    return p
+
+
+def _float(text: str, flag: str) -> float:
+    from measurelab._util.validation import parse_number
+
+    v = parse_number(text.strip()) if isinstance(text, str) else None
+    if v is None:
+        raise MeasurelabError(f"{flag} must be a number, got {text!r}")
+    return float(v)
+
+
+def read_table(args: argparse.Namespace) -> Any:
+    """The data set × model table of the scores in ``args.file``."""
+    import io
+
+    import pandas as pd
+
+    from measurelab.io import source_name
+
+    name = source_name(args.file)
+    src: Any = io.BytesIO(sys.stdin.buffer.read()) if args.file == "-" else args.file
+    try:
+        df = pd.read_csv(src)
+    except FileNotFoundError:
+        raise MeasurelabError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise MeasurelabError(f"{name} is a directory; give a CSV file") from None
+    except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
+        raise MeasurelabError(f"{name}: not a CSV of scores ({msg})") from None
+    if args.long:
+        for flag, col in (("--dataset-col", args.dataset_col), ("--model-col", args.model_col),
+                          ("--value-col", args.value_col)):
+            if col not in df.columns:
+                raise MeasurelabError(f"{name}: no column {col!r} ({flag}; columns: "
+                                      f"{', '.join(map(str, df.columns))})")
+        dup = df.duplicated([args.dataset_col, args.model_col])
+        if dup.any():
+            i = int(dup.to_numpy().nonzero()[0][0])
+            raise MeasurelabError(
+                f"{name}, row {i + 1}: data set {df[args.dataset_col].iloc[i]!r} and model "
+                f"{df[args.model_col].iloc[i]!r} appear twice; give one score each")
+        wide = df.pivot(index=args.dataset_col, columns=args.model_col, values=args.value_col)
+        wide.columns = [str(c) for c in wide.columns]
+        return wide
+    if df.shape[1] and not pd.api.types.is_numeric_dtype(df.iloc[:, 0]):
+        df = df.set_index(df.columns[0])
+    bad = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
+    if bad:
+        raise MeasurelabError(
+            f"{name}: column {bad[0]!r} is not numeric; every column after the data set "
+            "names is a model's scores (a long table needs --long)")
+    df.columns = [str(c) for c in df.columns]
+    return df
+
+
+def run(args: argparse.Namespace) -> int:
+    from measurelab.cli.evaluate_models import check_output_path
+    from measurelab.inference import demsar
+
+    alpha = _float(args.alpha, "--alpha")
+    decimals = None
+    if args.decimals is not None:
+        try:
+            decimals = int(args.decimals)
+        except ValueError:
+            raise MeasurelabError(f"--decimals must be an integer, got "
+                                  f"{args.decimals!r}") from None
+    rope = None
+    if args.bayes:
+        if args.rope is None:
+            raise MeasurelabError("--bayes needs --rope R: the difference that is practically "
+                                  "none, in the scores' units (e.g. 0.01)")
+        rope = _float(args.rope, "--rope")
+    elif args.rope is not None:
+        raise MeasurelabError("--rope applies with --bayes")
+    try:
+        seed = int(args.seed)
+    except ValueError:
+        raise MeasurelabError(f"--seed must be an integer, got {args.seed!r}") from None
+    if args.html is not None:
+        check_output_path(args.html, "--html")
+    table = read_table(args)
+    res = demsar(table, higher_is_better=not args.lower_is_better, alpha=alpha,
+                 decimals=decimals, tie_correction=args.tie_correction)
+    bayes = None
+    if args.bayes:
+        bayes = res.bayes(rope=rope, seed=seed)
+    if args.json:
+        out = {"avg_ranks": {k: float(v) for k, v in res.avg_ranks.items()},
+               "friedman": {"chi2": res.friedman_chi2, "p": res.friedman_p},
+               "iman_davenport": {"F": res.iman_davenport_F, "p": res.iman_davenport_p},
+               "alpha": res.alpha, "q_alpha": res.q_alpha, "cd": res.cd,
+               "higher_is_better": res.higher_is_better,
+               "pairs": res.wdl.to_dict("records")}
+        if bayes is not None:
+            out["bayes"] = bayes.to_dict("records")
+        from measurelab.jsonable import to_jsonable
+
+        print(json.dumps(to_jsonable(out), allow_nan=False))
+    else:
+        print("\n".join(res.sentences()))
+        print()
+        print(res.wdl.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        if bayes is not None:
+            print()
+            print(f"Bayesian signed-rank test, rope {rope:g}:")
+            print(bayes.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+    if args.html is not None:
+        res.to_html(args.html, bayes=bayes)
+        if not args.json:
+            print(f"wrote {args.html}")
+    return 0
