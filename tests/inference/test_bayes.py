@@ -486,3 +486,34 @@ def test_no_nan_leaks_without_a_warning():
                 assert not any(math.isnan(p) for p in r.probabilities)
                 assert not np.isnan(r.sample).any()
     assert all(issubclass(w.category, UndefinedMeasureWarning) for w in caught)
+
+
+def test_bayes_pairs_equals_bayes_compare_per_pair():
+    import pandas as pd
+
+    from measurelab.inference import bayes_pairs
+
+    g = np.random.default_rng(4)
+    base = g.uniform(0.7, 0.8, 10)
+    folds = pd.DataFrame({"lr": base + 0.02, "nb": base - 0.01, "rf": base + 0.021})
+    t = bayes_pairs(folds, rope=0.01, method="correlated-t", random_state=3)
+    assert t[["a", "b"]].values.tolist() == [["lr", "nb"], ["lr", "rf"], ["nb", "rf"]]
+    for row in t.itertuples():
+        r = ml.bayes_compare(folds[row.a], folds[row.b], rope=0.01, method="correlated-t")
+        assert (row.p_a_better, row.p_rope, row.p_b_better) == pytest.approx(
+            (r.p_a_better, r.p_rope, r.p_b_better), abs=1e-12)
+        assert row.verdict == r.verdict()
+    signed = bayes_pairs(folds.to_dict("series"), rope=0.01, method="signed-rank", seed=1)
+    again = bayes_pairs(folds.to_dict("series"), rope=0.01, method="signed-rank", seed=1)
+    assert signed.equals(again)
+
+
+@pytest.mark.parametrize("scores,message", [
+    ([1, 2], "scores must be a mapping"),
+    ({"a": [0.1, 0.2]}, "needs two or more"),
+])
+def test_bayes_pairs_bad_input(scores, message):
+    from measurelab.inference import bayes_pairs
+
+    with pytest.raises(ml.exceptions.MeasurelabError, match=message):
+        bayes_pairs(scores, rope=0.01, method="signed-rank")

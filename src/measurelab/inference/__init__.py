@@ -27,7 +27,8 @@ Examples
 from measurelab._util.lazy import lazy_face
 
 _LAZY = {
-    **dict.fromkeys(("BayesComparison", "bayes_compare"), "measurelab.inference.bayes"),
+    **dict.fromkeys(("BayesComparison", "bayes_compare", "bayes_pairs"),
+                    "measurelab.inference.bayes"),
     **dict.fromkeys(("ClassifierComparison", "compare_classifiers"),
                     "measurelab.inference.classifiers"),
     **dict.fromkeys(("DemsarResult", "bonferroni_dunn_q", "demsar", "nemenyi_q"),
@@ -49,6 +50,7 @@ __all__ = [
     "UnpairedComparison",
     "WilcoxonResult",
     "bayes_compare",
+    "bayes_pairs",
     "bonferroni_dunn_q",
     "compare_classifiers",
     "compare_unpaired",

@@ -72,7 +72,7 @@ from measurelab._util.validation import (
 )
 from measurelab.exceptions import MeasurelabError
 
-__all__ = ["METHODS", "VERDICTS", "BayesComparison", "bayes_compare"]
+__all__ = ["METHODS", "VERDICTS", "BayesComparison", "bayes_compare", "bayes_pairs"]
 
 #: the models :func:`bayes_compare` fits
 METHODS: tuple[str, ...] = ("correlated-t", "signed-rank", "sign", "hierarchical")
@@ -384,6 +384,84 @@ def bayes_compare(
 
 
 # -------------------------------------------------------------------------- validation
+def bayes_pairs(
+    scores: Any,
+    *,
+    rope: float,
+    method: str,
+    runs: int = 1,
+    higher_is_better: bool = True,
+    threshold: float = 0.95,
+    random_state: Any = DEFAULT_RANDOM_STATE,
+    seed: Any = UNSET,
+    **kwargs: Any,
+) -> Any:
+    """The Bayesian verdict for every pair of several classifiers: :func:`bayes_compare` on
+    each pair of ``scores``.
+
+    Parameters
+    ----------
+    scores : mapping {model: scores} or DataFrame (one column per model)
+        Per model: fold scores of one data set (``'correlated-t'``), one score per data set
+        (``'signed-rank'``, ``'sign'``), or data sets × folds (``'hierarchical'``: a mapping
+        of 2-d arrays); the same cells for every model.
+    rope, method, runs, higher_is_better
+        As :func:`bayes_compare`.
+    threshold : float, default 0.95
+        The probability a verdict needs.
+    random_state, seed
+        One generator seeded once draws for every pair in turn (``seed``: another name).
+    **kwargs
+        Passed on to :func:`bayes_compare` (``prior``, ``n_samples``, ``chains``, ...).
+
+    Returns
+    -------
+    DataFrame
+        One row per pair (a, b) in the models' order: ``a, b, p_a_better, p_rope,
+        p_b_better, verdict``.
+
+    Examples
+    --------
+    >>> folds = {"lr": [0.81, 0.79, 0.84, 0.80, 0.83, 0.78, 0.82, 0.80, 0.81, 0.79],
+    ...          "nb": [0.76, 0.75, 0.80, 0.74, 0.78, 0.73, 0.77, 0.76, 0.75, 0.74],
+    ...          "rf": [0.82, 0.78, 0.85, 0.80, 0.84, 0.77, 0.83, 0.81, 0.80, 0.80]}
+    >>> t = bayes_pairs(folds, rope=0.01, method="correlated-t")
+    >>> t[["a", "b", "verdict"]].values.tolist()
+    [['lr', 'nb', 'a better'], ['lr', 'rf', 'undecided'], ['nb', 'rf', 'b better']]
+    """
+    from collections.abc import Mapping
+
+    import pandas as pd
+
+    if isinstance(scores, pd.DataFrame):
+        items = [(str(c), scores[c].to_numpy()) for c in scores.columns]
+    elif isinstance(scores, Mapping):
+        items = [(str(k), v) for k, v in scores.items()]
+    else:
+        raise MeasurelabError("scores must be a mapping {model: scores} or a DataFrame with "
+                              f"one column per model, got {type(scores).__name__}")
+    if len(items) < 2:
+        raise MeasurelabError(f"scores holds {len(items)} model(s); a comparison needs two or "
+                              "more")
+    names = [n for n, _ in items]
+    dup = next((n for n in names if names.count(n) > 1), None)
+    if dup is not None:
+        raise MeasurelabError(f"model name {dup!r} is given twice (names are compared as "
+                              "text); give each model once")
+    verdict_of(0.0, 0.0, 0.0, threshold=threshold)  # check the threshold first
+    rng = _rng(random_state_of(random_state, seed, "bayes_pairs"))
+    rows = []
+    for i, (a, va) in enumerate(items):
+        for b, vb in items[i + 1:]:
+            r = bayes_compare(va, vb, rope=rope, method=method, runs=runs,
+                              higher_is_better=higher_is_better, names=(a, b),
+                              random_state=rng, **kwargs)
+            rows.append({"a": a, "b": b, "p_a_better": r.p_a_better, "p_rope": r.p_rope,
+                         "p_b_better": r.p_b_better, "verdict": r.verdict(threshold)})
+    return pd.DataFrame(rows, columns=["a", "b", "p_a_better", "p_rope", "p_b_better",
+                                       "verdict"])
+
+
 def _check_method(method: Any) -> str:
     if not isinstance(method, str) or method not in METHODS:
         raise MeasurelabError(f"method must be one of {', '.join(map(repr, METHODS))}, got "
