@@ -65,6 +65,13 @@ CALLS = {
         _sample, "ref", runs=3, **kw),
     "mds": lambda **kw: metric_space.mds(D, 2, **kw)[0],
     "stress_curve": lambda **kw: metric_space.stress_curve(D, 3, **kw),
+    "reliability_diagram": lambda **kw: ml.reliability_diagram(Y, S, n_boot=50, **kw),
+    "bayes_compare": lambda **kw: ml.bayes_compare(S[:20], S2[:20], rope=0.01,
+                                                   method="signed-rank", n_samples=500,
+                                                   **kw).sample,
+    "bayes_pairs": lambda **kw: ml.inference.bayes_pairs(
+        {"a": S[:20], "b": S2[:20], "c": S[20:40]}, rope=0.01, method="sign",
+        n_samples=500, **kw),
 }
 
 

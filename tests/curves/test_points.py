@@ -189,6 +189,32 @@ def test_cost_envelope_is_the_roc_convex_hull_in_cost_space(seed, weighted, zero
     np.testing.assert_allclose(cc.pc[1:-1], inner[(inner > 0) & (inner < 1)], rtol=1e-12)
 
 
+@pytest.mark.parametrize("seed,weighted", [(0, False), (4, True), (9, False)])
+def test_cost_curve_against_brute_force_from_the_definition(seed, weighted):
+    """Drummond & Holte 2006 from scratch: every threshold (predict positive iff score >=
+    t, t over +inf and every score) is a classifier with expected cost
+    p·FNR·C(−|+) + (1 − p)·FPR·C(+|−); divided by its largest value p·C(−|+) + (1 −
+    p)·C(+|−) it depends on the costs and prior only through PC(+) = p·C(−|+) / (p·C(−|+)
+    + (1 − p)·C(+|−)); the lower envelope is the best threshold's."""
+    y, s, w = _data(seed, n=120, weighted=weighted)
+    w = np.ones(y.size) if w is None else w
+    cc = ml.curves.cost_curve(y, s, sample_weight=w)
+    pos_w, neg_w = w[y == 1].sum(), w[y == 0].sum()
+    rates = []
+    for t in [np.inf, *sorted(set(s.tolist()), reverse=True)]:
+        pred = s >= t
+        rates.append((w[(y == 0) & pred].sum() / neg_w, w[(y == 1) & ~pred].sum() / pos_w))
+    rng = np.random.default_rng(seed)
+    for _ in range(200):
+        prior, c_fn, c_fp = rng.random(), rng.uniform(0.1, 10), rng.uniform(0.1, 10)
+        norm = prior * c_fn + (1 - prior) * c_fp
+        pc = prior * c_fn / norm
+        costs = [(prior * fnr * c_fn + (1 - prior) * fpr * c_fp) / norm for fpr, fnr in rates]
+        assert cc.envelope(pc) == pytest.approx(min(costs), abs=1e-12)
+        assert costs == pytest.approx(
+            [cc.line(i, pc) for i in range(cc.fpr.size)], abs=1e-12)
+
+
 def test_one_class_is_an_error_for_det_and_cost_and_nan_for_roc():
     with pytest.raises(ml.MeasurelabError, match="one class"):
         ml.curves.det_curve([1, 1, 1], [0.2, 0.5, 0.9])

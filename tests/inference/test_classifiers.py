@@ -171,7 +171,18 @@ def test_plot_and_html(three, tmp_path):
     y, models = three
     r = ml.compare_classifiers(y, models, measures=["acc", "auc"], n_boot=100)
     fig = r.plot()
-    assert len(fig.axes) == 3
+    titles = [ax.get_title() for ax in fig.axes]
+    assert titles[:3] == ["ROC", "precision–recall", "reliability (CORP; 90% consistency bands)"]
+    # the CORP curve of each model is its isotonic recalibration (PAV), drawn in the diagram
+    from sklearn.isotonic import IsotonicRegression
+
+    lines = [ln for ln in fig.axes[2].get_lines() if ln.get_label() in models]
+    assert len(lines) == 3
+    for ln in lines:
+        s = np.asarray(models[ln.get_label()], dtype=float)
+        iso = IsotonicRegression(out_of_bounds="clip").fit(s, y)
+        x = np.asarray(ln.get_xdata())
+        assert np.allclose(ln.get_ydata(), iso.predict(x), atol=1e-9)
     import matplotlib.pyplot as plt
 
     plt.close(fig)

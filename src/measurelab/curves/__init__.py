@@ -1,6 +1,7 @@
 """Curves as data (:mod:`~measurelab.curves.points`) and as pictures
 (:mod:`~measurelab.curves.plots`): ROC, precision-recall, DET, lift, cumulative gain and
-Drummond & Holte cost curves, each read off the score table.
+Drummond & Holte cost curves, each read off the score table; the CORP reliability diagram
+with its consistency band (:mod:`~measurelab.curves.reliability`).
 
 Examples
 --------
@@ -10,8 +11,9 @@ Examples
 [0.0, 0.5, 0.5, 1.0, 1.0]
 """
 
-from measurelab.curves import plots, points
+from measurelab.curves import plots, points, reliability
 from measurelab.curves.plots import *  # noqa: F403  (the names of plots.__all__)
 from measurelab.curves.points import *  # noqa: F403  (the names of points.__all__)
+from measurelab.curves.reliability import *  # noqa: F403  (reliability.__all__)
 
-__all__ = sorted([*points.__all__, *plots.__all__])
+__all__ = sorted([*points.__all__, *plots.__all__, *reliability.__all__])

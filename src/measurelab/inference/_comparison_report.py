@@ -76,23 +76,25 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     axes[0].plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
     axes[0].set(xlabel="false positive rate", ylabel="true positive rate", title="ROC")
     axes[1].set(xlabel="recall", ylabel="precision", title="precision–recall")
-    if probs:
+    if probs:  # the CORP reliability diagram with consistency bands (SPEC §10)
+        from measurelab.curves.reliability import plot_reliability
+
         ax = axes[2]
-        ax.plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
-        level = cmp.level if cmp.level is not None else 0.95
-        for i, (n, t) in enumerate(zip(cmp.names, cmp._design.tables, strict=True)):
-            mean_s, frac, lo, hi = reliability(t, level=level)
-            ok = ~np.isnan(frac)
-            ax.errorbar(mean_s[ok], frac[ok], yerr=[frac[ok] - lo[ok], hi[ok] - frac[ok]],
-                        marker="o", ms=3, capsize=2, lw=1, label=_fig.literal(n),
-                        color=_fig.colour(i))
-        ax.set(xlabel="mean predicted probability", ylabel="fraction positive",
-               title="reliability", xlim=(0, 1), ylim=(0, 1))
-    for ax in axes:
+        ax.set_prop_cycle(color=[_fig.colour(i) for i in range(len(cmp.names))])
+        plot_reliability(cmp._y.astype(np.int8), dict(zip(cmp.names, cmp._scores,
+                                                          strict=True)),
+                         band=0.9, n_boot=min(cmp.n_boot, 500), random_state=cmp.random_state,
+                         sample_weight=cmp._w, ax=ax)
+        ax.set_title("reliability (CORP; 90% consistency bands)")
+        ax.set_ylabel("recalibrated probability (CEP)")
+        ax.set_xlabel("predicted probability")
+    for ax in axes[:2]:
         ax.legend(fontsize=8, loc="lower right" if ax is axes[0] else "best")
+    if probs:
+        axes[2].legend(fontsize=8, loc="upper left")
     pct = round(100 * (cmp.level if cmp.level is not None else 0.95))
-    fig.suptitle(f"{len(cmp.names)} model(s), {cmp._y.size} cases; bands and bars: "
-                 f"{pct}% intervals", fontsize=9)
+    fig.suptitle(f"{len(cmp.names)} model(s), {cmp._y.size} cases; curve bands: {pct}% "
+                 "intervals", fontsize=9)
     fig.tight_layout()
     return fig
 

@@ -651,16 +651,18 @@ class ClassifierComparison:
         return _report.curve_bands(self, n_boot, grid)
 
     def plot(self, *, n_boot: int | None = None) -> Any:
-        """A matplotlib Figure: ROC and PR curves with bootstrap bands, and a reliability
-        diagram (10 equal-width bins, Wilson intervals) when the scores are probabilities.
+        """A matplotlib Figure: ROC and PR curves with bootstrap bands, and, when the scores
+        are probabilities, the CORP reliability diagram of every model with its 90%
+        consistency band and the distribution of the predictions beneath (SPEC §10; the
+        strip is a second, hidden axis).
 
         Examples
         --------
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
         ...                         measures=["auc"], n_boot=100)
         >>> fig = r.plot()
-        >>> [ax.get_title() for ax in fig.axes]
-        ['ROC', 'precision–recall', 'reliability']
+        >>> [ax.get_title() for ax in fig.axes][:3]
+        ['ROC', 'precision–recall', 'reliability (CORP; 90% consistency bands)']
         """
         return _report.plot(self, n_boot=n_boot)
 

@@ -1,18 +1,21 @@
 """Measure families, one module each; importing this package registers them all.
 
-==============  ===========================================================
-module          measures
-==============  ===========================================================
-basic           acc, err, sens, spec, prec, npv, f_beta, f1, bacc, gmean
-likelihood      youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict)
-agreement       mcc, kappa
-oarp            ri, op, avri, oarp (+ extended_precision_recall)
-ranking         auc (Hand & Till M), apr, ap, ap11, bep, lift
-probability     rms, mxe, brier, ece, top_k_acc
-calibration     cal
-composite       sar
-twolevel        two_level(f, g) → f:g
-==============  ===========================================================
+==================  ====================================================================
+module              measures
+==================  ====================================================================
+basic               acc, err, sens, spec, prec, npv, f_beta, f1, bacc, gmean
+likelihood          youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict)
+agreement           mcc, kappa
+oarp                ri, op, avri, oarp (+ extended_precision_recall)
+ranking             auc (Hand & Till M), apr, ap, ap11, bep, lift
+probability         rms, mxe, brier, ece, top_k_acc
+calibration         cal
+recalibration       brier_mcb, brier_dsc, logloss_mcb, logloss_dsc (CORP decomposition)
+smooth_calibration  smece, ici, e50, e90, emax
+calibration_test    spiegelhalter_z
+composite           sar
+twolevel            two_level(f, g) → f:g
+==================  ====================================================================
 """
 
 # registration order = listing order of `measurelab measures`
@@ -22,6 +25,9 @@ from measurelab.measures import oarp  # noqa: F401
 from measurelab.measures import ranking  # noqa: F401
 from measurelab.measures import probability  # noqa: F401
 from measurelab.measures import calibration  # noqa: F401
+from measurelab.measures import recalibration  # noqa: F401
+from measurelab.measures import smooth_calibration  # noqa: F401
+from measurelab.measures import calibration_test  # noqa: F401
 from measurelab.measures import agreement  # noqa: F401
 from measurelab.measures import composite  # noqa: F401
 from measurelab.measures.base import Measure, Registry, measure, registry

@@ -110,12 +110,26 @@ class EvaluationResult(Mapping[str, Any]):
         return list(range(len(values)))
 
     def notes(self) -> dict[str, str]:
-        """Verbal readings of some values (the DP band of Sokolova 2006)."""
+        """Verbal readings of some values: the DP band of Sokolova 2006, the two-sided
+        p-value of Spiegelhalter's z.
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> r = ml.evaluate([0, 1, 0, 1, 0], [0.1, 0.9, 0.21, 0.9, 0.5],
+        ...                 measures=["spiegelhalter_z"])
+        >>> r.notes()
+        {'spiegelhalter_z': 'two-sided p = 0.449'}
+        """
+        from measurelab.measures.calibration_test import spiegelhalter_p_value
         from measurelab.measures.likelihood import dp_band
 
         out = {}
         if "dp" in self._values and np.ndim(self._values["dp"]) == 0:
             out["dp"] = dp_band(float(self._values["dp"]))
+        z = self._values.get("spiegelhalter_z")
+        if z is not None and np.ndim(z) == 0 and not np.isnan(z):
+            out["spiegelhalter_z"] = f"two-sided p = {spiegelhalter_p_value(float(z)):.3g}"
         return out
 
     def intervals(self) -> Any:

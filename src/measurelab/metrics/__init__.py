@@ -2,8 +2,9 @@
 (:mod:`~measurelab.metrics.evaluation`), the streaming :class:`Evaluator`
 (:mod:`~measurelab.metrics.streaming`), per-class one-vs-rest tables
 (:mod:`~measurelab.metrics.one_vs_rest`), the best threshold for a measure
-(:mod:`~measurelab.metrics.thresholds`) and scikit-learn scorers
-(:mod:`~measurelab.metrics.scorers`).
+(:mod:`~measurelab.metrics.thresholds`), scikit-learn scorers
+(:mod:`~measurelab.metrics.scorers`) and the CORP score decomposition and Spiegelhalter's
+test (:mod:`~measurelab.metrics.calibration`).
 
 Examples
 --------
@@ -30,18 +31,24 @@ _LAZY = {
     "make_scorer": "measurelab.metrics.scorers",
     "BestThreshold": "measurelab.metrics.thresholds",
     "best_threshold": "measurelab.metrics.thresholds",
+    **dict.fromkeys(("ScoreDecomposition", "SpiegelhalterTest", "decompose_score",
+                     "spiegelhalter_test"), "measurelab.metrics.calibration"),
 }
 __all__ = [
     "BestThreshold",
     "EvaluationResult",
     "Evaluator",
     "MeasureScore",
+    "ScoreDecomposition",
+    "SpiegelhalterTest",
     "best_threshold",
     "build_stats",
+    "decompose_score",
     "evaluate",
     "evaluate_counts",
     "make_scorer",
     "per_class",
+    "spiegelhalter_test",
     "data_function",
     *_MEASURES,
 ]

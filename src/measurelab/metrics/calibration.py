@@ -1,0 +1,154 @@
+"""Calibration on data: the CORP score decomposition (:func:`decompose_score`) and
+Spiegelhalter's test (:func:`spiegelhalter_test`).
+
+The numbers are those of the registry's measures — ``brier_mcb``, ``brier_dsc``,
+``logloss_mcb``, ``logloss_dsc`` (:mod:`measurelab.measures.recalibration`) and
+``spiegelhalter_z`` (:mod:`measurelab.measures.calibration_test`) — computed once on the
+data's score table, with the parts that are no measure of their own (the uncertainty, the
+score, the p-value). docs/CALIBRATION.md says which calibration number to trust for what.
+
+Examples
+--------
+>>> d = decompose_score([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9])
+>>> {k: round(v, 7) for k, v in d.to_dict().items()}
+{'mcb': 0.1016667, 'dsc': 0.125, 'unc': 0.25, 'score': 0.2266667}
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from measurelab.exceptions import MeasurelabError
+from measurelab.measures.calibration_test import spiegelhalter_p_value, spiegelhalter_z
+from measurelab.measures.recalibration import SCORES, decomposition
+from measurelab.metrics.evaluation import build_stats
+from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.scoretable import ScoreTable
+
+__all__ = ["ScoreDecomposition", "SpiegelhalterTest", "decompose_score", "spiegelhalter_test"]
+
+
+@dataclass(frozen=True)
+class ScoreDecomposition:
+    """A mean score and its CORP parts: ``score = mcb − dsc + unc``.
+
+    Attributes
+    ----------
+    mcb : miscalibration, S(p) − S(recalibrated p) ≥ 0 (lower is better)
+    dsc : discrimination, S(base rate) − S(recalibrated p) ≥ 0 (higher is better)
+    unc : uncertainty, S(base rate)
+    score : the mean score S(p)
+    """
+
+    mcb: float
+    dsc: float
+    unc: float
+    score: float
+
+    def to_dict(self) -> dict[str, float]:
+        """``{'mcb', 'dsc', 'unc', 'score'}`` as plain floats."""
+        return {k: float(v) for k, v in asdict(self).items()}
+
+
+@dataclass(frozen=True)
+class SpiegelhalterTest:
+    """Spiegelhalter's z and its two-sided normal p-value."""
+
+    z: float
+    p_value: float
+
+    def to_dict(self) -> dict[str, float]:
+        """``{'z', 'p_value'}`` as plain floats."""
+        return {k: float(v) for k, v in asdict(self).items()}
+
+
+def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
+           where: str) -> ScoreTable:
+    if isinstance(y_true, ScoreTable):
+        if y_score is not None or sample_weight is not None:
+            raise MeasurelabError("a ScoreTable already holds the scores and weights; omit "
+                                  "y_score and sample_weight")
+        t = y_true
+    else:
+        stats = build_stats(y_true, y_score, pos_label=pos_label, sample_weight=sample_weight)
+        if not isinstance(stats, BinaryStats) or stats.table is None:
+            raise MeasurelabError(f"{where} is defined for binary tasks: give one probability "
+                                  "of the positive class per case")
+        t = stats.table
+    if not t.total > 0:
+        raise MeasurelabError("the total weight is 0 (every sample_weight is 0); expected at "
+                              "least one example with a positive weight")
+    if t.size and (t.scores[0] < 0 or t.scores[-1] > 1):
+        bad = float(t.scores[0] if t.scores[0] < 0 else t.scores[-1])
+        raise MeasurelabError(f"{where} needs probabilities in [0, 1], got {bad!r}")
+    return t
+
+
+def decompose_score(
+    y_true: Any,
+    y_score: Any = None,
+    score: str = "brier",
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+) -> ScoreDecomposition:
+    """The CORP decomposition of the Brier score or the log loss: miscalibration (MCB),
+    discrimination (DSC) and uncertainty (UNC) from the PAV (isotonic) recalibration of
+    the outcomes on the predictions, ``score = mcb − dsc + unc`` (Dimitriadis, Gneiting &
+    Jordan 2021; SPEC §10).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,), or a :class:`~measurelab.ScoreTable` (then omit
+        ``y_score`` and ``sample_weight``)
+    y_score : array-like of shape (n,), probabilities of the positive class in [0, 1]
+    score : 'brier' or 'log' (the log loss in nats; p clipped to [ε, 1 − ε] as
+        :func:`measurelab.metrics.mxe`)
+    pos_label : the positive class
+    sample_weight : case weights
+
+    Returns
+    -------
+    ScoreDecomposition
+        ``mcb``, ``dsc``, ``unc``, ``score`` and ``to_dict()``; the same values as the
+        measures ``brier_mcb``/``brier_dsc`` (``logloss_mcb``/``logloss_dsc``), ``brier``
+        (``mxe``).
+
+    Examples
+    --------
+    >>> d = decompose_score([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9], "log")
+    >>> [round(v, 6) for v in (d.mcb, d.dsc, d.unc, d.score)]
+    [0.323733, 0.318257, 0.693147, 0.698623]
+    >>> round(d.mcb - d.dsc + d.unc - d.score, 12)
+    0.0
+    """
+    if score not in SCORES:
+        raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES}")
+    t = _table(y_true, y_score, pos_label, sample_weight, "decompose_score")
+    return ScoreDecomposition(*decomposition(t, score))
+
+
+def spiegelhalter_test(
+    y_true: Any,
+    y_score: Any = None,
+    *,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+) -> SpiegelhalterTest:
+    """Spiegelhalter's (1986) z-test of calibration: z = Σ w(y − p)(1 − 2p) /
+    √Σ w(1 − 2p)²p(1 − p) and its two-sided normal p-value 2·Φ(−|z|).
+
+    z > 0: on balance too extreme (over-confident), z < 0: too cautious; see
+    :mod:`measurelab.measures.calibration_test` for the sign and the zero-variance rule.
+
+    Examples
+    --------
+    >>> r = spiegelhalter_test([0, 1, 0, 1, 0], [0.1, 0.9, 0.21, 0.9, 0.5])
+    >>> round(r.z, 6), round(r.p_value, 6)
+    (-0.756697, 0.449231)
+    """
+    t = _table(y_true, y_score, pos_label, sample_weight, "spiegelhalter_test")
+    z = spiegelhalter_z(t)
+    return SpiegelhalterTest(z, spiegelhalter_p_value(z) if not math.isnan(z) else math.nan)
