@@ -495,7 +495,8 @@ def test_bayes_pairs_equals_bayes_compare_per_pair():
 
     g = np.random.default_rng(4)
     base = g.uniform(0.7, 0.8, 10)
-    folds = pd.DataFrame({"lr": base + 0.02, "nb": base - 0.01, "rf": base + 0.021})
+    folds = pd.DataFrame({"lr": base + 0.02, "nb": base - 0.01 + g.normal(0, 0.01, 10),
+                          "rf": base + 0.021 + g.normal(0, 0.005, 10)})
     t = bayes_pairs(folds, rope=0.01, method="correlated-t", random_state=3)
     assert t[["a", "b"]].values.tolist() == [["lr", "nb"], ["lr", "rf"], ["nb", "rf"]]
     for row in t.itertuples():
