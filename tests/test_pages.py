@@ -34,3 +34,25 @@ def test_details_and_figure_escape():
     assert pages.details("a<b", "x").startswith("<details><summary>a&lt;b</summary>")
     assert "open" in pages.details("s", "x", open=True)
     assert pages.figure("f.png", "it's").endswith("alt='it&#x27;s'></figure>")
+
+
+def test_comparison_demsar_reproduction_and_evaluation_pages_share_one_stylesheet(tmp_path):
+    import numpy as np
+
+    import measurelab as ml
+    from measurelab.lab.report.page import Report
+
+    g = np.random.default_rng(0)
+    y = g.integers(0, 2, 60)
+    s = np.clip(0.3 * y + g.random(60) * 0.7, 0, 1)
+    cmp = ml.compare_classifiers(y, {"a": s, "b": s[::-1]}, measures=["auc"], n_boot=100)
+    pages_written = {
+        "comparison": cmp.to_html(tmp_path / "c.html", files=False).read_text(),
+        "demsar": ml.demsar(pd.DataFrame({"a": [.9, .8, .7], "b": [.8, .7, .6]})).to_html(),
+        "evaluation": ml.evaluate(y, s, measures=["auc"]).to_html(),
+        "reproduction": Report("x", "X").to_html(),
+    }
+    for name, page in pages_written.items():
+        styles = page.split("<style>")[1:]
+        assert len(styles) == 1, name
+        assert styles[0].split("</style>")[0] == pages.STYLESHEET, name

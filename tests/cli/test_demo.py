@@ -26,6 +26,11 @@ def test_demo_writes_report_and_agrees_with_sklearn(tmp_path, capsys):
     models = [c for c in table.columns if c not in ("kind", "better")]
     assert len(models) == 3
     md = (out / "demo.md").read_text()
+    page = (out / "demo.html").read_text()
+    from measurelab import pages
+
+    assert f"<style>{pages.STYLESHEET}</style>" in page and "class='summary'" in page
+    assert "href='demo-comparison.html'" in page and "href='index.html'" in page
     assert "demo-curves.png" in md and "| auc " in md
 
     for model in models:

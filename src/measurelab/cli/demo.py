@@ -55,6 +55,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 def run(args: argparse.Namespace) -> int:
     summary = run_demo(Path(args.out), reproductions=not args.no_reproductions)
+    print(f"the demo's page: {Path(args.out) / 'demo.html'}")
     if summary["ran"]:
         from measurelab.lab.experiments import citations
         from measurelab.lab.report.site import write_index
@@ -198,7 +199,7 @@ def run_demo(
     >>> res = run_demo(Path(tempfile.mkdtemp()), reproductions=False, file=io.StringIO())
     >>> sorted(p.name for p in res["written"])  # doctest: +NORMALIZE_WHITESPACE
     ['decision-tree.txt', 'demo-comparison.html', 'demo-curves.png', 'demo-measures.csv',
-     'demo.md', 'logistic-regression.txt', 'naive-Bayes.txt']
+     'demo.html', 'demo.md', 'logistic-regression.txt', 'naive-Bayes.txt']
     """
     file = file or sys.stdout
     out = Path(out)
@@ -229,13 +230,16 @@ def run_demo(
 
     plt.close(fig)
     written += [csv, png]
-    comparison, page = compare_demo_models(y, scores, out, file)
+    comparison, page, summary_text = compare_demo_models(y, scores, out, file)
     written.append(page)
 
     ran, failed = _run_reproductions(out, reproductions, file)
     md = out / "demo.md"
     atomic_write_text(md, _markdown(table, y, files, out, ran, failed, comparison))
     written.append(md)
+    html_page = out / "demo.html"
+    atomic_write_text(html_page, _html(table, y, ran, failed, summary_text))
+    written.append(html_page)
     print(f"demo written to {out} in {time.perf_counter() - t0:.1f} s", file=file)
     return {"table": table, "written": written, "ran": ran, "failed": failed}
 
@@ -245,9 +249,10 @@ COMPARE_MEASURES = ("acc", "f1", "mcc", "auc", "apr", "rms", "mxe", "cal")
 
 
 def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
-                        file: IO[str]) -> tuple[str, Path]:
+                        file: IO[str]) -> tuple[str, Path, str]:
     """Compare the three models honestly (SPEC §6): intervals, paired tests with Holm,
-    verdicts; print the tests, write ``demo-comparison.html``, return a markdown section."""
+    verdicts; print the tests, write ``demo-comparison.html``, return a markdown section,
+    the page and the comparison's summary in words."""
     from measurelab.inference.classifiers import compare_classifiers
 
     with warnings.catch_warnings():
@@ -259,6 +264,7 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
         ivs = cmp.intervals()
         verdicts = cmp.verdicts()
         page = cmp.to_html(out / "demo-comparison.html", title=f"{DATASET}: three models")
+        summary_text = cmp.summary()
     fmt = {"float_format": lambda v: f"{v:.4f}"}
     print("== paired tests (diff = a - b, 95% intervals, p Holm-adjusted over all rows)",
           file=file)
@@ -302,7 +308,7 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
         "All of it on one page, with ROC and precision–recall bands and a reliability "
         "diagram: [demo-comparison.html](demo-comparison.html).",
     ]
-    return "\n".join(lines), page
+    return "\n".join(lines), page, summary_text
 
 
 def _run_reproductions(
@@ -337,6 +343,37 @@ def _run_reproductions(
                   file=sys.stderr)
             failed.append(name)
     return ran, failed
+
+
+def _html(table: pd.DataFrame, y: np.ndarray, ran: list[str], failed: list[str],
+          summary: str) -> str:
+    """The demo's own page, in the shared look: what was run, the comparison's answer in
+    words, every measure per model, the curves, and links to the comparison page and the
+    reproductions."""
+    from measurelab import pages
+
+    esc = pages.escape
+    parts = [
+        f"<p class='lead'>Bundled UCI data set <code>{esc(DATASET)}</code> (credit approval; "
+        f"positive class <code>{esc(POSITIVE)}</code>), split 2:1 with seed {SEED}: "
+        f"{y.size} test cases, {int(y.sum())} positive; three scikit-learn models.</p>",
+        "<h2>Are the differences real?</h2>",
+        "<ul class='summary'>" + "".join(f"<li>{esc(x)}</li>" for x in summary.splitlines())
+        + "</ul>",
+        "<p>Intervals, paired tests, curves and confusion matrices: "
+        "<a href='demo-comparison.html'>the comparison page</a>.</p>",
+        "<h2>Curves</h2>", pages.figure("demo-curves.png", "ROC, precision-recall and "
+                                        "reliability curves of the three models"),
+        "<h2>Every measure</h2>",
+        pages.details(f"Every measure, one column per model ({len(table)} rows)",
+                      pages.table(table, sortable=True)),
+    ]
+    if ran or failed:
+        parts.append("<h2>Paper reproductions (quick settings)</h2>")
+        parts.append("<p><a href='index.html'>All reproductions</a>: "
+                     + ", ".join(f"<a href='{esc(n)}/{esc(n)}.html'>{esc(n)}</a>" for n in ran)
+                     + "".join(f"; {esc(n)} failed" for n in failed) + ".</p>")
+    return pages.document("measurelab demo", "\n".join(parts))
 
 
 def _markdown(table: pd.DataFrame, y: np.ndarray, files: dict[str, Path], out: Path,
