@@ -28,6 +28,7 @@ from __future__ import annotations
 __all__ = [
     "MeasurelabDeprecationWarning",
     "MeasurelabError",
+    "MeasurelabTypeError",
     "MissingMeasureError",
     "UndefinedMeasureWarning",
 ]
@@ -35,6 +36,11 @@ __all__ = [
 
 class MeasurelabError(ValueError):
     """Bad input: the message names the value and what was expected."""
+
+
+class MeasurelabTypeError(MeasurelabError, TypeError):
+    """A parameter of the wrong type (a string where a flag is expected, 1.5 where an
+    integer is): a :class:`MeasurelabError` that is also a :class:`TypeError`."""
 
 
 class MissingMeasureError(MeasurelabError, KeyError):

@@ -18,6 +18,7 @@ import numpy as np
 from measurelab.exceptions import (  # noqa: F401  (the checks below raise them)
     MeasurelabDeprecationWarning,
     MeasurelabError,
+    MeasurelabTypeError,
     UndefinedMeasureWarning,
 )
 
@@ -159,7 +160,7 @@ def check_flag(value: Any, name: str) -> bool:
     True
     """
     if not isinstance(value, bool | np.bool_):
-        raise MeasurelabError(f"{name} must be True or False, got {show(value)[:60]}")
+        raise MeasurelabTypeError(f"{name} must be True or False, got {show(value)[:60]}")
     return bool(value)
 
 
@@ -175,16 +176,102 @@ def check_int(value: Any, name: str, *, minimum: int | None = None,
     >>> check_int(1.5, "grid")
     Traceback (most recent call last):
     ...
-    measurelab.exceptions.MeasurelabError: grid must be an integer, got 1.5
+    measurelab.exceptions.MeasurelabTypeError: grid must be an integer, got 1.5
     """
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
-        raise MeasurelabError(f"{name} must be an integer, got {show(value)[:60]}")
+        raise MeasurelabTypeError(f"{name} must be an integer, got {show(value)[:60]}")
     v = int(value)
     if minimum is not None and v < minimum:
         raise MeasurelabError(f"{name} must be at least {minimum}, got {v}")
     if maximum is not None and v > maximum:
         raise MeasurelabError(f"{name} must be at most {maximum}, got {v}")
     return v
+
+
+def check_real(value: Any, name: str, *, low: float | None = None,
+               high: float | None = None, low_open: bool = False, high_open: bool = False,
+               finite: bool = True) -> float:
+    """``value`` as a float when it is a real number (not a bool, not a string), within
+    the stated bounds, or a one-line error naming ``name``.
+
+    Examples
+    --------
+    >>> check_real(0.05, "alpha", low=0, high=1, low_open=True, high_open=True)
+    0.05
+    >>> check_real("x", "alpha")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabTypeError: alpha must be a number, got 'x'
+    """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
+                                                                | np.floating):
+        raise MeasurelabTypeError(f"{name} must be a number, got {show(value)[:60]}")
+    v = float(value)
+    if math.isnan(v) or (finite and math.isinf(v)):
+        raise MeasurelabError(f"{name} must be a finite number, got {v}")
+    if (low is not None and (v < low or (low_open and v == low))) or \
+            (high is not None and (v > high or (high_open and v == high))):
+        lo_b = "(" if low_open else "["
+        hi_b = ")" if high_open else "]"
+        span = f"{lo_b}{'-inf' if low is None else f'{low:g}'}, " \
+               f"{'inf' if high is None else f'{high:g}'}{hi_b}"
+        raise MeasurelabError(f"{name} must be in {span}, got {v:g}")
+    return v
+
+
+def check_level(value: Any, name: str = "ci") -> float:
+    """A confidence level or probability threshold strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> check_level(0.95)
+    0.95
+    """
+    return check_real(value, name, low=0.0, high=1.0, low_open=True, high_open=True)
+
+
+def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
+    """``value`` when it is one of ``choices`` (compared as given; strings exactly), or a
+    one-line error listing them.
+
+    Examples
+    --------
+    >>> check_choice("macro", "average", ["macro", "micro"])
+    'macro'
+    """
+    ok = any(value is c or (type(value) is type(c) and value == c) for c in choices)
+    if not ok:
+        shown = ", ".join(repr(c) for c in choices)
+        raise MeasurelabError(f"{name} must be one of {shown}; got {show(value)[:60]}")
+    return value
+
+
+def check_random_state(value: Any, name: str = "random_state") -> Any:
+    """A seed: a non-negative integer below 2**63, a numpy Generator or SeedSequence, or
+    None (fresh entropy, not reproducible); anything else is a one-line error naming
+    ``name`` (so a seed of -1, 'x' or 1.5 never reaches numpy).
+
+    Examples
+    --------
+    >>> check_random_state(7), check_random_state(None)
+    (7, None)
+    >>> check_random_state(-1)
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: random_state must be a non-negative integer, a numpy Generator or None, got -1
+    """  # noqa: E501
+    if value is None or isinstance(value, np.random.Generator | np.random.SeedSequence
+                                   | np.random.RandomState):
+        return value
+    if isinstance(value, _DefaultRandomState):
+        return value
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
+        raise MeasurelabTypeError(f"{name} must be a non-negative integer, a numpy Generator "
+                                  f"or None, got {short_repr(value)}")
+    if not 0 <= int(value) < 2**63:
+        raise MeasurelabError(f"{name} must be a non-negative integer, a numpy Generator or "
+                              f"None, got {int(value)}")
+    return value
 
 
 def check_threshold(threshold: Any, name: str = "threshold") -> float:
@@ -432,7 +519,9 @@ def random_state_of(random_state: Any, seed: Any, where: str) -> Any:
     measurelab.exceptions.MeasurelabError: evaluate got random_state=3 and seed=7; seed is another name for random_state: give one of them
     """  # noqa: E501
     if seed is UNSET:
-        return 0 if random_state is DEFAULT_RANDOM_STATE else random_state
+        return 0 if random_state is DEFAULT_RANDOM_STATE else \
+            check_random_state(random_state, "random_state")
+    check_random_state(seed, "seed")
     if random_state is DEFAULT_RANDOM_STATE or random_state is seed or _same_int(random_state,
                                                                                  seed):
         return seed
