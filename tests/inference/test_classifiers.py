@@ -258,7 +258,7 @@ def test_demo_comparison_section(tmp_path, three):
 
     y, models = three
     buf = io.StringIO()
-    md, page = compare_demo_models(y, models, tmp_path, buf)
+    md, page, summary = compare_demo_models(y, models, tmp_path, buf)
     assert page.exists() and "data:image/png;base64," in page.read_text()
     assert "## Are the differences real?" in md and "| auc " in md
     api = ml.compare_classifiers(y, models, measures=list(COMPARE_MEASURES), n_boot=1000,
@@ -266,3 +266,11 @@ def test_demo_comparison_section(tmp_path, three):
     lr = api.intervals().query("model == 'a' and measure == 'auc'").iloc[0]
     assert f"{lr.value:.3f} [{lr.lo:.3f}, {lr.hi:.3f}]" in md
     assert "mcnemar" in buf.getvalue() and "delong" in buf.getvalue()
+    assert summary == api.summary()
+
+
+def test_models_may_be_a_generator_of_pairs():
+    """The pairs are read once: a generator is not consumed by the first look."""
+    pairs = ((n, s) for n, s in [("a", [0.1, 0.9, 0.2, 0.8]), ("b", [0.6, 0.4, 0.2, 0.8])])
+    r = ml.compare_classifiers([0, 1, 0, 1], pairs, measures=["acc"], ci=None)
+    assert r.names == ["a", "b"]

@@ -247,7 +247,7 @@ def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
 
 
 def check_random_state(value: Any, name: str = "random_state") -> Any:
-    """A seed: a non-negative integer below 2**63, a numpy Generator or SeedSequence, or
+    """A seed: a non-negative integer (of any size), a numpy Generator or SeedSequence, or
     None (fresh entropy, not reproducible); anything else is a one-line error naming
     ``name`` (so a seed of -1, 'x' or 1.5 never reaches numpy).
 
@@ -268,7 +268,7 @@ def check_random_state(value: Any, name: str = "random_state") -> Any:
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise MeasurelabTypeError(f"{name} must be a non-negative integer, a numpy Generator "
                                   f"or None, got {short_repr(value)}")
-    if not 0 <= int(value) < 2**63:
+    if int(value) < 0:  # numpy takes any non-negative integer (a SeedSequence entropy)
         raise MeasurelabError(f"{name} must be a non-negative integer, a numpy Generator or "
                               f"None, got {int(value)}")
     return value

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from measurelab._util.validation import check_flag
+from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import (
     _cost,
     _det,
@@ -34,12 +36,21 @@ __all__ = [
 def _tables(
     y_true: Any, scores: Any, pos_label: Any, sample_weight: Any
 ) -> dict[str, ScoreTable]:
-    """One score table per model of ``scores`` (a dict name -> scores, or one vector)."""
+    """One score table per model of ``scores`` (a dict name -> scores, or one vector), keyed
+    by the name as matplotlib draws it literally."""
     if not isinstance(scores, Mapping):
-        scores = {"model": scores}
+        return {"model": _table(y_true, scores, pos_label, sample_weight, name="scores")}
     if not scores:
         raise MeasurelabError("scores is an empty dict; give at least one model")
-    return {str(k): _table(y_true, v, pos_label, sample_weight) for k, v in scores.items()}
+    names = model_names(scores)
+    return {literal(n): _table(y_true, v, pos_label, sample_weight,
+                               name=f"scores: the scores of model {n!r}")
+            for n, v in zip(names, scores.values(), strict=True)}
+
+
+def _check_flags(**flags: Any) -> None:
+    for name, value in flags.items():
+        check_flag(value, name)
 
 
 def _axes(ax: Any) -> Any:
@@ -80,12 +91,13 @@ def plot_roc_curve(
     >>> ax.get_legend_handles_labels()[1]
     ['a (AUC = 0.75)', 'b (AUC = 1.00)', 'Chance level (AUC = 0.5)']
     """
+    _check_flags(chance_level=chance_level)
     from sklearn.metrics import RocCurveDisplay
 
     from measurelab.measures.ranking import auc
 
-    ax = _axes(ax)
     tables = _tables(y_true, scores, pos_label, sample_weight)
+    ax = _axes(ax)
     for i, (name, t) in enumerate(tables.items(), start=1):
         fpr, tpr, _ = _roc(t)
         RocCurveDisplay(fpr=fpr, tpr=tpr, roc_auc=auc(t)).plot(
@@ -113,12 +125,13 @@ def plot_precision_recall_curve(
     >>> ax.get_legend_handles_labels()[1]
     ['a (AP = 0.83)', 'Chance level (AP = 0.50)']
     """
+    _check_flags(chance_level=chance_level)
     from sklearn.metrics import PrecisionRecallDisplay
 
     from measurelab.measures.ranking import ap
 
-    ax = _axes(ax)
     tables = _tables(y_true, scores, pos_label, sample_weight)
+    ax = _axes(ax)
     for i, (name, t) in enumerate(tables.items(), start=1):
         p, r, _ = _precision_recall(t)
         PrecisionRecallDisplay(
@@ -148,8 +161,9 @@ def plot_det_curve(
     """
     from sklearn.metrics import DetCurveDisplay
 
+    tables = _tables(y_true, scores, pos_label, sample_weight)
     ax = _axes(ax)
-    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+    for name, t in tables.items():
         fpr, fnr, _ = _det(t)
         DetCurveDisplay(fpr=fpr, fnr=fnr).plot(ax=ax, name=name)
     return ax
@@ -173,8 +187,10 @@ def plot_cumulative_gain_curve(
     >>> ax.get_lines()[0].get_xydata().tolist()[:2]
     [[0.0, 0.0], [0.25, 0.5]]
     """
+    _check_flags(chance_level=chance_level)
+    tables = _tables(y_true, scores, pos_label, sample_weight)
     ax = _axes(ax)
-    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+    for name, t in tables.items():
         d, g, _ = _gain(t)
         ax.plot(d, g, label=name)
     if chance_level:
@@ -203,8 +219,10 @@ def plot_lift_curve(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [2.0, 1.0, 1.3333333333333333, 1.0]
     """
+    _check_flags(chance_level=chance_level)
+    tables = _tables(y_true, scores, pos_label, sample_weight)
     ax = _axes(ax)
-    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+    for name, t in tables.items():
         d, lift, _ = _lift(t)
         ax.plot(d, lift, marker=".", label=name)
     if chance_level:
@@ -240,8 +258,10 @@ def plot_cost_curve(
     >>> ax.get_lines()[0].get_xydata().tolist()
     [[0.0, 0.0], [0.5, 0.25], [1.0, 0.0]]
     """
+    _check_flags(lines=lines, trivial=trivial)
+    tables = _tables(y_true, scores, pos_label, sample_weight)
     ax = _axes(ax)
-    for name, t in _tables(y_true, scores, pos_label, sample_weight).items():
+    for name, t in tables.items():
         cc = _cost(t)
         (env,) = ax.plot(cc.pc, cc.cost, lw=2, label=name)
         if lines:

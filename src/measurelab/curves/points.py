@@ -139,9 +139,11 @@ class CostCurve(NamedTuple):
 
 
 # --------------------------------------------------------------------------- the table
-def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> ScoreTable:
+def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, *,
+           name: str = "y_score") -> ScoreTable:
     """Validate binary input and build its score table (the one sort), or take a table
-    already built (for example merged from chunks by :class:`~measurelab.Evaluator`)."""
+    already built (for example merged from chunks by :class:`~measurelab.Evaluator`);
+    ``name`` is what messages call the scores."""
     if isinstance(y_true, ScoreTable):
         if y_score is not None or sample_weight is not None:
             raise MeasurelabError(
@@ -152,10 +154,10 @@ def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any) -> Sco
     if y_score is None:
         raise MeasurelabError("y_score is missing: give y_true and y_score, or a ScoreTable")
     y_raw = as_1d(y_true, "y_true")
-    s_raw = as_1d(y_score, "y_score")
-    check_same_length(("y_true", y_raw), ("y_score", s_raw))
+    s_raw = as_1d(y_score, name)
+    check_same_length(("y_true", y_raw), (name, s_raw))
     y = binarize(y_raw, pos_label)
-    s = check_scores(s_raw)
+    s = check_scores(s_raw, name)
     w = check_weights(sample_weight, y.size)
     return ScoreTable.from_arrays(y, s, w)
 

@@ -39,9 +39,18 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    check_flag,
+    check_int,
+    random_state_of,
+    short_repr,
+    show,
+)
+from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.measures.recalibration import recalibrate
 from measurelab.stats.scoretable import ScoreTable
 
@@ -51,25 +60,28 @@ __all__ = ["plot_reliability", "reliability_diagram"]
 MAX_BAND_POINTS = 2000
 
 
-def _generator(random_state: Any, seed: Any) -> np.random.Generator:
-    random_state = random_state_of(random_state, seed, "reliability_diagram")
-    try:
-        return np.random.default_rng(random_state)
-    except (TypeError, ValueError) as e:
-        raise MeasurelabError(
-            "random_state must be a non-negative integer, a numpy Generator or None, got "
-            f"{random_state!r} ({e})") from None
+#: the most band values one diagram may hold (replicates × points: 400 MB of float64)
+MAX_BAND_CELLS = 50_000_000
+
+
+def _generator(random_state: Any, seed: Any, where: str) -> np.random.Generator:
+    return np.random.default_rng(random_state_of(random_state, seed, where))
 
 
 def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
-    ok = isinstance(band, int | float | np.number) and not isinstance(band, bool)
-    if not ok or not 0 < float(band) < 1:
-        raise MeasurelabError(f"band={band!r} is not valid; expected a level 0 < band < 1, "
+    if isinstance(band, bool | np.bool_) or not isinstance(band, int | float | np.integer
+                                                            | np.floating):
+        raise MeasurelabTypeError(f"band={short_repr(band)} is not valid; expected a level "
+                                  "0 < band < 1, e.g. 0.9")
+    if not 0 < float(band) < 1:
+        raise MeasurelabError(f"band={show(band)} is not valid; expected a level 0 < band < 1, "
                               "e.g. 0.9")
-    if (isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer)
-            or int(n_boot) < 1):
-        raise MeasurelabError(f"n_boot={n_boot!r} is not valid; expected a positive integer")
-    return float(band), int(n_boot)
+    n_boot = check_int(n_boot, "n_boot")
+    top = MAX_BAND_CELLS // MAX_BAND_POINTS
+    if not 1 <= n_boot <= top:
+        raise MeasurelabError(f"n_boot={n_boot} is not valid; expected a positive integer, at "
+                              f"most {top:,}")
+    return float(band), n_boot
 
 
 def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int,
@@ -127,8 +139,8 @@ def _diagram(t: ScoreTable, band: float, n_boot: int, rng: np.random.Generator) 
     import pandas as pd
 
     if not t.total > 0:
-        raise MeasurelabError("the total weight is 0; expected at least one example with a "
-                              "positive weight")
+        raise MeasurelabError("sample_weight is 0 for every example, so the total weight is "
+                              "0; expected at least one example with a positive weight")
     lo_s, hi_s = float(t.scores[0]), float(t.scores[-1])
     if lo_s < 0 or hi_s > 1:
         raise MeasurelabError(
@@ -178,7 +190,7 @@ def reliability_diagram(
     [[0.1, 0.25], [0.2, 0.25], [0.3, 0.25], [0.4, 0.25], [0.5, 1.0], [0.9, 1.0]]
     """
     band, n_boot = _check_band(band, n_boot)
-    rng = _generator(random_state, seed)
+    rng = _generator(random_state, seed, "reliability_diagram")
     return _diagram(_table(y_true, y_score, pos_label, sample_weight), band, n_boot, rng)
 
 
@@ -207,14 +219,20 @@ def plot_reliability(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [0.25, 0.25, 0.25, 0.25, 1.0, 1.0]
     """
-    if band is not None:
+    if band is None:
+        _check_band(0.9, n_boot)  # n_boot is checked even when no band uses it
+    else:
         band, n_boot = _check_band(band, n_boot)
-    rng = _generator(random_state, seed)
+    hist = check_flag(hist, "hist")
+    rng = _generator(random_state, seed, "plot_reliability")
     if not isinstance(scores, Mapping):
-        scores = {"model": scores}
-    if not scores:
+        tables = {"model": _table(y_true, scores, pos_label, sample_weight, name="scores")}
+    elif not scores:
         raise MeasurelabError("scores is an empty dict; give at least one model")
-    tables = {str(k): _table(y_true, v, pos_label, sample_weight) for k, v in scores.items()}
+    else:
+        tables = {literal(n): _table(y_true, v, pos_label, sample_weight,
+                                     name=f"scores: the scores of model {n!r}")
+                  for n, v in zip(model_names(scores), scores.values(), strict=True)}
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -228,7 +246,7 @@ def plot_reliability(
         else:
             rd = _diagram(t, band, n_boot, rng)
             x, cep, lo, hi = (rd[c].to_numpy() for c in ("x", "cep", "lo", "hi"))
-        (line,) = ax.plot(x, cep, lw=2, label=name.replace("$", r"\$"))  # drawn literally
+        (line,) = ax.plot(x, cep, lw=2, label=name)  # drawn literally (see _names)
         if lo is not None:
             ax.fill_between(x, lo, hi, color=line.get_color(), alpha=0.2, lw=0)
         if strip is not None:

@@ -22,6 +22,7 @@ import numpy as np
 
 from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
+from measurelab.inference._base import check_title
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -29,11 +30,10 @@ def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[st
     """:meth:`ClassifierComparison.curve_bands` of ``cmp``."""
 
     level = cmp.level if cmp.level is not None else 0.95
-    nb = min(cmp.n_boot, 200) if n_boot is None else n_boot
+    nb, grid = _fig.check_band_size(cmp, n_boot, grid, len(cmp.names))
     x = np.linspace(0.0, 1.0, grid)
     roc_reps = np.full((nb, len(cmp.names), grid), np.nan)
     pr_reps = np.full((nb, len(cmp.names), grid), np.nan)
-    nb = iv.check_n_boot(nb, "n_boot")
     rng = np.random.default_rng(cmp.random_state)
     thr = [(cmp.threshold, cmp._inclusive)] * len(cmp.names)
     with iv.progress_bar(nb, cmp._progress, "curve bands") as bar, \
@@ -305,6 +305,7 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
 
     path = check_output_path(path, "path")
     files = check_flag(files, "files")
+    check_title(title)
     plt = _fig.pyplot()
     body = _first_screen(cmp)
     rendered: dict[str, dict[str, bytes]] = {}

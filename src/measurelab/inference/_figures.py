@@ -21,6 +21,7 @@ import numpy as np
 
 from measurelab.curves.points import precision_recall_curve, roc_curve
 from measurelab.inference import intervals as iv
+from measurelab.measures.compute import row_names
 from measurelab.stats.scoretable import ScoreTable
 
 #: Okabe & Ito's colour-blind safe palette (yellow last: it is faint on white)
@@ -41,8 +42,10 @@ def colour(i: int) -> str:
 
 def literal(text: Any) -> str:
     """``text`` as matplotlib draws it literally: every ``$`` escaped, so a model named
-    ``$\\alpha$`` is shown as typed, not as α."""
-    return str(text).replace("$", r"\$")
+    ``$\\alpha$`` is shown as typed, not as α (and ``$$`` does not fail), and a leading
+    ``_`` kept visible by a zero-width space (a legend leaves such a label out)."""
+    s = str(text).replace("$", r"\$")
+    return "\u200b" + s if s.startswith("_") else s
 
 
 def pyplot() -> Any:
@@ -67,7 +70,7 @@ def forest_plot(cmp: Any, measures: Any = None) -> Any:
     level = cmp._need_level()
     ivs = cmp.intervals()
     tests = cmp.tests() if len(cmp.names) > 1 else None
-    rows = list(cmp._names_m) if measures is None else [str(m) for m in measures]
+    rows = list(cmp._names_m) if measures is None else row_names(measures)
     unknown = [m for m in rows if m not in cmp._names_m]
     if unknown:
         from measurelab.exceptions import MeasurelabError
@@ -226,10 +229,9 @@ def multi_curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101
     (the same case multiplicities for every model and class)."""
     d = cmp._design
     level = cmp.level if cmp.level is not None else 0.95
-    nb = iv.check_n_boot(min(cmp.n_boot, 200) if n_boot is None else n_boot, "n_boot")
-    grid = _check_grid(grid)
-    x = np.linspace(0.0, 1.0, grid)
     n_models = len(cmp.names)
+    nb, grid = check_band_size(cmp, n_boot, grid, n_models * d.k)
+    x = np.linspace(0.0, 1.0, grid)
     roc = np.full((nb, n_models, d.k, grid), np.nan)
     pr = np.full((nb, n_models, d.k, grid), np.nan)
     rng = np.random.default_rng(cmp.random_state)
@@ -265,10 +267,33 @@ def multi_curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101
     return out
 
 
-def _check_grid(grid: Any) -> int:
-    from measurelab._util.validation import check_int
+#: the most grid points of a curve band, and the most numbers one band array may hold
+#: (replicates × curves × grid points: 400 MB of float64)
+MAX_GRID = 100_000
+MAX_BAND_CELLS = 50_000_000
 
-    return check_int(grid, "grid", minimum=2)
+
+def check_band_size(cmp: Any, n_boot: Any, grid: Any, curves: int) -> tuple[int, int]:
+    """The replicates (``min(n_boot, 200)`` of the comparison by default) and grid points
+    of curve bands over ``curves`` curves, checked before anything is allocated: integers,
+    at least 1 replicate and 2 points, and a band array of at most :data:`MAX_BAND_CELLS`.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> check_band_size(SimpleNamespace(n_boot=2000), None, 101, 3)
+    (200, 101)
+    """
+    from measurelab._util.validation import check_int
+    from measurelab.exceptions import MeasurelabError
+
+    nb = iv.check_n_boot(min(cmp.n_boot, 200) if n_boot is None else n_boot, "n_boot")
+    grid = check_int(grid, "grid", minimum=2, maximum=MAX_GRID)
+    if nb * grid * curves > MAX_BAND_CELLS:
+        raise MeasurelabError(
+            f"n_boot={nb} replicates × grid={grid} points × {curves} curve(s) is more than "
+            f"{MAX_BAND_CELLS:,} band values; lower n_boot or grid")
+    return nb, grid
 
 
 def multi_plot(cmp: Any, *, n_boot: int | None = None) -> Any:

@@ -71,6 +71,7 @@ from measurelab._util.validation import (
     warn_undefined,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference._base import model_names
 
 __all__ = ["METHODS", "VERDICTS", "BayesComparison", "bayes_compare", "bayes_pairs"]
 
@@ -434,20 +435,20 @@ def bayes_pairs(
     import pandas as pd
 
     if isinstance(scores, pd.DataFrame):
-        items = [(str(c), scores[c].to_numpy()) for c in scores.columns]
+        items = [(c, scores[c].to_numpy()) for c in scores.columns]
     elif isinstance(scores, Mapping):
-        items = [(str(k), v) for k, v in scores.items()]
+        items = list(scores.items())
     else:
         raise MeasurelabError("scores must be a mapping {model: scores} or a DataFrame with "
                               f"one column per model, got {type(scores).__name__}")
     if len(items) < 2:
         raise MeasurelabError(f"scores holds {len(items)} model(s); a comparison needs two or "
                               "more")
-    names = [n for n, _ in items]
-    dup = next((n for n in names if names.count(n) > 1), None)
-    if dup is not None:
-        raise MeasurelabError(f"model name {dup!r} is given twice (names are compared as "
-                              "text); give each model once")
+    model_names([n for n, _ in items], "scores")
+    method = _check_method(method)
+    items = [(str(k), _scores(v, f"scores: the scores of model {str(k)!r}",
+                              2 if method == "hierarchical" else 1, method))
+             for k, v in items]
     verdict_of(0.0, 0.0, 0.0, threshold=threshold)  # check the threshold first
     rng = _rng(random_state_of(random_state, seed, "bayes_pairs"))
     rows = []
@@ -495,7 +496,7 @@ def _check_names(names: Any) -> tuple[str, str]:
     if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != 2:
         raise MeasurelabError(f"names must be a pair of names for a and b, got "
                               f"{short_repr(names)}")
-    first, second = (str(n) for n in names)
+    first, second = model_names(list(names), "names")
     return (first, second)
 
 

@@ -48,8 +48,13 @@ import numpy as np
 
 from measurelab._kernels.routing import use_compiled
 from measurelab._util.threads import check_n_jobs, one_blas_thread, run_in_order
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
-from measurelab.exceptions import MeasurelabError
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    random_state_of,
+    short_repr,
+)
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.measures.compute import prime_block
 from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.scoretable import ScoreTable
@@ -71,8 +76,11 @@ def check_n_boot(n_boot: Any, name: str = "n_boot", minimum: int = 1) -> int:
     >>> check_n_boot(200, minimum=MIN_BOOT)
     200
     """
-    if isinstance(n_boot, bool) or not isinstance(n_boot, int | np.integer) or n_boot < 1:
-        raise MeasurelabError(f"{name} must be a positive integer, got {n_boot!r}")
+    if isinstance(n_boot, bool | np.bool_) or not isinstance(n_boot, int | np.integer):
+        raise MeasurelabTypeError(f"{name} must be a positive integer, got "
+                                  f"{short_repr(n_boot)}")
+    if n_boot < 1:
+        raise MeasurelabError(f"{name} must be a positive integer, got {int(n_boot)}")
     if n_boot < minimum:
         raise MeasurelabError(
             f"{name}={n_boot} is too few replicates for an interval; use at least {minimum} "

@@ -45,6 +45,7 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
+    check_flag,
     check_scores,
     check_weights,
     random_state_of,
@@ -53,38 +54,30 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
+from measurelab.inference._base import model_items, model_names
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
 from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.checks import check_threshold_value
 
 __all__ = ["ClassifierComparison", "MultiClassComparison", "compare_classifiers"]
 
 
 def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
-    items = list(models.items()) if isinstance(models, Mapping) else list(models)
-    if not items:
-        raise MeasurelabError("models is empty; give at least one {name: scores}")
-    names: list[str] = []
+    items = model_items(models)
+    names = model_names([k for k, _ in items])
     scores: list[np.ndarray] = []
-    for item in items:
-        if not (isinstance(item, tuple | list) and len(item) == 2):
-            raise MeasurelabError(
-                f"models must be a mapping {{name: scores}} or (name, scores) pairs, got {item!r}"
-            )
-        name, s = str(item[0]), item[1]
-        if name in names:
-            raise MeasurelabError(f"model name {name!r} is given twice; names must be unique")
+    for name, (_k, s) in zip(names, items, strict=True):
         arr = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
         if arr.size != n:
             raise MeasurelabError(
                 f"model {name!r} has {arr.size} scores but y_true has {n} cases; every model "
                 "must score the same cases"
             )
-        names.append(name)
-        scores.append(check_scores(arr))
+        scores.append(check_scores(arr, f"models: the scores of model {name!r}"))
     return names, scores
 
 
@@ -194,11 +187,16 @@ def compare_classifiers(
     [['m', 'sens', 'wilson']]
     """
     random_state = random_state_of(random_state, seed, "compare_classifiers")
+    threshold = check_threshold_value(threshold)
+    inclusive = check_flag(inclusive, "inclusive")
+    level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
+                                                           ci_method, progress)
     y_raw = as_1d(y_true, "y_true")
     from measurelab.inference import multiclass as mc
 
-    items = list(models.items()) if isinstance(models, Mapping) else list(models)
-    arrays = [it[1] for it in items if isinstance(it, tuple | list) and len(it) == 2]
+    items = model_items(models)
+    model_names([k for k, _ in items])
+    arrays = [v for _k, v in items]
     if mc.is_multiclass_input(y_raw, arrays) or (labels is not None and np.size(labels) > 2):
         return MultiClassComparison(**mc.prepare_multiclass(
             y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
@@ -210,13 +208,11 @@ def compare_classifiers(
     if check_average(average) != "macro":
         raise MeasurelabError(
             f"average={average!r} applies to k classes only; binary input takes the default")
-    names, scores = _models(models, y_raw.size)
+    names, scores = _models(items, y_raw.size)
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
-    level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
-                                                           ci_method)
     design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
-    stats = [BinaryStats(table=t, threshold=float(threshold), inclusive=inclusive)
+    stats = [BinaryStats(table=t, threshold=threshold, inclusive=inclusive)
              for t in design.tables]
     probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
     chosen = _choose(measures, probs)
@@ -227,7 +223,7 @@ def compare_classifiers(
         names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
         measures=used, values=values, level=level, n_boot=n_boot,
         random_state=random_state,
-        ci_method=ci_method, inclusive=inclusive, threshold=float(threshold),
+        ci_method=ci_method, inclusive=inclusive, threshold=threshold,
         progress=progress, n_jobs=n_jobs,
     )
 

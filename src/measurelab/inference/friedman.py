@@ -45,8 +45,17 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of, show
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    check_flag,
+    check_int,
+    random_state_of,
+    short_repr,
+    show,
+)
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference._base import check_level, check_title, model_names
 
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
@@ -62,7 +71,7 @@ def nemenyi_q(k: int, alpha: float = 0.05) -> float:
     """
     from scipy import stats
 
-    _check_k_alpha(k, alpha)
+    k, alpha = _check_k_alpha(k, alpha)
     return float(stats.studentized_range.ppf(1.0 - alpha, k, np.inf) / math.sqrt(2.0))
 
 
@@ -78,15 +87,21 @@ def bonferroni_dunn_q(k: int, alpha: float = 0.05) -> float:
     """
     from scipy import stats
 
-    _check_k_alpha(k, alpha)
+    k, alpha = _check_k_alpha(k, alpha)
     return float(stats.norm.ppf(1.0 - alpha / (2.0 * (k - 1))))
 
 
-def _check_k_alpha(k: int, alpha: float) -> None:
-    if int(k) != k or k < 2:
-        raise MeasurelabError(f"the number of classifiers must be an integer >= 2, got {show(k)}")
-    if not (0.0 < alpha < 1.0):
-        raise MeasurelabError(f"alpha must be in (0, 1), got {show(alpha)}")
+#: the most decimals ``demsar`` rounds to (a float64 holds about 17 significant digits)
+MAX_DECIMALS = 20
+
+#: the most classifiers a critical value is computed for (the studentized range's
+#: quantile slows down with k)
+MAX_MODELS = 10_000
+
+
+def _check_k_alpha(k: Any, alpha: Any) -> tuple[int, float]:
+    k = check_int(k, "k (the number of classifiers)", minimum=2, maximum=MAX_MODELS)
+    return k, check_level(alpha, "alpha")
 
 
 @dataclass(frozen=True)
@@ -138,7 +153,7 @@ class DemsarResult:
 
     def cd_bonferroni_dunn(self, alpha: float | None = None) -> float:
         """Critical difference of the Bonferroni–Dunn test (comparisons with one control)."""
-        a = self.alpha if alpha is None else alpha
+        a = self.alpha if alpha is None else check_level(alpha, "alpha")
         k, n = self.n_models, self.n_datasets
         return bonferroni_dunn_q(k, a) * math.sqrt(k * (k + 1) / (6.0 * n))
 
@@ -200,10 +215,10 @@ class DemsarResult:
 
         from measurelab.inference.bayes import bayes_compare, verdict_of
 
-        if method not in ("signed-rank", "sign"):
+        if not isinstance(method, str) or method not in ("signed-rank", "sign"):
             raise MeasurelabError(
                 f"DemsarResult.bayes compares one score per data set: method must be "
-                f"'signed-rank' or 'sign', got {method!r} (for fold scores call "
+                f"'signed-rank' or 'sign', got {short_repr(method)} (for fold scores call "
                 "bayes_compare(..., method='hierarchical'))")
         verdict_of(0.0, 0.0, 0.0, threshold=threshold)  # check the threshold first
         rng = np.random.default_rng(random_state_of(random_state, seed, "DemsarResult.bayes"))
@@ -297,8 +312,17 @@ class DemsarResult:
         >>> page.startswith("<!DOCTYPE html>") and "Critical difference" in page
         True
         """
+        import pandas as pd
+
         from measurelab.inference._demsar_report import to_html
 
+        check_title(title)
+        need = {"a", "b", "p_a_better", "p_rope", "p_b_better", "verdict"}
+        if bayes is not None and not (isinstance(bayes, pd.DataFrame)
+                                      and need <= set(bayes.columns)):
+            raise MeasurelabError("bayes must be the table of DemsarResult.bayes (columns a, "
+                                  "b, p_a_better, p_rope, p_b_better, verdict), got "
+                                  f"{short_repr(bayes)}")
         return to_html(self, path, title=title, bayes=bayes, files=files)
 
     def _repr_html_(self) -> str:
@@ -315,6 +339,9 @@ class DemsarResult:
         """
         import matplotlib.pyplot as plt
 
+        from measurelab.inference._figures import literal
+
+        check_title(title, optional=True)
         names = list(self.avg_ranks.index)
         r = self.avg_ranks.to_numpy()
         k = len(names)
@@ -342,7 +369,7 @@ class DemsarResult:
             level = -(i + 1) if left else -(k - i)
             xend = 0.6 if left else k + 0.4
             ax.plot([rank, rank, xend], [0, level, level], color="black", lw=0.8)
-            shown = str(name).replace("$", r"\$")  # names drawn literally
+            shown = literal(name)  # names drawn literally
             ax.text(xend + (-0.05 if left else 0.05), level, f"{shown} ({rank:.2f})",
                     ha="right" if left else "left", va="center", fontsize=9)
         # bars of non-significant groups
@@ -352,7 +379,8 @@ class DemsarResult:
             y = -0.35 - 0.2 * j
             ax.plot([lo - 0.03, hi + 0.03], [y, y], color="black", lw=3.5,
                     solid_capstyle="butt")
-        ax.set_title(title or f"Critical difference (Nemenyi, α = {self.alpha:g})",
+        ax.set_title(literal(title) if title
+                     else f"Critical difference (Nemenyi, α = {self.alpha:g})",
                      fontsize=10)
         return ax
 
@@ -414,9 +442,14 @@ def demsar(
     import pandas as pd
     from scipy import stats
 
+    alpha = check_level(alpha, "alpha")
+    higher_is_better = check_flag(higher_is_better, "higher_is_better")
+    tie_correction = check_flag(tie_correction, "tie_correction")
+    if decimals is not None:
+        decimals = check_int(decimals, "decimals", minimum=0, maximum=MAX_DECIMALS)
     df = _as_frame(table)
     if decimals is not None:
-        df = df.round(int(decimals))
+        df = df.round(decimals)
     n, k = df.shape
     _check_k_alpha(k, alpha)
     values = df.to_numpy(dtype=np.float64)
@@ -511,6 +544,7 @@ def _as_frame(table: Any) -> Any:
     if df.columns.duplicated().any():
         dup = df.columns[df.columns.duplicated()][0]
         raise MeasurelabError(f"model {dup!r} appears twice among the table's columns")
+    model_names(df.columns, "table")  # 1 and '1' would be one model in every output
     n, k = df.shape
     if k < 2:
         raise MeasurelabError(f"need at least 2 models (columns), got {k}")

@@ -36,7 +36,14 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.threads import check_n_jobs
-from measurelab._util.validation import check_flag, warn_undefined
+from measurelab._util.validation import (
+    check_choice,
+    check_flag,
+    check_int,
+    check_real,
+    short_repr,
+    warn_undefined,
+)
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import Interval, _z
 from measurelab.inference._base import check_level as check_level  # re-exported
@@ -82,6 +89,12 @@ def proportion_interval(k: float, n: float, level: float = 0.95,
     >>> [round(x, 4) for x in proportion_interval(8, 10, 0.95, "clopper-pearson")]
     [0.4439, 0.9748]
     """
+    k = check_real(k, "k", low=0.0)
+    n = check_real(n, "n", low=0.0)
+    level = check_level(level, "level")
+    method = check_choice(method, "method", PROPORTION_METHODS)
+    if k > n:
+        raise MeasurelabError(f"k={k:g} successes is more than n={n:g} cases")
     if n == 0:
         return (math.nan, math.nan)
     if k != round(k) or n != round(n):
@@ -162,6 +175,15 @@ def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
     >>> [round(x, 4) for x in d]
     [0.1, -0.096, 0.296, 0.1, 1.0, 0.3173]
     """
+    auc = np.asarray(auc, dtype=np.float64)
+    cov = np.asarray(cov, dtype=np.float64)
+    m = auc.shape[0] if auc.ndim == 1 else 0
+    if auc.ndim != 1 or cov.shape != (m, m):
+        raise MeasurelabError(f"auc must be 1-d and cov square of its length, got shapes "
+                              f"{auc.shape} and {cov.shape}")
+    a = check_int(a, "a", minimum=0, maximum=m - 1)
+    b = check_int(b, "b", minimum=0, maximum=m - 1)
+    level = check_level(level, "level")
     diff = float(auc[a] - auc[b])
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     if not math.isfinite(var) or var < 0:
@@ -254,12 +276,28 @@ def mcnemar_exact(b: int, c: int) -> float:
     >>> mcnemar_exact(0, 0)
     1.0
     """
-    n = int(b) + int(c)
+    b, c = _discordant(b, c)
+    n = b + c
     if n == 0:
         return 1.0
     from scipy.stats import binom
 
-    return float(min(1.0, 2.0 * binom.cdf(min(int(b), int(c)), n, 0.5)))
+    return float(min(1.0, 2.0 * binom.cdf(min(b, c), n, 0.5)))
+
+
+def _discordant(b: Any, c: Any, *n_cases: Any) -> tuple[int, ...]:
+    """The discordant counts ``b``, ``c`` (and the number of cases ``n`` ≥ b + c, when
+    given) as non-negative integers, or a one-line error naming the bad one."""
+    b = check_int(b, "b", minimum=0)
+    c = check_int(c, "c", minimum=0)
+    if not n_cases:
+        return b, c
+    (n,) = n_cases
+    n = check_int(n, "n", minimum=0)
+    if b + c > n:
+        raise MeasurelabError(f"the discordant counts need b + c <= n, got b={b}, c={c}, "
+                              f"n={n}")
+    return b, c, n
 
 
 def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
@@ -277,10 +315,12 @@ def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float
     >>> mcnemar_interval(0, 0, 50)
     (0.0, 0.0)
     """
-    d = int(b) + int(c)
+    b, c, n = _discordant(b, c, n)
+    level = check_level(level, "level")
+    d = b + c
     if d == 0 or n <= 0:
         return (0.0, 0.0)
-    lo, hi = proportion_interval(int(b), d, level, "clopper-pearson")
+    lo, hi = proportion_interval(b, d, level, "clopper-pearson")
     return (d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
 
 
@@ -307,11 +347,10 @@ def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, 
     from scipy.optimize import brentq
     from scipy.stats import norm
 
-    b, c, n = int(b), int(c), int(n)
-    if n <= 0 or b < 0 or c < 0 or b + c > n:
-        raise MeasurelabError(f"tango_interval needs 0 <= b, c and b + c <= n, got b={b}, "
-                              f"c={c}, n={n}")
-    z = float(norm.ppf(0.5 + level / 2.0))
+    b, c, n = _discordant(b, c, n)
+    if n == 0:
+        raise MeasurelabError("tango_interval needs n >= 1 cases, got n=0")
+    z = float(norm.ppf(0.5 + check_level(level, "level") / 2.0))
 
     def score(d: float) -> float:
         big_b = b + c - d * (2 * n - b + c)
@@ -342,7 +381,12 @@ def holm(pvalues: Any) -> np.ndarray:
     >>> holm([0.02, float("nan"), 0.01]).tolist()
     [0.02, nan, 0.02]
     """
-    p = np.asarray(pvalues, dtype=np.float64)
+    try:
+        p = np.asarray(pvalues, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise MeasurelabError(f"pvalues must be numbers, got {short_repr(pvalues)}") from None
+    if p.ndim != 1:
+        raise MeasurelabError(f"pvalues must be 1-d, got shape {p.shape}")
     out = np.full(p.shape, np.nan)
     ok = np.flatnonzero(~np.isnan(p))
     m = ok.size
@@ -391,11 +435,25 @@ def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
                delay=2.0, leave=False)
 
 
+def check_progress(progress: Any) -> bool | None:
+    """``progress``: True, False or None (the default: a bar on a terminal); a string such
+    as 'no' is refused, not read as True.
+
+    Examples
+    --------
+    >>> check_progress(None), check_progress(False)
+    (None, False)
+    """
+    return None if progress is None else check_flag(progress, "progress")
+
+
 def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
-                      ci_method: Any) -> tuple[float | None, int, int, bool]:
+                      ci_method: Any, progress: Any = None
+                      ) -> tuple[float | None, int, int, bool]:
     """The options every comparison run shares, checked at its entry: the level (None
     without ``ci``), the number of replicates (at least :data:`MIN_BOOT` for intervals),
-    the threads, the stratified design flag and the interval method's name.
+    the threads, the stratified design flag, the interval method's name and the progress
+    flag.
 
     Examples
     --------
@@ -406,6 +464,7 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
     n_boot = check_n_boot(n_boot, minimum=1 if ci is None else MIN_BOOT)
     n_jobs = check_n_jobs(n_jobs)
     stratify = check_flag(stratify, "stratify")
+    check_progress(progress)
     if ci_method is not None:
         default_method("acc", ci_method)  # validates the name
     return level, n_boot, n_jobs, stratify
@@ -424,9 +483,10 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     >>> default_method("auc", "bootstrap-percentile"), default_method("f1", "wilson")
     ('bootstrap-percentile', 'bootstrap-bca')
     """
-    if ci_method is not None and ci_method not in CI_METHODS:
+    if ci_method is not None and not (isinstance(ci_method, str) and ci_method in CI_METHODS):
         raise MeasurelabError(
-            f"ci_method={ci_method!r} is not valid; expected one of {list(CI_METHODS)}"
+            f"ci_method={short_repr(ci_method)} is not valid; expected one of "
+            f"{list(CI_METHODS)}"
         )
     if ci_method in BOOTSTRAP_METHODS:
         return ci_method

@@ -128,11 +128,10 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                  ) -> tuple[list[str], list[np.ndarray], list[bool]]:
     """Names, probability rows (one-hot for predicted labels) and, per model, whether it
     gave probabilities."""
-    from collections.abc import Mapping
+    from measurelab.inference._base import model_items, model_names
 
-    items = list(models.items()) if isinstance(models, Mapping) else list(models)
-    if not items:
-        raise MeasurelabError("models is empty; give at least one {name: scores}")
+    items = model_items(models)
+    model_names([key for key, _ in items])
     k = len(labels)
     index = {v: i for i, v in enumerate(labels)}
     names: list[str] = []
@@ -232,7 +231,7 @@ def prepare_multiclass(
     w = check_weights(sample_weight, y.size)
     average = check_average(average)
     level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
-                                                           ci_method)
+                                                           ci_method, progress)
     if measures is None:
         chosen = [registry.get(x) for x in (HEADLINE_MULTI if probs else THRESHOLD_MULTI)]
     elif isinstance(measures, str) and measures == "all":

@@ -28,7 +28,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from measurelab._util.validation import check_flag, check_real, short_repr, show
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference._base import check_level
 
 
 class TTestResult(NamedTuple):
@@ -52,9 +54,23 @@ class WilcoxonResult(NamedTuple):
     r_minus: float
 
 
+def _values(v: Any, name: str) -> np.ndarray:
+    """``v`` as finite float64 values, or a one-line error naming ``name``."""
+    try:
+        arr = np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise MeasurelabError(f"{name} must hold numbers, got {short_repr(v)}") from None
+    bad = ~np.isfinite(arr)
+    if bad.any():
+        i = int(np.flatnonzero(bad.ravel())[0])
+        raise MeasurelabError(f"{name} must be finite, got {show(arr.ravel()[i])} at "
+                              f"position {i}")
+    return arr
+
+
 def _pair(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
+    a = _values(a, "a")
+    b = _values(b, "b")
     if a.shape != b.shape or a.ndim != 1:
         raise MeasurelabError(
             f"a and b must be 1-d of the same length, got shapes {a.shape} and {b.shape}"
@@ -62,6 +78,17 @@ def _pair(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
     if a.size < 2:
         raise MeasurelabError(f"need at least 2 paired values, got {a.size}")
     return a - b
+
+
+def _check_ttest_options(alpha: Any, corrected: Any, test_train_ratio: Any,
+                         higher_is_better: Any) -> tuple[float, bool, float | None, bool]:
+    """The options of :func:`paired_ttest`, checked: a level, two flags and the test/train
+    ratio (a positive number, or None)."""
+    if test_train_ratio is not None:
+        test_train_ratio = check_real(test_train_ratio, "test_train_ratio", low=0.0,
+                                      low_open=True)
+    return (check_level(alpha, "alpha"), check_flag(corrected, "corrected"), test_train_ratio,
+            check_flag(higher_is_better, "higher_is_better"))
 
 
 def paired_ttest(
@@ -99,17 +126,17 @@ def paired_ttest(
     """
     from scipy import stats
 
+    alpha, corrected, test_train_ratio, higher_is_better = _check_ttest_options(
+        alpha, corrected, test_train_ratio, higher_is_better)
     d = _pair(a, b)
     n = d.size
     mean = float(d.mean())
     var = float(d.var(ddof=1))
     if corrected:
-        if test_train_ratio is None or not test_train_ratio > 0:
+        if test_train_ratio is None:
             raise MeasurelabError(
-                "corrected=True needs test_train_ratio = n_test / n_train > 0, got "
-                f"{test_train_ratio!r}"
-            )
-        scale = (1.0 / n + float(test_train_ratio)) * var
+                "corrected=True needs test_train_ratio = n_test / n_train > 0, got None")
+        scale = (1.0 / n + test_train_ratio) * var
     else:
         scale = var / n
     if scale == 0.0:
@@ -153,9 +180,16 @@ def wilcoxon_signed_rank(
     """
     from scipy import stats
 
-    d = np.asarray(a, dtype=np.float64)
+    if not isinstance(method, str) or method not in ("auto", "exact", "approx"):
+        raise MeasurelabError(f"method={short_repr(method)} is not valid; expected auto, "
+                              "exact, approx")
     if b is not None:
         d = _pair(a, b)
+    else:
+        d = _values(a, "a")
+        if d.ndim != 1:
+            raise MeasurelabError(f"a must be 1-d (the paired differences), got shape "
+                                  f"{d.shape}")
     d = d[d != 0]
     n = d.size
     if n == 0:
@@ -193,9 +227,14 @@ def win_draw_loss(verdicts: Sequence[str]) -> tuple[int, int, int]:
     >>> win_draw_loss(["win", "draw", "win", "loss"])
     (2, 1, 1)
     """
-    bad = set(verdicts) - {"win", "draw", "loss"}
+    if isinstance(verdicts, str):
+        raise MeasurelabError(f"verdicts must be a list of 'win', 'draw' or 'loss', got the "
+                              f"text {short_repr(verdicts)}")
+    verdicts = list(verdicts)
+    bad = [v for v in verdicts if not (isinstance(v, str) and v in ("win", "draw", "loss"))]
     if bad:
-        raise MeasurelabError(f"verdicts must be 'win', 'draw' or 'loss', got {sorted(bad)}")
+        raise MeasurelabError(f"verdicts must be 'win', 'draw' or 'loss', got "
+                              f"{short_repr(bad[0])}")
     return (verdicts.count("win"), verdicts.count("draw"), verdicts.count("loss"))
 
 
@@ -224,6 +263,17 @@ def wdl_table(
     """
     import pandas as pd
 
+    _check_ttest_options(alpha, corrected, test_train_ratio, higher_is_better)
+    if isinstance(models, str) or not isinstance(models, Sequence):
+        raise MeasurelabError(f"models must be a list of model names, got {short_repr(models)}")
+    if not isinstance(results, dict):
+        raise MeasurelabError("results must be a dict {data set: {model: fold scores}}, got "
+                              f"{type(results).__name__}")
+    for ds, per in results.items():
+        missing = [m for m in models if not isinstance(per, dict) or m not in per]
+        if missing:
+            raise MeasurelabError(f"results[{short_repr(ds)}] has no scores of model "
+                                  f"{short_repr(missing[0])}")
     table = pd.DataFrame("", index=list(models[:-1]), columns=list(models[1:]))
     for i, ma in enumerate(models):
         for mb in models[i + 1 :]:

@@ -28,7 +28,14 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, check_flag, random_state_of
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    as_1d,
+    check_flag,
+    check_scores,
+    random_state_of,
+)
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import intervals as iv
 from measurelab.inference.classifiers import (
@@ -104,6 +111,8 @@ def compare_unpaired(
             or str(names[0]) == str(names[1])):
         raise MeasurelabError(f"names must be two different names, got {names!r}")
     na, nb = (str(x) for x in names)
+    for name, v in (("s_a", s_a), ("s_b", s_b)):
+        check_scores(as_1d(v.to_numpy() if hasattr(v, "to_numpy") else v, name), name)
     rng = iv.rng_of(random_state)
     seeds = [int(x) for x in rng.integers(0, 2**63 - 1, 2)]
     common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from measurelab._util.validation import short_repr
 from measurelab.exceptions import MeasurelabError
 
 Kind = Literal["threshold", "rank", "probability", "composite"]
@@ -41,9 +42,9 @@ def check_average(average: Any) -> str | None:
     """
     if average is None or (isinstance(average, str) and average.lower() == "none"):
         return None
-    if average not in AVERAGES:
+    if not isinstance(average, str) or average not in AVERAGES:
         raise MeasurelabError(
-            f"average={average!r} is not valid; expected one of {AVERAGES} or None"
+            f"average={short_repr(average)} is not valid; expected one of {AVERAGES} or None"
         )
     return average
 
@@ -72,7 +73,8 @@ PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
     "base": (lambda v: v > 0 and v != 1, "a positive number other than 1 (2 gives bits)"),
     "q": (lambda v: 0 < v <= 1, "a fraction 0 < q <= 1"),
     "window": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
-    "n_bins": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+    "n_bins": (lambda v: 1 <= v <= 10**6 and float(v).is_integer(),
+               "a positive integer, at most 1,000,000"),
     "k": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
 }
 
@@ -148,18 +150,38 @@ class Measure:
     levels: tuple[Measure, Measure] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        if self.kind not in KINDS:
-            raise MeasurelabError(f"kind={self.kind!r} is not valid; expected one of {KINDS}")
-        if self.statistic not in STATISTICS:
+        from measurelab._util.validation import check_flag
+
+        if not isinstance(self.name, str) or not self.name:
+            raise MeasurelabError(f"name must be a non-empty text, got {short_repr(self.name)}")
+        if not callable(self.formula):
+            raise MeasurelabError(f"formula must be a function, got {short_repr(self.formula)}")
+        if not isinstance(self.kind, str) or self.kind not in KINDS:
+            raise MeasurelabError(f"kind={short_repr(self.kind)} is not valid; expected one "
+                                  f"of {KINDS}")
+        if not isinstance(self.statistic, str) or self.statistic not in STATISTICS:
             raise MeasurelabError(
-                f"statistic={self.statistic!r} is not valid; expected one of {STATISTICS}"
+                f"statistic={short_repr(self.statistic)} is not valid; expected one of "
+                f"{STATISTICS}"
             )
+        for flag in ("higher_is_better", "needs_probabilities", "exact"):
+            check_flag(getattr(self, flag), flag)
+        if isinstance(self.aliases, str) or not all(isinstance(a, str) for a in self.aliases):
+            raise MeasurelabError(f"aliases must be a tuple of names, got "
+                                  f"{short_repr(self.aliases)}")
+        ok = (isinstance(self.range, tuple | list) and len(self.range) == 2
+              and all(isinstance(v, int | float | np.integer | np.floating)
+                      and not isinstance(v, bool) and not np.isnan(v) for v in self.range))
+        if not ok:
+            raise MeasurelabError(f"range must be a pair of numbers (low, high), got "
+                                  f"{short_repr(self.range)}")
         lo, hi = self.range
         if not lo <= hi:
             raise MeasurelabError(f"range={self.range!r} must satisfy low <= high")
-        if self.walk_output is not None and self.walk_output not in WALK_OUTPUTS:
+        if self.walk_output is not None and not (isinstance(self.walk_output, str)
+                                                 and self.walk_output in WALK_OUTPUTS):
             raise MeasurelabError(
-                f"walk_output={self.walk_output!r} is not valid; expected one of "
+                f"walk_output={short_repr(self.walk_output)} is not valid; expected one of "
                 f"{WALK_OUTPUTS} or None"
             )
 

@@ -50,7 +50,7 @@ def plot(result: Any, measures: Any = None) -> Any:
     plt = _pyplot()
     data = rows(result)
     if measures is not None:
-        wanted = [str(m) for m in measures]
+        wanted = list(measures)  # names (EvaluationResult.plot made them text)
         have = {r[0] for r in data}
         missing = [m for m in wanted if m not in have]
         if missing:
@@ -89,9 +89,13 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     intervals, their ends and methods); ``path`` None returns the page as text."""
     from measurelab import pages
     from measurelab._util.files import atomic_write_text, check_output_path
+    from measurelab._util.validation import short_repr
+    from measurelab.exceptions import MeasurelabTypeError
 
     if path is not None:
         path = check_output_path(path, "path")
+    if not isinstance(title, str):
+        raise MeasurelabTypeError(f"title must be text, got {short_repr(title)}")
     plt = _pyplot()
     fig = plot(result)
     buf = io.BytesIO()

@@ -72,6 +72,11 @@ class Registry:
     # -- registering ----------------------------------------------------------
     def register(self, measure: Measure, *, replace: bool = False) -> Measure:
         """Add a measure; ``replace=True`` overrides a measure of the same name."""
+        from measurelab._util.validation import check_flag
+
+        if not isinstance(measure, Measure):
+            raise MeasurelabError(f"register takes a Measure, got {type(measure).__name__}")
+        replace = check_flag(replace, "replace")
         taken = [n for n in (measure.name, *measure.aliases) if n in self and not replace]
         if taken:
             raise MeasurelabError(
@@ -97,7 +102,7 @@ class Registry:
 
     # -- looking up -----------------------------------------------------------
     def __contains__(self, name: object) -> bool:
-        return name in self._measures or name in self._aliases
+        return isinstance(name, str) and (name in self._measures or name in self._aliases)
 
     def __iter__(self) -> Iterator[Measure]:
         return iter(self._measures.values())
@@ -107,12 +112,23 @@ class Registry:
 
     def names(self, *, kind: str | None = None) -> list[str]:
         """Registered names, in registration order, optionally of one kind."""
+        if kind is not None and not (isinstance(kind, str) and kind in KINDS):
+            from measurelab._util.validation import short_repr
+
+            raise MeasurelabError(f"kind={short_repr(kind)} is not valid; expected one of "
+                                  f"{KINDS} or None")
         return [m.name for m in self if kind is None or m.kind == kind]
 
     def get(self, name: str) -> Measure:
         """The measure called ``name`` (or with that alias); suggests the closest name."""
         if isinstance(name, Measure):
             return name
+        if not isinstance(name, str):
+            from measurelab._util.validation import quote
+
+            raise MeasurelabError(
+                f"a measure is a name such as 'auc' or a Measure, got {quote(name)}"
+            )
         if name in self._measures:
             return self._measures[name]
         if name in self._aliases:
@@ -122,10 +138,6 @@ class Registry:
         choices = list(self._measures) + list(self._aliases)
         from measurelab._util.validation import quote
 
-        if not isinstance(name, str):
-            raise MeasurelabError(
-                f"a measure is a name such as 'auc' or a Measure, got {quote(name)}"
-            )
         close = difflib.get_close_matches(name[:100], choices, n=1, cutoff=0.5)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise MeasurelabError(
@@ -224,6 +236,9 @@ def measure(
     """
 
     def deco(formula: Callable[..., Any]) -> Callable[..., Any]:
+        if not callable(formula):
+            raise MeasurelabError(f"@measure decorates a function, got "
+                                  f"{type(formula).__name__}")
         sig = inspect.signature(formula)
         params = {
             p.name: p.default
@@ -236,7 +251,7 @@ def measure(
                 formula=formula,
                 kind=kind,
                 statistic=statistic,
-                range=(float(range[0]), float(range[1])),
+                range=_range(range),
                 higher_is_better=higher_is_better,
                 source=source,
                 aliases=aliases,
@@ -254,3 +269,14 @@ def measure(
         return formula
 
     return deco
+
+
+def _range(value: Any) -> Any:
+    """A measure's range as two floats when it is two real numbers; anything else as given,
+    for :class:`Measure` to refuse."""
+    import numbers
+
+    if (isinstance(value, tuple | list) and len(value) == 2
+            and all(isinstance(v, numbers.Real) and not isinstance(v, bool) for v in value)):
+        return (float(value[0]), float(value[1]))
+    return value

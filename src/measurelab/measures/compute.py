@@ -189,7 +189,7 @@ class EvaluationResult(Mapping[str, Any]):
         """
         from measurelab.measures import _result_page
 
-        return _result_page.plot(self, measures)
+        return _result_page.plot(self, None if measures is None else row_names(measures))
 
     def to_html(self, path: Any = None, *, title: str = "Evaluation") -> Any:
         """One self-contained HTML page (the shared measurelab look): the figure of
@@ -239,6 +239,27 @@ class EvaluationResult(Mapping[str, Any]):
                 for key, value in per
             )
         return pd.DataFrame(rows).set_index("measure")
+
+
+def row_names(measures: Any) -> list[str]:
+    """``measures`` of a figure: one name or a list of names, as text.
+
+    Examples
+    --------
+    >>> row_names("auc"), row_names(["acc", "auc"])
+    (['auc'], ['acc', 'auc'])
+    """
+    if isinstance(measures, str):
+        return [measures]
+    try:
+        return [str(m) for m in measures]
+    except TypeError:
+        from measurelab._util.validation import short_repr
+        from measurelab.exceptions import MeasurelabError
+
+        raise MeasurelabError("measures must be a name or a list of names, got "
+                              f"{short_repr(measures)}") from None
+
 
 
 def _fmt(v: Any) -> str:
@@ -357,17 +378,32 @@ def _warn_row_sums(stats: MultiStats, used: Iterable[Measure]) -> None:
 
 
 def check_total(stats: BinaryStats | MultiStats) -> None:
-    """Raise when there is nothing to evaluate: every weight (or count) is 0."""
-    if isinstance(stats, MultiStats):
+    """Raise when there is nothing to evaluate, saying why: every sample_weight is 0 (data
+    were given), or every count is 0 (confusion counts were given).
+
+    Examples
+    --------
+    >>> from measurelab.stats.confusion import BinaryCounts
+    >>> check_total(BinaryStats(given_counts=BinaryCounts(0, 0, 0, 0)))
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: tp, fp, fn and tn are all 0, so the total weight is 0; expected at least one counted example
+    """  # noqa: E501
+    if isinstance(stats, MultiStats):  # always built from labels (and weights)
         total = stats.counts.matrix.sum()
+        counts_only = False
     else:
         c = stats.counts
         total = c.tp + c.fp + c.fn + c.tn
-    if not total > 0:
+        counts_only = stats.table is None
+    if total > 0:
+        return
+    if not counts_only:
         raise MeasurelabError(
-            "the total weight is 0 (every sample_weight or count is 0); "
-            "expected at least one example with a positive weight"
-        )
+            "sample_weight is 0 for every example, so the total weight is 0; expected at "
+            "least one example with a positive weight")
+    raise MeasurelabError("tp, fp, fn and tn are all 0, so the total weight is 0; expected "
+                          "at least one counted example")
 
 
 def plain_value(v: Any) -> Any:

@@ -140,6 +140,13 @@ def dp_band(value: float) -> Literal["poor", "limited", "fair", "good", "undefin
     >>> dp_band(0.5), dp_band(1.41), dp_band(2.5), dp_band(3.0)
     ('poor', 'limited', 'fair', 'good')
     """
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
+                                                            | np.floating):
+        from measurelab._util.validation import short_repr
+        from measurelab.exceptions import MeasurelabTypeError
+
+        raise MeasurelabTypeError(f"value must be a number (a discriminant power), got "
+                                  f"{short_repr(value)}")
     if value != value:  # NaN
         return "undefined"
     if value < 1:

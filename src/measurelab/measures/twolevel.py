@@ -33,8 +33,8 @@ def two_level(f: Measure | str, g: Measure | str) -> Measure:
     >>> v.first, v.second, round(v.display, 4)
     (0.75, 0.5, 0.755)
     """
-    f = registry.get(f) if isinstance(f, str) else f
-    g = registry.get(g) if isinstance(g, str) else g
+    f = registry.resolve(f)[0]
+    g = registry.resolve(g)[0]
     return build_two_level(f, g)
 
 

@@ -27,7 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    check_flag,
+    check_int,
+    random_state_of,
+)
 from measurelab.exceptions import MeasurelabError
 from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, registry
@@ -50,6 +56,16 @@ def resolve_measure(spec: str | Measure) -> Measure:
     'auc'
     """
     return spec if isinstance(spec, Measure) else registry.resolve(spec)[0]
+
+
+#: the most groups of the delete-a-group jackknife
+MAX_GROUPS = 10_000
+
+
+def _check_domain(domain: Any) -> None:
+    if not isinstance(domain, RankedLists | SampledRankedLists | PredictionSet):
+        raise MeasurelabError("domain must be a RankedLists, SampledRankedLists or "
+                              f"PredictionSet, got {type(domain).__name__}")
 
 
 def _rank_values(values: list[Any], name: str) -> tuple[np.ndarray, int]:
@@ -79,7 +95,9 @@ def measure_ranks(measure: str | Measure, domain: Domain, *,
     >>> measure_ranks("auc:acc", d)[0].tolist()
     [0, 1, 2, 2, 3, 4]
     """
+    progress = check_flag(progress, "progress")
     m = resolve_measure(measure)
+    _check_domain(domain)
     parts = two_level_parts(m)
     if parts is not None:
         rf, _ = measure_ranks(parts[0], domain, progress=progress)
@@ -293,8 +311,9 @@ def exact_counts(
     >>> exact_counts("auc:acc", "acc", 6, 3)        # Huang & Ling Table 3, n = 6
     PairCounts(R=117, S=1, P=62, Q=0, T=10, objects=20)
     """
-    from measurelab.metaeval.exact import auc_acc_pair_counts, check_ranked
+    from measurelab.metaeval.exact import _check_size, auc_acc_pair_counts, check_ranked
 
+    progress = check_flag(progress, "progress")
     fm, gm = resolve_measure(f), resolve_measure(g)
     kinds = (_exact_kind(fm), _exact_kind(gm))
     if not exact_applies(fm, gm):
@@ -303,6 +322,7 @@ def exact_counts(
             f"{gm.name}"
         )
     k = check_ranked(n, pos, cutoff)
+    _check_size(n, pos, "pos")
     base = auc_acc_pair_counts(n, pos, k, progress=progress)
     R, S, P, Q, T, K = base.R, base.S, base.P, base.Q, base.T, base.objects
     table = {
@@ -347,7 +367,11 @@ def compare_measures(
     >>> r.consistency, r.discriminancy
     (1.0, inf)
     """
+    exact = check_flag(exact, "exact")
+    progress = check_flag(progress, "progress")
+    groups = check_int(groups, "groups", minimum=2, maximum=MAX_GROUPS)
     fm, gm = resolve_measure(f), resolve_measure(g)
+    _check_domain(domain)
     settings: dict[str, Any] = {}
     if isinstance(domain, (RankedLists, SampledRankedLists)):
         settings = {"n": domain.n, "pos": domain.n_pos, "cutoff": domain.cutoff}
@@ -393,7 +417,9 @@ def jackknife_ci(
     full = pair_counts_ranks(ra, ua, rb, ub)
     c0, d0 = ratio_c(full.R, full.S), ratio_d(full.P, full.Q)
     random_state = random_state_of(random_state, seed, "jackknife_ci")
-    rng = np.random.default_rng(random_state + 7919)
+    groups = check_int(groups, "groups", minimum=2, maximum=MAX_GROUPS)
+    rng = np.random.default_rng(random_state + 7919 if isinstance(random_state, int | np.integer)
+                                else random_state)
     label = rng.permutation(K) % groups
     cs, ds = [], []
     for gi in range(groups):
@@ -437,12 +463,16 @@ def compare_on_ranked_lists(
     >>> r.method, r.objects == __import__("math").comb(400, 200), round(r.consistency, 4)
     ('generating function', True, 0.8523)
     """
+    from measurelab.metaeval.exact import check_ranked
+
     random_state = random_state_of(random_state, seed, "compare_on_ranked_lists")
+    exact = check_flag(exact, "exact")
+    progress = check_flag(progress, "progress")
+    if sample is not None:
+        sample = check_int(sample, "sample", minimum=2)
+    k_cut = check_ranked(n, pos, cutoff)
     fm, gm = resolve_measure(f), resolve_measure(g)
     if exact and exact_applies(fm, gm) and sample is None:
-        from measurelab.metaeval.exact import check_ranked
-
-        k_cut = check_ranked(n, pos, cutoff)
         pc = exact_counts(fm, gm, n, pos, k_cut, progress=progress)
         return ConsistencyResult(
             fm.name, gm.name, pc, f"all ranked lists, n={n}, pos={pos}, cutoff={k_cut}",

@@ -16,11 +16,32 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    check_int,
+    random_state_of,
+    short_repr,
+)
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference.intervals import check_level
 from measurelab.inference.significance import paired_ttest
 
 METHODS = ("pearson", "spearman", "kendall")
+
+
+def _check_method(method: Any, name: str = "method") -> str:
+    if not isinstance(method, str) or method not in METHODS:
+        raise MeasurelabError(f"{name}={short_repr(method)} is not valid; expected one of "
+                              f"{METHODS}")
+    return method
+
+
+def _numbers(v: Any, name: str) -> np.ndarray:
+    try:
+        return np.asarray(v, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise MeasurelabError(f"{name} must hold numbers, got {short_repr(v)}") from None
 
 
 def correlation(x: Any, y: Any, method: str = "pearson") -> float:
@@ -35,8 +56,8 @@ def correlation(x: Any, y: Any, method: str = "pearson") -> float:
     """
     from scipy import stats
 
-    a = np.asarray(x, dtype=np.float64)
-    b = np.asarray(y, dtype=np.float64)
+    _check_method(method)
+    a, b = _numbers(x, "x"), _numbers(y, "y")
     if a.shape != b.shape or a.ndim != 1:
         raise MeasurelabError(f"correlation needs two equal-length vectors, got {a.shape}, "
                               f"{b.shape}")
@@ -62,8 +83,16 @@ def correlations(
     >>> float(correlations(v, "rms").loc["auc", "spearman"])
     1.0
     """
+    if not isinstance(values, Mapping):
+        raise MeasurelabError("values must be a mapping {measure: values}, got "
+                              f"{type(values).__name__}")
+    if isinstance(methods, str):
+        methods = [methods]
+    for m in methods:
+        _check_method(m, "methods")
     if reference not in values:
-        raise MeasurelabError(f"reference {reference!r} is not among {sorted(values)}")
+        raise MeasurelabError(f"reference {short_repr(reference)} is not among "
+                              f"{sorted(map(str, values))}")
     rows = {}
     for name, v in values.items():
         if name == reference:
@@ -98,10 +127,22 @@ def repeated_correlations(
     ((3, 2), True)
     """
     random_state = random_state_of(random_state, seed, "repeated_correlations")
-    seeds = np.random.SeedSequence(random_state).spawn(runs)
+    runs = check_int(runs, "runs", minimum=1, maximum=10**6)
+    _check_method(method)
+    if not callable(sample):
+        raise MeasurelabError(f"sample must be a function rng -> {{measure: values}}, got "
+                              f"{type(sample).__name__}")
+    if random_state is None or isinstance(random_state, int | np.integer
+                                          | np.random.SeedSequence):
+        seq = (random_state if isinstance(random_state, np.random.SeedSequence)
+               else np.random.SeedSequence(random_state))
+        gens = [np.random.default_rng(s) for s in seq.spawn(runs)]
+    else:  # a Generator (or a RandomState): seeds drawn from it
+        rng = np.random.default_rng(random_state)
+        gens = [np.random.default_rng(int(x)) for x in rng.integers(0, 2**63 - 1, runs)]
     out = []
-    for s in seeds:
-        vals = sample(np.random.default_rng(s))
+    for g in gens:
+        vals = sample(g)
         out.append({k: correlation(v, vals[reference], method)
                     for k, v in vals.items() if k != reference})
     df = pd.DataFrame(out)
@@ -126,6 +167,10 @@ def paired_ttests(runs: pd.DataFrame, *, alpha: float = 0.05) -> pd.DataFrame:
     >>> bool(r.loc[("a", "b"), "significant"]), round(float(r.loc[("a", "b"), "t"]), 2)
     (True, 15.5)
     """
+    alpha = check_level(alpha, "alpha")
+    if not isinstance(runs, pd.DataFrame):
+        raise MeasurelabError("runs must be a DataFrame (rows = runs, columns = measures), "
+                              f"got {type(runs).__name__}")
     rows = []
     for a, b in itertools.combinations(runs.columns, 2):
         r = paired_ttest(runs[a].to_numpy(float), runs[b].to_numpy(float), alpha=alpha)
@@ -146,9 +191,9 @@ def best_group(runs: pd.DataFrame, *, alpha: float = 0.05) -> list[str]:
     >>> best_group(df)
     ['a', 'c']
     """
+    tests = paired_ttests(runs, alpha=alpha)
     means = runs.mean()
     top = str(means.idxmax())
-    tests = paired_ttests(runs, alpha=alpha)
     out = []
     for c in runs.columns:
         if c == top:

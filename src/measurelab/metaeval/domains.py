@@ -19,10 +19,18 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    check_flag,
+    check_int,
+    check_real,
+    random_state_of,
+)
 from measurelab.exceptions import MeasurelabError
 from measurelab.metaeval.exact import check_ranked
 from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.scoretable import ScoreTable
 
 #: the largest number of lists :class:`RankedLists` enumerates
@@ -82,7 +90,14 @@ class RankedLists(_RankedListDomain):
     masks: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff)
+        self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff, "n_pos")
+        self.n, self.n_pos = int(self.n), int(self.n_pos)
+        if self.n > 100_000:  # C(n, n_pos) itself would take long to compute
+            digits = (math.lgamma(self.n + 1) - math.lgamma(self.n_pos + 1)
+                      - math.lgamma(self.n - self.n_pos + 1)) / math.log(10)
+            raise MeasurelabError(
+                f"n={self.n}, n_pos={self.n_pos} has about 1e+{digits:.0f} ranked lists, more "
+                f"than {MAX_ENUMERATE:,} to enumerate; sample them (SampledRankedLists)")
         size = math.comb(self.n, self.n_pos)
         if size > MAX_ENUMERATE:
             from measurelab._util.validation import big_int
@@ -156,13 +171,15 @@ class SampledRankedLists(_RankedListDomain):
 
     def __post_init__(self, seed: Any) -> None:
         self.random_state = random_state_of(self.random_state, seed, "SampledRankedLists")
-        self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff)
-        if not isinstance(self.size, (int, np.integer)) or self.size < 2:
-            raise MeasurelabError(f"sample size must be an integer >= 2, got {self.size!r}")
-        if self.size * self.n_pos > MAX_SAMPLE_CELLS:
+        self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff, "n_pos")
+        self.n, self.n_pos = int(self.n), int(self.n_pos)
+        self.size = check_int(self.size, "size (the sample size)", minimum=2)
+        if self.size * self.n_pos > MAX_SAMPLE_CELLS or self.size * self.n > 50 * \
+                MAX_SAMPLE_CELLS:
             raise MeasurelabError(
-                f"a sample of {self.size:,} lists with {self.n_pos} positives each holds more "
-                f"than {MAX_SAMPLE_CELLS:,} positions; take a smaller sample"
+                f"size={self.size:,}: a sample of {self.size:,} lists of n={self.n} with "
+                f"{self.n_pos} positives each holds more than {MAX_SAMPLE_CELLS:,} positions; "
+                "take a smaller sample"
             )
         rng = np.random.default_rng(self.random_state)
         tp = np.empty(self.size, dtype=np.int64)
@@ -226,9 +243,19 @@ class PredictionSet:
         inclusive: bool = False,
         names: list[str] | None = None,
     ) -> None:
-        from measurelab._util.validation import binarize, check_scores
+        from measurelab._util.validation import as_1d, binarize, check_scores
 
-        S = [np.asarray(s, dtype=np.float64) for s in scores]
+        threshold = check_threshold_value(threshold)
+        inclusive = check_flag(inclusive, "inclusive")
+        if isinstance(scores, np.ndarray) and scores.ndim == 2:
+            S = list(scores)
+        else:
+            try:
+                S = list(scores)
+            except TypeError:
+                raise MeasurelabError("scores must be a list of prediction vectors, got "
+                                      f"{type(scores).__name__}") from None
+        S = [as_1d(s, f"scores[{i}]") for i, s in enumerate(S)]
         if not S:
             raise MeasurelabError("a prediction set needs at least one prediction vector")
         Y_raw = list(y_true) if _is_nested(y_true) else [y_true] * len(S)
@@ -236,7 +263,7 @@ class PredictionSet:
             raise MeasurelabError(
                 f"got {len(Y_raw)} label vectors for {len(S)} prediction vectors"
             )
-        self.threshold = float(threshold)
+        self.threshold = threshold
         self.inclusive = inclusive
         self.names = names
         self._y = [binarize(np.asarray(y), pos_label) for y in Y_raw]
@@ -247,7 +274,7 @@ class PredictionSet:
                 raise MeasurelabError(
                     f"object {i}: {y.size} labels but {s.size} scores"
                 )
-            s = check_scores(s)
+            s = check_scores(s, f"scores[{i}]")
             self._s.append(s)
             pred = s >= threshold if inclusive else s > threshold
             tp.append(int(np.count_nonzero(y & pred)))
@@ -306,10 +333,12 @@ def perturbed_lists(
     >>> p.tolist()[:3], y.astype(int).tolist(), Q.shape
     ([0.1, 0.2, 0.3], [0, 0, 0, 0, 0, 1, 1, 1, 1, 1], (5, 10))
     """
-    if not isinstance(n, (int, np.integer)) or n < 2:
-        raise MeasurelabError(f"n must be an integer >= 2, got {n!r}")
-    if not 0 <= eps <= 1:
-        raise MeasurelabError(f"eps must lie in [0, 1], got {eps!r}")
+    n = check_int(n, "n", minimum=2)
+    eps = check_real(eps, "eps", low=0.0, high=1.0)
+    size = check_int(size, "size", minimum=1)
+    if n * size > MAX_SAMPLE_CELLS:
+        raise MeasurelabError(f"n={n} × size={size} is more than {MAX_SAMPLE_CELLS:,} "
+                              "perturbed scores; take fewer lists or shorter ones")
     random_state = random_state_of(random_state, seed, "perturbed_lists")
     rng = (random_state if isinstance(random_state, np.random.Generator)
            else np.random.default_rng(random_state))

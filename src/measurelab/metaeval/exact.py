@@ -39,25 +39,47 @@ from fractions import Fraction
 
 import numpy as np
 
+from measurelab._util.validation import check_flag, check_int
 from measurelab.exceptions import MeasurelabError
 from measurelab.metaeval.pairs import PairCounts
 
 
-def check_ranked(n: int, n_pos: int, cutoff: int | None) -> int:
-    """Validate (n, n₊, k) of a ranked-list domain; returns the cutoff (default n₊)."""
-    for name, v in (("n", n), ("pos", n_pos)):
-        if not isinstance(v, (int, np.integer)) or isinstance(v, bool):
-            raise MeasurelabError(f"{name} must be an integer, got {v!r}")
-    if n < 2:
-        raise MeasurelabError(f"n must be at least 2, got {n}")
+def check_ranked(n: int, n_pos: int, cutoff: int | None, pos_name: str = "pos") -> int:
+    """Validate (n, n₊, k) of a ranked-list domain; returns the cutoff (default n₊).
+    ``pos_name`` is the name of n₊ in the caller's signature (``pos`` or ``n_pos``).
+
+    Examples
+    --------
+    >>> check_ranked(10, 5, None)
+    5
+    >>> check_ranked(10, 20, None, "n_pos")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: n_pos=20 is not valid for n=10; need 1 <= n_pos <= n-1 (both classes present)
+    """  # noqa: E501
+    n = check_int(n, "n", minimum=2)
+    n_pos = check_int(n_pos, pos_name)
     if not 1 <= n_pos <= n - 1:
         raise MeasurelabError(
-            f"pos={n_pos} is not valid for n={n}; need 1 <= pos <= n-1 (both classes present)"
+            f"{pos_name}={n_pos} is not valid for n={n}; need 1 <= {pos_name} <= n-1 (both "
+            "classes present)"
         )
-    k = n_pos if cutoff is None else cutoff
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or not 0 <= k <= n:
-        raise MeasurelabError(f"cutoff must be an integer in [0, n={n}], got {cutoff!r}")
-    return int(k)
+    if cutoff is None:
+        return n_pos
+    return check_int(cutoff, "cutoff", minimum=0, maximum=n)
+
+
+#: the largest AUC numerator n₊·n₋ the generating function takes on (a row of it holds that
+#: many Python integers; balanced n = 6000 is 9e6)
+MAX_AUC_NUMERATOR = 10**7
+
+
+def _check_size(n: int, n_pos: int, pos_name: str) -> None:
+    if n_pos * (n - n_pos) > MAX_AUC_NUMERATOR:
+        raise MeasurelabError(
+            f"n={n}, {pos_name}={n_pos}: the generating function would hold "
+            f"{n_pos * (n - n_pos):,} coefficients per row, more than {MAX_AUC_NUMERATOR:,}; "
+            "sample the ranked lists instead")
 
 
 def _mul_one_minus(c: np.ndarray, a: int) -> None:
@@ -121,7 +143,8 @@ def auc_acc_rows(
     >>> [(tp, lo, c.tolist()) for tp, lo, c in auc_acc_rows(4, 2)]
     [(0, 0, [1]), (1, 1, [1, 2, 1]), (2, 4, [1])]
     """
-    k = check_ranked(n, n_pos, cutoff)
+    k = check_ranked(n, n_pos, cutoff, "n_pos")
+    _check_size(n, n_pos, "n_pos")
     m = n - k
     t0, t1 = max(0, n_pos - m), min(n_pos, k)
     d = _degree(n_pos, m, k, t0)
@@ -163,7 +186,7 @@ def exact_work(n: int, n_pos: int, cutoff: int | None = None) -> int:
     >>> exact_work(6, 3), exact_work(400, 200)
     (12, 2666801)
     """
-    k = check_ranked(n, n_pos, cutoff)
+    k = check_ranked(n, n_pos, cutoff, "n_pos")
     m = n - k
     t0, t1 = max(0, n_pos - m), min(n_pos, k)
     return sum(_degree(n_pos, m, k, tp) + 1 for tp in range(t0, t1 + 1))
@@ -182,7 +205,9 @@ def auc_acc_pair_counts(
     >>> auc_acc_pair_counts(6, 3)          # Ling et al. 2003, balanced n = 6
     PairCounts(R=113, S=1, P=62, Q=4, T=10, objects=20)
     """
-    k = check_ranked(n, n_pos, cutoff)
+    k = check_ranked(n, n_pos, cutoff, "n_pos")
+    _check_size(n, n_pos, "n_pos")
+    progress = check_flag(progress, "progress")
     n_neg = n - n_pos
     top = n_neg * n_pos
     colcum = np.zeros(top + 2, dtype=object)  # lists of earlier rows at each U
@@ -238,8 +263,9 @@ def auc_bounds(n: int, n_pos: int, cutoff: int | None, tp: int) -> tuple[Fractio
     >>> lo, hi
     (Fraction(9, 25), Fraction(21, 25))
     """
-    k = check_ranked(n, n_pos, cutoff)
+    k = check_ranked(n, n_pos, cutoff, "n_pos")
     m = n - k
+    tp = check_int(tp, "tp")
     if not max(0, n_pos - m) <= tp <= min(n_pos, k):
         raise MeasurelabError(f"tp={tp} is impossible with n={n}, pos={n_pos}, cutoff={k}")
     u_min = (m - n_pos + tp) * tp

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
+from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, check_int, random_state_of
 from measurelab.exceptions import MeasurelabError
 
 
@@ -222,6 +222,7 @@ def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *,
     from sklearn.manifold import MDS
 
     random_state = random_state_of(random_state, seed, "mds")
+    n_components = check_int(n_components, "n_components", minimum=1)
     names = list(D.index) if isinstance(D, pd.DataFrame) else list(range(len(D)))
     M = np.asarray(D, dtype=float)
     if M.shape[0] != M.shape[1] or not np.allclose(M, M.T):
@@ -249,6 +250,7 @@ def stress_curve(D: pd.DataFrame | np.ndarray, max_dim: int = 6, *,
     True
     """
     random_state = random_state_of(random_state, seed, "stress_curve")
+    max_dim = check_int(max_dim, "max_dim", minimum=1)
     n = np.asarray(D).shape[0]
     dims = range(1, min(max_dim, n - 1) + 1)
     return pd.Series({k: mds(D, k, random_state=random_state)[1] for k in dims},

@@ -78,8 +78,8 @@ def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
                                   "of the positive class per case")
         t = stats.table
     if not t.total > 0:
-        raise MeasurelabError("the total weight is 0 (every sample_weight is 0); expected at "
-                              "least one example with a positive weight")
+        raise MeasurelabError("sample_weight is 0 for every example, so the total weight is "
+                              "0; expected at least one example with a positive weight")
     if t.size and (t.scores[0] < 0 or t.scores[-1] > 1):
         bad = float(t.scores[0] if t.scores[0] < 0 else t.scores[-1])
         raise MeasurelabError(f"{where} needs probabilities in [0, 1], got {bad!r}")

@@ -25,7 +25,6 @@ from measurelab._util.validation import (
     check_flag,
     check_same_length,
     check_scores,
-    check_threshold,
     check_weights,
     random_state_of,
     show,
@@ -41,6 +40,7 @@ from measurelab.measures.compute import (  # noqa: F401  (EvaluationResult is re
     resolve_measures,
 )
 from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
+from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable, class_indices
 from measurelab.stats.scoretable import ScoreTable
@@ -56,7 +56,15 @@ def build_stats(
     inclusive: bool = False,
     labels: Any = None,
 ) -> BinaryStats | MultiStats:
-    """Validate the input and build its statistics (binary or multi-class)."""
+    """Validate the input and build its statistics (binary or multi-class).
+
+    Examples
+    --------
+    >>> build_stats([0, 1, 1], [0.2, 0.9, 0.4], threshold=0.3).counts.tp
+    2.0
+    """
+    threshold = check_threshold_value(threshold)
+    inclusive = check_flag(inclusive, "inclusive")
     score_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
     if score_arr.ndim == 2 and score_arr.shape[1] > 1:
         return _build_multi(y_true, score_arr, labels=labels, sample_weight=sample_weight)
@@ -66,11 +74,9 @@ def build_stats(
         # more than two classes and one column: the column holds predicted labels
         return _build_multi_from_predictions(y_raw, as_1d(score_arr, "y_score"), labels,
                                              sample_weight)
-    check_flag(inclusive, "inclusive")
     y = binarize(y_raw, pos_label)
     s = check_scores(score_arr)
     w = check_weights(sample_weight, y.size)
-    threshold = check_threshold(threshold)
     table = ScoreTable.from_arrays(y, s, w)
     return BinaryStats(table=table, threshold=threshold, inclusive=inclusive)
 
@@ -275,7 +281,10 @@ def evaluate(
     >>> {k: round(v, 4) for k, v in r.items()}
     {'acc': 0.75, 'auc': 0.75, 'rms': 0.3976}
     """
+    from measurelab.inference.intervals import check_run_options
+
     random_state = random_state_of(random_state, seed, "evaluate")
+    check_run_options(ci, n_boot, n_jobs, stratify, ci_method, progress)
     stats = build_stats(
         y_true,
         y_score,

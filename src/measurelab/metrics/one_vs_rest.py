@@ -10,6 +10,7 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import registry
 from measurelab.measures.compute import (
     MeasureSpec,
+    check_total,
     plain_value,
     resolve_measures,
     score_range,
@@ -74,6 +75,7 @@ def per_class(
 
     stats = build_stats(y_true, y_score, threshold=threshold, pos_label=pos_label,
                         sample_weight=sample_weight, labels=labels, inclusive=inclusive)
+    check_total(stats)
     names, parts = one_vs_rest_stats(stats, y_true, pos_label)
     chosen = resolve_measures(measures)
     explicit = chosen is not None

@@ -42,9 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import as_1d, short_list, unique_labels
+from measurelab._util.validation import as_1d, short_list, short_repr, unique_labels
 from measurelab.exceptions import MeasurelabError
-from measurelab.measures.base import Measure, registry
+from measurelab.measures.base import Measure, check_average, registry
 
 __all__ = ["MeasureScore", "make_scorer"]
 
@@ -119,10 +119,15 @@ class MeasureScore:
         self, measure: str | Measure, *, average: str = "macro",
         two_level: str = "lexicographic",
     ) -> None:
-        if two_level not in ("lexicographic", "display"):
+        if not isinstance(two_level, str) or two_level not in ("lexicographic", "display"):
             raise MeasurelabError(
-                f"two_level={two_level!r} is not valid; expected 'lexicographic' or 'display'"
+                f"two_level={short_repr(two_level)} is not valid; expected 'lexicographic' "
+                "or 'display'"
             )
+        if check_average(average) is None:
+            raise MeasurelabError(
+                "average=None gives one value per class; a score needs one number: give "
+                "'macro', 'weighted' or 'micro'")
         if isinstance(measure, Measure) and measure.name in registry:
             measure = measure.name  # a name pickles to worker processes; formulas may not
         self.spec = measure

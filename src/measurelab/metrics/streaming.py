@@ -11,13 +11,14 @@ import numpy as np
 
 from measurelab._util.validation import (
     as_1d,
-    check_threshold,
+    check_flag,
     short_list,
     short_repr,
     show,
     unique_labels,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.measures.base import check_average
 from measurelab.measures.compute import (
     EvaluationResult,
     MeasureSpec,
@@ -26,6 +27,7 @@ from measurelab.measures.compute import (
 )
 from measurelab.metrics.evaluation import _build_multi, build_stats
 from measurelab.stats.bundle import BinaryStats, MultiStats
+from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.confusion import MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.scoretable import ScoreTable
@@ -56,10 +58,10 @@ class Evaluator:
         labels: Any = None,
     ) -> None:
         self.measures = resolve_measures(measures)
-        self.threshold = check_threshold(threshold)
+        self.threshold = check_threshold_value(threshold)
         self.pos_label = pos_label
-        self.inclusive = inclusive
-        self.average = average
+        self.inclusive = check_flag(inclusive, "inclusive")
+        self.average = check_average(average)
         self.labels = None if labels is None else list(labels)
         self.table: ScoreTable | MultiScoreTable | None = None
         self.counts: MultiCounts | None = None

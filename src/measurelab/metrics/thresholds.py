@@ -31,6 +31,7 @@ import numpy as np
 from measurelab._util.validation import warn_undefined
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import Measure, registry
+from measurelab.measures.compute import check_total
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
@@ -182,6 +183,7 @@ def best_threshold(
             "best_threshold needs binary y_true and one score per example, got "
             f"{stats.counts.k} classes"
         )
+    check_total(stats)  # every weight 0: nothing to choose a threshold from
     table = stats.table
     thresholds, counts = _candidates(table)
     idx = np.arange(thresholds.size)

@@ -313,6 +313,10 @@ class ScoreTable:
 
     def counts_at(self, threshold: float = 0.5, *, inclusive: bool = False) -> BinaryCounts:
         """Confusion counts when ``score > threshold`` (``>=`` if ``inclusive``) is positive."""
+        if type(threshold) is not float or threshold != threshold or type(inclusive) is not bool:
+            from measurelab.stats.checks import check_rule
+
+            threshold, inclusive = check_rule(threshold, inclusive)
         side = "left" if inclusive else "right"
         i = int(np.searchsorted(self.scores, threshold, side=side))
         k = self.size - i  # number of distinct scores predicted positive
