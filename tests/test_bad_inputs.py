@@ -61,6 +61,8 @@ FILES: dict[str, object] = {
     "garbage.parquet": b"hello, this is not parquet\n",
     "hugelabel.csv": b"y,p\n0,0.1\n1,0.2\n" + b"z" * 5000 + b",0.3\n",
     "hugepos.csv": b"y,p\n" + b"a" * 3000 + b",0.1\n" + b"b" * 3000 + b",0.2\n",
+    "dup.csv": b"y,p,p\n1,0.9,0.1\n0,0.2,0.8\n",
+    "tiny.csv": b"f,t\n1,a\n2,b\n3,a\n",
 }
 
 
@@ -216,6 +218,23 @@ CLI_CASES: list[tuple[str, list[str], str]] = [
      "--label-col applies to CSV and Parquet"),
     ("parquet-format-on-text", ["evaluate", "{d}/ok.txt", "--format", "parquet"],
      "not a readable Parquet data set"),
+    # issue 23
+    ("duplicate-header", ["evaluate", "{d}/dup.csv"], "column 'p' appears 2 times"),
+    ("option-underscore-digits", ["evaluate", "{d}/ok.txt", "--chunk-rows", "1_0"],
+     "argument --chunk-rows: invalid int value: '1_0'"),
+    ("threshold-underscore-digits", ["evaluate", "{d}/ok.txt", "--threshold", "1_0"],
+     "argument --threshold: invalid number: '1_0'"),
+    ("pos-label-underscore-digits", ["evaluate", "{d}/ok.txt", "--pos-label", "1_0"],
+     "pos_label='1_0' is not a valid label"),
+    ("study-zero-workers", ["study", "--problems", "sonar", "--out", "{d}/never",
+                            "--workers", "0"], "--workers must be a positive integer"),
+    ("study-empty-out", ["study", "--problems", "sonar", "--out", ""], "--out is empty"),
+    ("study-target-of-nothing", ["study", "--problems", "sonar", "--target", "y",
+                                 "--out", "{d}/never"], "--target 'y' names the label"),
+    ("study-too-small", ["study", "--problems", "{d}/tiny.csv", "--target", "t",
+                         "--grid", "tiny", "--out", "{d}/never"], "is too small for a study"),
+    ("reproduce-empty-out", ["reproduce", "ling2003", "--out", ""], "--out is empty"),
+    ("demo-empty-out", ["demo", "--out", ""], "--out is empty"),
 ]
 
 

@@ -520,3 +520,14 @@ def test_refusals_are_measurelab_errors() -> None:
         ml.compare_classifiers(Y, {"a": S}, inclusive="no")
     with pytest.raises(TypeError):
         ml.compare_classifiers(Y, {"a": S}, threshold="high")
+
+
+@pytest.mark.parametrize("text", ["1_0", "\uff11", "0x1p-1", "1,5"])
+def test_api_and_files_share_one_rule_for_numbers(text: str) -> None:
+    """A score or a weight given as text follows the readers' rule: plain ASCII decimal
+    only, refused naming the position (as the command line refuses it naming the row)."""
+    assert_refused(lambda: ml.evaluate([0, 1, 0], ["0.5", text, "0.2"], measures=["auc"]),
+                   "y_score")
+    assert_refused(lambda: ml.evaluate([0, 1, 0], [0.5, 0.7, 0.2], measures=["auc"],
+                                       sample_weight=["1", text, "1"]), "sample_weight")
+    assert ml.evaluate([0, 1, 0], ["0.5", " 0.7", "1e-1"], measures=["auc"])["auc"] == 1.0

@@ -206,3 +206,60 @@ def test_accumulator_equals_one_table(rng):
     for part in np.array_split(np.arange(y.size), 37):
         acc.add(ScoreTable.from_arrays(y[part] == 1, s[part]))
     assert acc.result() == ScoreTable.from_arrays(y == 1, s)
+
+
+# ---------------------------------------------------------------- issue 23
+def test_a_repeated_header_is_refused_not_read_as_the_first(tmp_path):
+    f = tmp_path / "d.csv"
+    f.write_text("y,p,p\n1,0.9,0.1\n0,0.2,0.8\n")
+    for source in (f, io.BytesIO(f.read_bytes())):
+        with pytest.raises(MeasurelabError, match="column 'p' appears 2 times in the header"):
+            read_score_table(source, fmt="csv" if isinstance(source, io.BytesIO) else "auto")
+    # a repeated column that is not read is fine
+    g = tmp_path / "e.csv"
+    g.write_text("y,p,id,id\n1,0.9,a,b\n0,0.2,c,d\n")
+    assert read_score_table(g).n_pos == 1.0
+
+
+@pytest.mark.parametrize("frame,what", [
+    (pd.DataFrame({"y": [0, 1], "p": pd.to_datetime(["2020-01-01", "2020-01-02"])}),
+     "holds a date or time"),
+    (pd.DataFrame({"y": [0, 1], "p": pd.to_timedelta([1, 2], unit="s")}), "a duration"),
+    (pd.DataFrame({"y": [0, 1], "p": [[0.1], [0.2]]}), "is not a number"),
+    (pd.DataFrame({"y": [[0], [1]], "p": [0.1, 0.2]}), "class labels are numbers"),
+    (pd.DataFrame({"y": [{"a": 0}, {"a": 1}], "p": [0.1, 0.2]}), "is a dict"),
+    (pd.DataFrame({"y": pd.to_datetime(["2020-01-01", "2020-01-02"]), "p": [0.1, 0.2]}),
+     "the label column 'y' holds a date or time"),
+])
+def test_dates_lists_and_structs_are_not_scores_or_labels(tmp_path, frame, what):
+    f = tmp_path / "x.parquet"
+    frame.to_parquet(f)
+    with pytest.raises(MeasurelabError, match=what):
+        read_score_table(f)
+
+
+def test_a_parquet_part_without_the_column_is_named(tmp_path):
+    pd.DataFrame({"y": [0, 1], "p": [.1, .9], "w": [1., 2.]}).to_parquet(tmp_path / "a.parquet")
+    pd.DataFrame({"y": [0, 1], "p": [.1, .9]}).to_parquet(tmp_path / "b.parquet")
+    with pytest.raises(MeasurelabError, match=r"b\.parquet: no column 'w' in this part"):
+        read_score_table(tmp_path, weight_col="w")
+    from measurelab.io.distributed import evaluate_parquet
+
+    with pytest.raises(MeasurelabError, match=r"b\.parquet: no column 'w'"):
+        evaluate_parquet(tmp_path, scheduler=None, label_col="y", score_col="p",
+                         weight_col="w")
+
+
+def test_read_chunks_checks_its_parameters_when_called():
+    with pytest.raises(MeasurelabError, match="chunk_rows must be at least 1"):
+        read_chunks(io.BytesIO(b"1 0.5\n"), chunk_rows=0)  # not only when iterated
+    with pytest.raises(MeasurelabError, match="chunk_rows must be an integer"):
+        read_chunks(io.BytesIO(b"1 0.5\n"), chunk_rows="3")
+
+
+def test_numbers_follow_one_rule_in_files_and_labels():
+    for text in ("1_0", "\uff11"):
+        with pytest.raises(MeasurelabError, match="row 1: the score"):
+            read_score_table(io.BytesIO(f"y,p\n1,{text}\n0,0.2\n".encode()))
+        with pytest.raises(MeasurelabError, match="the labels are numbers"):
+            read_score_table(io.BytesIO(b"1 0.5\n0 0.2\n"), pos_label=text)

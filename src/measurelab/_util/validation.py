@@ -342,19 +342,59 @@ def as_1d(x: Any, name: str) -> np.ndarray:
     return arr
 
 
+def parse_number_array(values: Any) -> tuple[np.ndarray, int | None]:
+    """Text or objects as float64 under the one rule for numbers: an int, float or
+    decimal object, a bool, or text in plain ASCII decimal notation (as
+    :func:`parse_number`, surrounding spaces allowed:
+    ``1``, ``-0.25``, ``1e-3``, ``nan``, ``inf``); a missing value (None, NaN) is NaN.
+
+    Returns the floats and the index of the first value that is not a number (``1_0``,
+    full-width digits, ``0x1p-1``, a list, a date), or None.
+
+    Examples
+    --------
+    >>> parse_number_array(np.array(["1", " 0.5", None, "1e-3"], dtype=object))[0].tolist()
+    [1.0, 0.5, nan, 0.001]
+    >>> parse_number_array(np.array(["0.5", "1_0", "\\uff11"]))[1]
+    1
+    """
+    import numbers
+
+    arr = np.asarray(values)
+    out = np.empty(arr.shape[0], dtype=np.float64)
+    for i, v in enumerate(arr.tolist()):
+        if v is None or type(v).__name__ in ("NAType", "NaTType"):  # pandas' missing
+            out[i] = np.nan
+        elif isinstance(v, str | bytes):
+            x = parse_number(v.strip())
+            if x is None:
+                return out, i
+            out[i] = x
+        elif isinstance(v, numbers.Number) and not isinstance(v, complex):
+            try:
+                out[i] = float(v)  # bool, int, float, Decimal, Fraction
+            except (TypeError, ValueError, OverflowError):
+                return out, i
+        else:
+            return out, i
+    return out, None
+
+
 def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
     """Return ``y_score`` as a finite float64 vector or raise naming the first bad value."""
     arr = as_1d(y_score, name)
     if arr.dtype.kind == "c":
         raise MeasurelabError(f"{name} must be real numbers, got complex values")
-    if arr.dtype.kind not in "biuf":
-        try:
-            arr = arr.astype(np.float64)
-        except (TypeError, ValueError):
-            bad = next((v for v in arr if not _is_number(v)), arr[0])
+    if arr.dtype.kind in "mM":  # dates and durations are not scores (nor weights)
+        raise MeasurelabError(f"{name} must be numeric, got {arr.dtype.name} values "
+                              f"({show(arr[0]) if arr.size else 'empty'})")
+    if arr.dtype.kind not in "biuf":  # text and objects: the one rule for numbers
+        parsed, bad = parse_number_array(arr)
+        if bad is not None:
             raise MeasurelabError(
-                f"{name} must be numeric, got the non-numeric value {show(bad)}"
-            ) from None
+                f"{name} must be numeric, got the non-numeric value {show(arr[bad])} at "
+                f"position {bad}")
+        arr = parsed
     arr = np.asarray(arr, dtype=np.float64)
     finite = np.isfinite(arr)
     if not finite.all():

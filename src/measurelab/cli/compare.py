@@ -19,6 +19,7 @@ import math
 import sys
 from typing import Any
 
+from measurelab.cli._options import int_type, seed
 from measurelab.exceptions import MeasurelabError
 
 
@@ -33,13 +34,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     )
     p.add_argument("f", metavar="F", help="first measure (e.g. auc, auc:acc)")
     p.add_argument("g", metavar="G", help="second measure (e.g. acc)")
-    p.add_argument("--n", type=int, required=True, help="examples per ranked list")
-    p.add_argument("--pos", type=int, required=True, help="positives per ranked list")
-    p.add_argument("--cutoff", type=int, default=None,
+    p.add_argument("--n", type=int_type(), required=True, help="examples per ranked list")
+    p.add_argument("--pos", type=int_type(), required=True, help="positives per ranked list")
+    p.add_argument("--cutoff", type=int_type(), default=None,
                    help="right-most CUTOFF examples predicted positive (default POS)")
-    p.add_argument("--sample", type=int, default=None,
+    p.add_argument("--sample", type=int_type(), default=None,
                    help="compare on S lists drawn uniformly at random (with 95%% CIs)")
-    p.add_argument("--seed", type=int, default=0, help="seed of --sample (default 0)")
+    p.add_argument("--seed", default="0", help="seed of --sample (default 0)")
     p.add_argument("--exact", action="store_true",
                    help="use the generating function (AUC vs acc, or auc:acc vs either; "
                    "any n)")
@@ -84,8 +85,7 @@ def run(args: argparse.Namespace) -> int:
 
     if args.sample is not None and args.sample < 2:
         raise MeasurelabError(f"--sample must be at least 2, got {args.sample}")
-    if args.seed < 0:
-        raise MeasurelabError(f"--seed must be a non-negative integer, got {args.seed}")
+    args.seed = seed(args.seed, "--seed")
     f, g = resolve_measure(args.f), resolve_measure(args.g)
     note = None
     exact = args.exact

@@ -54,6 +54,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    from measurelab.cli._options import output_folder
+
+    output_folder(args.out, "--out")
     summary = run_demo(Path(args.out), reproductions=not args.no_reproductions)
     print(f"the demo's page: {Path(args.out) / 'demo.html'}")
     if summary["ran"]:
@@ -201,8 +204,16 @@ def run_demo(
     ['decision-tree.txt', 'demo-comparison.html', 'demo-curves.png', 'demo-measures.csv',
      'demo.html', 'demo.md', 'logistic-regression.txt', 'naive-Bayes.txt']
     """
+    from measurelab.cli._options import output_folder
+
     file = file or sys.stdout
-    out = Path(out)
+    out = output_folder(out, "out")
+    if not (isinstance(reproductions, bool) or (isinstance(reproductions, tuple) and all(
+            isinstance(n, str) for n in reproductions))):
+        from measurelab.exceptions import MeasurelabTypeError
+
+        raise MeasurelabTypeError(f"reproductions must be True, False or a tuple of names, "
+                                  f"got {reproductions!r:.60}")
     out.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
     y, scores = fit_models()
@@ -225,7 +236,10 @@ def run_demo(
     atomic_write_text(csv, table.to_csv())
     fig = curves_figure(y, scores)
     png = out / "demo-curves.png"
-    fig.savefig(png, dpi=110, bbox_inches="tight")
+    from measurelab.io.files import atomic_write_with
+
+    atomic_write_with(png, lambda tmp: fig.savefig(tmp, format="png", dpi=110,
+                                                   bbox_inches="tight"))
     import matplotlib.pyplot as plt
 
     plt.close(fig)

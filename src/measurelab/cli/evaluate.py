@@ -24,9 +24,18 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.cli.evaluate_models import add_arguments, parse_pos_label, run_models, wanted
+from measurelab.cli._options import int_type, real_type, text_type
+from measurelab.cli.evaluate_models import (
+    add_arguments,
+    check_common,
+    parse_pos_label,
+    run_models,
+    wanted,
+)
 from measurelab.exceptions import MeasurelabError
-from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS
+from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
+
+_column = text_type("a column name")
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -47,7 +56,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--measures", metavar="A,B,...",
                    help="comma-separated measure names (e.g. auc,apr,f_beta@2,lift@0.1,"
                         "auc:acc); default: every measure that applies")
-    p.add_argument("--threshold", type=float, default=0.5, metavar="T",
+    p.add_argument("--threshold", type=real_type(finite=False), default=0.5, metavar="T",
                    help="a case is predicted positive iff score > T (default 0.5)")
     p.add_argument("--inclusive", action="store_true",
                    help="predict positive iff score >= T (as Caruana's perf does)")
@@ -56,13 +65,15 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="auto",
                    help="input format (default: from the file name; stdin: CSV if the "
                         "first line has a comma, else perf text)")
-    p.add_argument("--label-col", metavar="NAME", help="CSV/Parquet column of the labels")
-    p.add_argument("--score-col", metavar="NAME", action="append",
+    p.add_argument("--label-col", metavar="NAME", type=_column,
+                   help="CSV/Parquet column of the labels")
+    p.add_argument("--score-col", metavar="NAME", type=_column, action="append",
                    help="CSV/Parquet column of the scores; repeat it to compare several "
                         "models on the same cases")
-    p.add_argument("--weight-col", metavar="NAME",
+    p.add_argument("--weight-col", metavar="NAME", type=_column,
                    help="CSV/Parquet column of sample weights (non-negative)")
-    p.add_argument("--chunk-rows", type=int, default=DEFAULT_CHUNK_ROWS, metavar="N",
+    p.add_argument("--chunk-rows", type=int_type(maximum=MAX_CHUNK_ROWS),
+                   default=DEFAULT_CHUNK_ROWS, metavar="N",
                    help=f"rows read at a time (default {DEFAULT_CHUNK_ROWS})")
     p.add_argument("--proba-cols", metavar="[NAME=]C1,C2,...", action="append",
                    help="multi-class input: one probability column per class (CSV/Parquet); "
@@ -76,6 +87,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="how per-class values combine for multi-class input (default macro); "
                         "none: per-class values, JSON {class: value}")
     p.add_argument("--scheduler", metavar="ADDRESS",
+                   type=text_type("an address such as tcp://host:8786"),
                    help="evaluate a partitioned Parquet data set on a Dask cluster")
     p.add_argument("--json", action="store_true", help="print one JSON object {name: value}")
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --ci-method
@@ -251,6 +263,7 @@ def run(args: argparse.Namespace) -> int:
 
         for m in measures:
             registry.resolve(m)  # unknown names fail before any reading
+    check_common(args)
     if wanted(args):
         return run_models(args, measures)
     args.score_col = args.score_col[0] if args.score_col else None

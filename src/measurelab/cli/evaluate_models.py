@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab.cli._options import integer, output_file, seed
 from measurelab.exceptions import MeasurelabError
 
 
@@ -50,19 +51,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def parse_pos_label(text: str) -> Any:
-    """The ``--pos-label`` option: a number when the text is an integer; otherwise text.
+    """The ``--pos-label`` option: a number when the text is an integer in plain digits;
+    otherwise text (``1_0`` stays text: numbers follow the one rule of the data files).
 
     The readers then match the text to the labels' type.
 
     Examples
     --------
-    >>> parse_pos_label("-1"), parse_pos_label("yes")
-    (-1, 'yes')
+    >>> parse_pos_label("-1"), parse_pos_label("yes"), parse_pos_label("1_0")
+    (-1, 'yes', '1_0')
     """
-    try:
+    import re
+
+    if re.fullmatch(r"[+-]?[0-9]+", text.strip(), re.ASCII):
         return int(text)
-    except ValueError:
-        return text
+    if not text.strip():
+        raise MeasurelabError("--pos-label is empty; give the label of the positive class")
+    return text
 
 
 def wanted(args: argparse.Namespace) -> bool:
@@ -73,26 +78,40 @@ def wanted(args: argparse.Namespace) -> bool:
     return len(cols) > 1 or len(groups) > 1 or args.ci is not None or args.html is not None
 
 
-def _int_option(flag: str, text: str, *, positive: bool) -> int:
-    try:
-        v = int(text)
-    except ValueError:
-        raise MeasurelabError(f"{flag} must be an integer, got {text!r}") from None
-    if positive and v < 1:
-        raise MeasurelabError(f"{flag} must be a positive integer, got {text!r}")
-    return v
+def check_common(args: argparse.Namespace) -> None:
+    """Check the options shared by ``evaluate`` and ``versus`` before any reading: the
+    threshold, the chunk size, the output page and the bootstrap's options (parsed values
+    are kept on ``args``: ``level``, ``boot``, ``seed_value``, ``jobs``)."""
+    from measurelab._util.validation import check_threshold
+    from measurelab.inference.bootstrap import MIN_BOOT, check_n_boot
+
+    check_threshold(args.threshold, "--threshold")
+    if args.chunk_rows < 1:
+        raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
+    if args.html is not None:
+        output_file(args.html, "--html")
+    args.level = _level(args.ci)
+    n_boot = integer(args.n_boot, "--n-boot", minimum=1)
+    args.boot = check_n_boot(n_boot, "--n-boot", minimum=1 if args.level is None else MIN_BOOT)
+    args.seed_value = seed(args.seed, "--seed")
+    jobs = integer(args.n_jobs, "--n-jobs")
+    if jobs != -1 and jobs < 1:
+        raise MeasurelabError(f"--n-jobs must be a positive integer or -1, got {args.n_jobs!r}")
+    args.jobs = jobs
+    parse_pos_label(args.pos_label)
 
 
 def _level(text: str | None) -> float | None:
     if text is None:
         return None
-    from measurelab.inference.intervals import check_level
+    from measurelab._util.validation import parse_number, quote
 
-    try:
-        value = float(text)
-    except ValueError:
-        raise MeasurelabError(f"--ci must be a number in (0, 1), got {text!r}") from None
-    return check_level(value, "--ci")
+    value = parse_number(str(text).strip())
+    if value is None:
+        raise MeasurelabError(f"--ci must be a number in (0, 1), got {quote(text)}")
+    if not 0.0 < value < 1.0:  # NaN included
+        raise MeasurelabError(f"--ci must be in (0, 1) (e.g. 0.95), got {str(text)[:40]}")
+    return value
 
 
 def read_models(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndarray],
@@ -165,9 +184,7 @@ def read_multi(args: argparse.Namespace) -> tuple[np.ndarray, dict[str, np.ndarr
 
 def check_output_path(path: str, flag: str) -> None:
     """Refuse an output path that cannot be written, before any computing."""
-    from measurelab.io.files import check_output_path as check
-
-    check(path, flag)
+    output_file(path, flag)
 
 
 def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
@@ -184,14 +201,9 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         raise MeasurelabError("give either --score-col (binary) or --proba-cols (k classes)")
     if args.scheduler is not None:
         raise MeasurelabError(f"--ci, --html and {what} run locally; drop --scheduler")
-    level = _level(args.ci)
-    n_boot = _int_option("--n-boot", args.n_boot, positive=True)
-    seed = _int_option("--seed", args.seed, positive=False)
-    n_jobs = _int_option("--n-jobs", args.n_jobs, positive=False)
-    if n_jobs != -1 and n_jobs < 1:
-        raise MeasurelabError(f"--n-jobs must be a positive integer or -1, got {args.n_jobs!r}")
-    if args.chunk_rows < 1:
-        raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
+    if not hasattr(args, "boot"):
+        check_common(args)
+    level, n_boot, seed_value, n_jobs = args.level, args.boot, args.seed_value, args.jobs
     if multi:
         y, models, w, options = read_multi(args)
     else:
@@ -200,12 +212,11 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
             raise MeasurelabError("--average applies to multi-class input (--proba-cols)")
         options = dict(threshold=args.threshold, pos_label=pos_label,
                        inclusive=args.inclusive)
-    if args.html is not None:
-        check_output_path(args.html, "--html")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
-                                random_state=seed, ci_method=args.ci_method, sample_weight=w,
+                                random_state=seed_value, ci_method=args.ci_method,
+                                sample_weight=w,
                                 n_jobs=n_jobs, stratify=bool(args.stratify), **options)
         out = r.to_json() if args.json else format_comparison(r)
         if args.html is not None:

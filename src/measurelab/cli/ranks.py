@@ -65,13 +65,22 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     return p
 
 
-def _float(text: str, flag: str) -> float:
-    from measurelab._util.validation import parse_number
-
-    v = parse_number(text.strip()) if isinstance(text, str) else None
-    if v is None:
-        raise MeasurelabError(f"{flag} must be a number, got {text!r}")
-    return float(v)
+def _first_line(src: Any) -> bytes:
+    """The bytes up to the end of the first non-blank line of a path or a BytesIO."""
+    if hasattr(src, "getvalue"):
+        data = src.getvalue()
+        return data[: data.find(b"\n", len(data) - len(data.lstrip())) + 1 or len(data)]
+    head = b""
+    try:
+        with open(src, "rb") as fh:
+            while not (head.strip() and b"\n" in head.lstrip()):
+                more = fh.read(1 << 16)
+                if not more:
+                    break
+                head += more
+    except OSError:
+        return b""  # pandas names the problem
+    return head
 
 
 def read_table(args: argparse.Namespace) -> Any:
@@ -81,6 +90,7 @@ def read_table(args: argparse.Namespace) -> Any:
     import pandas as pd
 
     from measurelab.io import source_name
+    from measurelab.io.frames import check_header, csv_header
 
     name = source_name(args.file)
     src: Any = io.BytesIO(sys.stdin.buffer.read()) if args.file == "-" else args.file
@@ -93,12 +103,18 @@ def read_table(args: argparse.Namespace) -> Any:
     except (pd.errors.EmptyDataError, pd.errors.ParserError, UnicodeDecodeError) as exc:
         msg = str(exc).strip().splitlines()[-1] if str(exc).strip() else "malformed CSV"
         raise MeasurelabError(f"{name}: not a CSV of scores ({msg})") from None
+    raw = csv_header(_first_line(src))
+    names = [str(c) for c in df.columns]
+    if df.empty:
+        raise MeasurelabError(f"{name}: no scores (a header and no rows); expected one row "
+                              "per data set")
     if args.long:
         for flag, col in (("--dataset-col", args.dataset_col), ("--model-col", args.model_col),
                           ("--value-col", args.value_col)):
             if col not in df.columns:
                 raise MeasurelabError(f"{name}: no column {col!r} ({flag}; columns: "
                                       f"{', '.join(map(str, df.columns))})")
+        check_header(raw, names, [args.dataset_col, args.model_col, args.value_col], name)
         dup = df.duplicated([args.dataset_col, args.model_col])
         if dup.any():
             i = int(dup.to_numpy().nonzero()[0][0])
@@ -108,6 +124,7 @@ def read_table(args: argparse.Namespace) -> Any:
         wide = df.pivot(index=args.dataset_col, columns=args.model_col, values=args.value_col)
         wide.columns = [str(c) for c in wide.columns]
         return wide
+    check_header(raw, names, names, name)  # every column is a model (or the names)
     if df.shape[1] and not pd.api.types.is_numeric_dtype(df.iloc[:, 0]):
         df = df.set_index(df.columns[0])
     bad = [c for c in df.columns if not pd.api.types.is_numeric_dtype(df[c])]
@@ -120,37 +137,31 @@ def read_table(args: argparse.Namespace) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
-    from measurelab.cli.evaluate_models import check_output_path
+    from measurelab.cli._options import integer, output_file, real, seed
     from measurelab.inference import demsar
+    from measurelab.inference.friedman import MAX_DECIMALS
 
-    alpha = _float(args.alpha, "--alpha")
+    alpha = real(args.alpha, "--alpha", low=0, high=1, open_=True)
     decimals = None
     if args.decimals is not None:
-        try:
-            decimals = int(args.decimals)
-        except ValueError:
-            raise MeasurelabError(f"--decimals must be an integer, got "
-                                  f"{args.decimals!r}") from None
+        decimals = integer(args.decimals, "--decimals", minimum=0, maximum=MAX_DECIMALS)
     rope = None
     if args.bayes:
         if args.rope is None:
             raise MeasurelabError("--bayes needs --rope R: the difference that is practically "
                                   "none, in the scores' units (e.g. 0.01)")
-        rope = _float(args.rope, "--rope")
+        rope = real(args.rope, "--rope", low=0)
     elif args.rope is not None:
         raise MeasurelabError("--rope applies with --bayes")
-    try:
-        seed = int(args.seed)
-    except ValueError:
-        raise MeasurelabError(f"--seed must be an integer, got {args.seed!r}") from None
+    seed_value = seed(args.seed, "--seed")
     if args.html is not None:
-        check_output_path(args.html, "--html")
+        output_file(args.html, "--html")
     table = read_table(args)
     res = demsar(table, higher_is_better=not args.lower_is_better, alpha=alpha,
                  decimals=decimals, tie_correction=args.tie_correction)
     bayes = None
     if args.bayes:
-        bayes = res.bayes(rope=rope, seed=seed)
+        bayes = res.bayes(rope=rope, seed=seed_value)
     if args.json:
         out = {"avg_ranks": {k: float(v) for k, v in res.avg_ranks.items()},
                "friedman": {"chi2": res.friedman_chi2, "p": res.friedman_p},

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from measurelab.cli._options import output_folder
 from measurelab.exceptions import MeasurelabError
 
 
@@ -29,7 +30,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="a reproduction (see --list) or 'all'")
     p.add_argument("--list", action="store_true",
                    help="list the reproductions: name, what, expected quick/full run time")
-    p.add_argument("--out", type=Path, default=None,
+    p.add_argument("--out", default=None, metavar="DIR",
                    help="output folder (default out/reproduce/NAME)")
     p.add_argument("--quick", action="store_true", help="a smaller, faster version")
     p.add_argument("--full", action="store_true", help="the largest version")
@@ -50,6 +51,10 @@ def run(args: argparse.Namespace) -> int:
         raise MeasurelabError("--quick and --full exclude each other")
     every = args.name == "all"
     names = experiments.available() if every else [args.name]
+    for name in names:
+        experiments.get(name)  # an unknown name fails before anything is written
+    if args.out is not None:
+        args.out = output_folder(args.out, "--out")
     progress = not args.no_progress  # tqdm on a terminal, periodic lines in a log
     root = args.out if args.out is not None else Path("out") / "reproduce"
     reports, failed = [], {}

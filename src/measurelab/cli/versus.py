@@ -19,9 +19,12 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from measurelab.cli.evaluate_models import add_arguments, run_models
+from measurelab.cli._options import int_type, real_type, text_type
+from measurelab.cli.evaluate_models import add_arguments, check_common, run_models
 from measurelab.exceptions import MeasurelabError
-from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS
+from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
+
+_column = text_type("a column name")
 
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
@@ -37,28 +40,29 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
         ),
     )
     p.add_argument("file", metavar="FILE", help="prediction file (CSV or Parquet), - for stdin")
-    p.add_argument("--score-col", metavar="NAME", action="append",
+    p.add_argument("--score-col", metavar="NAME", type=_column, action="append",
                    help="a binary model's score column; repeat it for each model")
     p.add_argument("--proba-cols", metavar="[NAME=]C1,C2,...", action="append",
                    help="a k-class model's probability columns (one per class); repeat it "
                         "for each model; named NAME= or by the text its columns share")
     p.add_argument("--classes", metavar="A,B,...",
                    help="class names of the --proba-cols columns, in their order")
-    p.add_argument("--label-col", metavar="NAME", help="column of the true labels")
-    p.add_argument("--weight-col", metavar="NAME", help="column of case weights")
+    p.add_argument("--label-col", metavar="NAME", type=_column, help="column of the true labels")
+    p.add_argument("--weight-col", metavar="NAME", type=_column, help="column of case weights")
     p.add_argument("--measures", metavar="A,B,...",
                    help="comma-separated measures (default: a short headline set)")
     p.add_argument("--average", choices=["macro", "weighted", "micro", "none"],
                    default="macro", help="k classes: how per-class values combine "
                                          "(none: a row per class)")
-    p.add_argument("--threshold", type=float, default=0.5, metavar="T",
+    p.add_argument("--threshold", type=real_type(finite=False), default=0.5, metavar="T",
                    help="binary: a case is predicted positive iff score > T (default 0.5)")
     p.add_argument("--inclusive", action="store_true", help="binary: positive iff score >= T")
     p.add_argument("--pos-label", default="1", metavar="LABEL",
                    help="binary: label of the positive class (default 1)")
     p.add_argument("--format", dest="fmt", choices=FORMATS, default="auto",
                    help="input format (default: from the file name)")
-    p.add_argument("--chunk-rows", type=int, default=DEFAULT_CHUNK_ROWS, metavar="N",
+    p.add_argument("--chunk-rows", type=int_type(maximum=MAX_CHUNK_ROWS),
+                   default=DEFAULT_CHUNK_ROWS, metavar="N",
                    help=f"rows read at a time (default {DEFAULT_CHUNK_ROWS})")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --n-jobs, --ci-method, --stratify
@@ -74,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise MeasurelabError("give either --score-col (binary) or --proba-cols (k classes)")
     if str(args.ci).strip().lower() == "none":
         args.ci = None
+    check_common(args)
     measures = None
     if args.measures is not None:
         from measurelab.measures.base import registry

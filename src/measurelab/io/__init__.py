@@ -80,6 +80,7 @@ from measurelab.io.multiclass import (
 from measurelab.io.sources import (
     DEFAULT_CHUNK_ROWS,
     FORMATS,
+    MAX_CHUNK_ROWS,
     Chunk,
     Source,
     detect_format,
@@ -90,6 +91,7 @@ __all__ = [
     "DEFAULT_CHUNK_ROWS",
     "FORMATS",
     "LABEL_NAMES",
+    "MAX_CHUNK_ROWS",
     "SCORE_NAMES",
     "Chunk",
     "ClassMatcher",

@@ -14,7 +14,7 @@ import numpy as np
 
 from measurelab._util.validation import check_threshold, short_list, short_repr
 from measurelab.exceptions import MeasurelabError
-from measurelab.io.frames import _read_csv, _read_parquet
+from measurelab.io.frames import _read_csv, _read_parquet, csv_header
 from measurelab.io.perf import _read_perf
 from measurelab.io.sources import (
     DEFAULT_CHUNK_ROWS,
@@ -26,6 +26,9 @@ from measurelab.io.sources import (
     _Prefixed,
     _read_some,
     _short,
+    check_chunk_rows,
+    check_column,
+    check_source,
     detect_format,
     source_name,
 )
@@ -64,10 +67,19 @@ def read_chunks(
     >>> [len(c) for c in read_chunks(io.BytesIO(b"1 .9\\n0 .2\\n1 .5\\n"), chunk_rows=2)]
     [2, 1]
     """
-    if chunk_rows < 1:
-        raise MeasurelabError(f"chunk_rows must be at least 1, got {chunk_rows}")
-    name = source_name(source)
+    source = check_source(source)
+    chunk_rows = check_chunk_rows(chunk_rows)
+    label_col = check_column(label_col, "label_col")
+    score_col = check_column(score_col, "score_col")
+    weight_col = check_column(weight_col, "weight_col")
     kind = detect_format(source, fmt)
+    # the checks above run at the call; the reading when the chunks are asked for
+    return _chunks(source, kind, label_col, score_col, weight_col, chunk_rows)
+
+
+def _chunks(source: Source, kind: str, label_col: str | None, score_col: str | None,
+            weight_col: str | None, chunk_rows: int) -> Iterator[Chunk]:
+    name = source_name(source)
     if kind == "parquet":
         if not isinstance(source, str | os.PathLike):
             raise MeasurelabError("Parquet input must be a file or directory, not a stream")
@@ -102,22 +114,25 @@ def _read_text(source: Source, fh: IO[bytes], kind: str, name: str, is_path: boo
     gz = is_path and os.fspath(source).endswith(".gz")  # type: ignore[arg-type]
     _check_text(head, name, gz)
     path = os.fspath(source) if is_path else ""  # type: ignore[arg-type]
-    if kind == "csv" and is_path and not gz and _is_regular(path):
-        yield from _read_csv(path, name, chunk_rows, label_col, score_col, weight_col, sep)
-        return
-    if kind == "auto":
-        # decide on the first non-blank line: a comma means CSV
+    if kind in ("auto", "csv"):
+        # the whole first non-blank line: it decides the format and holds the header
         while not (head.strip() and b"\n" in head.lstrip()):
             more = _read_some(fh)
             if not more:
                 break
             head += more
+    if kind == "csv" and is_path and not gz and _is_regular(path):
+        yield from _read_csv(path, name, chunk_rows, label_col, score_col, weight_col, sep,
+                             csv_header(head, sep))
+        return
+    if kind == "auto":
+        # decide on the first non-blank line: a comma means CSV
         first_line = head.lstrip().split(b"\n", 1)[0]
         kind = "csv" if b"," in first_line else "perf"
     if kind == "csv":
         stream = io.BufferedReader(_Prefixed(head, fh))
         yield from _read_csv(stream, name, chunk_rows,  # type: ignore[arg-type]
-                             label_col, score_col, weight_col, sep)
+                             label_col, score_col, weight_col, sep, csv_header(head, sep))
     else:
         given = [f for f, c in (("--label-col", label_col), ("--score-col", score_col),
                                 ("--weight-col", weight_col)) if c is not None]
@@ -208,12 +223,15 @@ def coerce_pos_label(pos_label: Any, y: np.ndarray) -> Any:
     (1.0, 'yes')
     """
     if isinstance(pos_label, str) and y.dtype.kind in "biuf":
-        try:
-            return float(pos_label)
-        except ValueError:
+        from measurelab._util.validation import parse_number
+
+        value = parse_number(pos_label.strip())  # the one rule: '1_0' is not 10
+        if value is None:
             raise MeasurelabError(
-                f"pos_label={pos_label!r} is not a valid label; the labels are numbers"
-            ) from None
+                f"pos_label={short_repr(pos_label)} is not a valid label; the labels are "
+                "numbers"
+            )
+        return value
     if y.dtype.kind == "b" and isinstance(pos_label, str):
         low = pos_label.lower()
         if low in ("true", "1"):
@@ -269,6 +287,11 @@ def read_score_table(
     >>> t.n_pos, t.n_neg
     (1.0, 1.0)
     """
+    from measurelab._util.validation import check_flag
+
+    progress = check_flag(progress, "progress")
+    chunks = read_chunks(source, fmt=fmt, label_col=label_col, score_col=score_col,
+                         weight_col=weight_col, chunk_rows=chunk_rows)
     name = source_name(source)
     acc = TableAccumulator()
     seen: list[Any] = []
@@ -279,8 +302,7 @@ def read_score_table(
 
     bar = progress_bar(None, desc=f"reading {name}", unit="row", enabled=progress,
                        delay=2, unit_scale=True)
-    for chunk in read_chunks(source, fmt=fmt, label_col=label_col, score_col=score_col,
-                             weight_col=weight_col, chunk_rows=chunk_rows):
+    for chunk in chunks:
         bar.update(len(chunk))
         if not coerced:
             label, coerced = coerce_pos_label(pos_label, chunk.y), True
@@ -342,10 +364,12 @@ def evaluate_file(
     >>> dict(r)
     {'acc': 0.75, 'auc': 0.75}
     """
+    from measurelab._util.validation import check_flag
     from measurelab.measures.compute import compute_measures, resolve_measures
 
     chosen = resolve_measures(measures)  # unknown names fail before any reading
     threshold = check_threshold(threshold)
+    inclusive = check_flag(inclusive, "inclusive")
     table = read_score_table(source, pos_label=pos_label, fmt=fmt, label_col=label_col,
                              score_col=score_col, weight_col=weight_col, chunk_rows=chunk_rows,
                              progress=progress)

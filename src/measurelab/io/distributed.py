@@ -22,14 +22,49 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 from measurelab.exceptions import MeasurelabError
-from measurelab.io.frames import _parquet_dataset
+from measurelab.io.frames import (
+    _label_column,
+    _numeric_column,
+    _parquet_dataset,
+    check_parts,
+    check_unique_columns,
+)
 from measurelab.io.sources import _short
 from measurelab.measures.compute import EvaluationResult, MeasureSpec, compute_measures
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
+
+
+def _check_path(path: Any) -> str:
+    """A Parquet file or folder given as a non-empty str or PathLike."""
+    import os
+
+    from measurelab._util.validation import short_repr
+    from measurelab.exceptions import MeasurelabTypeError
+
+    if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
+        raise MeasurelabTypeError(f"path must be a Parquet file or folder (str or Path), got "
+                                  f"{type(path).__name__} {short_repr(path)}")
+    if not os.fspath(path).strip():
+        raise MeasurelabError("path is empty; give a Parquet file or folder")
+    return os.fspath(path)
+
+
+def _check_scheduler(scheduler: Any) -> Any:
+    """None, a scheduler address (non-empty text) or a ``distributed`` Client/cluster."""
+    from measurelab._util.validation import short_repr
+    from measurelab.exceptions import MeasurelabTypeError
+
+    if scheduler is None or hasattr(scheduler, "submit") or hasattr(scheduler, "scheduler"):
+        return scheduler
+    if not isinstance(scheduler, str):
+        raise MeasurelabTypeError(f"scheduler must be an address such as tcp://host:8786, a "
+                                  f"distributed Client or None, got {type(scheduler).__name__}"
+                                  f" {short_repr(scheduler)}")
+    if not scheduler.strip():
+        raise MeasurelabError("scheduler is empty; give an address such as tcp://host:8786")
+    return scheduler
 
 
 def parquet_parts(path: str | Path) -> list[tuple[str, int]]:
@@ -82,16 +117,18 @@ def part_table(
     """
     import pyarrow.parquet as pq
 
-    from measurelab._util.validation import binarize, check_scores, check_weights, unique_labels
+    from measurelab._util.validation import binarize, unique_labels
 
     cols = [label_col, score_col] + ([weight_col] if weight_col else [])
     pf = pq.ParquetFile(file)
-    missing = [c for c in cols if c not in pf.schema_arrow.names]
+    names = list(pf.schema_arrow.names)
+    missing = [c for c in cols if c not in names]
     if missing:
         raise MeasurelabError(
-            f"column {missing[0]!r} is not in {Path(file).name}; columns: "
-            f"{', '.join(pf.schema_arrow.names[:20])}"
+            f"{file}: no column {missing[0]!r} in this part (its columns: "
+            f"{', '.join(names[:20])})"
         )
+    check_unique_columns(names, cols, file)
     try:
         t = pf.read_row_group(row_group, columns=cols)
     except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
@@ -100,13 +137,17 @@ def part_table(
         ) from None
     if t.num_rows == 0:
         return ScoreTable.empty(), []
-    y_raw = t.column(label_col).to_numpy(zero_copy_only=False)
+    where = f"{file}, row group {row_group}"
+    y_raw = _label_column(t.column(label_col).to_numpy(zero_copy_only=False), label_col,
+                          where, 1, "row")
     labels = unique_labels(y_raw).tolist()
     if len(labels) > 2:  # the driver reports it
         return ScoreTable.empty(), labels
     y = binarize(y_raw, pos_label)
-    s = check_scores(t.column(score_col).to_numpy(zero_copy_only=False).astype(np.float64))
-    w = (check_weights(t.column(weight_col).to_numpy(zero_copy_only=False), y.size)
+    s = _numeric_column(t.column(score_col).to_numpy(zero_copy_only=False), "score",
+                        score_col, where, 1, "row")
+    w = (_numeric_column(t.column(weight_col).to_numpy(zero_copy_only=False), "weight",
+                         weight_col, where, 1, "row", nonnegative=True)
          if weight_col else None)
     return ScoreTable.from_arrays(y, s, w), labels
 
@@ -159,10 +200,22 @@ def evaluate_parquet(
     >>> dict(r) == dict(ml.evaluate(df.y, df.s, measures=["acc", "auc"]))
     True
     """
-    from measurelab._util.validation import check_threshold
+    from measurelab._util.validation import check_flag, check_threshold
+    from measurelab.io.sources import check_column
 
+    path = _check_path(path)
+    scheduler = _check_scheduler(scheduler)
+    for col, what in ((label_col, "label_col"), (score_col, "score_col")):
+        if check_column(col, what) is None:
+            raise MeasurelabError(f"{what} is None; name the column (parquet_columns finds "
+                                  "the usual names)")
+    check_column(weight_col, "weight_col")
     threshold = check_threshold(threshold)
-    parts = parquet_parts(path)
+    inclusive = check_flag(inclusive, "inclusive")
+    dset = _parquet_dataset(path)
+    parts = _row_groups(dset.files, path)
+    check_parts(dset, [c for c in (label_col, score_col, weight_col) if c is not None],
+                str(path))
     args = (label_col, score_col, pos_label, weight_col)
     if scheduler is None:
         table, labels = _merge(*(part_table(f, g, *args) for f, g in parts))
@@ -197,6 +250,12 @@ def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
     """
     from distributed import Client
 
+    from measurelab._util.validation import check_real
+
+    if not isinstance(address, str) or not address.strip():
+        raise MeasurelabError(f"address must be a scheduler address such as "
+                              f"tcp://host:8786, got {str(address)[:60]!r}")
+    timeout = check_real(timeout, "timeout", low=0, low_open=True)
     try:
         return Client(address, timeout=timeout)
     except Exception as exc:  # any failure to connect is the user's address
@@ -254,7 +313,21 @@ def part_multi_stats(
     from measurelab.io import ClassMatcher, multi_frame_stats
 
     cols = [label_col, *proba_cols] + ([weight_col] if weight_col else [])
-    t = pq.ParquetFile(file).read_row_group(row_group, columns=cols)
+    pf = pq.ParquetFile(file)
+    names = list(pf.schema_arrow.names)
+    missing = [c for c in cols if c not in names]
+    if missing:
+        raise MeasurelabError(
+            f"{file}: no column {missing[0]!r} in this part (its columns: "
+            f"{', '.join(names[:20])})"
+        )
+    check_unique_columns(names, cols, file)
+    try:
+        t = pf.read_row_group(row_group, columns=cols)
+    except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
+        raise MeasurelabError(
+            f"{file}, row group {row_group}: damaged Parquet data ({_short(exc)})"
+        ) from None
     if t.num_rows == 0:
         return None
     matcher = ClassMatcher(classes if classes is not None else proba_cols,
@@ -300,11 +373,21 @@ def evaluate_parquet_multi(
     True
     """
     from measurelab.io import multi_columns
+    from measurelab.io.multiclass import check_names
+    from measurelab.io.sources import check_column
 
+    path = _check_path(path)
+    scheduler = _check_scheduler(scheduler)
+    proba_cols = check_names(proba_cols, "proba_cols")  # type: ignore[assignment]
+    classes = check_names(classes, "classes", optional=True)
+    label_col = check_column(label_col, "label_col")
+    weight_col = check_column(weight_col, "weight_col")
     dset = _parquet_dataset(path)
     parts = _row_groups(dset.files, path)
     label_col, weight_col = multi_columns(dset.schema.names, proba_cols, label_col, weight_col,
                                           str(path))
+    check_parts(dset, [label_col, *proba_cols, *([weight_col] if weight_col else [])],
+                str(path))
     if classes is not None and len(classes) != len(proba_cols):
         raise MeasurelabError(
             f"--classes names {len(classes)} classes but --proba-cols {len(proba_cols)} columns"

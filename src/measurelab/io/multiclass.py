@@ -12,7 +12,8 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.exceptions import MeasurelabError
+from measurelab._util.validation import short_repr
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.io.binary import _label_list
 from measurelab.io.frames import (
     LABEL_NAMES,
@@ -20,6 +21,10 @@ from measurelab.io.frames import (
     _numeric_column,
     _parquet_dataset,
     _parquet_frames,
+    check_header,
+    check_parts,
+    check_unique_columns,
+    csv_header,
 )
 from measurelab.io.sources import (
     DEFAULT_CHUNK_ROWS,
@@ -29,9 +34,43 @@ from measurelab.io.sources import (
     _open_binary,
     _Prefixed,
     _read_some,
+    check_chunk_rows,
+    check_column,
+    check_source,
     detect_format,
     source_name,
 )
+
+
+def check_names(values: Any, name: str, *, optional: bool = False) -> list[str] | None:
+    """A list of column or class names: non-empty text, each once (``optional``: None
+    too), or a one-line error naming ``name``.
+
+    Examples
+    --------
+    >>> check_names(("a", "b"), "proba_cols")
+    ['a', 'b']
+    >>> check_names("ab", "proba_cols")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabTypeError: proba_cols must be a list of names, got str 'ab'
+    """
+    if values is None and optional:
+        return None
+    if isinstance(values, str | bytes) or not isinstance(values, list | tuple):
+        raise MeasurelabTypeError(f"{name} must be a list of names, got "
+                                  f"{type(values).__name__} {short_repr(values)}")
+    out = list(values)
+    for v in out:
+        if not isinstance(v, str):
+            raise MeasurelabTypeError(f"{name} must hold names (str), got "
+                                      f"{type(v).__name__} {short_repr(v)}")
+        if not v:
+            raise MeasurelabError(f"{name} holds an empty name")
+    if len(set(out)) != len(out):
+        dup = next(t for t in out if out.count(t) > 1)
+        raise MeasurelabError(f"{name} names {dup!r} twice")
+    return out
 
 
 def parse_names(text: str | None, flag: str) -> list[str] | None:
@@ -44,6 +83,9 @@ def parse_names(text: str | None, flag: str) -> list[str] | None:
     """
     if text is None:
         return None
+    if not isinstance(text, str):
+        raise MeasurelabTypeError(f"{flag} must be text such as a,b,c, got "
+                                  f"{type(text).__name__} {short_repr(text)}")
     names = [t.strip() for t in text.split(",")]
     if any(not t for t in names):
         raise MeasurelabError(f"{flag} {text!r} has an empty name; give names such as a,b,c")
@@ -89,6 +131,8 @@ def multi_columns(
             )
     if label_col in proba_cols:
         raise MeasurelabError(f"{name}: the label column {label_col!r} is also in --proba-cols")
+    check_unique_columns(columns, [label_col, *proba_cols, *([weight_col] if weight_col
+                                                              else [])], name)
     return label_col, weight_col
 
 
@@ -200,7 +244,9 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
         if not isinstance(source, str | os.PathLike):
             raise MeasurelabError("Parquet input must be a file or directory, not a stream")
         dset = _parquet_dataset(source)
-        yield from _parquet_frames(dset, needed(list(dset.schema.names)), chunk_rows, name)
+        cols = needed(list(dset.schema.names))
+        check_parts(dset, cols, name)
+        yield from _parquet_frames(dset, cols, chunk_rows, name)
         return
     is_path = isinstance(source, str | os.PathLike) and os.fspath(source) != "-"
     path = os.fspath(source) if is_path else ""  # type: ignore[arg-type]
@@ -211,6 +257,20 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
         # the first bytes: compressed or binary content is named, not parsed as text
         head = _read_some(fh)
         _check_text(head, name, gz)
+        # the whole first line: the header as written (pandas renames repeated names)
+        while not (head.strip() and b"\n" in head.lstrip()):
+            more = _read_some(fh)
+            if not more:
+                break
+            head += more
+        raw = csv_header(head, sep)
+
+        def pick(columns: Any) -> list[str]:
+            got = [str(c) for c in columns]
+            cols = needed(got)
+            check_header(raw, got, cols, name)
+            return cols
+
         if is_path and _is_regular(path):
             # a regular file may be opened again: pandas reads the header, then the rows
             if opened:
@@ -218,16 +278,11 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
                 opened = False
             with _csv_errors(name):
                 header = pd.read_csv(path, sep=sep, nrows=0)
-                cols = needed([str(c) for c in header.columns])
+                cols = pick(header.columns)
                 yield from pd.read_csv(path, sep=sep, usecols=cols, chunksize=chunk_rows,
                                        low_memory=False)
             return
         # a stream, stdin or a named pipe: read once, the header with the first chunk
-        while not (head.strip() and b"\n" in head.lstrip()):
-            more = _read_some(fh)
-            if not more:
-                break
-            head += more
         if not head.strip():
             raise MeasurelabError(f"{name} is empty: no header and no rows")
         first_line = head.lstrip().split(b"\n", 1)[0]
@@ -241,7 +296,7 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
         with _csv_errors(name):
             for df in pd.read_csv(stream, sep=sep, chunksize=chunk_rows, low_memory=False):
                 if not checked:
-                    cols = needed([str(c) for c in df.columns])
+                    cols = pick(df.columns)
                     checked = True
                 yield df[cols]
         if not checked:
@@ -349,6 +404,13 @@ def read_multi_stats(
     >>> s.counts.labels, float(s.counts.matrix.trace())
     (('a', 'b', 'c'), 2.0)
     """
+    source = check_source(source)
+    proba_cols = check_names(proba_cols, "proba_cols")  # type: ignore[assignment]
+    classes = check_names(classes, "classes", optional=True)
+    label_col = check_column(label_col, "label_col")
+    weight_col = check_column(weight_col, "weight_col")
+    chunk_rows = check_chunk_rows(chunk_rows)
+    detect_format(source, fmt)
     name = source_name(source)
     if classes is not None and len(classes) != len(proba_cols):
         raise MeasurelabError(
@@ -372,8 +434,6 @@ def read_multi_stats(
                                         name=name, first=first)
             first += len(df)
 
-    if chunk_rows < 1:
-        raise MeasurelabError(f"chunk_rows must be at least 1, got {chunk_rows}")
     stats = _merge_in_order(parts())
     if stats is None:
         raise MeasurelabError(f"{name} is empty: no predictions to evaluate")
@@ -497,10 +557,25 @@ def read_multi_models(
     >>> y.tolist(), list(models), classes
     (['0', '2'], ['a', 'b'], ['0', '1', '2'])
     """
+    source = check_source(source)
+    if isinstance(groups, str | bytes) or not isinstance(groups, list | tuple):
+        raise MeasurelabTypeError(f"groups must be a list of (name, columns) pairs, got "
+                                  f"{type(groups).__name__} {short_repr(groups)}")
+    for g in groups:
+        if not isinstance(g, list | tuple) or len(g) != 2 or \
+                not (g[0] is None or isinstance(g[0], str)):
+            raise MeasurelabTypeError(f"groups must hold (name or None, columns) pairs, got "
+                                      f"{short_repr(g)}")
+        check_names(g[1], "groups' columns")
+    classes = check_names(classes, "classes", optional=True)
+    label_col = check_column(label_col, "label_col")
+    weight_col = check_column(weight_col, "weight_col")
+    chunk_rows = check_chunk_rows(chunk_rows)
+    detect_format(source, fmt)
     name = source_name(source)
     if not groups:
         raise MeasurelabError("--proba-cols: give one column group per model")
-    groups = list(groups)
+    groups = [(g[0], list(g[1])) for g in groups]
     names = group_names(groups)
     widths = {len(cols) for _n, cols in groups}
     if len(widths) > 1:
@@ -567,8 +642,6 @@ def read_multi_models(
         chosen.update(label=lab, weight=wc)
         return [lab, *every, *([wc] if wc else [])]
 
-    if chunk_rows < 1:
-        raise MeasurelabError(f"chunk_rows must be at least 1, got {chunk_rows}")
     ys: list[np.ndarray] = []
     Ps: dict[str, list[np.ndarray]] = {n: [] for n in names}
     ws: list[np.ndarray] = []

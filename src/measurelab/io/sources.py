@@ -14,11 +14,14 @@ from typing import IO, Any
 
 import numpy as np
 
-from measurelab._util.validation import binary_content
-from measurelab.exceptions import MeasurelabError
+from measurelab._util.validation import binary_content, check_int, short_repr
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 
 #: rows per chunk unless the caller says otherwise
 DEFAULT_CHUNK_ROWS = 1 << 20
+
+#: most rows per chunk: more is no faster, and the parsers count a chunk's rows in C longs
+MAX_CHUNK_ROWS = 2**31 - 1
 
 FORMATS = ("auto", "perf", "csv", "parquet")
 
@@ -57,6 +60,63 @@ class Chunk:
         return f"line {self.first}"  # pragma: no cover - i is always a data row
 
 
+def check_source(source: Any, name: str = "source") -> Source:
+    """``source`` when it is a path (str or PathLike), ``'-'`` or a binary file object
+    (with ``read``), or a one-line error naming ``name``.
+
+    Examples
+    --------
+    >>> check_source("preds.txt")
+    'preds.txt'
+    >>> check_source("")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: source is empty; give a file path or '-' (standard input)
+    """
+    if isinstance(source, str | os.PathLike):
+        text = os.fspath(source)
+        if isinstance(text, bytes):
+            raise MeasurelabTypeError(f"{name} must be a str or Path, not bytes: "
+                                      f"{short_repr(text)}")
+        if not text.strip():
+            raise MeasurelabError(f"{name} is empty; give a file path or '-' (standard input)")
+        return source
+    if isinstance(source, bool) or not callable(getattr(source, "read", None)):
+        raise MeasurelabTypeError(
+            f"{name} must be a file path, '-' or a binary file object, got "
+            f"{type(source).__name__} {short_repr(source)}")
+    return source  # type: ignore[no-any-return]
+
+
+def check_column(value: Any, name: str) -> str | None:
+    """A column name: None (found by its usual names) or non-empty text.
+
+    Examples
+    --------
+    >>> check_column("y", "label_col") is None, check_column(None, "label_col") is None
+    (False, True)
+    """
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise MeasurelabTypeError(f"{name} must be a column name (str) or None, got "
+                                  f"{type(value).__name__} {short_repr(value)}")
+    if not value:
+        raise MeasurelabError(f"{name} is empty; give a column name or None")
+    return value
+
+
+def check_chunk_rows(chunk_rows: Any) -> int:
+    """``chunk_rows`` as an integer in [1, :data:`MAX_CHUNK_ROWS`].
+
+    Examples
+    --------
+    >>> check_chunk_rows(1000)
+    1000
+    """
+    return check_int(chunk_rows, "chunk_rows", minimum=1, maximum=MAX_CHUNK_ROWS)
+
+
 def source_name(source: Source) -> str:
     """A short name of the source for messages: the path, or ``<stdin>``."""
     if isinstance(source, str | os.PathLike):
@@ -78,8 +138,9 @@ def detect_format(source: Source, fmt: str = "auto") -> str:
     >>> detect_format("a.txt", "csv")
     'csv'
     """
-    if fmt not in FORMATS:
-        raise MeasurelabError(f"format {fmt!r} is not known; expected one of {FORMATS}")
+    if not isinstance(fmt, str) or fmt not in FORMATS:
+        raise MeasurelabError(f"format {short_repr(fmt)} is not known; expected one of "
+                              f"{FORMATS}")
     if fmt != "auto":
         return fmt
     if not isinstance(source, str | os.PathLike) or os.fspath(source) == "-":

@@ -36,7 +36,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.lab._checks import check_flag, check_real
 
 #: value of an active one-hot indicator: two different nominal values lie at distance 1
 ONEHOT_VALUE = 1.0 / math.sqrt(2.0)
@@ -103,8 +104,14 @@ class Preprocessor:
         clip: bool = False,
         nominal: list[str] | None = None,
     ) -> None:
-        self.onehot_value = float(onehot_value)
-        self.clip = clip
+        self.onehot_value = check_real(onehot_value, "onehot_value")
+        if self.onehot_value <= 0:
+            raise MeasurelabError(f"onehot_value must be positive, got {self.onehot_value:g}")
+        self.clip = check_flag(clip, "clip")
+        if nominal is not None and (isinstance(nominal, str | bytes)
+                                    or not isinstance(nominal, list | tuple | set)):
+            raise MeasurelabTypeError(f"nominal must be a list of column names or None, got "
+                                      f"{type(nominal).__name__} {nominal!r:.60}")
         self.nominal = list(nominal or [])
 
     def fit(self, X: pd.DataFrame | np.ndarray) -> Preprocessor:

@@ -387,3 +387,30 @@ def test_caruana_longer_nets_and_stored_cost(reference: Path, tmp_path: Path) ->
     assert cost["ann_longer_units"] == len(PROBLEMS)
     assert c4._stored_cost(reference, tmp_path / "none").keys() == {
         "study_train_cpu_seconds", "study_units"}
+
+
+# ------------------------------------------------------------------ issue 23
+def test_a_problem_too_small_or_a_stray_option_writes_nothing(tmp_path: Path) -> None:
+    small = tmp_path / "tiny.csv"
+    small.write_text("f,t\n1,a\n2,b\n3,a\n")
+    out = tmp_path / "new"
+    with pytest.raises(MeasurelabError, match="problem 'tiny' is too small for a study"):
+        run_study([str(small)], out=out, target="t", grid_name="tiny", workers=1,
+                  progress=False)
+    with pytest.raises(MeasurelabError, match="--target 'y' names the label column"):
+        run_study(["sonar"], out=out, target="y", grid_name="tiny", workers=1,
+                  progress=False)
+    with pytest.raises(MeasurelabError, match="is not a class of sonar"):
+        run_study(["sonar"], out=out, pos_label="nosuch", grid_name="tiny", workers=1,
+                  progress=False)
+    with pytest.raises(MeasurelabError, match="workers must be a positive integer"):
+        run_study(["sonar"], out=out, grid_name="tiny", workers=0, progress=False)
+    with pytest.raises(MeasurelabError, match="out is empty"):
+        run_study(["sonar"], out="", grid_name="tiny", workers=1, progress=False)
+    assert not out.exists()
+
+
+def test_a_shipped_data_set_takes_a_positive_class() -> None:
+    assert load_problem("sonar", pos_label="Mine").positive == "Mine"
+    with pytest.raises(MeasurelabError, match=r"does not apply to letter\.p1"):
+        load_problem("letter.p1", pos_label="A")

@@ -119,7 +119,28 @@ def get(name: str) -> Callable[..., Any]:
             f"unknown reproduction {name!r}{hint} (`measurelab reproduce --list` lists them)"
         )
     mod_name, func = REPRODUCTIONS[name].split(":")
-    return getattr(importlib.import_module(mod_name), func)
+    return _checked(getattr(importlib.import_module(mod_name), func))
+
+
+def _checked(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn(out, *, quick, full, progress)`` with the parameters given checked first:
+    ``out`` a folder path (not a file, not empty), the flags True or False, not both
+    quick and full (``fn``'s own defaults stay)."""
+    import functools
+
+    from measurelab.lab._checks import check_flag, check_folder
+
+    @functools.wraps(fn)
+    def run(out: Any = None, **kwargs: Any) -> Any:
+        folder = None if out is None else check_folder(out, "out")
+        for flag in ("quick", "full", "progress"):
+            if flag in kwargs:
+                kwargs[flag] = check_flag(kwargs[flag], flag)
+        if kwargs.get("quick") and kwargs.get("full"):
+            raise MeasurelabError("quick and full exclude each other")
+        return fn(folder, **kwargs) if folder is not None else fn(**kwargs)
+
+    return run
 
 
 def describe(name: str) -> str:

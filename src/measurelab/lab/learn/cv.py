@@ -30,9 +30,10 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.io.files import atomic_write_text
 from measurelab.jsonable import to_jsonable
+from measurelab.lab._checks import check_flag, check_folder, check_int, check_text
 
 
 @dataclass(frozen=True)
@@ -64,10 +65,13 @@ def cv_splits(
     from sklearn.model_selection import KFold, StratifiedKFold
 
     y = np.asarray(y)
-    if k < 2:
-        raise MeasurelabError(f"k must be >= 2, got {k!r}")
-    if repeats < 1:
-        raise MeasurelabError(f"repeats must be >= 1, got {repeats!r}")
+    if y.ndim != 1:
+        raise MeasurelabError(f"y must be 1-d (one label per case), got shape {y.shape}")
+    k = check_int(k, "k", minimum=2, maximum=max(2, y.size))
+    repeats = check_int(repeats, "repeats", minimum=1, maximum=10**6)
+    # scikit-learn's seeds are below 2**32, and repeat r uses seed + r
+    seed = check_int(seed, "seed", minimum=0, maximum=2**32 - repeats)
+    stratified = check_flag(stratified, "stratified")
     out = []
     for r in range(repeats):
         if stratified:
@@ -127,6 +131,15 @@ def run_folds(
     """
     from measurelab.progress import progress_iter
 
+    if not callable(fn):
+        raise MeasurelabTypeError(f"fn must be a function of a Split, got {type(fn).__name__}")
+    if isinstance(splits, str | bytes) or not all(isinstance(s, Split) for s in splits):
+        raise MeasurelabTypeError("splits must be a sequence of Split (see cv_splits)")
+    if store is not None:
+        check_folder(store, "store")
+    check_text(key, "key")
+    progress = check_flag(progress, "progress")
+    check_text(desc, "desc", optional=True)
     results = []
     for split in progress_iter(splits, desc or key, progress, unit="fold"):
         path = fold_path(store, key, split) if store is not None else None

@@ -37,7 +37,22 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.lab._checks import check_int, check_real, check_seed
 from measurelab.lab.learn.stopping import ImprovementStop
+
+#: most weights of a network (8 bytes each, times four copies while training)
+MAX_WEIGHTS = 10**8
+
+#: most training epochs of :func:`train_monitored`
+MAX_EPOCHS = 10**7
+
+
+def _check_random_state(random_state: Any, name: str = "random_state") -> Any:
+    """None, a numpy Generator, or a seed in [0, 2**63)."""
+    if random_state is None or isinstance(random_state, np.random.Generator):
+        return random_state
+    return check_seed(random_state, name)
+
 
 Monitor = Callable[[np.ndarray, np.ndarray], Any]
 
@@ -79,14 +94,18 @@ class MLP:
         batch_size: int = 10,
         random_state: int | np.random.Generator = 0,
     ) -> None:
-        if min(n_in, n_hidden, n_out) < 1:
+        n_in = check_int(n_in, "n_in", minimum=1)
+        n_hidden = check_int(n_hidden, "n_hidden", minimum=1)
+        n_out = check_int(n_out, "n_out", minimum=1)
+        cells = (n_in + 1) * n_hidden + (n_hidden + 1) * n_out
+        if cells > MAX_WEIGHTS:
             raise MeasurelabError(
-                f"layer sizes must be >= 1, got {(n_in, n_hidden, n_out)}"
-            )
-        self.rng = np.random.default_rng(random_state)
-        self.learning_rate = float(learning_rate)
-        self.momentum = float(momentum)
-        self.batch_size = int(batch_size)
+                f"a network of {n_in}-{n_hidden}-{n_out} units has {cells:,} weights, more "
+                f"than {MAX_WEIGHTS:,}; use fewer hidden units")
+        self.rng = np.random.default_rng(_check_random_state(random_state))
+        self.learning_rate = check_real(learning_rate, "learning_rate", low=0)
+        self.momentum = check_real(momentum, "momentum", low=0, high=1)
+        self.batch_size = check_int(batch_size, "batch_size", minimum=1)
         self.W1 = self.rng.uniform(-0.05, 0.05, size=(n_in + 1, n_hidden))
         self.W2 = self.rng.uniform(-0.05, 0.05, size=(n_hidden + 1, n_out))
         self._V1 = np.zeros_like(self.W1)
@@ -279,13 +298,24 @@ def train_monitored(
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.int64)
+    if X.ndim != 2 or y.ndim != 1 or X.shape[0] != y.size or y.size == 0:
+        raise MeasurelabError(f"X must be (n, d) and y (n,) with n >= 1, got shapes {X.shape} "
+                              f"and {y.shape}")
+    if y.min() < 0:
+        raise MeasurelabError(f"y must hold class codes 0..k-1, got {int(y.min())}")
+    if n_classes is not None:
+        n_classes = check_int(n_classes, "n_classes", minimum=max(2, int(y.max()) + 1))
     k = int(n_classes if n_classes is not None else max(2, int(y.max()) + 1))
     if monitor_on not in ("train", "validation"):
         raise MeasurelabError(
             f"monitor_on={monitor_on!r} is not valid; expected 'train' or 'validation'"
         )
-    if look_ahead < 1:
-        raise MeasurelabError(f"look_ahead must be >= 1, got {look_ahead!r}")
+    look_ahead = check_int(look_ahead, "look_ahead", minimum=1)
+    max_epochs = check_int(max_epochs, "max_epochs", minimum=0, maximum=MAX_EPOCHS)
+    epsilon = check_real(epsilon, "epsilon", low=0)
+    validation_fraction = check_real(validation_fraction, "validation_fraction", low=0,
+                                     high=1)
+    random_state = _check_random_state(random_state)
     if not isinstance(monitors, dict):
         monitors = {s: measure_monitor(s, n_classes=k, average=average) for s in monitors}
     rng = np.random.default_rng(random_state)

@@ -43,7 +43,11 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.lab._checks import check_flag, check_int, check_seed
+
+#: most prototype indices drawn at once (n_samples × n_prototypes, 8 bytes each)
+MAX_DRAWN = 10**8
 
 
 def draw_prototype_sets(
@@ -64,8 +68,15 @@ def draw_prototype_sets(
     ((3, 2), True)
     """
     n = y.size
-    if not 1 <= n_prototypes <= n:
-        raise MeasurelabError(f"n_prototypes must be in 1..{n}, got {n_prototypes!r}")
+    n_samples = check_int(n_samples, "n_samples", minimum=1)
+    n_prototypes = check_int(n_prototypes, "n_prototypes", minimum=1, maximum=max(n, 1))
+    if n_samples * n_prototypes > MAX_DRAWN:
+        raise MeasurelabError(
+            f"n_samples={n_samples} sets of n_prototypes={n_prototypes} are more than "
+            f"{MAX_DRAWN:,} indices; draw fewer sets")
+    stratified = check_flag(stratified, "stratified")
+    if not isinstance(rng, np.random.Generator):
+        raise MeasurelabTypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
     if not stratified:
         return np.stack([rng.choice(n, n_prototypes, replace=False) for _ in range(n_samples)])
     classes, counts = np.unique(y, return_counts=True)
@@ -202,7 +213,10 @@ class MonteCarloPrototypeSelector(ClassifierMixin, BaseEstimator):
         self.classes_, codes = np.unique(y, return_inverse=True)
         k = _two_classes_or_more(self.classes_)
         m = self.n_prototypes if self.n_prototypes is not None else self.classes_.size
-        rng = np.random.default_rng(self.random_state)
+        random_state = self.random_state
+        if not (random_state is None or isinstance(random_state, np.random.Generator)):
+            random_state = check_seed(random_state, "random_state")
+        rng = np.random.default_rng(random_state)
         sets = draw_prototype_sets(codes, self.n_samples, m, stratified=self.stratified,
                                    rng=rng)
         D = pairwise_distances(X, X) if distances is None else np.asarray(distances)

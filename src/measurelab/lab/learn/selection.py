@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.lab._checks import check_flag
 
 
 def best_model(values: pd.Series, *, higher_is_better: bool = True) -> Hashable:
@@ -28,6 +29,7 @@ def best_model(values: pd.Series, *, higher_is_better: bool = True) -> Hashable:
     >>> best_model(pd.Series([0.3, 0.2], index=["a", "b"]), higher_is_better=False)
     'b'
     """
+    higher_is_better = check_flag(higher_is_better, "higher_is_better")
     v = values.astype(float).to_numpy()
     ok = ~np.isnan(v)
     if not ok.any():

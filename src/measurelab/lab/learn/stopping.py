@@ -43,6 +43,7 @@ import math
 from typing import Any
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.lab._checks import check_choice, check_flag, check_real
 from measurelab.measures.twolevel import TwoLevelValue
 
 RULES = ("lexicographic", "display", "tolerant")
@@ -69,8 +70,9 @@ def improved(old: Any, new: Any, epsilon: float = 0.01, rule: str = "lexicograph
     >>> improved(0.80, 0.70), improved(0.80, 0.70, signed=False)
     (False, True)
     """
-    if rule not in RULES:
-        raise MeasurelabError(f"rule={rule!r} is not valid; expected one of {RULES}")
+    epsilon = check_real(epsilon, "epsilon", low=0)
+    check_choice(rule, "rule", RULES)
+    signed = check_flag(signed, "signed")
     if isinstance(old, TwoLevelValue) != isinstance(new, TwoLevelValue):
         raise MeasurelabError("cannot compare a two-level value with a plain number")
     if isinstance(new, TwoLevelValue):
@@ -119,13 +121,9 @@ class ImprovementStop:
 
     def __init__(self, epsilon: float = 0.01, rule: str = "lexicographic",
                  signed: bool = True) -> None:
-        if not epsilon >= 0:
-            raise MeasurelabError(f"epsilon must be >= 0, got {epsilon!r}")
-        if rule not in RULES:
-            raise MeasurelabError(f"rule={rule!r} is not valid; expected one of {RULES}")
-        self.epsilon = float(epsilon)
-        self.rule = rule
-        self.signed = bool(signed)
+        self.epsilon = check_real(epsilon, "epsilon", low=0)
+        self.rule = check_choice(rule, "rule", RULES)
+        self.signed = check_flag(signed, "signed")
         self.history: list[Any] = []
         self.best_round = 0
         self.best_value: Any = None

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.lab._checks import check_int
 from measurelab.lab.learn.stopping import ImprovementStop
 
 
@@ -49,8 +50,7 @@ def stop_index(values: Sequence[Any], *, step: int = 1, epsilon: float = 0.01,
     >>> stop_index(v, rule="lexicographic"), stop_index(v, rule="display")
     ((2, False), (1, False))
     """
-    if step < 1:
-        raise MeasurelabError(f"step must be >= 1, got {step!r}")
+    step = check_int(step, "step", minimum=1)
     if not values:
         raise MeasurelabError("values is empty; expected f at the start of training")
     r = ImprovementStop(epsilon, rule, signed)

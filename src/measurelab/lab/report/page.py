@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import html
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,7 +29,11 @@ from typing import Any
 import pandas as pd
 
 from measurelab import pages
-from measurelab.io.files import atomic_write_text  # re-exported: callers import it from here
+from measurelab.io.files import (
+    atomic_write_bytes,
+    atomic_write_text,  # re-exported: callers import it from here
+)
+from measurelab.lab._checks import check_folder
 
 
 def comparison(
@@ -192,7 +195,7 @@ class Report:
     def write(self, out: str | Path) -> list[Path]:
         """Write Markdown, HTML, the JSON summary, CSVs and figures into ``out``; returns
         the paths written."""
-        out = Path(out)
+        out = check_folder(out, "out")
         out.mkdir(parents=True, exist_ok=True)
         written = []
         md = out / f"{self.name}.md"
@@ -211,9 +214,7 @@ class Report:
         for name in self.figures:
             for ext, data in self._rendered(name).items():
                 p = out / f"{self.name}-{name}.{ext}"
-                tmp = p.with_name(f".{p.name}.tmp")
-                tmp.write_bytes(data)
-                os.replace(tmp, p)
+                atomic_write_bytes(p, data)
                 written.append(p)
         return written
 

@@ -24,6 +24,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from measurelab.exceptions import MeasurelabTypeError
+from measurelab.lab._checks import check_flag, check_folder, check_seed
 from measurelab.lab.learn.selection import best_per_group, selection_matrix
 from measurelab.lab.study.store import ResultStore
 from measurelab.lab.study.zoo import MEASURES
@@ -104,6 +106,13 @@ def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 
     >>> a.tables["rank_correlation"].shape
     (10, 11)
     """
+    check_folder(root, "root")
+    if problems is not None and (isinstance(problems, str) or
+                                 not all(isinstance(p, str) for p in problems)):
+        raise MeasurelabTypeError(f"problems must be a list of problem names or None, got "
+                                  f"{problems!r:.60}")
+    seed = check_seed(seed)
+    figures = check_flag(figures, "figures")
     store = ResultStore(root)
     df = store.measures(problems)
     if extra is not None and len(extra):

@@ -127,8 +127,15 @@ def load_problem(spec: str, *, target: str | None = None, pos_label: Any = None)
     """
     from measurelab.io import datasets
 
+    if not isinstance(spec, str) or not spec.strip():
+        raise MeasurelabError(f"a problem must be a name or a file path, got {spec!r:.60}")
     key = spec.strip()
     low = key.lower()
+    if pos_label is not None and low in ("letter.p1", "letter.p2", "cover_type", "covtype",
+                                         "covertype"):
+        raise MeasurelabError(
+            f"--pos-label {str(pos_label)!r:.60} does not apply to {key}: its positive class "
+            "is fixed (the paper's); give it for shipped binary data sets and files only")
     if low in ("letter.p1", "letter.p2"):
         X, y = datasets.load("letter")
         if low == "letter.p1":
@@ -146,12 +153,68 @@ def load_problem(spec: str, *, target: str | None = None, pos_label: Any = None)
         return _file_problem(Path(key), target=target, pos_label=pos_label)
     if low in binary_datasets():
         X, y = datasets.load(low)
-        pos = pos_label if pos_label is not None else _minority(y)
+        if pos_label is None:
+            pos = _minority(y)
+        else:
+            match = [lab for lab in y.unique() if str(lab) == str(pos_label)]
+            if not match:
+                raise MeasurelabError(
+                    f"--pos-label {str(pos_label)!r:.60} is not a class of {low}; its classes: "
+                    f"{', '.join(sorted(map(str, y.unique())))}")
+            pos = match[0]
         return Problem(low, X, (y == pos).to_numpy(), str(pos), "shipped data set")
     raise MeasurelabError(
         f"unknown problem {spec!r}; expected one of {', '.join(known_problems())} "
         "or a .csv/.parquet file with --target COLUMN"
     )
+
+
+def is_file_spec(spec: str) -> bool:
+    """Whether a problem is given as a file (by its suffix, or an existing file), as
+    :func:`load_problem` decides.
+
+    Examples
+    --------
+    >>> is_file_spec("data/x.csv"), is_file_spec("sonar")
+    (True, False)
+    """
+    key = spec.strip()
+    if key.lower() in ("letter.p1", "letter.p2", "cover_type", "covtype", "covertype"):
+        return False
+    return Path(key).suffix.lower() in (".csv", ".parquet", ".pq", ".gz") or \
+        Path(key).is_file()
+
+
+#: fewest cases of each class a study's training part needs (Platt scaling of the SVMs
+#: fits on three folds of it); validation and test need one of each
+MIN_TRAIN_PER_CLASS = 3
+
+
+def check_split(problem: Problem, n_train: int, n_valid: int, n_test: int, seed: int) -> None:
+    """Refuse a problem too small to split into training, validation and test parts
+    holding both classes (every model of the zoo is then trained and evaluated), before
+    anything is written.
+
+    Examples
+    --------
+    >>> tiny = Problem("tiny", pd.DataFrame({"f": [1, 2, 3]}), np.array([1, 0, 1], bool), "a")
+    >>> check_split(tiny, 4000, 1000, 20000, seed=0)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: problem 'tiny' is too small for a study: ...
+    """
+    split = make_split(problem.y, n_train=n_train, n_valid=n_valid, n_test=n_test, seed=seed)
+    y = np.asarray(problem.y, dtype=bool)
+    need = {"train": MIN_TRAIN_PER_CLASS, "valid": 1, "test": 1}
+    for part, rows in split.items():
+        pos = int(y[rows].sum())
+        neg = int(rows.size - pos)
+        if min(pos, neg) < need[part]:
+            raise MeasurelabError(
+                f"problem {problem.name!r} is too small for a study: its {part} part holds "
+                f"{pos} positive and {neg} negative cases ({problem.n} rows, "
+                f"{int(y.sum())} positive); every part needs both classes and training "
+                f"at least {MIN_TRAIN_PER_CLASS} cases of each")
 
 
 def _read_table(path: Path) -> pd.DataFrame:
@@ -190,6 +253,13 @@ def _file_problem(path: Path, *, target: str | None, pos_label: Any) -> Problem:
             f"--target {target!r} is not a column of {path.name}; columns: "
             f"{', '.join(map(str, df.columns[:20]))}"
         )
+    if path.suffix.lower() not in (".parquet", ".pq") and not path.name.lower().endswith(
+            ".gz"):
+        from measurelab.io.frames import check_header, csv_header
+
+        with open(path, "rb") as fh:  # the header as written: pandas renames repeats
+            check_header(csv_header(fh.read(1 << 16)), [str(c) for c in df.columns],
+                         [target], f"problem file {path.name}")
     y = df[target]
     if y.isna().any():
         df = df[y.notna()]

@@ -21,8 +21,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.lab._checks import (
+    check_flag,
+    check_folder,
+    check_int,
+    check_seed,
+    check_text,
+)
 from measurelab.lab.study.problems import (
     Prepared,
+    check_split,
+    is_file_spec,
     load_problem,
     make_split,
     prepare,
@@ -227,16 +237,76 @@ def run_study(
     >>> r.n_models, sorted(r.measures["split"].unique())
     (14, ['test', 'valid'])
     """
+    problems = _check_problems(problems)
+    check_folder(out, "out", "the study needs a folder (a new or an existing study's)")
+    check_text(grid_name, "grid_name")
+    grid(grid_name, "check")  # an unknown grid fails before anything is written
+    seed = check_seed(seed)
+    n_train = check_int(n_train, "n_train", minimum=1)
+    n_valid = check_int(n_valid, "n_valid", minimum=1)
+    n_test = check_int(n_test, "n_test", minimum=1)
+    target = check_text(target, "target", optional=True)
+    if pos_label is not None and (isinstance(pos_label, bool) or
+                                  not isinstance(pos_label, str | int | np.integer)):
+        raise MeasurelabTypeError(f"pos_label must be a label (str or int) or None, got "
+                                  f"{type(pos_label).__name__} {pos_label!r:.60}")
+    workers = None if workers is None else check_int(workers, "workers", minimum=1)
+    scheduler = _check_scheduler(scheduler)
+    progress = check_flag(progress, "progress")
     settings = StudySettings(list(problems), grid_name, seed, n_train, n_valid, n_test,
                              target, None if pos_label is None else str(pos_label))
     store = ResultStore(out)
     store.check_folder()
-    grid(grid_name, "check")  # an unknown grid fails before anything is written
-    # every problem loads before the folder is touched: a failed start leaves nothing behind
+    if target is not None and not any(is_file_spec(p) for p in problems):
+        raise MeasurelabError(
+            f"--target {target!r} names the label column of a problem file, but no problem "
+            f"is a file ({', '.join(problems)}); drop --target or give a .csv/.parquet file")
+    # every problem loads, and splits well enough to train every model, before the folder
+    # is touched: a failed start leaves nothing behind
     loaded = {spec: load_problem(spec, target=target, pos_label=settings.pos_label)
               for spec in settings.problems}
-    with store.lock():
-        return _run_locked(settings, store, loaded, workers, scheduler, progress)
+    for prob in loaded.values():
+        check_split(prob, settings.n_train, settings.n_valid, settings.n_test,
+                    seed_for(settings.seed, prob.name))
+    own = None
+    if isinstance(scheduler, str):  # reach the cluster before the folder is made
+        from measurelab.io.distributed import connect
+
+        own = scheduler = connect(scheduler)
+    fresh = not store.root.exists()
+    try:
+        with store.lock():
+            return _run_locked(settings, store, loaded, workers, scheduler, progress)
+    except BaseException:
+        if fresh and not any((store.root / "units").glob("*/*.parquet")):
+            import shutil
+
+            shutil.rmtree(store.root, ignore_errors=True)  # nothing worth resuming
+        raise
+    finally:
+        if own is not None:
+            own.close()
+
+
+def _check_problems(problems: Any) -> list[str]:
+    """Problem names or file paths: a non-empty list of non-empty text."""
+    if isinstance(problems, str | bytes | os.PathLike) or not isinstance(problems,
+                                                                         list | tuple):
+        raise MeasurelabTypeError(f"problems must be a list of names or paths, got "
+                                  f"{type(problems).__name__} {problems!r:.60}")
+    out = [os.fspath(p) if isinstance(p, os.PathLike) else p for p in problems]
+    for p in out:
+        check_text(p, "problems")
+    if not out:
+        raise MeasurelabError("problems is empty; give names such as sonar or files")
+    return out
+
+
+def _check_scheduler(scheduler: Any) -> Any:
+    """None, a scheduler address (non-empty text) or a ``distributed.Client``."""
+    if scheduler is None or hasattr(scheduler, "submit"):
+        return scheduler
+    return check_text(scheduler, "scheduler")
 
 
 def _run_locked(settings: StudySettings, store: ResultStore, loaded: dict[str, Any],
@@ -314,8 +384,14 @@ def extend_study(root: str | Path, units: list[Unit], *, out: str | Path,
     ['ann {"epochs": 20, "hidden": 4, "momentum": 0.9}', 'ann {"epochs": 40, "hidden": 4, \
 "momentum": 0.9}']
     """
-    from measurelab.exceptions import MeasurelabError
-
+    check_folder(root, "root")
+    check_folder(out, "out", "the extension needs a folder")
+    if isinstance(units, str | bytes) or not isinstance(units, list | tuple) or \
+            not all(isinstance(u, Unit) for u in units):
+        raise MeasurelabTypeError("units must be a list of Unit objects, got "
+                                  f"{type(units).__name__}")
+    workers = None if workers is None else check_int(workers, "workers", minimum=1)
+    progress = check_flag(progress, "progress")
     study = ResultStore(root)
     if not (study.root / "study.json").is_file():
         raise MeasurelabError(f"{root} holds no study to extend (no study.json)")
@@ -371,7 +447,7 @@ def _execute(todo: list[Unit], paths: dict[str, Path], seed: int, workers: int |
     if scheduler is not None:
         yield from _execute_dask(todo, paths, seed, scheduler)
         return
-    workers = workers or os.cpu_count() or 1
+    workers = min(workers or os.cpu_count() or 1, len(todo))  # no idle processes
     if workers <= 1:
         for u in todo:
             yield u, run_unit(u, str(paths[u.problem]), seed)
