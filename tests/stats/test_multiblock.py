@@ -169,14 +169,17 @@ def test_replicate_chunks_change_nothing(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 @pytest.mark.parametrize("how", ["multinomial", "real"])
-def test_hand_till_by_tables_equals_by_products(monkeypatch: pytest.MonkeyPatch,
+def test_hand_till_by_sorting_equals_by_products(monkeypatch: pytest.MonkeyPatch,
                                                 how: str) -> None:
     from measurelab.measures import _multiblock
 
     rng = np.random.default_rng(12)
     y, P = make_data(rng, 5, 60, grid=8)
-    blk = MultiBlock.from_arrays(y, P, make_weights(rng, y, how, 15))
+    W = make_weights(rng, y, how, 15)
+    blk = MultiBlock.from_arrays(y, P, W)
+    monkeypatch.setattr(_multiblock, "PAIR_SORTED_CELLS", 1 << 40)  # every pair: a product
     by_products = compute_multi_block("auc", blk)
-    monkeypatch.setattr(_multiblock, "PAIR_PRODUCT_CELLS", 0)  # every pair's score table
+    monkeypatch.setattr(_multiblock, "PAIR_SORTED_CELLS", 0)  # every pair: one sort
+    blk = MultiBlock.from_arrays(y, P, W)  # no memo from the first route
     np.testing.assert_allclose(compute_multi_block("auc", blk), by_products, rtol=1e-12, atol=0)
     np.testing.assert_allclose(by_products, scalar_route("auc", blk, "macro"), rtol=1e-12, atol=0)
