@@ -21,7 +21,8 @@ import html
 import math
 from typing import Any
 
-__all__ = ["STYLESHEET", "details", "document", "escape", "figure", "table"]
+__all__ = ["STYLESHEET", "details", "document", "escape", "figure", "figure_bytes",
+           "png_data_uri", "table"]
 
 #: the one stylesheet of every page (Okabe–Ito colours: blue #0072B2, vermillion #D55E00,
 #: bluish green #009E73, orange #E69F00)
@@ -182,3 +183,34 @@ def figure(src: str, alt: str, caption: str = "") -> str:
     """
     cap = f"<figcaption>{escape(caption)}</figcaption>" if caption else ""
     return f"<figure><img src='{escape(src)}' alt='{escape(alt)}'>{cap}</figure>"
+
+
+def figure_bytes(fig: Any, fmt: str = "png", dpi: int = 110) -> bytes:
+    """A matplotlib figure rendered once, as every page embeds or writes it (tight bounding
+    box; the figure stays open).
+
+    Examples
+    --------
+    >>> import matplotlib; matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> figure_bytes(plt.figure(figsize=(1, 1)))[:4]
+    b'\\x89PNG'
+    """
+    import io
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight")
+    return buf.getvalue()
+
+
+def png_data_uri(png: bytes) -> str:
+    """PNG bytes as a ``data:`` URI a page embeds (:func:`figure`'s ``src``).
+
+    Examples
+    --------
+    >>> png_data_uri(b"x")
+    'data:image/png;base64,eA=='
+    """
+    import base64
+
+    return "data:image/png;base64," + base64.b64encode(png).decode("ascii")

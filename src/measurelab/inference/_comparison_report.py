@@ -11,8 +11,6 @@ Examples
 
 from __future__ import annotations
 
-import base64
-import io
 import math
 import warnings
 from pathlib import Path
@@ -97,13 +95,6 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
                  "intervals", fontsize=9)
     fig.tight_layout()
     return fig
-
-
-def _png(fig: Any) -> str:
-    """A figure as base64 PNG text (the figure stays open)."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    return base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def describe(cmp: Any) -> str:
@@ -310,18 +301,15 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     body = _first_screen(cmp)
     rendered: dict[str, dict[str, bytes]] = {}
     for stem, head, alt, fig in figures(cmp):
-        png = _png(fig)
+        png = pages.figure_bytes(fig)
         if files:
-            rendered[stem] = {"png": base64.b64decode(png)}
-            buf = io.BytesIO()
-            fig.savefig(buf, format="svg", bbox_inches="tight")
-            rendered[stem]["svg"] = buf.getvalue()
+            rendered[stem] = {"png": png, "svg": pages.figure_bytes(fig, "svg")}
         plt.close(fig)
         links = (f" <span class='files no-print'>(<a href='{pages.escape(path.stem)}-{stem}"
                  f".png'>PNG</a>, <a href='{pages.escape(path.stem)}-{stem}.svg'>SVG</a>)"
                  "</span>") if files else ""
         body += [f"<h2>{pages.escape(head)}{links}</h2>",
-                 pages.figure(f"data:image/png;base64,{png}", alt)]
+                 pages.figure(pages.png_data_uri(png), alt)]
     body.append("<h2>Tables</h2>")
     body += _tables(cmp)
     if files:
@@ -345,7 +333,7 @@ def repr_html(cmp: Any) -> str:
     if cmp.level is not None:
         plt = _fig.pyplot()
         fig = cmp.plot_intervals(headline(cmp))
-        parts.append(pages.figure(f"data:image/png;base64,{_png(fig)}",
+        parts.append(pages.figure(pages.png_data_uri(pages.figure_bytes(fig)),
                                   "forest plot of the headline measures"))
         plt.close(fig)
     return "<div class='measurelab-comparison'>" + "\n".join(parts) + "</div>"

@@ -5,8 +5,6 @@ Bayesian verdicts when asked for, then every table collapsed — in the shared l
 
 from __future__ import annotations
 
-import base64
-import io
 from pathlib import Path
 from typing import Any
 
@@ -90,13 +88,11 @@ def repr_html(res: Any) -> str:
     from measurelab import pages
 
     ax = res.plot()
-    buf = io.BytesIO()
-    ax.figure.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    png = pages.figure_bytes(ax.figure, dpi=100)
     plt.close(ax.figure)
     return ("<div class='measurelab-demsar'><ul class='summary'>"
             + "".join(f"<li>{pages.escape(s)}</li>" for s in sentences(res)) + "</ul>"
-            + pages.figure("data:image/png;base64," + base64.b64encode(buf.getvalue())
-                           .decode("ascii"), "critical difference diagram") + "</div>")
+            + pages.figure(pages.png_data_uri(png), "critical difference diagram") + "</div>")
 
 
 def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
@@ -115,17 +111,13 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
     files = check_flag(files, "files")
     ax = res.plot()
     fig = ax.figure
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    svg = io.BytesIO()
-    if files and path is not None:
-        fig.savefig(svg, format="svg", bbox_inches="tight")
+    png = pages.figure_bytes(fig)
+    svg = pages.figure_bytes(fig, "svg") if files and path is not None else b""
     plt.close(fig)
-    png = buf.getvalue()
     body = ["<ul class='summary'>" + "".join(f"<li>{pages.escape(s)}</li>"
                                              for s in sentences(res)) + "</ul>",
             "<h2>Critical difference diagram</h2>",
-            pages.figure("data:image/png;base64," + base64.b64encode(png).decode("ascii"),
+            pages.figure(pages.png_data_uri(png),
                          "critical difference diagram: average ranks, models joined by a bar "
                          "do not differ significantly")]
     if bayes is not None and len(bayes):
@@ -157,5 +149,5 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
     _write(path, page.encode("utf-8"))
     if files:
         _write(path.with_name(path.stem + "-cd.png"), png)
-        _write(path.with_name(path.stem + "-cd.svg"), svg.getvalue())
+        _write(path.with_name(path.stem + "-cd.svg"), svg)
     return path

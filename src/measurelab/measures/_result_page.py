@@ -4,8 +4,6 @@ has them), and one page in the shared look (:mod:`measurelab.pages`)."""
 
 from __future__ import annotations
 
-import base64
-import io
 import math
 from pathlib import Path
 from typing import Any
@@ -98,16 +96,14 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
         raise MeasurelabTypeError(f"title must be text, got {short_repr(title)}")
     plt = _pyplot()
     fig = plot(result)
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    png = pages.figure_bytes(fig)
     plt.close(fig)
-    png = base64.b64encode(buf.getvalue()).decode("ascii")
     table = result.intervals() if result._intervals is not None else \
         result.to_frame().reset_index()[["measure", "value", "direction", "range", "note"]]
     body = "\n".join([
         f"<p class='lead'>{len(table)} measure value(s)"
         + ("" if result._intervals is None else " with intervals") + ".</p>",
-        pages.figure(f"data:image/png;base64,{png}", "each measure's value on its own scale"),
+        pages.figure(pages.png_data_uri(png), "each measure's value on its own scale"),
         "<h2>Values</h2>", pages.table(table, index=False, sortable=True)])
     page = pages.document(title, body)
     if path is None:
