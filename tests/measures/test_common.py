@@ -114,7 +114,8 @@ SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri
 NEARLY_SYMMETRIC = {"ici", "e50", "e90", "emax"}
 PAIRED = {"sens": "spec", "spec": "sens", "prec": "npv", "npv": "prec"}
 RECIPROCAL = {"lr_pos": "lr_neg", "lr_neg": "lr_pos"}
-CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece"}
+CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece",
+                  "net_benefit", "snb"}
 
 
 def test_every_measure_has_a_declared_swap_behaviour():

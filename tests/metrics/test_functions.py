@@ -20,7 +20,7 @@ from measurelab.metrics.functions import FUNCTIONS
 NAMES = sorted(FUNCTIONS)
 #: a non-default value of each measure parameter
 OTHER = {"beta": 2.0, "zero_division": 1.0, "x": 2, "q": 0.1, "base": 2.0, "n_bins": 5,
-         "k": 2, "window": 5}
+         "k": 2, "window": 5, "t": 0.2}
 
 
 def test_every_registered_built_in_measure_has_its_function():

@@ -13,6 +13,7 @@ calibration         cal
 recalibration       brier_mcb, brier_dsc, logloss_mcb, logloss_dsc (CORP decomposition)
 smooth_calibration  smece, ici, e50, e90, emax
 calibration_test    spiegelhalter_z
+decision            net_benefit, snb (decision curve analysis: treat when p >= t)
 composite           sar
 twolevel            two_level(f, g) → f:g
 ==================  ====================================================================
@@ -30,6 +31,7 @@ from measurelab.measures import smooth_calibration  # noqa: F401
 from measurelab.measures import calibration_test  # noqa: F401
 from measurelab.measures import agreement  # noqa: F401
 from measurelab.measures import composite  # noqa: F401
+from measurelab.measures import decision  # noqa: F401
 from measurelab.measures.base import Measure, Registry, measure, registry
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.measures.oarp import extended_precision_recall

@@ -76,6 +76,7 @@ PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
     "n_bins": (lambda v: 1 <= v <= 10**6 and float(v).is_integer(),
                "a positive integer, at most 1,000,000"),
     "k": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
+    "t": (lambda v: 0 <= v < 1, "a threshold probability 0 <= t < 1"),
 }
 
 
