@@ -14,7 +14,12 @@
   Bonferroni–Dunn over many data sets);
 * :mod:`~measurelab.inference.bayes` — :func:`bayes_compare`, the Bayesian comparison of
   two classifiers (correlated t-test, signed-rank and sign tests, hierarchical model:
-  Benavoli et al. 2017), the probabilities of better, practically equivalent, worse.
+  Benavoli et al. 2017), the probabilities of better, practically equivalent, worse;
+* :mod:`~measurelab.inference.decision` — net benefit in a comparison (intervals, paired
+  differences, the thresholds where a model is more useful);
+  :mod:`~measurelab.inference.power` — :func:`power_roc_test` (Obuchowski–McClish, as
+  pROC); :mod:`~measurelab.inference.simulation` — :func:`simulate_power` (any measure,
+  through the comparison engine).
 
 Examples
 --------
@@ -40,12 +45,21 @@ _LAZY = {
                      "wilcoxon_signed_rank", "win_draw_loss"),
                     "measurelab.inference.significance"),
     **dict.fromkeys(("UnpairedComparison", "compare_unpaired"), "measurelab.inference.unpaired"),
+    **dict.fromkeys(("NetBenefitComparison",), "measurelab.inference.decision"),
+    **dict.fromkeys(("Binormal", "PowerResult", "Resample", "power_roc_test"),
+                    "measurelab.inference.power"),
+    **dict.fromkeys(("SimulatedPower", "simulate_power"), "measurelab.inference.simulation"),
 }
 __all__ = [
     "BayesComparison",
+    "Binormal",
     "ClassifierComparison",
     "DemsarResult",
     "Interval",
+    "NetBenefitComparison",
+    "PowerResult",
+    "Resample",
+    "SimulatedPower",
     "TTestResult",
     "UnpairedComparison",
     "WilcoxonResult",
@@ -61,7 +75,9 @@ __all__ = [
     "mcnemar_interval",
     "nemenyi_q",
     "paired_ttest",
+    "power_roc_test",
     "proportion_interval",
+    "simulate_power",
     "tango_interval",
     "wdl_table",
     "wilcoxon_signed_rank",

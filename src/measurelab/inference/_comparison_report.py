@@ -231,10 +231,42 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
                 "One-vs-rest ROC and precision–recall curves per class" if multi else
                 "ROC and precision–recall curves, reliability",
                 "ROC and precision-recall curves with bootstrap bands", cmp.plot()))
+    from measurelab.inference import decision as _decision
+
+    if _decision.applies(cmp):
+        out.append(("decision", "Decision curves: net benefit over threshold probabilities",
+                    "decision curves with bootstrap bands, treat all and treat none",
+                    cmp.plot_decision_curve().figure))
     out.append(("confusion", "Confusion matrices" + ("" if multi else
                                                      f" at threshold {cmp.threshold:g}"),
                 "a confusion matrix heat map per model", cmp.plot_confusion()))
     return out
+
+
+def _after_figure(cmp: Any, stem: str) -> list[str]:
+    """Text a figure of the page carries beneath it: the decision curves' answer (over
+    which thresholds a model is worth using, or more useful than another)."""
+    from measurelab.pages import escape
+
+    if stem != "decision" or cmp.level is None:
+        return []
+    nb = cmp.net_benefit()
+    lines = nb.summary().splitlines()
+    return ["<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>" for x in lines)
+            + "</ul>"]
+
+
+def _planning(cmp: Any) -> list[str]:
+    """What this test set could detect (80% power), as a sentence."""
+    from measurelab.inference.power import detectable_sentence
+    from measurelab.pages import escape
+
+    text = detectable_sentence(cmp, rows=headline(cmp))
+    if not text:
+        return []
+    return ["<h2>What this test set can detect</h2>", f"<p>{escape(text)} Smaller real "
+            "differences would more often than not go unnoticed; <code>measurelab power"
+            "</code> plans a larger test set.</p>"]
 
 
 def _first_screen(cmp: Any) -> list[str]:
@@ -272,6 +304,24 @@ def _tables(cmp: Any) -> list[str]:
             out.append(pages.details(
                 f"All paired tests ({len(t)} rows; Holm-adjusted over all rows; * p_holm < "
                 f"{alpha:.2g})", pages.table(t, index=False, sortable=True, marks=marks)))
+    from measurelab.inference import decision as _decision
+
+    if level is not None and _decision.applies(cmp):
+        nb = cmp.net_benefit()
+        out.append(pages.details("Net benefit at chosen thresholds, with intervals",
+                                 pages.table(nb.values(), index=False, sortable=True)))
+        d = nb.differences()
+        marks = d.copy()
+        for c in marks.columns:
+            marks[c] = False
+        marks["p_holm"] = d["p_holm"] < alpha
+        out.append(pages.details(
+            f"Net benefit: paired differences ({len(d)} rows; Holm-adjusted over them; * "
+            f"p_holm < {alpha:.2g})", pages.table(d, index=False, sortable=True,
+                                                    marks=marks)))
+    if level is not None and len(cmp.names) > 1:
+        out.append(pages.details("Detectable differences (80% power)",
+                                 pages.table(cmp.detectable(), index=False, sortable=True)))
     if len(cmp.names) > 1:
         pref = cmp.preferences()
         out.append(pages.details("Which model each measure prefers",
@@ -310,6 +360,8 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
                  "</span>") if files else ""
         body += [f"<h2>{pages.escape(head)}{links}</h2>",
                  pages.figure(pages.png_data_uri(png), alt)]
+        body += _after_figure(cmp, stem)
+    body += _planning(cmp)
     body.append("<h2>Tables</h2>")
     body += _tables(cmp)
     if files:

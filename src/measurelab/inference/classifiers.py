@@ -715,6 +715,64 @@ class ClassifierComparison:
         """
         return _fig.confusion_plot(self)
 
+    def net_benefit(self, thresholds: Any = (0.05, 0.1, 0.2, 0.3, 0.5), *,
+                    grid: Any = None, references: bool = True) -> Any:
+        """Net benefit of every model at ``thresholds`` with intervals, paired differences
+        of the models and against treating everyone or no one (Holm-adjusted), and the
+        ranges of ``grid`` thresholds over which one is significantly more useful
+        (simultaneous bands); from the comparison's own resampling. Binary probabilities
+        only: :mod:`measurelab.inference.decision`.
+
+        Examples
+        --------
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> r = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2])
+        >>> r.differences()[["b", "diff"]].round(4).values.tolist()
+        [['treat all', 0.05], ['treat none', 0.3]]
+        """
+        from measurelab.inference.decision import net_benefit_comparison
+
+        return net_benefit_comparison(self, thresholds, grid=grid, references=references)
+
+    def plot_decision_curve(self, *, thresholds: Any = None, standardized: bool = False,
+                            ax: Any = None) -> Any:
+        """Decision curves of every model with treat-all and treat-none and pointwise
+        bands at ``ci`` from the comparison's own replicates (binary probabilities).
+
+        Examples
+        --------
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> ax = compare_classifiers(y, {"m": p}, n_boot=200).plot_decision_curve()
+        >>> ax.get_title()
+        'decision curve'
+        """
+        from measurelab.inference.decision import plot_decision_curve
+
+        return plot_decision_curve(self, thresholds=thresholds, standardized=standardized,
+                                   ax=ax)
+
+    def detectable(self, power: float = 0.8) -> Any:
+        """Which differences this test set could detect: for every pair and measure, the
+        smallest true difference found with probability ``power`` by the comparison's own
+        two-sided test at level 1 − ci (normal approximation from the interval's
+        standard error), beside the observed one; :func:`measurelab.inference.power.
+        detectable`.
+
+        Examples
+        --------
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> r = compare_classifiers(y, {"a": [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6,
+        ...                             "b": [.2, .7, .4, .5, .4, .3, .5, .6, .2, .2] * 6},
+        ...                         measures=["auc"], n_boot=200)
+        >>> round(float(r.detectable()["detectable"].iloc[0]), 3)
+        0.089
+        """
+        from measurelab.inference.power import detectable
+
+        return detectable(self, power)
+
     def summary(self) -> str:
         """The answer in words: a sentence per pair of models (on which headline measures
         each is significantly better, with the difference, its interval and Holm's p; where

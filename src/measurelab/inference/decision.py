@@ -1,0 +1,489 @@
+"""Net benefit in a comparison of classifiers: is a model worth using at a threshold, and
+over which thresholds is one model more useful than another (decision curve analysis with
+intervals; Vickers & Elkin 2006).
+
+:func:`net_benefit_comparison` (``ClassifierComparison.net_benefit``) runs the
+comparison's own resampling — the same case multiplicities for every model, jointly or by
+class as the comparison was asked, seeded by its ``random_state`` — and evaluates the net
+benefit of every model and of treating everyone at every threshold of a block of
+replicates with one cumulative sum per table (:func:`~measurelab.measures.decision.
+net_benefit_curve_block`). From those replicates:
+
+* at the chosen thresholds: each model's net benefit with its interval (BCa, as the
+  comparison's other bootstrap rows; percentile when the comparison forces it), and the
+  paired difference of every pair of models and of each model against treating everyone
+  and treating no one, with the interval, the p inverted from it and Holm's adjustment
+  over all those rows;
+* over a grid of thresholds: a simultaneous band of every such difference (the bootstrap
+  max-|t| band: the level-quantile of the largest standardized deviation over all
+  thresholds and pairs), so "a is more useful than b for thresholds 0.08–0.31" holds for
+  the whole range at once, at the comparison's level.
+
+Examples
+--------
+>>> import numpy as np
+>>> from measurelab import compare_classifiers
+>>> g = np.random.default_rng(0)
+>>> y = g.random(300) < 0.3
+>>> a = 1 / (1 + np.exp(-(2.0 * y + g.normal(size=300) - 1.6)))
+>>> b = 1 / (1 + np.exp(-(0.6 * y + g.normal(size=300) - 1.0)))
+>>> nb = compare_classifiers(y, {"a": a, "b": b}, measures=["auc"],
+...                          n_boot=300).net_benefit(thresholds=[0.1, 0.2])
+>>> nb.differences()[["a", "b", "threshold"]].head(3).values.tolist()
+[['a', 'b', 0.1], ['a', 'b', 0.2], ['a', 'treat all', 0.1]]
+"""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference import intervals as iv
+from measurelab.inference.bootstrap import (
+    BootstrapIntervals,
+    BootstrapRun,
+    rng_of,
+    run_blocks,
+)
+from measurelab.measures.decision import (
+    check_thresholds,
+    net_benefit_curve,
+    net_benefit_curve_block,
+    treat_all,
+)
+
+__all__ = ["DEFAULT_AT", "DEFAULT_GRID", "NetBenefitComparison", "net_benefit_comparison",
+           "plot_decision_curve"]
+
+#: the thresholds whose net benefit a comparison reports by default
+DEFAULT_AT: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.5)
+#: the thresholds of the simultaneous band and the decision curve: 0.01, ..., 0.99
+DEFAULT_GRID = np.arange(1, 100) / 100
+ALL, NONE = "treat all", "treat none"
+
+
+def _check_binary_probabilities(cmp: Any) -> None:
+    if hasattr(cmp._design, "labels"):
+        raise MeasurelabError("net benefit is defined for two classes; this comparison has "
+                              f"{cmp._design.k}")
+    for name, s in zip(cmp.names, cmp._scores, strict=True):
+        if s.size and (float(s.min()) < 0.0 or float(s.max()) > 1.0):
+            raise MeasurelabError(f"net benefit needs probabilities in [0, 1]; the scores of "
+                                  f"model {name!r} reach "
+                                  f"{float(s.min()) if s.min() < 0 else float(s.max()):g}")
+
+
+def net_benefit_comparison(cmp: Any, thresholds: Any = DEFAULT_AT, *, grid: Any = None,
+                           references: bool = True) -> NetBenefitComparison:
+    """Net benefit of every model of a comparison at ``thresholds``, with intervals and
+    paired differences (Holm), and simultaneous bands over ``grid``.
+
+    Parameters
+    ----------
+    cmp : ClassifierComparison
+        A binary comparison with probabilities and intervals (``ci`` set).
+    thresholds : threshold probabilities in [0, 1), default (0.05, 0.1, 0.2, 0.3, 0.5)
+    grid : threshold probabilities, optional
+        The thresholds of the simultaneous bands (default 0.01, 0.02, ..., 0.99).
+    references : bool, default True
+        Also compare every model with treating everyone and treating no one.
+
+    Returns
+    -------
+    NetBenefitComparison
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+    >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+    >>> r = net_benefit_comparison(compare_classifiers(y, {"m": p}, n_boot=200), [0.2])
+    >>> r.values()[["model", "threshold", "net_benefit"]].round(4).values.tolist()
+    [['m', 0.2, 0.3], ['treat all', 0.2, 0.25]]
+    """
+    from measurelab._util.validation import check_flag
+
+    level = cmp._need_level()
+    _check_binary_probabilities(cmp)
+    at = check_thresholds(thresholds, "thresholds")
+    g = DEFAULT_GRID.copy() if grid is None else check_thresholds(grid, "grid")
+    references = check_flag(references, "references")
+    key = ("net_benefit", tuple(at.tolist()), tuple(g.tolist()), references)
+    if key not in cmp._cache:
+        cmp._cache[key] = NetBenefitComparison(cmp, at, g, references, level)
+    return cmp._cache[key]
+
+
+class NetBenefitComparison:
+    """Net benefit of the models of a comparison: values with intervals at the chosen
+    thresholds, paired differences with Holm's adjustment, and the ranges of thresholds
+    over which one strategy is significantly more useful (built by
+    :func:`net_benefit_comparison`).
+    """
+
+    def __init__(self, cmp: Any, at: np.ndarray, grid: np.ndarray, references: bool,
+                 level: float) -> None:
+        self.names = list(cmp.names)
+        self.thresholds = at
+        self.grid = grid
+        self.level = level
+        self.references = references
+        self._percentile = cmp.ci_method == "bootstrap-percentile"
+        d = cmp._design
+        ts = np.concatenate([at, grid])
+        k = len(self.names)
+        thr = [(cmp.threshold, cmp._inclusive)] * k
+        odds = ts / (1.0 - ts)
+
+        t_n = ts.size
+
+        def evaluate(ext: np.ndarray) -> np.ndarray:
+            # every model's net benefit, then (in the columns after them, the same in every
+            # row) treating everyone: the shape (models, 2T) keeps the block size, and so
+            # the draws, of the comparison's own bootstrap
+            blocks = d._blocks(ext, thr)
+            out = np.empty((ext.shape[0], k, 2 * t_n))
+            for a, bs in enumerate(blocks):
+                out[:, a, :t_n] = net_benefit_curve_block(bs.table, ts)
+            blk = blocks[0].table
+            tot = blk.total[:, None]
+            with np.errstate(invalid="ignore", divide="ignore"):
+                out[:, :, t_n:] = np.where(tot > 0, (blk.n_pos[:, None]
+                                                     - blk.n_neg[:, None] * odds) / tot,
+                                           np.nan)[:, None, :]
+            return out
+
+        raw = run_blocks(d, evaluate, (k, 2 * t_n), cmp.n_boot, rng_of(cmp.random_state),
+                         jackknife=not self._percentile, progress=cmp._progress,
+                         desc="net benefit", n_jobs=cmp._n_jobs)
+        # strategies × thresholds: the models, then treating everyone (row k)
+        run = BootstrapRun(
+            np.concatenate([raw.reps[:, :, :t_n], raw.reps[:, :1, t_n:]], axis=1),
+            np.concatenate([raw.theta[:, :t_n], raw.theta[:1, t_n:]], axis=0),
+            np.concatenate([raw.jack[:, :, :t_n], raw.jack[:, :1, t_n:]], axis=1))
+        vals = np.array([net_benefit_curve(t, ts) for t in d.tables]
+                        + [treat_all(d.tables[0], ts)])
+        self._run, self._vals, self._ts = run, vals, ts
+        na = at.size
+        # the strategies compared: every pair of models, then each model against the
+        # references (treat all: row k; treat none: net benefit 0)
+        self._pairs: list[tuple[int, int | None]] = list(combinations(range(k), 2))
+        if references:
+            self._pairs += [(a, k) for a in range(k)] + [(a, None) for a in range(k)]
+        self._values_rows = self._value_rows(slice(0, na))
+        self._diff_rows = self._difference_rows(slice(0, na))
+        self._band = self._simultaneous(slice(na, ts.size))
+
+    # ------------------------------------------------------------------ helpers
+    def _label(self, b: int | None) -> str:
+        if b is None:
+            return NONE
+        return ALL if b == len(self.names) else self.names[b]
+
+    def _diff(self, a: int, b: int | None, cols: slice) -> tuple[np.ndarray, ...]:
+        """Replicates, estimates by the replicates' route, jackknife and reported values of
+        strategy a − strategy b at the thresholds ``cols``."""
+        run = self._run
+        if b is None:
+            return (run.reps[:, a, cols], run.theta[a, cols], run.jack[:, a, cols],
+                    self._vals[a, cols])
+        return (run.reps[:, a, cols] - run.reps[:, b, cols],
+                run.theta[a, cols] - run.theta[b, cols],
+                run.jack[:, a, cols] - run.jack[:, b, cols],
+                self._vals[a, cols] - self._vals[b, cols])
+
+    def _intervals(self, reps: np.ndarray, theta: np.ndarray, jack: np.ndarray,
+                   value: np.ndarray) -> BootstrapIntervals:
+        m = value.size
+        jack = jack if not self._percentile else np.empty((m, 0))
+        return BootstrapIntervals(reps, theta, value, jack,
+                                  np.full(m, not self._percentile), self.level)
+
+    def _value_rows(self, cols: slice) -> list[dict[str, Any]]:
+        run = self._run
+        k = len(self.names)
+        at = self._ts[cols]
+        rows = []
+        for a in range(k + (1 if self.references else 0)):
+            bi = self._intervals(run.reps[:, a, cols].T, run.theta[a, cols],
+                                 run.jack[:, a, cols].T, self._vals[a, cols])
+            for j, t in enumerate(at):
+                rows.append({"model": self._label(a), "threshold": float(t),
+                             "net_benefit": float(self._vals[a, cols][j]),
+                             "lo": float(bi.lo[j]), "hi": float(bi.hi[j]),
+                             "method": str(bi.method[j])})
+        return rows
+
+    def _difference_rows(self, cols: slice) -> list[dict[str, Any]]:
+        at = self._ts[cols]
+        rows = []
+        for a, b in self._pairs:
+            reps, theta, jack, value = self._diff(a, b, cols)
+            bi = self._intervals(reps.T, theta, jack.T, value)
+            for j, t in enumerate(at):
+                rows.append({"a": self.names[a], "b": self._label(b), "threshold": float(t),
+                             "diff": float(value[j]), "lo": float(bi.lo[j]),
+                             "hi": float(bi.hi[j]), "p": float(bi.p[j]),
+                             "method": str(bi.method[j])})
+        adj = iv.holm([r["p"] for r in rows])
+        for r, q in zip(rows, adj, strict=True):
+            r["p_holm"] = float(q)
+        return rows
+
+    def _simultaneous(self, cols: slice) -> dict[str, Any]:
+        """The max-|t| band of every difference over the grid: the level-quantile ``c`` of
+        max over pairs and thresholds of |D* − D| / sd(D*), and D ± c·sd."""
+        diffs = [self._diff(a, b, cols) for a, b in self._pairs]
+        if not diffs:
+            return {"crit": math.nan, "value": np.empty((0, self.grid.size)),
+                    "lo": np.empty((0, self.grid.size)), "hi": np.empty((0, self.grid.size))}
+        reps = np.stack([d[0] for d in diffs], axis=1)  # (B, pairs, grid)
+        value = np.stack([d[3] for d in diffs])  # (pairs, grid)
+        with np.errstate(invalid="ignore"):
+            sd = np.nanstd(reps, axis=0, ddof=1)
+            z = np.abs(reps - value[None]) / np.where(sd > 0, sd, np.nan)[None]
+        worst = np.nanmax(np.where(np.isfinite(z), z, -np.inf).reshape(z.shape[0], -1), axis=1)
+        worst = worst[np.isfinite(worst)]
+        crit = float(np.quantile(worst, self.level, method="higher")) if worst.size else \
+            math.nan
+        half = np.where(sd > 0, crit * sd, 0.0)
+        return {"crit": crit, "value": value, "sd": sd, "lo": value - half,
+                "hi": value + half}
+
+    # ------------------------------------------------------------------ tables
+    def values(self) -> Any:
+        """``model, threshold, net_benefit, lo, hi, method`` at the chosen thresholds
+        (with the references: 'treat all' too; treating no one is 0).
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> v = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2]).values()
+        >>> v["model"].tolist()
+        ['m', 'treat all']
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._values_rows, columns=["model", "threshold", "net_benefit",
+                                                         "lo", "hi", "method"])
+
+    def differences(self) -> Any:
+        """Paired differences ``a, b, threshold, diff, lo, hi, p, p_holm, method`` (diff =
+        a − b; b is a model, 'treat all' or 'treat none'), Holm-adjusted over all rows; the
+        interval excludes 0 exactly when p < 1 − ci.
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> d = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2]).differences()
+        >>> d[["a", "b"]].values.tolist()
+        [['m', 'treat all'], ['m', 'treat none']]
+        """
+        import pandas as pd
+
+        return pd.DataFrame(self._diff_rows, columns=["a", "b", "threshold", "diff", "lo",
+                                                       "hi", "p", "p_holm", "method"])
+
+    def band(self) -> Any:
+        """The simultaneous band of every difference over the grid: ``a, b, threshold,
+        diff, lo, hi`` (long form), at the comparison's level jointly over all thresholds
+        and pairs.
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> b = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit(grid=[0.1, 0.2])
+        >>> len(b.band())   # 2 differences × 2 thresholds
+        4
+        """
+        import pandas as pd
+
+        rows = []
+        for i, (a, b) in enumerate(self._pairs):
+            for j, t in enumerate(self.grid):
+                rows.append({"a": self.names[a], "b": self._label(b), "threshold": float(t),
+                             "diff": float(self._band["value"][i, j]),
+                             "lo": float(self._band["lo"][i, j]),
+                             "hi": float(self._band["hi"][i, j])})
+        return pd.DataFrame(rows, columns=["a", "b", "threshold", "diff", "lo", "hi"])
+
+    def ranges(self) -> Any:
+        """The ranges of grid thresholds over which one strategy is significantly more
+        useful than another (the simultaneous band excludes 0 throughout): ``a, b,
+        more_useful, from_threshold, to_threshold, points``.
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> r = compare_classifiers(y, {"m": p}, n_boot=300).net_benefit().ranges()
+        >>> r[r["b"] == "treat none"][["more_useful", "from_threshold"]].values.tolist()
+        [['m', 0.01]]
+        """
+        import pandas as pd
+
+        rows = []
+        for i, (a, b) in enumerate(self._pairs):
+            lo, hi = self._band["lo"][i], self._band["hi"][i]
+            for sign, who in ((1, self.names[a]), (-1, self._label(b))):
+                sig = lo > 0 if sign > 0 else hi < 0
+                for start, stop in _runs(sig):
+                    rows.append({"a": self.names[a], "b": self._label(b), "more_useful": who,
+                                 "from_threshold": float(self.grid[start]),
+                                 "to_threshold": float(self.grid[stop - 1]),
+                                 "points": int(stop - start)})
+        return pd.DataFrame(rows, columns=["a", "b", "more_useful", "from_threshold",
+                                           "to_threshold", "points"])
+
+    def curve_bands(self) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+        """Pointwise percentile bands (at the comparison's level) of each model's net
+        benefit over the grid, from the same replicates: ``{name: (lo, hi)}``.
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> lo, hi = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit(
+        ...     grid=[0.1, 0.5]).curve_bands()["m"]
+        >>> bool(np.all(lo <= hi))
+        True
+        """
+        cols = slice(self.thresholds.size, self._ts.size)
+        q = [(1 - self.level) / 2, 1 - (1 - self.level) / 2]
+        out = {}
+        for a, name in enumerate(self.names):
+            lo, hi = np.quantile(self._run.reps[:, a, cols], q, axis=0)
+            out[name] = (lo, hi)
+        return out
+
+    def summary(self) -> str:
+        """The answer in words: for each model, over which thresholds it is significantly
+        more useful than treating everyone and than treating no one (worth using there),
+        and for each pair of models over which thresholds one is more useful.
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> print(compare_classifiers(y, {"m": p}, n_boot=300).net_benefit().summary())
+        ... # doctest: +ELLIPSIS
+        m is more useful than treat all for thresholds ...
+        """
+        pct = round(100 * self.level)
+        rng = self.ranges()
+        lines = []
+        for a, b in self._pairs:
+            label = self._label(b)
+            sub = rng[(rng["a"] == self.names[a]) & (rng["b"] == label)]
+            for who, other in ((self.names[a], label), (label, self.names[a])):
+                part = sub[sub["more_useful"] == who]
+                if len(part):
+                    spans = ", ".join(_span(r.from_threshold, r.to_threshold)
+                                      for r in part.itertuples(index=False))
+                    lines.append(f"{who} is more useful than {other} for thresholds {spans}")
+        if not lines:
+            lines.append("no strategy is significantly more useful than another at any "
+                         "threshold of the grid")
+        tail = (f" (simultaneous {pct}% bands over thresholds {self.grid.min():g}–"
+                f"{self.grid.max():g}).")
+        return ".\n".join(lines) + tail
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready: ``{"values", "differences", "ranges", "level", "critical_value"}``
+        (NaN → None).
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> sorted(compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2]).to_dict())
+        ['critical_value', 'differences', 'level', 'ranges', 'values']
+        """
+        from measurelab.jsonable import to_jsonable
+
+        return to_jsonable({"values": self.values().to_dict("records"),
+                            "differences": self.differences().to_dict("records"),
+                            "ranges": self.ranges().to_dict("records"),
+                            "level": self.level, "critical_value": self._band["crit"]})
+
+
+def _span(lo: float, hi: float) -> str:
+    return f"{lo:g}" if lo == hi else f"{lo:g}–{hi:g}"
+
+
+def _runs(flags: np.ndarray) -> list[tuple[int, int]]:
+    """(start, stop) of every run of True in ``flags``.
+
+    Examples
+    --------
+    >>> _runs(np.array([True, True, False, True]))
+    [(0, 2), (3, 4)]
+    """
+    f = np.concatenate([[False], np.asarray(flags, dtype=bool), [False]]).astype(np.int8)
+    edges = np.flatnonzero(np.diff(f))
+    return [(int(s), int(e)) for s, e in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def plot_decision_curve(cmp: Any, *, thresholds: Any = None, standardized: bool = False,
+                        ax: Any = None) -> Any:
+    """:meth:`ClassifierComparison.plot_decision_curve` of ``cmp``: every model's decision
+    curve with treat-all and treat-none, and pointwise bands at the comparison's level
+    from its own replicates (none when it was run with ``ci=None``).
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+    >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+    >>> ax = plot_decision_curve(compare_classifiers(y, {"m": p}, ci=None))
+    >>> ax.get_legend_handles_labels()[1]
+    ['m', 'treat all', 'treat none']
+    """
+    from measurelab._util.validation import check_flag
+    from measurelab.curves.decision import plot_decision_curve as draw
+    from measurelab.inference import _figures as _fig
+
+    _check_binary_probabilities(cmp)
+    standardized = check_flag(standardized, "standardized")
+    g = DEFAULT_GRID.copy() if thresholds is None else check_thresholds(thresholds)
+    bands = None
+    if cmp.level is not None:
+        bands = net_benefit_comparison(cmp, grid=g).curve_bands()
+    if ax is None:
+        plt = _fig.pyplot()
+        _, ax = plt.subplots(figsize=(6.4, 4.2))
+    ax.set_prop_cycle(color=[_fig.colour(i) for i in range(len(cmp.names))])
+    return draw(cmp._y.astype(np.int8), dict(zip(cmp.names, cmp._scores, strict=True)),
+                thresholds=g, bands=bands, standardized=standardized,
+                sample_weight=cmp._w, ax=ax)
+
+
+def applies(cmp: Any) -> bool:
+    """Whether a comparison has decision curves: two classes and probabilities.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> applies(compare_classifiers([0, 1], {"m": [0.2, 0.9]}, ci=None))
+    True
+    >>> applies(compare_classifiers([0, 1], {"m": [-2.0, 3.0]}, ci=None))
+    False
+    """
+    if hasattr(cmp._design, "labels"):
+        return False
+    return all(s.size and 0.0 <= float(s.min()) and float(s.max()) <= 1.0
+               for s in cmp._scores)

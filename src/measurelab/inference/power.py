@@ -1,0 +1,954 @@
+"""Power and sample size: how many cases a comparison needs, and what a test set can
+detect.
+
+* :func:`power_roc_test` — the analytic power of the AUC test of one ROC curve against a
+  value, or of two ROC curves (paired, or unpaired), by Obuchowski & McClish's method, as
+  pROC's ``power.roc.test``: the power from the numbers of cases and controls, or the
+  numbers for a power (or the AUC, or the level), from binormal parameters or from a
+  pilot test set (DeLong's variances and covariance, per case).
+* :func:`~measurelab.inference.simulation.simulate_power` — the power of any measure's
+  test, simulated with the comparison engine itself (the same intervals and tests a user
+  gets): test sets drawn from a generating model — :class:`Binormal` (one or
+  two correlated binormal models) or :class:`Resample` (the user's own test set resampled,
+  with a stated effect) — each compared, the rejections counted, with a progress bar.
+* :func:`detectable` — ``ClassifierComparison.detectable()``: for every pair and measure,
+  the difference the comparison's own test would find with 80% power on this test set.
+
+The one-curve method
+--------------------
+For a binormal model with equal variances (b = 1) and AUC θ, A = Φ⁻¹(θ)·1.414 (Obuchowski's
+rounding of √2), the variance of the AUC per case is
+V(θ) = 0.0099·e^(−A²/2)·((5A² + 8) + (A² + 8)/κ), κ = controls / cases; under the null
+θ₀ = 0.5 it is V₀ = 0.0792·(1 + 1/κ) (the same formula at A = 0). With n cases, δ = θ − θ₀
+and z_α the one-sided normal quantile (α halved for a two-sided test),
+
+    √n·|δ| = z_α·√V₀ + z_β·√V(θ),   power = Φ(z_β).
+
+A general reference ``auc0`` uses V(θ₀) for V₀ (0.5 gives pROC's test). As pROC, the
+two-sided power counts rejections in the direction of the effect only (the other tail adds
+less than α/2 when the effect is real).
+
+The two-curve method
+--------------------
+With per-case variances V₁, V₂ and covariance C of the two AUCs, V₀ = 2V₁ − 2C (no
+difference: both curves like the first) and V_A = V₁ + V₂ − 2C, the same equation gives the
+power or n. From binormal parameters (A, B of each curve, the correlations r_n of the
+controls' and r_a of the cases' scores, pROC's ``A1, B1, A2, B2, rn, ra, delta``; FPR
+limits for a partial AUC) V and C are Obuchowski & McClish's (1997) expressions; unpaired
+curves have r_n = r_a = 0. From a pilot test set they are DeLong's variance and covariance
+of the two AUCs times the number of cases (pROC's ``power.roc.test(roc1, roc2)``).
+
+Examples
+--------
+>>> r = power_roc_test(auc=0.73, ncases=41, ncontrols=72)
+>>> round(r.power, 7)
+0.9897453
+>>> r = power_roc_test(auc=0.8, power=0.9, kappa=1.0)
+>>> round(r.ncases, 4), round(r.ncontrols, 4)
+(16.6192, 16.6192)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import (
+    check_choice,
+    check_flag,
+    check_int,
+    check_real,
+    short_repr,
+)
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+
+__all__ = [
+    "Binormal",
+    "PowerResult",
+    "Resample",
+    "detectable",
+    "detectable_sentence",
+    "power_roc_test",
+]
+
+ALTERNATIVES = ("two-sided", "one-sided", "two.sided", "one.sided")
+#: Obuchowski's constants: A = Φ⁻¹(AUC)·1.414; V = 0.0099·e^(−A²/2)·(...); V₀ = 0.0792·(...)
+_ROOT2, _C1, _C0 = 1.414, 0.0099, 0.0792
+#: the binormal parameters of two ROC curves (pROC's names); FPR limits are optional
+PARAMS = ("A1", "B1", "A2", "B2", "rn", "ra", "delta")
+PARTIAL = ("FPR11", "FPR12", "FPR21", "FPR22")
+#: the least effective share of the test set's cases a tilted population keeps (Kish)
+MIN_EFFECTIVE_SHARE = 0.5
+
+
+@dataclass(frozen=True)
+class PowerResult:
+    """The answer of :func:`power_roc_test`: the four quantities of the calculation (the one
+    asked for solved from the others) and how it was made.
+
+    Attributes
+    ----------
+    power : probability of rejecting the null hypothesis at the effect
+    ncases, ncontrols : numbers of positive and negative cases (real numbers when solved:
+        round up)
+    sig_level : the level of the test (two-sided unless ``alternative`` says otherwise)
+    auc : the AUC of the one curve, or the two AUCs (None from binormal parameters)
+    delta : the difference in AUC the test is to find (two curves), or AUC − auc0
+    alternative : 'two-sided' or 'one-sided'
+    method : 'one ROC curve' or 'two ROC curves' and the source of the variances
+    """
+
+    power: float
+    ncases: float
+    ncontrols: float
+    sig_level: float
+    auc: Any
+    delta: float
+    alternative: str
+    method: str
+
+    def __str__(self) -> str:
+        auc = self.auc
+        if isinstance(auc, tuple):
+            what = f"AUC {auc[0]:.4g} vs {auc[1]:.4g}"
+        elif auc is None:
+            what = f"a difference in AUC of {self.delta:.4g}"
+        else:
+            what = f"AUC {auc:.4g} (against {auc - self.delta:.4g})"
+        return (f"{self.method}: {what}, {self.ncases:.4g} cases and {self.ncontrols:.4g} "
+                f"controls, {self.alternative} level {self.sig_level:.4g}: power "
+                f"{self.power:.4g}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields.
+
+        Examples
+        --------
+        >>> sorted(power_roc_test(auc=0.73, ncases=41, ncontrols=72).to_dict())[:3]
+        ['alternative', 'auc', 'delta']
+        """
+        from measurelab.jsonable import to_jsonable
+
+        return to_jsonable({"power": self.power, "ncases": self.ncases,
+                            "ncontrols": self.ncontrols, "sig_level": self.sig_level,
+                            "auc": self.auc, "delta": self.delta,
+                            "alternative": self.alternative, "method": self.method})
+
+
+# ------------------------------------------------------------------- the formulas
+def _qnorm(p: float) -> float:
+    from scipy.special import ndtri
+
+    return float(ndtri(p))
+
+
+def _pnorm(x: float) -> float:
+    from scipy.special import ndtr
+
+    return float(ndtr(x))
+
+
+def var_auc_obuchowski(auc: float, kappa: float) -> float:
+    """Obuchowski's per-case variance of the AUC of a binormal model with b = 1:
+    0.0099·e^(−A²/2)·((5A² + 8) + (A² + 8)/κ), A = Φ⁻¹(AUC)·1.414, κ = controls / cases.
+
+    Examples
+    --------
+    >>> round(var_auc_obuchowski(0.5, 1.0), 6)   # 0.0792·(1 + 1/κ)
+    0.1584
+    """
+    a = _qnorm(auc) * _ROOT2
+    return _C1 * math.exp(-a * a / 2.0) * ((5.0 * a * a + 8.0) + (a * a + 8.0) / kappa)
+
+
+def _n_for(za: float, zb: float, v0: float, va: float, delta: float) -> float:
+    return (za * math.sqrt(v0) + zb * math.sqrt(va)) ** 2 / delta**2
+
+
+def _zbeta(n: float, za: float, v0: float, va: float, delta: float) -> float:
+    return (math.sqrt(n * delta**2) - za * math.sqrt(v0)) / math.sqrt(va)
+
+
+def _zalpha(n: float, zb: float, v0: float, va: float, delta: float) -> float:
+    return (math.sqrt(n * delta**2) - zb * math.sqrt(va)) / math.sqrt(v0)
+
+
+def _f_g(a: float, b: float, fpr: tuple[float, float] | None) -> tuple[float, float]:
+    """The derivatives f, g of the (partial) binormal AUC with respect to A and B
+    (Obuchowski & McClish 1997)."""
+    e1 = math.exp(-a * a / (2.0 * (1.0 + b * b)))
+    e2 = 1.0 + b * b
+    if fpr is None:
+        return (e1 * (2.0 * math.pi * e2) ** -0.5,
+                -e1 * a * b * (2.0 * math.pi * e2**3) ** -0.5)
+    c1, c2 = ((_qnorm(x) + a * b / e2) * math.sqrt(e2) for x in fpr)
+    e3 = _pnorm(c1) - _pnorm(c2)
+    e4 = math.exp(-c1 * c1 / 2.0) - math.exp(-c2 * c2 / 2.0)
+    f = e1 * (2.0 * math.pi * e2) ** -0.5 * e3
+    g = e1 * (2.0 * math.pi * e2) ** -1.0 * (-e4) - a * b * e1 * (2.0 * math.pi * e2**3) \
+        ** -0.5 * e3
+    return f, g
+
+
+def _var_params(a: float, b: float, kappa: float, fpr: Any) -> float:
+    f, g = _f_g(a, b, fpr)
+    return f * f * (1.0 + b * b / kappa + a * a / 2.0) + g * g * b * b * (1.0 + kappa) / \
+        (2.0 * kappa)
+
+
+def _cov_params(p: Mapping[str, Any], kappa: float) -> float:
+    a1, b1, a2, b2, rn, ra = (p[k] for k in ("A1", "B1", "A2", "B2", "rn", "ra"))
+    f1, g1 = _f_g(a1, b1, p.get("fpr1"))
+    f2, g2 = _f_g(a2, b2, p.get("fpr2"))
+    return (f1 * f2 * (ra + rn * b1 * b2 / kappa + ra * ra * a1 * a2 / 2.0)
+            + g1 * g2 * (b1 * b2 * (rn * rn + kappa * ra * ra) / (2.0 * kappa))
+            + f1 * g2 * (ra * ra * a1 * b2 / 2.0) + f2 * g1 * (ra * ra * a2 * b1 / 2.0))
+
+
+# -------------------------------------------------------------------- the checks
+def _opt_real(value: Any, name: str, **bounds: Any) -> float | None:
+    return None if value is None else check_real(value, name, **bounds)
+
+
+def _check_params(params: Any) -> dict[str, Any]:
+    if not isinstance(params, Mapping):
+        raise MeasurelabTypeError(f"params must be a mapping of {', '.join(PARAMS)} (pROC's "
+                                  f"names), got {short_repr(params)}")
+    missing = [k for k in PARAMS if k not in params]
+    if missing:
+        raise MeasurelabError(f"params is missing {', '.join(missing)} (needs "
+                              f"{', '.join(PARAMS)}; FPR11, FPR12, FPR21, FPR22 optional)")
+    unknown = [k for k in params if k not in PARAMS + PARTIAL]
+    if unknown:
+        raise MeasurelabError(f"params has an unknown key {unknown[0]!r}; expected "
+                              f"{', '.join(PARAMS + PARTIAL)}")
+    out: dict[str, Any] = {}
+    for k in ("A1", "A2"):
+        out[k] = check_real(params[k], f"params[{k!r}]")
+    for k in ("B1", "B2"):
+        out[k] = check_real(params[k], f"params[{k!r}]", low=0.0, low_open=True)
+    for k in ("rn", "ra"):
+        out[k] = check_real(params[k], f"params[{k!r}]", low=-1.0, high=1.0)
+    out["delta"] = check_real(params["delta"], "params['delta']")
+    for c in ("1", "2"):
+        lims = [params.get(f"FPR{c}1"), params.get(f"FPR{c}2")]
+        if all(x is None for x in lims):
+            out[f"fpr{c}"] = None
+            continue
+        if any(x is None for x in lims):
+            raise MeasurelabError(f"params: give both FPR{c}1 and FPR{c}2 (a partial AUC of "
+                                  f"curve {c}) or neither")
+        out[f"fpr{c}"] = tuple(check_real(x, f"params['FPR{c}{j}']", low=0.0, high=1.0)
+                               for j, x in zip("12", lims, strict=True))
+    return out
+
+
+# ------------------------------------------------------------------- power_roc_test
+def power_roc_test(
+    auc: float | None = None,
+    ncases: float | None = None,
+    ncontrols: float | None = None,
+    *,
+    sig_level: float | None = 0.05,
+    power: float | None = None,
+    kappa: float | None = None,
+    alternative: str = "two-sided",
+    auc0: float = 0.5,
+    params: Mapping[str, float] | None = None,
+    y_true: Any = None,
+    scores: Any = None,
+    pos_label: Any = 1,
+    null_variance: bool = True,
+) -> PowerResult:
+    """Power or sample size of an AUC test, by Obuchowski & McClish's method (pROC's
+    ``power.roc.test``): leave out the one quantity to solve for.
+
+    Parameters
+    ----------
+    auc : float, optional
+        One ROC curve: its AUC under the alternative (tested against ``auc0``); None to
+        solve for the AUC the test detects with ``power``.
+    ncases, ncontrols : float, optional
+        Numbers of positive and negative cases; give one with ``kappa``, or neither to
+        solve for them.
+    sig_level : float or None, default 0.05
+        Level of the test; None to solve for it.
+    power : float, optional
+        Power to reach (solving for the sample size, the AUC or the level); None to solve
+        for the power.
+    kappa : float, optional
+        ncontrols / ncases (default 1 from numbers; the pilot's ratio from data).
+    alternative : 'two-sided' (default) or 'one-sided'
+    auc0 : float, default 0.5
+        One curve: the AUC of the null hypothesis (0.5 is pROC's test).
+    params : mapping, optional
+        Two curves from binormal parameters, pROC's names: ``A1, B1, A2, B2`` (each curve's
+        A = (μ₁ − μ₀)/σ₁, B = σ₀/σ₁), ``rn, ra`` (the correlation of the two models'
+        scores among the controls and among the cases; 0 for unpaired curves), ``delta``
+        (the difference in AUC to detect); optional ``FPR11, FPR12, FPR21, FPR22`` for
+        partial AUCs.
+    y_true, scores : array-like, optional
+        From a pilot test set (pROC's ``power.roc.test(roc1[, roc2])``): one model's
+        scores (the AUC and, unless given, the numbers of cases and controls are the
+        data's) or a mapping of two models' scores on the same cases (the two AUCs and
+        DeLong's variances and covariance per case; ``ncases``, if given, asks the power
+        at that many cases, with the pilot's ratio of controls).
+    pos_label : label of the positive class of ``y_true``, default 1
+    null_variance : bool, default True
+        True (Obuchowski's and pROC's calculation): the critical value uses the variance
+        under the null hypothesis (V₀ above). False: the variance at the alternative for
+        both (V₀ = V_A), which describes a test that estimates its standard error from the
+        data — DeLong's test as a comparison runs it (with DeLong's variances from a pilot,
+        the simulated power of :func:`simulate_power` agrees with it; docs/POWER.md).
+
+    Returns
+    -------
+    PowerResult
+        ``power, ncases, ncontrols, sig_level, auc, delta, alternative, method``.
+
+    Examples
+    --------
+    >>> round(power_roc_test(auc=0.73, ncases=41, ncontrols=72).power, 6)
+    0.989745
+    >>> r = power_roc_test(params=dict(A1=2.6, B1=1, A2=1.9, B2=1, rn=0.6, ra=0.6,
+    ...                                delta=0.037), ncases=500, ncontrols=500)
+    >>> round(r.power, 6)
+    0.988107
+    """
+    alternative = check_choice(alternative, "alternative", ALTERNATIVES).replace(".", "-")
+    ncases = _opt_real(ncases, "ncases", low=0.0, low_open=True)
+    ncontrols = _opt_real(ncontrols, "ncontrols", low=0.0, low_open=True)
+    kappa = _opt_real(kappa, "kappa", low=0.0, low_open=True)
+    power = _opt_real(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)
+    sig_level = _opt_real(sig_level, "sig_level", low=0.0, high=1.0, low_open=True,
+                          high_open=True)
+    auc0 = check_real(auc0, "auc0", low=0.0, high=1.0, low_open=True, high_open=True)
+    null = check_flag(null_variance, "null_variance")
+    given = [x for x, v in (("auc", auc), ("params", params), ("scores", scores))
+             if v is not None]
+    if len(given) > 1:
+        raise MeasurelabError(f"give one of auc (one curve), params (two curves) or scores "
+                              f"(a pilot test set), not {' and '.join(given)}")
+    if scores is not None:
+        return _from_data(y_true, scores, pos_label, ncases, ncontrols, sig_level, power,
+                          kappa, alternative, auc0, null)
+    if y_true is not None:
+        raise MeasurelabError("y_true was given without scores: give the pilot models' "
+                              "scores too")
+    kappa_n = 1.0 if kappa is None else kappa
+    if ncontrols is None and ncases is not None:
+        ncontrols = kappa_n * ncases
+    elif ncases is None and ncontrols is not None:
+        ncases = ncontrols / kappa_n
+    if params is not None:
+        return _two_curves(_check_params(params), ncases, ncontrols, sig_level, power,
+                           kappa_n, alternative, null)
+    auc = _opt_real(auc, "auc", low=0.0, high=1.0, low_open=True, high_open=True)
+    return _one_curve(auc, ncases, ncontrols, sig_level, power, kappa_n, alternative, auc0,
+                      null)
+
+
+def _unknown(**vals: Any) -> str:
+    """The one quantity left out (None), or a one-line error."""
+    missing = [k for k, v in vals.items() if v is None]
+    if len(missing) != 1:
+        names = ", ".join(vals)
+        raise MeasurelabError(
+            f"leave out exactly one of {names} (the one to solve for); "
+            + (f"{' and '.join(missing)} are all missing" if missing else "all are given"))
+    return missing[0]
+
+
+def _half(sig: float | None, alternative: str) -> float | None:
+    return None if sig is None else (sig / 2.0 if alternative == "two-sided" else sig)
+
+
+def _result(power: float, ncases: float, ncontrols: float, sig: float, alternative: str,
+            auc: Any, delta: float, method: str) -> PowerResult:
+    if alternative == "two-sided":
+        sig = sig * 2.0
+    return PowerResult(float(power), float(ncases), float(ncontrols), float(sig), auc,
+                       float(delta), alternative, method)
+
+
+def _one_curve(auc: float | None, ncases: float | None, ncontrols: float | None,
+               sig: float | None, power: float | None, kappa: float, alternative: str,
+               auc0: float, null: bool = True) -> PowerResult:
+    n = None if ncases is None or ncontrols is None else ncases
+    what = _unknown(auc=auc, n=n, power=power, sig_level=sig)
+    half = _half(sig, alternative)
+    method = "one ROC curve (Obuchowski–McClish" + ("" if null else
+                                                   ", variance of the alternative") + ")"
+    if what == "auc":
+        from scipy.optimize import brentq
+
+        k = ncontrols / ncases
+        za, zb = _qnorm(1 - half), _qnorm(power)
+
+        def gap(x: float) -> float:
+            va = var_auc_obuchowski(x, k)
+            v0 = var_auc_obuchowski(auc0, k) if null else va
+            return _n_for(za, zb, v0, va, x - auc0) - ncases
+
+        hi = 1.0 - 1e-15
+        if gap(hi) > 0:
+            raise MeasurelabError(f"no AUC below 1 reaches power {power:g} with {ncases:g} "
+                                  f"cases and {ncontrols:g} controls")
+        auc = brentq(gap, auc0 + (1.0 - auc0) * 1e-9, hi, xtol=1e-14, rtol=1e-15)
+        return _result(power, ncases, ncontrols, half, alternative, auc, auc - auc0, method)
+    delta = auc - auc0
+    if delta == 0:
+        raise MeasurelabError(f"auc={auc:g} equals auc0: there is no effect to detect")
+    if what == "n":
+        va = var_auc_obuchowski(auc, kappa)
+        v0 = var_auc_obuchowski(auc0, kappa) if null else va
+        nc = _n_for(_qnorm(1 - half), _qnorm(power), v0, va, delta)
+        return _result(power, nc, kappa * nc, half, alternative, auc, delta, method)
+    k = ncontrols / ncases
+    va = var_auc_obuchowski(auc, k)
+    v0 = var_auc_obuchowski(auc0, k) if null else va
+    if what == "power":
+        power = _pnorm(_zbeta(ncases, _qnorm(1 - half), v0, va, delta))
+    else:
+        half = 1.0 - _pnorm(_zalpha(ncases, _qnorm(power), v0, va, delta))
+    return _result(power, ncases, ncontrols, half, alternative, auc, delta, method)
+
+
+def _two_from(v1: float, v2: float, c12: float, delta: float, ncases: float | None,
+              ncontrols: float | None, sig: float | None, power: float | None,
+              kappa: float, alternative: str, auc: Any, method: str,
+              null: bool = True) -> PowerResult:
+    n = None if ncases is None or ncontrols is None else ncases
+    what = _unknown(n=n, power=power, sig_level=sig)
+    half = _half(sig, alternative)
+    va = v1 + v2 - 2.0 * c12
+    v0 = 2.0 * v1 - 2.0 * c12 if null else va
+    if not null:
+        method = method[:-1] + ", variance of the alternative)"
+    if delta == 0:
+        raise MeasurelabError("the two AUCs are equal (delta = 0): there is no difference to "
+                              "detect")
+    if v0 <= 0 or va <= 0:
+        raise MeasurelabError(f"the variance of the difference is not positive (V0 = {v0:.3g}"
+                              f", VA = {va:.3g}): identical or perfectly correlated curves")
+    if what == "n":
+        nc = _n_for(_qnorm(1 - half), _qnorm(power), v0, va, delta)
+        return _result(power, nc, kappa * nc, half, alternative, auc, delta, method)
+    if what == "power":
+        power = _pnorm(_zbeta(ncases, _qnorm(1 - half), v0, va, delta))
+    else:
+        half = 1.0 - _pnorm(_zalpha(ncases, _qnorm(power), v0, va, delta))
+    return _result(power, ncases, ncontrols, half, alternative, auc, delta, method)
+
+
+def _two_curves(p: dict[str, Any], ncases: float | None, ncontrols: float | None,
+                sig: float | None, power: float | None, kappa: float,
+                alternative: str, null: bool = True) -> PowerResult:
+    if ncases is not None and ncontrols is not None:
+        kappa = ncontrols / ncases
+    v1 = _var_params(p["A1"], p["B1"], kappa, p["fpr1"])
+    v2 = _var_params(p["A2"], p["B2"], kappa, p["fpr2"])
+    c12 = _cov_params(p, kappa)
+    return _two_from(v1, v2, c12, p["delta"], ncases, ncontrols, sig, power, kappa,
+                     alternative, None, "two ROC curves (Obuchowski–McClish, binormal)", null)
+
+
+def _from_data(y_true: Any, scores: Any, pos_label: Any, ncases: float | None,
+               ncontrols: float | None, sig: float | None, power: float | None,
+               kappa: float | None, alternative: str, auc0: float,
+               null: bool = True) -> PowerResult:
+    from measurelab._util.validation import as_1d, binarize, check_same_length, check_scores
+    from measurelab.inference.bootstrap import CaseDesign
+    from measurelab.inference.intervals import delong_cov
+
+    if y_true is None:
+        raise MeasurelabError("scores were given without y_true: give the pilot's labels")
+    y_raw = as_1d(y_true, "y_true")
+    y = binarize(y_raw, pos_label)
+    models = dict(scores) if isinstance(scores, Mapping) else {"model": scores}
+    if not 1 <= len(models) <= 2:
+        raise MeasurelabError(f"scores: give one model's scores or two models' (a mapping), "
+                              f"got {len(models)} models")
+    arrays = []
+    for name, s in models.items():
+        what = f"scores of model {name!r}"
+        a = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, what)
+        check_same_length(("y_true", y_raw), (what, a))
+        arrays.append(check_scores(a, what))
+    n1, n0 = int(y.sum()), int((~y).sum())
+    if n1 < 2 or n0 < 2:
+        raise MeasurelabError(f"a pilot test set needs at least two cases of each class, got "
+                              f"{n1} positive and {n0} negative")
+    d = CaseDesign.from_cases(y, arrays)
+    aucs, cov = delong_cov(d.tables, d.rows, d.y)
+    k_data = n0 / n1
+    if len(arrays) == 1:  # one curve: the numbers with the data's AUC
+        auc = float(aucs[0])
+        if power is not None and sig is not None:
+            kap = k_data if kappa is None else kappa
+            return _one_curve(auc, None, None, sig, power, kap, alternative, auc0, null)
+        if ncases is None and ncontrols is None:
+            ncases, ncontrols = float(n1), float(n0)
+        elif ncontrols is None:
+            ncontrols = (k_data if kappa is None else kappa) * ncases
+        elif ncases is None:
+            ncases = ncontrols / (k_data if kappa is None else kappa)
+        return _one_curve(auc, ncases, ncontrols, sig, power, 1.0, alternative, auc0, null)
+    if ncontrols is not None:
+        raise MeasurelabError("from two pilot models give ncases (the controls follow the "
+                              "pilot's ratio, or kappa), not ncontrols")
+    kap = k_data if kappa is None else kappa
+    if ncases is None and (power is None or sig is None):
+        ncases = float(n1)  # the power, or the level, at the pilot's size
+    nc = None if ncases is None else kap * ncases
+    v1, v2, c12 = (float(x) * n1 for x in (cov[0, 0], cov[1, 1], cov[0, 1]))
+    delta = float(aucs[0] - aucs[1])
+    return _two_from(v1, v2, c12, delta, ncases, nc, sig, power, kap, alternative,
+                     (float(aucs[0]), float(aucs[1])),
+                     f"two ROC curves (DeLong's covariance from {n1} cases and {n0} controls)",
+                     null)
+
+
+# ----------------------------------------------------------------- detectable
+def detectable(cmp: Any, power: float = 0.8) -> Any:
+    """For every pair of models and measure of a comparison, the true difference its test
+    would find with probability ``power`` on a test set like this one.
+
+    A two-sided test at level α = 1 − ci whose estimate has standard error SE rejects a true
+    difference δ with probability ≈ Φ(|δ|/SE − z_{1−α/2}); so the detectable difference is
+    (z_{1−α/2} + z_power)·SE. SE is the test's own: DeLong's for AUC, the interval's
+    half-width / z otherwise (bootstrap, Tango). One model alone: the deviation from a
+    fixed value its interval would detect. Columns ``a, b, measure, diff, se, detectable,
+    power_at_diff`` (the power at the observed difference, were it the truth).
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+    >>> r = compare_classifiers(y, {"m": [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6},
+    ...                         measures=["auc"])
+    >>> d = detectable(r)
+    >>> d[["a", "b", "measure"]].values.tolist()
+    [['m', 'a fixed value', 'auc']]
+    """
+    import pandas as pd
+
+    power = check_real(power, "power", low=0.0, high=1.0, low_open=True, high_open=True)
+    level = cmp._need_level()
+    zc = _qnorm(0.5 + level / 2.0)
+    zb = _qnorm(power)
+    rows = []
+    if len(cmp.names) > 1:
+        src = cmp.tests().to_dict("records")
+        for r in src:
+            se = r["se"] if r["method"] == "delong" else (r["hi"] - r["lo"]) / (2.0 * zc)
+            rows.append({"a": r["a"], "b": r["b"], "measure": r["measure"],
+                         "diff": r["diff"], "se": se})
+    else:
+        for r in cmp.intervals().to_dict("records"):
+            rows.append({"a": r["model"], "b": "a fixed value", "measure": r["measure"],
+                         "diff": math.nan, "se": (r["hi"] - r["lo"]) / (2.0 * zc)})
+    for r in rows:
+        se = float(r["se"])
+        ok = math.isfinite(se) and se > 0
+        r["se"] = se
+        r["detectable"] = (zc + zb) * se if ok else math.nan
+        d = float(r["diff"])
+        r["power_at_diff"] = _pnorm(abs(d) / se - zc) if ok and math.isfinite(d) else \
+            math.nan
+    return pd.DataFrame(rows, columns=["a", "b", "measure", "diff", "se", "detectable",
+                                       "power_at_diff"])
+
+
+# ------------------------------------------------------------ simulated power
+@dataclass(frozen=True)
+class Binormal:
+    """Test sets from binormal models: ``ncontrols`` negatives and ``ncases`` positives
+    (fixed counts, as Obuchowski's design), scores of model k x_k with the controls'
+    N(0, B_k²) and the cases' N(A_k, 1), so AUC_k = Φ(A_k / √(1 + B_k²)); two models'
+    scores correlated ``rn`` among the controls and ``ra`` among the cases.
+
+    Parameters
+    ----------
+    auc : one AUC or two (A_k = Φ⁻¹(AUC_k)·√(1 + B_k²))
+    ncases, ncontrols : int
+    b : B of each model (one value for all), default 1
+    rn, ra : correlations of the two models' scores among controls and cases, default 0.5
+    probabilities : bool, default True
+        Report each model's calibrated probability of being a case given its score (b = 1
+        only; a strictly increasing function of the score, so AUC is unchanged), so that
+        threshold and probability measures apply; False: the raw scores.
+
+    Examples
+    --------
+    >>> g = Binormal(auc=(0.8, 0.7), ncases=30, ncontrols=60)
+    >>> y, s = g.draw(np.random.default_rng(0))
+    >>> int(y.sum()), sorted(s), g.params()["delta"]
+    (30, ['a', 'b'], 0.1)
+    """
+
+    auc: Any
+    ncases: int
+    ncontrols: int
+    b: Any = 1.0
+    rn: float = 0.5
+    ra: float = 0.5
+    probabilities: bool = True
+    _a: tuple[float, ...] = field(default=(), init=False, repr=False)
+    _b: tuple[float, ...] = field(default=(), init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        aucs = (self.auc,) if isinstance(self.auc, int | float | np.integer | np.floating) \
+            and not isinstance(self.auc, bool) else tuple(self.auc) \
+            if isinstance(self.auc, tuple | list) else None
+        if aucs is None or not 1 <= len(aucs) <= 2:
+            raise MeasurelabError(f"auc must be one AUC or two, got {short_repr(self.auc)}")
+        aucs = tuple(check_real(a, "auc", low=0.0, high=1.0, low_open=True, high_open=True)
+                     for a in aucs)
+        bs = (self.b,) * len(aucs) if isinstance(self.b, int | float | np.integer
+                                                 | np.floating) else tuple(self.b)
+        if len(bs) != len(aucs):
+            raise MeasurelabError(f"b must be one value or one per model, got "
+                                  f"{short_repr(self.b)}")
+        bs = tuple(check_real(x, "b", low=0.0, low_open=True) for x in bs)
+        check_int(self.ncases, "ncases", minimum=1, maximum=10**7)
+        check_int(self.ncontrols, "ncontrols", minimum=1, maximum=10**7)
+        check_real(self.rn, "rn", low=-1.0, high=1.0)
+        check_real(self.ra, "ra", low=-1.0, high=1.0)
+        check_flag(self.probabilities, "probabilities")
+        if self.probabilities and any(x != 1.0 for x in bs):
+            raise MeasurelabError("probabilities=True needs b = 1 (the probability given an "
+                                  "unequal-variance binormal score is not monotone)")
+        object.__setattr__(self, "auc", aucs if len(aucs) > 1 else aucs[0])
+        object.__setattr__(self, "_a", tuple(_qnorm(a) * math.sqrt(1.0 + b * b)
+                                             for a, b in zip(aucs, bs, strict=True)))
+        object.__setattr__(self, "_b", bs)
+
+    @property
+    def names(self) -> list[str]:
+        return ["a", "b"][: len(self._a)]
+
+    def params(self) -> dict[str, float]:
+        """pROC's parameters of the two curves (``A1, B1, A2, B2, rn, ra, delta``), for
+        :func:`power_roc_test`'s analytic answer to the same design."""
+        if len(self._a) != 2:
+            raise MeasurelabError("params() describes two curves; this generator has one")
+        a1, a2 = self._a
+        b1, b2 = self._b
+        aucs = self.auc
+        return {"A1": a1, "B1": b1, "A2": a2, "B2": b2, "rn": float(self.rn),
+                "ra": float(self.ra), "delta": round(aucs[0] - aucs[1], 15)}
+
+    def population(self, measure: Any, reference: float | None) -> float:
+        """The effect under test: AUC difference (or AUC − reference) by construction; for
+        other measures estimated on one large draw."""
+        from measurelab.measures.base import registry
+
+        m = registry.resolve(measure)[0]
+        if m.name == "auc":
+            aucs = self.auc if isinstance(self.auc, tuple) else (self.auc,)
+            return aucs[0] - aucs[1] if len(aucs) == 2 else aucs[0] - (reference or 0.5)
+        return _large_sample_effect(self, m, reference)
+
+    def draw(self, rng: np.random.Generator, scale: int = 1) -> tuple[np.ndarray,
+                                                                     dict[str, np.ndarray]]:
+        """One test set: labels (controls first) and each model's scores."""
+        n0, n1 = self.ncontrols * scale, self.ncases * scale
+        k = len(self._a)
+        out = {}
+        e0 = rng.standard_normal((n0, k))
+        e1 = rng.standard_normal((n1, k))
+        if k == 2:  # correlated pairs: x2 = r·e1 + √(1 − r²)·e2
+            e0[:, 1] = self.rn * e0[:, 0] + math.sqrt(1 - self.rn**2) * e0[:, 1]
+            e1[:, 1] = self.ra * e1[:, 0] + math.sqrt(1 - self.ra**2) * e1[:, 1]
+        y = np.concatenate([np.zeros(n0, bool), np.ones(n1, bool)])
+        logit_prior = math.log(n1 / n0)
+        for j, name in enumerate(self.names):
+            x = np.concatenate([e0[:, j] * self._b[j], self._a[j] + e1[:, j]])
+            if self.probabilities:  # the posterior of a case at x (b = 1): logistic
+                a = self._a[j]
+                x = 1.0 / (1.0 + np.exp(-(a * x - a * a / 2.0 + logit_prior)))
+            out[name] = x
+        return y, out
+
+    @property
+    def stratify(self) -> bool:
+        return True  # the class counts are fixed by design
+
+    def describe(self) -> str:
+        return (f"binormal, {self.ncases} cases and {self.ncontrols} controls, AUC "
+                f"{self.auc}, b {self._b if len(self._b) > 1 else self._b[0]:}, "
+                f"rn {self.rn:g}, ra {self.ra:g}")
+
+
+@dataclass(frozen=True)
+class Resample:
+    """Test sets resampled from the user's own: ``n`` cases drawn with replacement from the
+    test set (its size by default), every model scored as there.
+
+    Without ``effect`` the population resampled is the test set itself, so the effect
+    under test is the difference observed. With ``effect`` (two models) the cases are
+    drawn with weights that tilt the test set until the difference of the measure on it
+    (computed exactly, with those weights) is ``effect``: exponential tilting, weight_i ∝
+    exp(λ·c_i), c_i the jackknife influence of case i on the difference, λ solved by
+    bisection (refused when the weights would leave an effective size below half the
+    cases: the population would no longer be this test set). Both models keep their
+    scores, so ``effect=0`` draws test sets from a population where they are equally good:
+    the simulated power is then the test's size.
+
+    Parameters
+    ----------
+    y_true, scores : the test set: labels and a mapping of one or two models' scores
+    n : int, optional
+        Cases per simulated test set (default: as many as the test set).
+    effect : float, optional
+        Two models: the difference measure(first) − measure(second) of the population.
+    stratify : bool, default False
+        Draw the classes apart, in the (tilted) population's proportions (fixed class
+        counts; the simulated comparisons then resample by class too).
+    pos_label : label of the positive class, default 1
+
+    Examples
+    --------
+    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+    >>> g = Resample(y, {"a": [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6,
+    ...                  "b": [.2, .7, .4, .5, .4, .3, .5, .6, .2, .2] * 6}, n=100)
+    >>> yy, s = g.draw(np.random.default_rng(0))
+    >>> yy.size, sorted(s)
+    (100, ['a', 'b'])
+    """
+
+    y_true: Any
+    scores: Any
+    n: int | None = None
+    effect: float | None = None
+    stratify: bool = False
+    pos_label: Any = 1
+    _y: np.ndarray = field(default=None, init=False, repr=False)  # type: ignore[assignment]
+    _s: dict[str, np.ndarray] = field(default=None, init=False,  # type: ignore[assignment]
+                                      repr=False)
+    _tilt: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        from measurelab._util.validation import as_1d, binarize, check_same_length, check_scores
+
+        y_raw = as_1d(self.y_true, "y_true")
+        y = binarize(y_raw, self.pos_label)
+        if not isinstance(self.scores, Mapping) or not 1 <= len(self.scores) <= 2:
+            raise MeasurelabError("scores must be a mapping of one or two models' scores, got "
+                                  f"{short_repr(self.scores)}")
+        s = {}
+        for name, v in self.scores.items():
+            what = f"scores of model {name!r}"
+            a = as_1d(v.to_numpy() if hasattr(v, "to_numpy") else v, what)
+            check_same_length(("y_true", y_raw), (what, a))
+            s[str(name)] = check_scores(a, what)
+        if y.all() or not y.any():
+            raise MeasurelabError("the test set to resample needs cases of both classes")
+        if self.n is not None:
+            check_int(self.n, "n", minimum=2, maximum=10**7)
+        if self.effect is not None:
+            check_real(self.effect, "effect")
+            if len(s) != 2:
+                raise MeasurelabError("effect= needs two models (the difference of the first "
+                                      "and the second)")
+        check_flag(self.stratify, "stratify")
+        object.__setattr__(self, "_y", y)
+        object.__setattr__(self, "_s", s)
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._s)
+
+    def _weights(self, measure: Any) -> tuple[np.ndarray | None, float | None]:
+        """The case weights of the population (None: uniform) and its difference."""
+        if self.effect is None:
+            return None, None
+        from measurelab.measures.base import registry
+
+        m = registry.resolve(measure)[0]
+        if m.name not in self._tilt:
+            self._tilt[m.name] = _tilt(self._y, list(self._s.values()), m,
+                                       float(self.effect))
+        return self._tilt[m.name]
+
+    def population(self, measure: Any, reference: float | None) -> float:
+        """The effect under test on the population resampled: measure(first) −
+        measure(second), or measure − reference for one model."""
+        from measurelab.measures.base import registry
+
+        m = registry.resolve(measure)[0]
+        _, achieved = self._weights(m)
+        if achieved is not None:
+            return achieved
+        v = _values(self._y, list(self._s.values()), m, None)
+        return v[0] - v[1] if len(v) == 2 else v[0] - (reference if reference is not None
+                                                       else math.nan)
+
+    def draw(self, rng: np.random.Generator, measure: Any = "auc"
+             ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """One test set: ``n`` cases drawn with replacement, with the population's weights
+        (by class, in the population's proportions, with ``stratify``)."""
+        w, _ = self._weights(measure)
+        y = self._y
+        n = y.size if self.n is None else int(self.n)
+        p = None if w is None else w / w.sum()
+        if self.stratify:
+            pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
+            share = pos.size / y.size if p is None else float(p[pos].sum())
+            n1 = max(1, min(n - 1, round(n * share)))
+            pp = None if p is None else p[pos] / p[pos].sum()
+            pn = None if p is None else p[neg] / p[neg].sum()
+            idx = np.concatenate([rng.choice(neg, n - n1, p=pn), rng.choice(pos, n1, p=pp)])
+        else:
+            idx = rng.choice(y.size, n, p=p)
+        return y[idx], {k: v[idx] for k, v in self._s.items()}
+
+    def describe(self) -> str:
+        n = self._y.size if self.n is None else self.n
+        eff = "" if self.effect is None else f", tilted to an effect of {self.effect:g}"
+        return f"resampling the test set ({self._y.size} cases) to {n} cases{eff}"
+
+
+def _values(y: np.ndarray, scores: list[np.ndarray], m: Any, w: np.ndarray | None
+            ) -> list[float]:
+    """Measure ``m`` of each model on the (weighted) cases, threshold 0.5."""
+    import warnings
+
+    from measurelab.stats.bundle import BinaryStats
+    from measurelab.stats.scoretable import ScoreTable
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return [float(m.compute(BinaryStats(table=ScoreTable.from_arrays(y, s, w))))
+                for s in scores]
+
+
+def _jackknife_difference(y: np.ndarray, scores: list[np.ndarray], m: Any) -> np.ndarray:
+    """measure(first) − measure(second) with each case left out in turn (per case, in the
+    input order), from the block formulas over leave-one-out weightings."""
+    import warnings
+
+    from measurelab.inference.bootstrap import CaseDesign
+    from measurelab.measures.compute import prime_block
+
+    keys = [np.asarray(s, dtype=np.float64) + 0.0 for s in scores[::-1]]
+    order = np.lexsort([*keys, y])  # the design's canonical order, made here
+    d = CaseDesign.from_cases(y[order], [s[order] for s in scores])
+    n = y.size
+    out = np.empty(n)
+    step = max(1, min(256, (1 << 22) // max(1, n)))
+    thr = [(0.5, False)] * len(scores)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for i0 in range(0, n, step):
+            b = min(step, n - i0)
+            ext = np.ones((b, n + 1))
+            ext[:, -1] = 0.0
+            ext[np.arange(b), i0 + np.arange(b)] = 0.0
+            vals = []
+            for bs in d._blocks(ext, thr):
+                prime_block(bs, [m])
+                vals.append(m.compute_block(bs))
+            out[i0:i0 + b] = vals[0] - vals[1]
+    back = np.empty(n)
+    back[order] = out
+    return back
+
+
+def _tilt(y: np.ndarray, scores: list[np.ndarray], m: Any, effect: float
+          ) -> tuple[np.ndarray, float]:
+    """Case weights exp(λ·c) (c: the standardized jackknife influence of each case on the
+    difference) under which the weighted difference is ``effect``; (weights, achieved)."""
+    loo = _jackknife_difference(y, scores, m)
+    ok = np.isfinite(loo)
+    c = np.where(ok, loo[ok].mean() - loo if ok.any() else 0.0, 0.0)
+    sd = float(c.std())
+    if not sd > 0:
+        raise MeasurelabError(f"the two models' {m.name} does not vary between cases: no "
+                              "population with another difference can be made by tilting")
+    c = c / sd
+
+    def weights(lam: float) -> np.ndarray:
+        e = lam * c
+        return np.exp(e - e.max())
+
+    def diff(lam: float) -> float:
+        v = _values(y, scores, m, weights(lam))
+        return v[0] - v[1]
+
+    d0 = diff(0.0)
+    if effect == d0:
+        return np.ones(y.size), d0
+    step = 1.0 if effect > d0 else -1.0
+    lo, hi = 0.0, step
+    while (diff(hi) - effect) * step < 0:  # widen until the effect is bracketed
+        lo, hi = hi, hi * 2.0
+        if abs(hi) > 64:
+            raise MeasurelabError(f"effect={effect:g} cannot be reached by reweighting the "
+                                  f"test set's cases ({m.name} difference {d0:.4g} "
+                                  f"observed)")
+    for _ in range(60):
+        mid = 0.5 * (lo + hi)
+        if (diff(mid) - effect) * step < 0:
+            lo = mid
+        else:
+            hi = mid
+    w = weights(hi)
+    ess = float(w.sum() ** 2 / (w * w).sum())  # Kish's effective number of cases
+    if ess < MIN_EFFECTIVE_SHARE * y.size:
+        raise MeasurelabError(
+            f"effect={effect:g} cannot be reached by a mild reweighting of the test set "
+            f"({m.name} difference {d0:.4g} observed): the weights would leave an effective "
+            f"{ess:.0f} of {y.size} cases; state an effect nearer the observed one")
+    return w, diff(hi)
+
+
+def _large_sample_effect(gen: Binormal, m: Any, reference: float | None) -> float:
+    """A measure's population difference under a binormal generator, from one draw of
+    200 times the design's size."""
+    y, s = gen.draw(np.random.default_rng(12345), scale=200)
+    v = _values(y, list(s.values()), m, None)
+    return v[0] - v[1] if len(v) == 2 else v[0] - (reference if reference is not None
+                                                   else math.nan)
+
+
+def detectable_sentence(cmp: Any, power: float = 0.8, rows: list[str] | None = None) -> str:
+    """One sentence: the differences this comparison's tests would detect with ``power``
+    (per measure; the median over the pairs when there are several), or '' without
+    intervals or a second model.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+    >>> r = compare_classifiers(y, {"a": [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6,
+    ...                             "b": [.2, .7, .4, .5, .4, .3, .5, .6, .2, .2] * 6},
+    ...                         measures=["auc", "acc"], n_boot=200)
+    >>> detectable_sentence(r)  # doctest: +ELLIPSIS
+    'With these 60 cases (24 positive), the paired tests would find ... auc 0.089 and acc 0.14.'
+    """
+    if cmp.level is None or len(cmp.names) < 2:
+        return ""
+    d = detectable(cmp, power)
+    if rows is not None:
+        d = d[d["measure"].isin(rows)]
+    parts = []
+    for m, g in d.groupby("measure", sort=False):
+        v = g["detectable"].dropna()
+        if len(v):
+            parts.append(f"{m} {float(v.median()):.2g}")
+    if not parts:
+        return ""
+    many = " (the median over the pairs)" if len(cmp.names) > 2 else ""
+    listed = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    n = int(cmp._y.size)
+    pos = f" ({int(np.count_nonzero(cmp._y))} positive)" if not hasattr(cmp._design,
+                                                                        "labels") else ""
+    return (f"With these {n} cases{pos}, the paired tests would find a true difference with "
+            f"{round(100 * power)}% power (two-sided, level {1 - cmp.level:.2g}) when it is "
+            f"at least about{many}: {listed}.")
