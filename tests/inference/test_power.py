@@ -271,6 +271,10 @@ def test_one_model_against_a_reference_and_any_measure():
     assert abs(r.power - analytic) < 4 * r.se + 0.1  # O–M's variances vs DeLong's logit
     with pytest.raises(MeasurelabError, match="give reference="):
         simulate_power(g, measure="f1", n_sim=10, progress=False)
+    with pytest.raises(MeasurelabError, match="unknown measure 'nosuch'"):
+        simulate_power(g, measure="nosuch", n_sim=10, progress=False)
+    with pytest.raises(MeasurelabTypeError, match="generator must be"):
+        simulate_power("binormal", n_sim=10, progress=False)
     f1 = simulate_power(Binormal(auc=(0.85, 0.7), ncases=50, ncontrols=50), measure="f1",
                         n_sim=40, n_boot=100, progress=False)
     assert 0 <= f1.power <= 1 and f1.measure == "f1" and f1.effect > 0

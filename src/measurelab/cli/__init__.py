@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from measurelab.exceptions import MeasurelabError
 
 SUBCOMMANDS = ("measures", "evaluate", "versus", "ranks", "compare", "study", "reproduce",
-               "demo")
+               "demo", "power")
 
 
 class _Parser(argparse.ArgumentParser):

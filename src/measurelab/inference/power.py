@@ -119,9 +119,12 @@ class PowerResult:
             what = f"a difference in AUC of {self.delta:.4g}"
         else:
             what = f"AUC {auc:.4g} (against {auc - self.delta:.4g})"
-        return (f"{self.method}: {what}, {self.ncases:.4g} cases and {self.ncontrols:.4g} "
-                f"controls, {self.alternative} level {self.sig_level:.4g}: power "
-                f"{self.power:.4g}")
+        size = f"{self.ncases:.4g} cases and {self.ncontrols:.4g} controls"
+        if self.ncases != round(self.ncases) or self.ncontrols != round(self.ncontrols):
+            size += (f" (round up: {math.ceil(self.ncases - 1e-9)} and "
+                     f"{math.ceil(self.ncontrols - 1e-9)})")
+        return (f"{self.method}: {what}, {size}, {self.alternative} level "
+                f"{self.sig_level:.4g}: power {self.power:.4g}")
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready fields.
@@ -359,7 +362,7 @@ def _unknown(**vals: Any) -> str:
         names = ", ".join(vals)
         raise MeasurelabError(
             f"leave out exactly one of {names} (the one to solve for); "
-            + (f"{' and '.join(missing)} are all missing" if missing else "all are given"))
+            + (f"{' and '.join(missing)} are missing" if missing else "all are given"))
     return missing[0]
 
 
