@@ -19,7 +19,7 @@ import measurelab as ml
 from measurelab import curves
 from measurelab import inference as inf
 from tests.hardening.contract import assert_refused
-from tests.hardening.test_api import SETTINGS, S, S2, Y, _assert_literal, bad_values
+from tests.hardening.test_api import S2, SETTINGS, S, Y, _assert_literal, bad_values
 
 matplotlib.use("Agg")
 

@@ -190,4 +190,4 @@ def run(args: argparse.Namespace) -> int:
 def _whole(x: float, flag: str) -> int:
     if x != round(x):
         raise MeasurelabError(f"{flag} must be a whole number to simulate test sets, got {x:g}")
-    return int(round(x))
+    return round(x)
