@@ -53,6 +53,10 @@ def test_pilot_file_and_simulation(tmp_path, capsys):
     got = _json(capsys, [str(f), "--score-col", "a", "--score-col", "b", "--power", "0.8"])
     want = power_roc_test(y_true=y, scores={"a": a, "b": b}, power=0.8)
     assert got["analytic"]["ncases"] == pytest.approx(want.ncases, rel=1e-9)
+    got = _json(capsys, [str(f), "--score-col", "a", "--score-col", "b", "--power", "0.8",
+                         "--studentized"])
+    want = power_roc_test(y_true=y, scores={"a": a, "b": b}, power=0.8, null_variance=False)
+    assert got["analytic"]["ncases"] == pytest.approx(want.ncases, rel=1e-9)
     got = _json(capsys, [str(f), "--score-col", "a", "--score-col", "b", "--simulate",
                          "--measure", "acc", "--sims", "30", "--n", "200", "--effect", "0",
                          "--no-progress"])

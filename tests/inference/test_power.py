@@ -198,6 +198,18 @@ def test_equal_to_proc(tmp_path: Path):
         want["one_auc"], abs=2e-4)
 
 
+def test_a_negative_null_variance_is_refused_with_the_way_out():
+    g = np.random.default_rng(0)
+    y = (g.random(300) < 0.35).astype(int)
+    a = 1 / (1 + np.exp(-(g.normal(size=300) + 1.6 * y - 0.9)))
+    b = np.clip(a + g.normal(0, 0.15, 300), 0, 1)
+    with pytest.raises(MeasurelabError, match="null_variance=False"):
+        power_roc_test(y_true=y, scores={"a": a, "b": b})
+    r = power_roc_test(y_true=y, scores={"a": a, "b": b}, null_variance=False)
+    assert 0 < r.power < 1
+    assert power_roc_test(y_true=y, scores={"b": b, "a": a}).power > 0  # the other order
+
+
 def test_partial_limits_must_come_in_pairs_and_names_are_checked():
     p = dict(A1=2.6, B1=1, A2=1.9, B2=1, rn=0.6, ra=0.6, delta=0.037)
     with pytest.raises(MeasurelabError, match="FPR11 and FPR12"):

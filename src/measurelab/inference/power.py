@@ -435,9 +435,14 @@ def _two_from(v1: float, v2: float, c12: float, delta: float, ncases: float | No
     if delta == 0:
         raise MeasurelabError("the two AUCs are equal (delta = 0): there is no difference to "
                               "detect")
-    if v0 <= 0 or va <= 0:
-        raise MeasurelabError(f"the variance of the difference is not positive (V0 = {v0:.3g}"
-                              f", VA = {va:.3g}): identical or perfectly correlated curves")
+    if va <= 0:
+        raise MeasurelabError(f"the variance of the difference is not positive (VA = "
+                              f"{va:.3g}): identical or perfectly correlated curves")
+    if v0 < 0:
+        raise MeasurelabError(f"the null-hypothesis variance 2·V1 − 2·C = {v0:.3g} is negative "
+                              "(the second curve varies more and the two are strongly "
+                              "correlated); pass null_variance=False (--studentized), or "
+                              "give the curves in the other order")
     if what == "n":
         nc = _n_for(_qnorm(1 - half), _qnorm(power), v0, va, delta)
         return _result(power, nc, kappa * nc, half, alternative, auc, delta, method)
