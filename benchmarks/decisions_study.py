@@ -5,12 +5,16 @@ agree with the analytic power of AUC tests?
 generator of ``benchmarks/coverage_study.py``: model k sees x_k = μ_k·y + e_k, (e_a, e_b)
 standard bivariate normal with correlation ρ, score s_k = sigmoid(b_k·(x_k − c_k))). For
 each cell (design × n × prevalence) the study draws ``sims`` test sets, runs
-``compare_classifiers(...).net_benefit(thresholds, grid=...)`` on each (the comparison's own
-bootstrap, ``n_boot`` replicates, BCa) and counts how often each interval holds the
+``compare_classifiers(...).net_benefit(thresholds, grid=...)`` on each (each model's net
+benefit: BCa from the comparison's own bootstrap, ``n_boot`` replicates; paired
+differences: the adjusted Wald interval) and counts how often each interval holds the
 population value, which is exact here: NB_k(t) = π·Φ(μ_k − q) − (1 − π)·Φ(−q)·t/(1 − t)
 with q = c_k + logit(t)/b_k. Intervals: each model's net benefit, the paired difference
 a − b and a − treat all at t ∈ {0.05, 0.1, 0.2, 0.3, 0.5}; and the simultaneous band (every
-difference of the comparison at once over the grid 0.05, 0.06, …, 0.5: family-wise).
+difference of the comparison at once over the grid 0.05, 0.06, …, 0.5: family-wise). The
+report adds the expected number of positives that one model treats and the other does not
+(n·π·P(exactly one of x_a ≥ q_a, x_b ≥ q_b | y = 1), a bivariate normal probability): the
+cases a paired difference rests on.
 Designs: ``random`` (y ~ Bernoulli(π), cases resampled jointly) and ``fixed`` (exactly
 round(π·n) positives, resampled by class).
 
@@ -64,7 +68,7 @@ from measurelab.io.files import atomic_write_text
 from measurelab.progress import progress_bar
 
 #: bump when the layout or meaning of the cache files changes
-VERSION = 1
+VERSION = 2
 THRESHOLDS: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.5)
 GRID = np.round(np.arange(5, 51) / 100, 2)
 DESIGNS: tuple[str, ...] = ("random", "fixed")
@@ -99,6 +103,17 @@ class Models:
         """The population net benefit of model k at threshold probability t (exact)."""
         q = self.c[k] + logit(t) / self.b[k]  # s >= t  <=>  x >= q
         return float(pi * norm.sf(q - self.mu[k]) - (1 - pi) * norm.sf(q) * t / (1 - t))
+
+
+def positives_differ(models: Models, n: int, pi: float, t: float) -> float:
+    """Expected positives (of n cases) that exactly one of the two models treats at t."""
+    from scipy.stats import multivariate_normal
+
+    q = [models.c[k] + logit(t) / models.b[k] for k in (0, 1)]
+    lim = [models.mu[k] - q[k] for k in (0, 1)]  # x_k >= q_k  <=>  -e_k <= mu_k - q_k
+    pa, pb = norm.cdf(lim[0]), norm.cdf(lim[1])
+    both = multivariate_normal(mean=[0, 0], cov=[[1, models.rho], [models.rho, 1]]).cdf(lim)
+    return float(n * pi * (pa + pb - 2 * both))
 
 
 def treat_all(pi: float, t: float) -> float:
@@ -277,8 +292,11 @@ def report(nb: list[dict[str, Any]], pw: list[dict[str, Any]], args: argparse.Na
         f"Generator: model k sees x_k = μ_k·y + e_k, (e_a, e_b) standard bivariate normal "
         f"with correlation {m.rho}, score s_k = sigmoid(b_k·(x_k − c_k)); μ = {m.mu} (AUC "
         f"0.80, 0.85), b = {m.b}, c = {m.c}. Population values exact (normal tail areas). "
-        f"{args.sims} test sets a cell, {args.n_boot} bootstrap replicates, BCa intervals "
-        "from `ClassifierComparison.net_benefit`. Coverage ± its Monte Carlo SE; `band` = "
+        f"{args.sims} test sets a cell, {args.n_boot} bootstrap replicates; BCa intervals "
+        "for each model's net benefit and adjusted Wald intervals for the paired "
+        "differences, from `ClassifierComparison.net_benefit`. Coverage ± its Monte Carlo "
+        "SE; `E[positives differ]` = the expected number of positives one model treats and "
+        "the other does not (what a − b rests on); `band` = "
         "the share of test sets whose simultaneous band held all five difference curves "
         "(a − b, a and b − treat all, a and b − treat none) at every threshold 0.05–0.50 at "
         "once.", ""]
@@ -301,6 +319,9 @@ def report(nb: list[dict[str, Any]], pw: list[dict[str, Any]], args: argparse.Na
                     worst[key] = (p, where)
             rows.append(f"| {c['design']} | {c['n']} | {c['pi']:g} | {label} | "
                         + " | ".join(cells) + f" | {np.mean(widths):.3f} |")
+        rows.append(f"| {c['design']} | {c['n']} | {c['pi']:g} | E[positives differ] | "
+                    + " | ".join(f"{positives_differ(m, c['n'], c['pi'], t):.1f}"
+                                 for t in THRESHOLDS) + " | |")
         rows.append(f"| {c['design']} | {c['n']} | {c['pi']:g} | band (family-wise) | "
                     + _fmt_cov(c["band_hits"], c["band_sims"]) + " |" + " |" * len(THRESHOLDS))
     summary = ["| intervals | lowest coverage (where) |", "|---|---|"]

@@ -6,10 +6,12 @@ is on the page; refusals for k classes and for scores that are no probabilities.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
 import pytest
+from scipy.stats import norm
 
 import measurelab as ml
 from measurelab.exceptions import MeasurelabError
@@ -53,20 +55,73 @@ def test_values_and_differences_are_the_definition(cmp):
         assert d[("a", "treat none", t)] == v[("a", t)]
 
 
+def test_the_cases_a_difference_rests_on(cmp):
+    y, a, b = _data()
+    d = cmp.net_benefit([0.2]).differences().set_index(["a", "b"])
+    ta, tb = a >= 0.2, b >= 0.2
+    assert d.loc[("a", "b"), "differ_pos"] == np.sum((ta != tb) & y)
+    assert d.loc[("a", "b"), "differ_neg"] == np.sum((ta != tb) & ~y)
+    assert d.loc[("b", "treat all"), "differ_pos"] == np.sum(~tb & y)
+    assert d.loc[("a", "treat none"), "differ_neg"] == np.sum(ta & ~y)
+
+
 def test_the_comparisons_own_replicates(cmp):
-    """The paired difference at 0.2 is the comparison's own row for net_benefit@0.2: the
-    same case multiplicities, so the same interval and p (Holm differs: other rows)."""
-    row = cmp.tests().set_index("measure").loc["net_benefit@0.2"]
-    d = cmp.net_benefit([0.2, 0.3]).differences()
-    mine = d[(d["a"] == "a") & (d["b"] == "b") & (d["threshold"] == 0.2)].iloc[0]
-    # (equal up to the order numpy sums a strided row in: BCa's acceleration)
-    assert mine["diff"] == row["diff"]
-    for key in ("lo", "hi", "p"):
-        assert mine[key] == pytest.approx(row[key], rel=1e-12, abs=1e-15), key
+    """Each model's net benefit at 0.3 has the interval of the comparison's own row for
+    net_benefit@0.3: the same case multiplicities (up to the order numpy sums a strided
+    row in: BCa's acceleration)."""
     single = cmp.intervals().set_index(["model", "measure"]).loc[("b", "net_benefit@0.3")]
     v = cmp.net_benefit([0.2, 0.3]).values().set_index(["model", "threshold"]).loc[("b", 0.3)]
     assert v["lo"] == pytest.approx(single["lo"], rel=1e-12)
     assert v["hi"] == pytest.approx(single["hi"], rel=1e-12)
+
+
+def _adjusted_wald_by_hand(y, a, b, t, level=0.95):
+    """The adjusted Wald interval written from its definition, case by case: per-case
+    contributions, half a case of each kind the two can treat differently."""
+    w = t / (1 - t)
+    ta = a >= t
+    if isinstance(b, str):
+        tb = np.full(y.size, b == "all")
+    else:
+        tb = b >= t
+    d = (ta.astype(float) - tb) * np.where(y, 1.0, -w)
+    kinds = [1.0, -1.0, -w, w] if not isinstance(b, str) else (
+        [-1.0, w] if b == "all" else [1.0, -w])
+    den = y.size + 0.5 * len(kinds)
+    center = d.sum() / den
+    m2 = (np.sum(d * d) + 0.5 * np.sum(np.square(kinds))) / den
+    se = math.sqrt((m2 - center**2) / y.size)
+    z = norm.ppf(0.5 + level / 2)
+    return center - z * se, center + z * se, 2 * norm.sf(abs(center) / se)
+
+
+def test_paired_differences_use_the_adjusted_wald_interval(cmp):
+    y, a, b = _data()
+    d = cmp.net_benefit([0.05, 0.2, 0.3]).differences().set_index(["a", "b", "threshold"])
+    for t in (0.05, 0.2, 0.3):
+        for key, first, other in ((("a", "b", t), a, b), (("a", "treat all", t), a, "all"),
+                                  (("b", "treat none", t), b, "none")):
+            lo, hi, p = _adjusted_wald_by_hand(y, first, other, t)
+            row = d.loc[key]
+            assert row["method"] == "adjusted-wald"
+            assert (row["lo"], row["hi"], row["p"]) == pytest.approx((lo, hi, p), rel=1e-10)
+
+
+def test_the_adjusted_interval_never_collapses():
+    """Two models that treat the same positives and differ on no case at t: the plain
+    Wald and bootstrap intervals are the single point 0; the adjusted one is not."""
+    from measurelab.inference.decision import net_benefit_difference_interval
+
+    y = np.array([1] * 30 + [0] * 70, bool)
+    a = np.r_[np.full(30, 0.9), np.full(70, 0.1)]
+    r = net_benefit_difference_interval(y, a, a.copy(), [0.05, 0.5])
+    assert (r["lo"] < 0).all() and (r["hi"] > 0).all() and (r["p"] == 1).all()
+    strat = net_benefit_difference_interval(y, a, a.copy(), [0.5], stratify=True)
+    assert strat["lo"][0] < 0 < strat["hi"][0]
+    w = net_benefit_difference_interval(y, a, a * 0.5, [0.3], sample_weight=np.full(100, 2.0))
+    un = net_benefit_difference_interval(y, a, a * 0.5, [0.3])
+    for key in ("center", "se", "lo", "hi", "p"):  # equal weights change nothing
+        assert w[key][0] == pytest.approx(un[key][0], rel=1e-12)
 
 
 def test_interval_and_p_tell_one_story_and_holm_is_holm(cmp):
@@ -83,6 +138,8 @@ def test_simultaneous_band_and_ranges(cmp):
     band = nb.band()
     crit = nb._band["crit"]
     assert crit > 1.96  # wider than the pointwise normal band, jointly over the grid
+    se = nb._band["se"]
+    np.testing.assert_allclose(band["hi"] - band["diff"], crit * se.ravel(), rtol=1e-12)
     assert ((band["lo"] <= band["diff"]) & (band["diff"] <= band["hi"])).all()
     r = nb.ranges()
     # every range is a maximal run of grid thresholds where the band excludes 0 on its side
@@ -107,7 +164,7 @@ def test_identical_models_are_never_significantly_different():
         nb = ml.compare_classifiers(y, {"a": a, "a2": a.copy()}, measures=["auc"],
                                     n_boot=200).net_benefit([0.2], references=False)
     d = nb.differences().iloc[0]
-    assert (d["diff"], d["lo"], d["hi"], d["p"]) == (0.0, 0.0, 0.0, 1.0)
+    assert (d["diff"], d["p"]) == (0.0, 1.0) and d["lo"] < 0 < d["hi"]
     assert len(nb.ranges()) == 0
 
 
@@ -117,7 +174,7 @@ def test_percentile_when_the_comparison_forces_it():
         warnings.simplefilter("ignore")
         r = ml.compare_classifiers(y, {"a": a, "b": b}, measures=["auc"], n_boot=200,
                                    ci_method="bootstrap-percentile")
-    assert set(r.net_benefit([0.2]).differences()["method"]) == {"bootstrap-percentile"}
+    assert set(r.net_benefit([0.2]).values()["method"]) == {"bootstrap-percentile"}
 
 
 def test_plot_and_page(cmp, tmp_path):

@@ -12,12 +12,15 @@ net_benefit_curve_block`). From those replicates:
 * at the chosen thresholds: each model's net benefit with its interval (BCa, as the
   comparison's other bootstrap rows; percentile when the comparison forces it), and the
   paired difference of every pair of models and of each model against treating everyone
-  and treating no one, with the interval, the p inverted from it and Holm's adjustment
-  over all those rows;
-* over a grid of thresholds: a simultaneous band of every such difference (the bootstrap
-  max-|t| band: the level-quantile of the largest standardized deviation over all
-  thresholds and pairs), so "a is more useful than b for thresholds 0.08–0.31" holds for
-  the whole range at once, at the comparison's level.
+  and treating no one, with the adjusted Wald interval of
+  :func:`net_benefit_difference_interval` (half a case added to each kind of case the two
+  treat differently: a difference can rest on a few rare positives the test set may not
+  hold, where the bootstrap's interval collapses), its p and Holm's adjustment over all
+  those rows;
+* over a grid of thresholds: a simultaneous band of every such difference (max-|t|: the
+  level-quantile over the bootstrap replicates of the largest deviation, in units of the
+  adjusted standard error, over all thresholds and pairs), so "a is more useful than b for
+  thresholds 0.08–0.31" holds for the whole range at once, at the comparison's level.
 
 Examples
 --------
@@ -43,6 +46,7 @@ import numpy as np
 
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import intervals as iv
+from measurelab.inference._base import check_level
 from measurelab.inference.bootstrap import (
     BootstrapIntervals,
     BootstrapRun,
@@ -57,7 +61,7 @@ from measurelab.measures.decision import (
 )
 
 __all__ = ["DEFAULT_AT", "DEFAULT_GRID", "NetBenefitComparison", "net_benefit_comparison",
-           "plot_decision_curve"]
+           "net_benefit_difference_interval", "plot_decision_curve"]
 
 #: the thresholds whose net benefit a comparison reports by default
 DEFAULT_AT: tuple[float, ...] = (0.05, 0.1, 0.2, 0.3, 0.5)
@@ -118,6 +122,110 @@ def net_benefit_comparison(cmp: Any, thresholds: Any = DEFAULT_AT, *, grid: Any 
     return cmp._cache[key]
 
 
+def _at_least(s: np.ndarray, w: np.ndarray, ts: np.ndarray) -> np.ndarray:
+    """Σ w over the cases with s ≥ t, for every threshold t."""
+    order = np.argsort(s, kind="stable")
+    top = np.concatenate([[0.0], np.cumsum(w[order][::-1])])  # weight of the top k cases
+    return top[s.size - np.searchsorted(s[order], ts, side="left")]
+
+
+def net_benefit_difference_interval(
+    y: Any, a: Any, b: Any, thresholds: Any, *, sample_weight: Any = None,
+    stratify: bool = False, level: float = 0.95,
+) -> dict[str, np.ndarray]:
+    """The adjusted Wald interval of a paired difference of net benefits, NB_a(t) − NB_b(t),
+    at each threshold: the difference is a mean of per-case contributions (+1 for a
+    positive only a treats, −1 for one only b treats, −t/(1 − t) and +t/(1 − t) for such
+    negatives), and half a case is added to each kind of case the two strategies can treat
+    differently before the Wald interval is formed (Agresti & Min 2005's adjustment of the
+    interval for matched proportions). So an interval never collapses when the test set
+    holds none of the rare cases a difference rests on — where the bootstrap and the plain
+    Wald interval cannot see them and cover far less than promised.
+
+    Parameters
+    ----------
+    y : labels (bool, positive True)
+    a : the first strategy's probabilities
+    b : the second's, or 'treat all' or 'treat none'
+    thresholds : threshold probabilities in [0, 1)
+    sample_weight : case weights, optional (the variance then uses Kish's effective size)
+    stratify : the class counts are fixed by design: the variance within each class
+    level : confidence level
+
+    Returns
+    -------
+    dict
+        ``center, se, lo, hi, p`` (arrays over the thresholds): the adjusted estimate, its
+        standard error, the interval and the two-sided p of "no difference" (the interval
+        excludes 0 exactly when p < 1 − level).
+
+    Examples
+    --------
+    >>> y = np.array([1, 1, 0, 0, 0, 0], bool)
+    >>> a = np.array([0.9, 0.6, 0.4, 0.3, 0.2, 0.1])
+    >>> r = net_benefit_difference_interval(y, a, a, [0.25])   # identical: no difference
+    >>> float(r["center"][0]), float(r["p"][0]), float(r["lo"][0]) < 0 < float(r["hi"][0])
+    (0.0, 1.0, True)
+    """
+    from scipy.special import ndtr, ndtri
+
+    y = np.asarray(y, dtype=bool)
+    ts = check_thresholds(thresholds)
+    odds = ts / (1.0 - ts)
+    sa = np.asarray(a, dtype=np.float64)
+    w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, np.float64)
+    ref = b if isinstance(b, str) else None
+    sb = None if ref is not None else np.asarray(b, dtype=np.float64)
+    if ref is not None and ref not in (ALL, NONE):
+        raise MeasurelabError(f"b must be scores, {ALL!r} or {NONE!r}, got {ref!r}")
+    parts = []
+    for cls in (True, False):
+        m = y == cls
+        wc = w[m]
+        tot = float(wc.sum())
+        ta = _at_least(sa[m], wc, ts)
+        if ref == ALL:
+            only_a, only_b, kinds = np.zeros(ts.size), tot - ta, 1
+        elif ref == NONE:
+            only_a, only_b, kinds = ta, np.zeros(ts.size), 1
+        else:
+            tb = _at_least(sb[m], wc, ts)  # type: ignore[index]
+            both = _at_least(np.minimum(sa[m], sb[m]), wc, ts)  # type: ignore[index]
+            only_a, only_b, kinds = ta - both, tb - both, 2
+        v = np.ones(ts.size) if cls else odds  # the weight of one case of this class
+        sign = 1.0 if cls else -1.0
+        s1 = sign * v * (only_a - only_b)
+        s2 = v * v * (only_a + only_b)
+        kinds_sq = v * v * kinds  # Σ over the kinds of the contribution squared
+        mean_w = tot / max(int(m.sum()), 1)
+        parts.append((tot, float((wc * wc).sum()), s1, s2, kinds, kinds_sq, mean_w))
+    total = sum(p_[0] for p_ in parts)
+    if stratify:
+        center = np.zeros(ts.size)
+        var = np.zeros(ts.size)
+        for tot, tot2, s1, s2, kinds, kinds_sq, mw in parts:
+            den = tot + 0.5 * mw * kinds
+            mean_c = s1 / den
+            m2 = (s2 + 0.5 * mw * kinds_sq) / den
+            share = tot / total
+            center += share * mean_c
+            var += share * share * np.maximum(m2 - mean_c * mean_c, 0.0) / (tot * tot / tot2)
+    else:
+        mw = total / y.size
+        kinds = sum(p_[4] for p_ in parts)
+        den = total + 0.5 * mw * kinds
+        center = (parts[0][2] + parts[1][2]) / den
+        m2 = (parts[0][3] + parts[1][3] + 0.5 * mw * (parts[0][5] + parts[1][5])) / den
+        n_eff = total * total / (parts[0][1] + parts[1][1])
+        var = np.maximum(m2 - center * center, 0.0) / n_eff
+    se = np.sqrt(var)
+    z = float(ndtri(0.5 + check_level(level, "level") / 2.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(se > 0, 2.0 * ndtr(-np.abs(center) / se), np.where(center == 0, 1.0, 0.0))
+    return {"center": center, "se": se, "lo": center - z * se, "hi": center + z * se,
+            "p": p}
+
+
 class NetBenefitComparison:
     """Net benefit of the models of a comparison: values with intervals at the chosen
     thresholds, paired differences with Holm's adjustment, and the ranges of thresholds
@@ -133,7 +241,9 @@ class NetBenefitComparison:
         self.level = level
         self.references = references
         self._percentile = cmp.ci_method == "bootstrap-percentile"
+        self._y, self._scores, self._w = cmp._y, cmp._scores, cmp._w
         d = cmp._design
+        self._stratify = bool(d.stratify)
         ts = np.concatenate([at, grid])
         k = len(self.names)
         thr = [(cmp.threshold, cmp._inclusive)] * k
@@ -218,41 +328,61 @@ class NetBenefitComparison:
                              "method": str(bi.method[j])})
         return rows
 
+    def _adjusted(self, a: int, b: int | None, ts: np.ndarray) -> dict[str, np.ndarray]:
+        k = len(self.names)
+        other: Any = ALL if b == k else NONE if b is None else self._scores[b]
+        return net_benefit_difference_interval(self._y, self._scores[a], other, ts,
+                                               sample_weight=self._w,
+                                               stratify=self._stratify, level=self.level)
+
     def _difference_rows(self, cols: slice) -> list[dict[str, Any]]:
         at = self._ts[cols]
         rows = []
         for a, b in self._pairs:
-            reps, theta, jack, value = self._diff(a, b, cols)
-            bi = self._intervals(reps.T, theta, jack.T, value)
+            value = self._diff(a, b, cols)[3]
+            r = self._adjusted(a, b, at)
             for j, t in enumerate(at):
+                dp, dn = self._discordant(a, b, float(t))
                 rows.append({"a": self.names[a], "b": self._label(b), "threshold": float(t),
-                             "diff": float(value[j]), "lo": float(bi.lo[j]),
-                             "hi": float(bi.hi[j]), "p": float(bi.p[j]),
-                             "method": str(bi.method[j])})
+                             "diff": float(value[j]), "lo": float(r["lo"][j]),
+                             "hi": float(r["hi"][j]), "p": float(r["p"][j]),
+                             "method": "adjusted-wald", "differ_pos": dp,
+                             "differ_neg": dn})
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):
             r["p_holm"] = float(q)
         return rows
 
+    def _discordant(self, a: int, b: int | None, t: float) -> tuple[float, float]:
+        """Positives and negatives (weighted) that strategy a treats and b does not, or the
+        reverse, at threshold t: the cases the difference rests on."""
+        k = len(self.names)
+        ta = self._scores[a] >= t
+        tb = (np.ones_like(ta) if b == k else np.zeros_like(ta) if b is None
+              else self._scores[b] >= t)
+        w = np.ones(ta.size) if self._w is None else self._w
+        differ = ta != tb
+        return (float(np.sum(w[differ & self._y])), float(np.sum(w[differ & ~self._y])))
+
     def _simultaneous(self, cols: slice) -> dict[str, Any]:
-        """The max-|t| band of every difference over the grid: the level-quantile ``c`` of
-        max over pairs and thresholds of |D* − D| / sd(D*), and D ± c·sd."""
-        diffs = [self._diff(a, b, cols) for a, b in self._pairs]
-        if not diffs:
-            return {"crit": math.nan, "value": np.empty((0, self.grid.size)),
-                    "lo": np.empty((0, self.grid.size)), "hi": np.empty((0, self.grid.size))}
-        reps = np.stack([d[0] for d in diffs], axis=1)  # (B, pairs, grid)
-        value = np.stack([d[3] for d in diffs])  # (pairs, grid)
-        with np.errstate(invalid="ignore"):
-            sd = np.nanstd(reps, axis=0, ddof=1)
-            z = np.abs(reps - value[None]) / np.where(sd > 0, sd, np.nan)[None]
+        """The simultaneous band of every difference over the grid: the level-quantile
+        ``c`` of max over pairs and thresholds of |D* − D| / SE (D* a bootstrap replicate,
+        SE the adjusted Wald standard error), and D ± c·SE."""
+        g = self._ts[cols]
+        if not self._pairs:
+            empty = np.empty((0, g.size))
+            return {"crit": math.nan, "value": empty, "se": empty, "lo": empty, "hi": empty}
+        reps = np.stack([self._diff(a, b, cols)[0] for a, b in self._pairs], axis=1)
+        value = np.stack([self._diff(a, b, cols)[3] for a, b in self._pairs])
+        se = np.stack([self._adjusted(a, b, g)["se"] for a, b in self._pairs])
+        with np.errstate(invalid="ignore", divide="ignore"):
+            z = np.abs(reps - value[None]) / np.where(se > 0, se, np.nan)[None]
         worst = np.nanmax(np.where(np.isfinite(z), z, -np.inf).reshape(z.shape[0], -1), axis=1)
         worst = worst[np.isfinite(worst)]
         crit = float(np.quantile(worst, self.level, method="higher")) if worst.size else \
             math.nan
-        half = np.where(sd > 0, crit * sd, 0.0)
-        return {"crit": crit, "value": value, "sd": sd, "lo": value - half,
-                "hi": value + half}
+        return {"crit": crit, "value": value, "se": se, "lo": value - crit * se,
+                "hi": value + crit * se}
 
     # ------------------------------------------------------------------ tables
     def values(self) -> Any:
@@ -274,9 +404,15 @@ class NetBenefitComparison:
                                                          "lo", "hi", "method"])
 
     def differences(self) -> Any:
-        """Paired differences ``a, b, threshold, diff, lo, hi, p, p_holm, method`` (diff =
-        a − b; b is a model, 'treat all' or 'treat none'), Holm-adjusted over all rows; the
-        interval excludes 0 exactly when p < 1 − ci.
+        """Paired differences ``a, b, threshold, diff, lo, hi, p, p_holm, method,
+        differ_pos, differ_neg`` (diff = a − b; b is a model, 'treat all' or 'treat none'),
+        Holm-adjusted over all rows; the interval excludes 0 exactly when p < 1 − ci.
+
+        ``differ_pos`` and ``differ_neg`` count the positives and negatives (weighted) that
+        one strategy treats and the other does not: the cases the difference rests on. A
+        positive counts 1 and a negative t/(1 − t), so where the two strategies differ on
+        only a handful of positives the difference of the population may rest on cases the
+        test set does not hold, and no interval from it can see them (docs/NET_BENEFIT.md).
 
         Examples
         --------
@@ -290,7 +426,8 @@ class NetBenefitComparison:
         import pandas as pd
 
         return pd.DataFrame(self._diff_rows, columns=["a", "b", "threshold", "diff", "lo",
-                                                       "hi", "p", "p_holm", "method"])
+                                                       "hi", "p", "p_holm", "method",
+                                                       "differ_pos", "differ_neg"])
 
     def band(self) -> Any:
         """The simultaneous band of every difference over the grid: ``a, b, threshold,
