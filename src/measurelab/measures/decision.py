@@ -138,11 +138,12 @@ def net_benefit(table: ScoreTable, t: float = 0.5) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.2]
-    >>> round(ml.metrics.net_benefit(y, p, t=0.5), 4)   # treat 0.8, 0.6: (1 − 1) / 6
+    >>> ml.metrics.net_benefit([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.2],
+    ...                        t=0.5)   # treat 0.8 and 0.6: (1 − 1) / 6
     0.0
-    >>> round(ml.metrics.net_benefit(y, p, t=0.3), 4)   # treat 0.3 and up: (2 − 2·3/7) / 6
-    0.1905
+    >>> ml.metrics.net_benefit([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.2],
+    ...                        t=0.3)   # treat 0.3 and up: (2 − 2·3/7) / 6
+    0.19047619047619047
     """
     t = check_threshold_probability(t)
     n = table.total
@@ -190,9 +191,9 @@ def snb(table: ScoreTable, t: float = 0.5) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> y, p = [0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.2]
-    >>> round(ml.metrics.snb(y, p, t=0.3), 4)   # (2 − 2·3/7) / 3
-    0.381
+    >>> ml.metrics.snb([0, 0, 1, 1, 0, 1], [0.1, 0.3, 0.35, 0.8, 0.6, 0.2],
+    ...                t=0.3)   # (2 − 2·3/7) / 3
+    0.38095238095238093
     """
     t = check_threshold_probability(t)
     if table.n_pos <= 0:
