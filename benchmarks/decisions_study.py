@@ -5,10 +5,9 @@ agree with the analytic power of AUC tests?
 generator of ``benchmarks/coverage_study.py``: model k sees x_k = μ_k·y + e_k, (e_a, e_b)
 standard bivariate normal with correlation ρ, score s_k = sigmoid(b_k·(x_k − c_k))). For
 each cell (design × n × prevalence) the study draws ``sims`` test sets, runs
-``compare_classifiers(...).net_benefit(thresholds, grid=...)`` on each (each model's net
-benefit: BCa from the comparison's own bootstrap, ``n_boot`` replicates; paired
-differences: the adjusted Wald interval) and counts how often each interval holds the
-population value, which is exact here: NB_k(t) = π·Φ(μ_k − q) − (1 − π)·Φ(−q)·t/(1 − t)
+``compare_classifiers(...).net_benefit(thresholds, grid=...)`` on each (adjusted Wald
+intervals; the simultaneous band from the comparison's own bootstrap, ``n_boot``
+replicates) and counts how often each interval holds the population value, which is exact here: NB_k(t) = π·Φ(μ_k − q) − (1 − π)·Φ(−q)·t/(1 − t)
 with q = c_k + logit(t)/b_k. Intervals: each model's net benefit, the paired difference
 a − b and a − treat all at t ∈ {0.05, 0.1, 0.2, 0.3, 0.5}; and the simultaneous band (every
 difference of the comparison at once over the grid 0.05, 0.06, …, 0.5: family-wise). The
@@ -292,8 +291,8 @@ def report(nb: list[dict[str, Any]], pw: list[dict[str, Any]], args: argparse.Na
         f"Generator: model k sees x_k = μ_k·y + e_k, (e_a, e_b) standard bivariate normal "
         f"with correlation {m.rho}, score s_k = sigmoid(b_k·(x_k − c_k)); μ = {m.mu} (AUC "
         f"0.80, 0.85), b = {m.b}, c = {m.c}. Population values exact (normal tail areas). "
-        f"{args.sims} test sets a cell, {args.n_boot} bootstrap replicates; BCa intervals "
-        "for each model's net benefit and adjusted Wald intervals for the paired "
+        f"{args.sims} test sets a cell, {args.n_boot} bootstrap replicates (the band); "
+        "adjusted Wald intervals for each model's net benefit and for the paired "
         "differences, from `ClassifierComparison.net_benefit`. Coverage ± its Monte Carlo "
         "SE; `E[positives differ]` = the expected number of positives one model treats and "
         "the other does not (what a − b rests on); `band` = "
@@ -405,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {took:.0f} s", file=sys.stderr, flush=True)
         return result
 
-    nb = [cached(f"nb-{d}-n{n}-p{pi:g}-s{args.sims}-b{args.n_boot}-seed{args.seed}",
+    nb = [cached(f"nb3-{d}-n{n}-p{pi:g}-s{args.sims}-b{args.n_boot}-seed{args.seed}",
                  lambda d=d, n=n, pi=pi: nb_cell(d, n, pi, args.sims, args.n_boot, args.seed,
                                                  progress=progress))
           for d in args.designs for n in args.n for pi in args.prevalence]

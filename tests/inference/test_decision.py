@@ -65,14 +65,23 @@ def test_the_cases_a_difference_rests_on(cmp):
     assert d.loc[("a", "treat none"), "differ_neg"] == np.sum(ta & ~y)
 
 
-def test_the_comparisons_own_replicates(cmp):
-    """Each model's net benefit at 0.3 has the interval of the comparison's own row for
-    net_benefit@0.3: the same case multiplicities (up to the order numpy sums a strided
-    row in: BCa's acceleration)."""
-    single = cmp.intervals().set_index(["model", "measure"]).loc[("b", "net_benefit@0.3")]
-    v = cmp.net_benefit([0.2, 0.3]).values().set_index(["model", "threshold"]).loc[("b", 0.3)]
-    assert v["lo"] == pytest.approx(single["lo"], rel=1e-12)
-    assert v["hi"] == pytest.approx(single["hi"], rel=1e-12)
+def test_each_models_net_benefit_has_the_adjusted_wald_interval(cmp):
+    """Written from the definition: four cells (treated or not, positive or negative),
+    half a case added to each, the Wald interval of the mean contribution."""
+    y, a, b = _data()
+    v = cmp.net_benefit([0.05, 0.2]).values().set_index(["model", "threshold"])
+    z = norm.ppf(0.975)
+    for name, s in (("a", a), ("b", b), ("treat all", np.ones(y.size))):
+        for t in (0.05, 0.2):
+            w = t / (1 - t)
+            tp, fp = np.sum((s >= t) & y), np.sum((s >= t) & ~y)
+            c = (tp - w * fp) / (y.size + 2)
+            m2 = (tp + w * w * fp + 0.5 * (1 + w * w)) / (y.size + 2)
+            se = math.sqrt((m2 - c * c) / y.size)
+            row = v.loc[(name, t)]
+            assert row["method"] == "adjusted-wald"
+            assert (row["lo"], row["hi"]) == pytest.approx((c - z * se, c + z * se),
+                                                           rel=1e-12)
 
 
 def _adjusted_wald_by_hand(y, a, b, t, level=0.95):
@@ -168,13 +177,23 @@ def test_identical_models_are_never_significantly_different():
     assert len(nb.ranges()) == 0
 
 
-def test_percentile_when_the_comparison_forces_it():
-    y, a, b = _data(2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        r = ml.compare_classifiers(y, {"a": a, "b": b}, measures=["auc"], n_boot=200,
-                                   ci_method="bootstrap-percentile")
-    assert set(r.net_benefit([0.2]).values()["method"]) == {"bootstrap-percentile"}
+def test_fixed_class_counts_use_each_rate_apart():
+    """stratify=True: NB = (P/n)·TPR − w·(N/n)·FPR, each rate with half a case on either
+    side; treating everyone then has almost no variance (the counts are fixed)."""
+    from measurelab.inference.decision import net_benefit_interval
+
+    y, a, _ = _data(4)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    r = net_benefit_interval(y, a, [0.2], stratify=True)
+    w = 0.25
+    tpr = (np.sum((a >= 0.2) & y) + 0.5) / (n1 + 1)
+    fpr = (np.sum((a >= 0.2) & ~y) + 0.5) / (n0 + 1)
+    n = y.size
+    se = math.sqrt((n1 / n) ** 2 * tpr * (1 - tpr) / n1
+                   + w * w * (n0 / n) ** 2 * fpr * (1 - fpr) / n0)
+    assert r["se"][0] == pytest.approx(se, rel=1e-12)
+    every = net_benefit_interval(y, "treat all", [0.2], stratify=True)
+    assert every["se"][0] < 0.5 * se
 
 
 def test_plot_and_page(cmp, tmp_path):
