@@ -8,7 +8,8 @@ each cell (design × n × prevalence) the study draws ``sims`` test sets, runs
 ``compare_classifiers(...).net_benefit(thresholds, grid=...)`` on each (adjusted Wald
 intervals; the simultaneous band from the comparison's own bootstrap, ``n_boot``
 replicates) and counts how often each interval holds the population value, which is exact
-here: NB_k(t) = π·Φ(μ_k − q) − (1 − π)·Φ(−q)·t/(1 − t) with q = c_k + logit(t)/b_k. Intervals: each model's net benefit, the paired difference
+here: NB_k(t) = π·Φ(μ_k − q) − (1 − π)·Φ(−q)·t/(1 − t) with q = c_k + logit(t)/b_k.
+Intervals: each model's net benefit, the paired difference
 a − b and a − treat all at t ∈ {0.05, 0.1, 0.2, 0.3, 0.5}; and the simultaneous band (every
 difference of the comparison at once over the grid 0.05, 0.06, …, 0.5: family-wise). The
 report adds the expected number of positives that one model treats and the other does not
