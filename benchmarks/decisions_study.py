@@ -140,7 +140,7 @@ def nb_cell(design: str, n: int, pi: float, sims: int, n_boot: int, seed: int,
     ts = list(THRESHOLDS)
     truth = {("a", t): models.net_benefit(0, pi, t) for t in ts}
     truth |= {("b", t): models.net_benefit(1, pi, t) for t in ts}
-    kinds = {"a": [], "b": [], "a-b": [], "a-all": []}
+    kinds = {"a": [], "b": [], "a-b": [], "a-all": [], "a-boot": [], "a-b-boot": []}
     counts = {k: {str(t): [0, 0, 0, 0.0] for t in ts} for k in kinds}  # hit, below, above, w
     band_hits = 0
     band_used = 0
@@ -162,10 +162,14 @@ def nb_cell(design: str, n: int, pi: float, sims: int, n_boot: int, seed: int,
             y, s = models.draw(design, n, pi, rng)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                cmp = ml.compare_classifiers(y, s, measures=["auc"], n_boot=n_boot,
+                cmp = ml.compare_classifiers(y, s, measures=[f"net_benefit@{t}" for t in ts],
+                                             n_boot=n_boot,
                                              random_state=int(rng.integers(2**62)),
                                              stratify=design == "fixed", progress=False)
                 nb = cmp.net_benefit(ts, grid=GRID)
+                # the registry rows: the engine's bootstrap (BCa; the paired bootstrap)
+                boot_iv = cmp.intervals().set_index(["model", "measure"])
+                boot_t = cmp.tests().set_index(["a", "b", "measure"])
                 v = nb.values().set_index(["model", "threshold"])
                 d = nb.differences().set_index(["a", "b", "threshold"])
                 band = nb.band()
@@ -174,7 +178,10 @@ def nb_cell(design: str, n: int, pi: float, sims: int, n_boot: int, seed: int,
                         "b": (v.loc[("b", t)], truth[("b", t)]),
                         "a-b": (d.loc[("a", "b", t)], truth[("a", t)] - truth[("b", t)]),
                         "a-all": (d.loc[("a", "treat all", t)],
-                                  truth[("a", t)] - treat_all(pi, t))}
+                                  truth[("a", t)] - treat_all(pi, t)),
+                        "a-boot": (boot_iv.loc[("a", f"net_benefit@{t}")], truth[("a", t)]),
+                        "a-b-boot": (boot_t.loc[("a", "b", f"net_benefit@{t}")],
+                                     truth[("a", t)] - truth[("b", t)])}
                 for k, (r, true) in rows.items():
                     c = counts[k][str(t)]
                     if r["lo"] <= true <= r["hi"]:
@@ -295,7 +302,9 @@ def report(nb: list[dict[str, Any]], pw: list[dict[str, Any]], args: argparse.Na
         f"{args.sims} test sets a cell, {args.n_boot} bootstrap replicates (the band); "
         "adjusted Wald intervals for each model's net benefit and for the paired "
         "differences, from `ClassifierComparison.net_benefit`. Coverage ± its Monte Carlo "
-        "SE; `E[positives differ]` = the expected number of positives one model treats and "
+        "SE. `bootstrap` rows: the same test sets' `net_benefit@t` rows of the comparison "
+        "itself (`intervals()`: BCa; `tests()`: the paired bootstrap), for contrast. "
+        "`E[positives differ]` = the expected number of positives one model treats and "
         "the other does not (what a − b rests on); `band` = "
         "the share of test sets whose simultaneous band held all five difference curves "
         "(a − b, a and b − treat all, a and b − treat none) at every threshold 0.05–0.50 at "
@@ -305,14 +314,17 @@ def report(nb: list[dict[str, Any]], pw: list[dict[str, Any]], args: argparse.Na
             + " | mean width |", "|---|---:|---:|---|" + "---:|" * (len(THRESHOLDS) + 1)]
     for c in nb:
         for kind, label in (("a", "NB a"), ("b", "NB b"), ("a-b", "NB a − NB b"),
-                            ("a-all", "NB a − treat all")):
+                            ("a-all", "NB a − treat all"), ("a-boot", "NB a, bootstrap"),
+                            ("a-b-boot", "NB a − NB b, bootstrap")):
             cells, widths = [], []
             for t in THRESHOLDS:
                 h, lo, hi, w = c["counts"][kind][str(t)]
                 s = h + lo + hi
                 cells.append(_fmt_cov(h, s))
                 widths.append(w / s)
-                key = "single" if kind in ("a", "b") else "paired"
+                key = {"a": "single", "b": "single", "a-b": "paired", "a-all": "paired",
+                       "a-boot": "single, registry row (bootstrap BCa)",
+                       "a-b-boot": "paired, registry row (paired bootstrap)"}[kind]
                 p = h / s
                 where = f"{label}, t={t:g}, {c['design']}, n={c['n']}, π={c['pi']:g}"
                 if key not in worst or p < worst[key][0]:
@@ -405,7 +417,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {took:.0f} s", file=sys.stderr, flush=True)
         return result
 
-    nb = [cached(f"nb3-{d}-n{n}-p{pi:g}-s{args.sims}-b{args.n_boot}-seed{args.seed}",
+    nb = [cached(f"nb4-{d}-n{n}-p{pi:g}-s{args.sims}-b{args.n_boot}-seed{args.seed}",
                  lambda d=d, n=n, pi=pi: nb_cell(d, n, pi, args.sims, args.n_boot, args.seed,
                                                  progress=progress))
           for d in args.designs for n in args.n for pi in args.prevalence]
