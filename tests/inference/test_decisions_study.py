@@ -3,7 +3,8 @@ the full run is docs/decisions_study.md).
 
 Net benefit: 150 test sets of n = 300, prevalence 0.3, from two correlated binormal models
 with exact population net benefits; every model's interval and every paired difference
-(a − b, a − treat all) at thresholds 0.05–0.5 must cover in at least 88% of them (the Monte
+(a − b, a − treat all) of ``net_benefit()`` at thresholds 0.05–0.5 must cover in at least
+88% of them (the Monte
 Carlo SE of a coverage near 0.95 is 0.018 here, so 0.88 is more than three SEs under it).
 Power: the comparison's DeLong test on 600 binormal test sets rejects as often as the
 studentized calculation with the population's DeLong variances predicts, within three
@@ -54,6 +55,8 @@ def test_net_benefit_intervals_cover():
     cell = study.nb_cell("random", 300, 0.3, 150, 300, seed=11, progress=False)
     low = []
     for kind, per in cell["counts"].items():
+        if kind.endswith("-boot"):  # the registry rows, measured for contrast
+            continue
         for t, (hit, below, above, _w) in per.items():
             cov = hit / (hit + below + above)
             if cov < 0.88:
