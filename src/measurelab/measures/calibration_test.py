@@ -37,22 +37,31 @@ from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
+#: columns (distinct scores) per step of the sums
+_CHUNK = 1 << 16
+
 
 def spiegelhalter_block(blk: TableBlock) -> np.ndarray:
     """Block form of :func:`spiegelhalter_z`: the two sums of every table at once (row by
     row as the scalar formula, which calls this on a block of one table)."""
-    s = blk.scores
-    d = 1.0 - 2.0 * s
-    m = blk.pos + blk.neg
-    # row sums of C-ordered arrays: each row summed alike whatever the block's size
-    num = np.ascontiguousarray((blk.pos - s * m) * d).sum(axis=1)
-    var = np.ascontiguousarray(m * (d * d * s * (1.0 - s))).sum(axis=1)
+    num = np.zeros(blk.n_blocks)
+    var = np.zeros(blk.n_blocks)
+    total = np.zeros(blk.n_blocks)
+    for a in range(0, blk.scores.size, _CHUNK):  # in steps: no table-sized temporaries
+        s = blk.scores[a:a + _CHUNK]
+        d = 1.0 - 2.0 * s
+        p = blk.pos[:, a:a + _CHUNK]
+        m = p + blk.neg[:, a:a + _CHUNK]
+        # row sums of C-ordered arrays: each row summed alike whatever the block's size
+        num += np.ascontiguousarray((p - s * m) * d).sum(axis=1)
+        var += np.ascontiguousarray(m * (d * d * s * (1.0 - s))).sum(axis=1)
+        total += m.sum(axis=1)
     out = np.zeros(blk.n_blocks)
     pos = var > 0
     out[pos] = num[pos] / np.sqrt(var[pos])
     wrong = ~pos & (num != 0)
     out[wrong] = np.copysign(np.inf, num[wrong])
-    out[m.sum(axis=1) == 0] = np.nan
+    out[total == 0] = np.nan
     return out
 
 

@@ -8,11 +8,15 @@ probabilities, each with its mean outcome pos/(pos + neg) and its weight pos + n
 tied predictions get one recalibrated value (the tie handling of scikit-learn's
 ``IsotonicRegression`` that model-diagnostics' ``decompose`` uses). The PAV solution is
 read off the greatest convex minorant of the cumulative sum diagram (:func:`pav`: numpy,
-vectorized but for a short stack pass), not scipy's ``isotonic_regression``: the measures
+vectorized but for a short stack pass; from 2¹⁸ rows one compiled pass, the same hull on
+whole weights, ``_kernels/pav.py``), not scipy's ``isotonic_regression``: the measures
 run in every evaluation of probabilities, and a command-line evaluation of a small file
 imports no scipy (tests/_kernels/test_fused.py). The two agree to 1e-15
 (tests/measures/test_recalibration.py); each pooled block's value is its own sum over
-its own weight, so tied and pooled cases get exactly one value.
+its own weight, so tied and pooled cases get exactly one value. The decomposition needs
+only the pooled blocks (their positive weight and weight): S of the recalibrated
+probabilities is a sum over blocks, S(p) a sum over the rows in steps, so no row-sized
+array is made.
 
 **Decomposition** (SPEC §10; Dimitriadis, Gneiting & Jordan 2021, "Stable reliability
 diagrams for probabilistic classifiers", PNAS 118(8) e2016191118). For a proper
@@ -97,6 +101,26 @@ def _lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.asarray(hull, dtype=np.int64)
 
 
+def _blocks(pos: np.ndarray, other: np.ndarray,
+            other_is_weight: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The PAV blocks of rows of positive weight ``other`` (``other_is_weight``) or
+    ``pos + other``: their boundaries (``hull``, block j = rows ``hull[j] .. hull[j+1] −
+    1``), positive weight and weight. Compiled from 2¹⁸ rows (the ``"pav"`` route of
+    :data:`measurelab._kernels.routing.ROUTES`: one pass, no row-sized temporaries)."""
+    from measurelab._kernels.routing import use_compiled
+
+    if use_compiled("pav", pos.size):
+        from measurelab._kernels.pav import pav_blocks
+
+        return pav_blocks(pos, other, other_is_weight)
+    w = other if other_is_weight else pos + other
+    cw = np.concatenate([[0.0], np.cumsum(w)])
+    cp = np.concatenate([[0.0], np.cumsum(pos)])
+    hull = _lower_hull(cw, cp)
+    starts = hull[:-1]
+    return hull, np.add.reduceat(pos, starts), np.add.reduceat(w, starts)
+
+
 def pav(pos: np.ndarray, w: np.ndarray) -> np.ndarray:
     """Weighted isotonic (non-decreasing) regression of the means ``pos / w`` in the given
     order (``w`` > 0): the slopes of the greatest convex minorant of the cumulative sum
@@ -110,12 +134,28 @@ def pav(pos: np.ndarray, w: np.ndarray) -> np.ndarray:
     """
     if pos.size == 0:
         return np.zeros(0)
-    cw = np.concatenate([[0.0], np.cumsum(w)])
-    cp = np.concatenate([[0.0], np.cumsum(pos)])
-    hull = _lower_hull(cw, cp)
-    starts = hull[:-1]  # block j holds rows hull[j] .. hull[j+1] - 1
-    value = np.add.reduceat(pos, starts) / np.add.reduceat(w, starts)
-    return np.repeat(value, np.diff(hull))
+    hull, bp, bw = _blocks(pos, w, True)
+    return np.repeat(bp / bw, np.diff(hull))
+
+
+def _weighted_rows(t: ScoreTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Scores, positive and negative weights of the rows that carry weight (the table's
+    own arrays when every row does)."""
+    if t.all_rows_weighted:
+        return t.scores, t.pos, t.neg
+    keep = (t.pos + t.neg) > 0
+    return t.scores[keep], t.pos[keep], t.neg[keep]
+
+
+def _table_blocks(t: ScoreTable) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The PAV blocks of a table's rows of positive weight (memoized; a few arrays of one
+    entry per block)."""
+    key = "recalibration.blocks"
+    if key not in t.memo:
+        _, pos, neg = _weighted_rows(t)
+        t.memo[key] = _blocks(pos, neg, False) if pos.size else (
+            np.zeros(1, dtype=np.int64), np.zeros(0), np.zeros(0))
+    return t.memo[key]
 
 
 def recalibrate(t: ScoreTable) -> Recalibration:
@@ -129,28 +169,43 @@ def recalibrate(t: ScoreTable) -> Recalibration:
     """
     key = "recalibration.pav"
     if key not in t.memo:
-        m = t.pos + t.neg
-        keep = m > 0
-        s, m, pos = (t.scores, m, t.pos) if keep.all() else (t.scores[keep], m[keep],
-                                                                t.pos[keep])
-        cep = pav(pos, m)
-        t.memo[key] = Recalibration(s, m, pos, np.clip(cep, 0.0, 1.0))
+        s, pos, neg = _weighted_rows(t)
+        hull, bp, bw = _table_blocks(t)
+        cep = np.repeat(bp / bw, np.diff(hull)) if pos.size else np.zeros(0)
+        t.memo[key] = Recalibration(s, pos + neg, pos, np.clip(cep, 0.0, 1.0))
     return t.memo[key]
 
 
-def _mean_score(q: np.ndarray, m: np.ndarray, pos: np.ndarray, score: str) -> float:
-    """Mean score of probabilities q at rows of weight m with pos positives."""
-    neg = m - pos
-    if score == "brier":
-        return float((np.dot(pos, (1.0 - q) ** 2) + np.dot(neg, q * q)) / m.sum())
-    with np.errstate(divide="ignore"):  # 0·log 0 = 0: the rows of no such case drop out
-        log_q = np.where(pos > 0, np.log(q), 0.0)
-        log_1q = np.where(neg > 0, np.log1p(-q), 0.0)
-    return float(-(np.dot(pos, log_q) + np.dot(neg, log_1q)) / m.sum())
+#: rows per step of the sums over the rows (bounded temporaries)
+_CHUNK = 1 << 16
+
+
+def _score_sum(q: np.ndarray, pos: np.ndarray, neg: np.ndarray, score: str,
+               clip: bool = False) -> float:
+    """Σ of the score of probabilities q (clipped to [ε, 1 − ε] if ``clip``) over rows
+    with pos positives and neg negatives (in steps of ``_CHUNK`` rows, each step's
+    products added pairwise)."""
+    total = 0.0
+    for a in range(0, q.size, _CHUNK):
+        qa, pa, na = q[a:a + _CHUNK], pos[a:a + _CHUNK], neg[a:a + _CHUNK]
+        if clip:
+            qa = np.clip(qa, EPS, 1 - EPS)
+        if score == "brier":
+            total += float((pa * (1.0 - qa) ** 2).sum() + (na * (qa * qa)).sum())
+            continue
+        with np.errstate(divide="ignore"):  # 0·log 0 = 0: the rows of no such case drop out
+            log_q = np.where(pa > 0, np.log(qa), 0.0)
+            log_1q = np.where(na > 0, np.log1p(-qa), 0.0)
+        total -= float((pa * log_q).sum() + (na * log_1q).sum())
+    return total
 
 
 def decomposition(t: ScoreTable, score: str = "brier") -> Decomposition:
     """MCB, DSC, UNC and the mean score of a table (NaN with no cases).
+
+    S(p) is summed over the rows in steps, S(recalibrated p) over the PAV blocks (each
+    block's positive and negative weight at its one value): memory of one step and one
+    entry per block, whatever the size of the table.
 
     Examples
     --------
@@ -167,16 +222,16 @@ def decomposition(t: ScoreTable, score: str = "brier") -> Decomposition:
     key = ("recalibration.decomposition", score)
     if key in t.memo:
         return t.memo[key]
-    r = recalibrate(t)
-    total = float(r.weight.sum())
+    n_pos = t.n_pos
+    total = n_pos + t.n_neg
     if not total > 0:
         return Decomposition(math.nan, math.nan, math.nan, math.nan)
-    p = r.scores if score == "brier" else np.clip(r.scores, EPS, 1 - EPS)
-    s_p = _mean_score(p, r.weight, r.pos, score)
-    s_r = _mean_score(r.cep, r.weight, r.pos, score)
-    pi = float(r.pos.sum()) / total
-    s_pi = _mean_score(np.array([pi]), np.array([total]), np.array([float(r.pos.sum())]),
-                       score)
+    s_p = _score_sum(t.scores, t.pos, t.neg, score, clip=score != "brier") / total
+    _, bp, bw = _table_blocks(t)
+    s_r = _score_sum(np.clip(bp / bw, 0.0, 1.0), bp, bw - bp, score) / total
+    pi = n_pos / total
+    s_pi = _score_sum(np.array([pi]), np.array([n_pos]), np.array([total - n_pos]),
+                      score) / total
     out = Decomposition(max(s_p - s_r, 0.0), max(s_pi - s_r, 0.0), s_pi, s_p)
     t.memo[key] = out
     return out
