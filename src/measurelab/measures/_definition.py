@@ -29,6 +29,16 @@ WalkOutput = Literal["auc_num", "ap_sum", "apr_sum", "ap11_vals", "sq_sum", "tp_
 #: measure may read (:attr:`Measure.walk_output`)
 WALK_OUTPUTS: tuple[str, ...] = ("auc_num", "ap_sum", "apr_sum", "ap11_vals", "sq_sum",
                                  "tp_at_n_pos", "tp_at_q", "ece")
+Cost = Literal["linear", "sort", "heavy"]
+#: what a measure costs on n cases (:attr:`Measure.cost`), cheapest first: 'linear' (from
+#: the confusion counts, which one pass over the cases gives), 'sort' (from the sorted
+#: score table: the one sort every score measure shares, then a fixed number of passes
+#: over its rows, none holding more than a row-sized array), 'heavy' (more: work growing
+#: faster than the rows, or passes whose number grows with the data)
+COSTS: tuple[str, ...] = ("linear", "sort", "heavy")
+#: the costs the default set of ``evaluate(y, p)`` (``measures=None``) admits: a 'heavy'
+#: measure is computed only when named, so that no measure slows the rest
+DEFAULT_COSTS: tuple[str, ...] = ("linear", "sort")
 
 
 def check_average(average: Any) -> str | None:
@@ -130,6 +140,13 @@ class Measure:
         ``params``), 'auc_num', 'ap_sum', 'ap11_vals', 'sq_sum' (always walked); None: none
     levels : ``(f, g)`` for the two-level measure f:g (compare by f, ties broken by g;
         :mod:`measurelab.measures.twolevel`); None for any other measure
+    cost : what the measure costs on n cases, one of :data:`COSTS`: 'linear' (from the
+        confusion counts), 'sort' (from the sorted score table with a fixed number of
+        linear passes over its rows and at most row-sized arrays), 'heavy' (more). None
+        (the default) derives it from ``statistic``: 'linear' for counts, 'sort'
+        otherwise (a two-level measure: the dearer of its two). The default set of
+        ``evaluate(y, p)`` holds the measures whose cost is in :data:`DEFAULT_COSTS`; a
+        'heavy' measure is computed only when named.
     """
 
     name: str
@@ -148,9 +165,16 @@ class Measure:
     block: Callable[..., Any] | None = None
     walk_output: WalkOutput | None = None
     levels: tuple[Measure, Measure] | None = field(default=None, repr=False)
+    cost: Cost | None = None
 
     def __post_init__(self) -> None:
         from measurelab._util.validation import check_flag
+
+        if self.cost is None:  # a frozen field filled once, at construction
+            object.__setattr__(self, "cost", _derived_cost(self))
+        elif not (isinstance(self.cost, str) and self.cost in COSTS):
+            raise MeasurelabError(f"cost={short_repr(self.cost)} is not valid; expected one "
+                                  f"of {COSTS} or None")
 
         if not isinstance(self.name, str) or not self.name:
             raise MeasurelabError(f"name must be a non-empty text, got {short_repr(self.name)}")
@@ -184,6 +208,19 @@ class Measure:
                 f"walk_output={short_repr(self.walk_output)} is not valid; expected one of "
                 f"{WALK_OUTPUTS} or None"
             )
+
+    @property
+    def in_default_set(self) -> bool:
+        """Whether ``evaluate(y, p)`` computes this measure when no measures are named (its
+        cost is one of :data:`DEFAULT_COSTS`).
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("acc").cost, registry.get("ici").cost, registry.get("ici").in_default_set
+        ('linear', 'sort', True)
+        """
+        return self.cost in DEFAULT_COSTS
 
     @property
     def description(self) -> str:
@@ -296,3 +333,11 @@ class Measure:
                 return self.formula(table.micro_table(), **kw)
             values = np.array([self.formula(table.ovr_table(i), **kw) for i in range(table.k)])
         return average_values(values, support, average)
+
+
+def _derived_cost(m: Measure) -> str:
+    """The cost of a measure that states none: a two-level measure's dearer level, else
+    'linear' over the counts and 'sort' over the score table or the whole bundle."""
+    if m.levels is not None:
+        return max((lv.cost or _derived_cost(lv) for lv in m.levels), key=COSTS.index)
+    return "linear" if m.statistic == "counts" else "sort"

@@ -29,10 +29,13 @@ from typing import Any
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures._definition import (
     AVERAGES,
+    COSTS,
+    DEFAULT_COSTS,
     KINDS,
     PARAM_DOMAINS,
     STATISTICS,
     WALK_OUTPUTS,
+    Cost,
     Kind,
     Measure,
     Statistic,
@@ -45,10 +48,13 @@ from measurelab.measures._lexicographic import build_two_level
 
 __all__ = [
     "AVERAGES",
+    "COSTS",
+    "DEFAULT_COSTS",
     "KINDS",
     "PARAM_DOMAINS",
     "STATISTICS",
     "WALK_OUTPUTS",
+    "Cost",
     "Kind",
     "Measure",
     "Registry",
@@ -178,7 +184,9 @@ class Registry:
         return self.get(spec), {}
 
     def to_frame(self) -> Any:
-        """The registry as a pandas DataFrame (one row per measure)."""
+        """The registry as a pandas DataFrame (one row per measure): its metadata, its
+        ``cost`` (:data:`COSTS`) and whether ``evaluate(y, p)`` computes it when no
+        measures are named (``default``: 'no' for a 'heavy' measure)."""
         import pandas as pd
 
         rows = [
@@ -191,6 +199,8 @@ class Registry:
                 "aliases": ", ".join(m.aliases),
                 "source": m.source,
                 "description": m.description,
+                "cost": m.cost,
+                "default": "yes" if m.in_default_set else "no",
             }
             for m in self
         ]
@@ -215,12 +225,15 @@ def measure(
     exact: bool = False,
     block: Callable[..., Any] | None = None,
     walk_output: WalkOutput | None = None,
+    cost: Cost | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: register ``formula`` as a measure and return the formula unchanged.
 
     Default parameters are read from the formula's keyword arguments; the other arguments
     are the fields of :class:`Measure` (``walk_output``: the compiled walk's sum the
-    formula reads).
+    formula reads; ``cost``: what it costs, :data:`COSTS`, by default 'linear' over the
+    counts and 'sort' over the score table — state 'heavy' for a measure that would slow
+    the default set, which then computes it only when named).
 
     Examples
     --------
@@ -264,6 +277,7 @@ def measure(
                 exact=exact,
                 block=block,
                 walk_output=walk_output,
+                cost=cost,
             )
         )
         return formula

@@ -289,10 +289,13 @@ def compute_measures(
 ) -> EvaluationResult:
     """Evaluate measures on already-built statistics (the step shared by every front end).
 
-    ``measures=None`` means every registered measure that applies: those whose statistic
-    is present, binary-only measures skipped for multi-class input, probability measures
-    skipped when the scores are not all in [0, 1]. Explicitly requested measures that do
-    not apply raise :class:`MeasurelabError`.
+    ``measures=None`` means the default set: every registered measure that applies and
+    whose cost fits the budget (:attr:`Measure.in_default_set
+    <measurelab.measures.base.Measure.in_default_set>`; a 'heavy' measure is computed
+    only when named): those whose statistic is present, binary-only measures skipped for
+    multi-class input, probability measures skipped when the scores are not all in
+    [0, 1]. Explicitly requested measures that do not apply raise
+    :class:`MeasurelabError`.
     """
     chosen = resolve_measures(measures)
     explicit = chosen is not None
@@ -303,7 +306,8 @@ def compute_measures(
         chosen = [
             m
             for m in registry
-            if m.applies_to(stats) and (probabilities_ok or not m.needs_probabilities)
+            if m.in_default_set and m.applies_to(stats)
+            and (probabilities_ok or not m.needs_probabilities)
         ]
     values: dict[str, Any] = {}
     used: dict[str, Measure] = {}
