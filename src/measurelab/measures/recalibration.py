@@ -47,6 +47,7 @@ from typing import NamedTuple
 import numpy as np
 
 from measurelab._util.validation import warn_undefined
+from measurelab.measures._fused import lookup
 from measurelab.measures.base import measure
 from measurelab.measures.probability import EPS
 from measurelab.stats.block import TableBlock
@@ -188,10 +189,12 @@ def _score_sum(q: np.ndarray, pos: np.ndarray, neg: np.ndarray, score: str,
     total = 0.0
     for a in range(0, q.size, _CHUNK):
         qa, pa, na = q[a:a + _CHUNK], pos[a:a + _CHUNK], neg[a:a + _CHUNK]
-        if clip:
-            qa = np.clip(qa, EPS, 1 - EPS)
         if score == "brier":
             total += float((pa * (1.0 - qa) ** 2).sum() + (na * (qa * qa)).sum())
+            continue
+        if clip:  # in [ε, 1 − ε]: every logarithm is finite
+            qa = np.clip(qa, EPS, 1 - EPS)
+            total -= float((pa * np.log(qa)).sum() + (na * np.log1p(-qa)).sum())
             continue
         with np.errstate(divide="ignore"):  # 0·log 0 = 0: the rows of no such case drop out
             log_q = np.where(pa > 0, np.log(qa), 0.0)
@@ -203,9 +206,10 @@ def _score_sum(q: np.ndarray, pos: np.ndarray, neg: np.ndarray, score: str,
 def decomposition(t: ScoreTable, score: str = "brier") -> Decomposition:
     """MCB, DSC, UNC and the mean score of a table (NaN with no cases).
 
-    S(p) is summed over the rows in steps, S(recalibrated p) over the PAV blocks (each
-    block's positive and negative weight at its one value): memory of one step and one
-    entry per block, whatever the size of the table.
+    S(p) is summed over the rows in steps (Brier: the compiled walk's sum when the table
+    has one, as ``brier`` reads it), S(recalibrated p) over the PAV blocks (each block's
+    positive and negative weight at its one value): memory of one step and one entry per
+    block, whatever the size of the table.
 
     Examples
     --------
@@ -226,7 +230,9 @@ def decomposition(t: ScoreTable, score: str = "brier") -> Decomposition:
     total = n_pos + t.n_neg
     if not total > 0:
         return Decomposition(math.nan, math.nan, math.nan, math.nan)
-    s_p = _score_sum(t.scores, t.pos, t.neg, score, clip=score != "brier") / total
+    walked = lookup(t, "sq_sum") if score == "brier" else None  # the walk's Brier sum
+    s_p = (float(walked) if walked is not None
+           else _score_sum(t.scores, t.pos, t.neg, score, clip=score != "brier")) / total
     _, bp, bw = _table_blocks(t)
     s_r = _score_sum(np.clip(bp / bw, 0.0, 1.0), bp, bw - bp, score) / total
     pi = n_pos / total
