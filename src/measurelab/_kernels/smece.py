@@ -24,16 +24,16 @@ def split_onto_grid(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
     R = s.size
     lo = np.zeros((B, 2, e))
     hi = np.zeros((B, 2, e))
-    for k in range(R):
-        at = s[k] * (e - 1)
-        b = int(at)
-        if b < 0:
-            b = 0
-        elif b > e - 2:
-            b = e - 2
-        frac = at - b
-        keep = 1 - frac
-        for t in range(B):
+    for t in range(B):  # table by table, rows in order: each table's memory read once
+        for k in range(R):
+            at = s[k] * (e - 1)
+            b = int(at)
+            if b < 0:
+                b = 0
+            elif b > e - 2:
+                b = e - 2
+            frac = at - b
+            keep = 1 - frac
             m = pos[t, k] + neg[t, k]
             r = s[k] * m - pos[t, k]
             lo[t, 0, b] += r * keep
