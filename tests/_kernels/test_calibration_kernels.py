@@ -59,8 +59,11 @@ def test_cumulative_weights_are_numpys_cumsum(monkeypatch):
     rng = np.random.default_rng(3)
     pos, neg = rng.uniform(0, 2, 200_000), rng.integers(0, 3, 200_000).astype(float)
     want = np.concatenate([[0.0], np.cumsum(pos + neg)])
-    for got in _both(monkeypatch, ["loess"], lambda: _loess._cumulative(pos, neg)):
-        assert np.array_equal(got, want)
+    for got, whole in _both(monkeypatch, ["loess"], lambda: _loess._cumulative(pos, neg)):
+        assert np.array_equal(got, want) and whole is False
+    ints = np.floor(pos)
+    for _, whole in _both(monkeypatch, ["loess"], lambda: _loess._cumulative(ints, neg)):
+        assert whole is True
 
 
 def test_loess_fits_and_ici_family_agree(monkeypatch):

@@ -8,10 +8,13 @@ consecutive rows of the sorted distinct x values: ``Σ w·tᵏ`` (k = 0..4) and
 :func:`window_sums` makes one pass over each run, in row order; the numpy route computes
 the same products and adds them pairwise, so the two agree to rounding, not bit for bit.
 :func:`errors` evaluates the surface at every row and counts the errors into bins in one
-pass; :func:`cumulative` is ``np.cumsum`` of the rows' weights, bit for bit.
+pass; :func:`cumulative` is ``np.cumsum`` of the rows' weights, bit for bit, and tells whether
+they are whole numbers.
 """
 
 from __future__ import annotations
+
+import math
 
 import numba as nb
 import numpy as np
@@ -122,13 +125,19 @@ def in_bins(err: np.ndarray, pos: np.ndarray, neg: np.ndarray, wanted: np.ndarra
 
 
 @nb.njit(cache=True, nogil=True)
-def cumulative(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
-    """The weight of the rows before each row and of all (rows + 1 entries): the
-    sequential sums of ``np.cumsum(pos + neg)``, bit for bit."""
+def cumulative(pos: np.ndarray, neg: np.ndarray) -> tuple:
+    """(The weight of the rows before each row and of all (rows + 1 entries): the
+    sequential sums of ``np.cumsum(pos + neg)``, bit for bit; whether every weight is a
+    whole number)."""
     cum = np.empty(pos.size + 1)
     acc = 0.0
+    whole = True
     cum[0] = 0.0
     for k in range(pos.size):
-        acc += pos[k] + neg[k]
+        p = pos[k]
+        q = neg[k]
+        if whole and (p != math.floor(p) or q != math.floor(q)):
+            whole = False
+        acc += p + q
         cum[k + 1] = acc
-    return cum
+    return cum, whole

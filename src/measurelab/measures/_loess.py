@@ -146,23 +146,28 @@ def _tree(x: np.ndarray, ends: np.ndarray, total: float, span: float, cell: floa
     return np.array(sorted(verts))
 
 
-def _cumulative(pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+def _cumulative(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, bool]:
     """The weight of the rows before each row and of all (length rows + 1): the sequential
     sums of ``np.cumsum(pos + neg)``, computed in steps with no other row-sized array
-    (compiled with the sums: the same bits)."""
+    (compiled with the sums: the same bits); and whether every weight is a whole
+    number."""
     if use_compiled(pos.size):
         from measurelab._kernels.loess import cumulative
 
-        return cumulative(pos, neg)
+        cum, whole = cumulative(pos, neg)
+        return cum, bool(whole)
     cum = np.empty(pos.size + 1)
     cum[0] = 0.0
+    whole = True
     for a in range(0, pos.size, _CHUNK):
         b = min(a + _CHUNK, pos.size)
         step = np.empty(b - a + 1)
         step[0] = cum[a]
         np.add(pos[a:b], neg[a:b], out=step[1:])
         np.cumsum(step, out=cum[a:b + 1])
-    return cum
+        whole = whole and bool(np.array_equal(pos[a:b], np.floor(pos[a:b]))
+                               and np.array_equal(neg[a:b], np.floor(neg[a:b])))
+    return cum, whole
 
 
 def _first_true(lo: np.ndarray, hi: np.ndarray,
@@ -372,7 +377,7 @@ def local_fits(q: np.ndarray, x: np.ndarray, m: np.ndarray, ybar: np.ndarray,
     """
     pos = m * ybar
     neg = m - pos
-    return _fits(q, x, pos, neg, _cumulative(pos, neg), nf)
+    return _fits(q, x, pos, neg, _cumulative(pos, neg)[0], nf)
 
 
 def loess_surface(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, span: float = 0.75,
@@ -380,7 +385,8 @@ def loess_surface(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, span: float =
     """R's ``loess(y ~ x)`` surface (degree 2, gaussian, interpolated) over distinct ``x``
     values (increasing) with the weight of positive (y = 1) and negative (y = 0) cases at
     each (``pos + neg`` > 0, frequencies); None where R's fit is undefined (see the module
-    docstring). Memory: one array of cumulative weights besides the input.
+    docstring). ``integer``: whether the weights are whole numbers (None: found while
+    adding them up). Memory: one array of cumulative weights besides the input.
 
     Examples
     --------
@@ -389,10 +395,9 @@ def loess_surface(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, span: float =
     >>> s.verts.size, np.round(surface_at(s, x), 12).tolist()[:3]
     (12, [0.0, 0.1, 0.2])
     """
-    cum = _cumulative(pos, neg)
+    cum, whole = _cumulative(pos, neg)
     if integer is None:
-        integer = bool(np.array_equal(pos, np.round(pos))
-                       and np.array_equal(neg, np.round(neg)))
+        integer = whole
     total = float(cum[-1])
     nf = min(float(math.floor(total * span)) if integer else total * span, total)
     if nf < 4:  # degree 2 needs more cases in the span than its 3 coefficients
