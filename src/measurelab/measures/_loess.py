@@ -92,11 +92,13 @@ _GRAM_RCOND = 1e-6
 
 class Surface(NamedTuple):
     """R's interpolated loess surface: the k-d tree's vertices (increasing) and the local
-    fit's value and slope at each; :func:`surface_at` evaluates it."""
+    fit's value and slope at each; :func:`surface_at` evaluates it. ``whole``: whether
+    the case weights it was fitted to are whole numbers."""
 
     verts: np.ndarray
     vals: np.ndarray
     slopes: np.ndarray
+    whole: bool = True
 
 
 def kd_vertices(x: np.ndarray, m: np.ndarray, span: float = 0.75, cell: float = 0.2,
@@ -404,7 +406,7 @@ def loess_surface(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, span: float =
         return None
     verts = _tree(x, cum[1:], total, span, cell, integer)
     fits = _fits(verts, x, pos, neg, cum, nf)
-    return None if fits is None else Surface(verts, *fits)
+    return None if fits is None else Surface(verts, *fits, whole=bool(integer))
 
 
 def surface_at(surface: Surface, x: np.ndarray) -> np.ndarray:
@@ -417,7 +419,7 @@ def surface_at(surface: Surface, x: np.ndarray) -> np.ndarray:
     >>> surface_at(s, np.array([0.25, 0.5])).tolist()
     [0.25, 0.5]
     """
-    verts, vals, slopes = surface
+    verts, vals, slopes = surface.verts, surface.vals, surface.slopes
     j = np.clip(np.searchsorted(verts, x, side="left"), 1, verts.size - 1)
     v0, v1 = verts[j - 1], verts[j]
     h = (x - v0) / (v1 - v0)

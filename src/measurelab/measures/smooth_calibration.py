@@ -47,7 +47,10 @@ ICI, E50, E90, Emax (``ici``, ``e50``, ``e90``, ``emax``)
     only: the references define no multi-class form. The four are computed together, in
     time linear in the distinct probabilities (:mod:`._loess`), with one array of errors:
     percentiles count the errors into 2¹² bins and sort only the bin holding the wanted
-    case, so nothing sorts all errors.
+    case, so nothing sorts all errors. With real weights the cumulative weights that
+    place a percentile are rounded to about 1e-11 of the total first, so that weights
+    such as tenths, which add up to a whole number or one ulp beside it depending on the
+    order of the sums, give the same percentile in every order (merged chunks included).
 
 Cost: each measure here is 'sort' (:attr:`~measurelab.measures.base.Measure.cost`): a
 fixed number of passes over the score table's rows (smooth ECE: one per grid its
@@ -57,6 +60,7 @@ bandwidth search visits, compiled from 2¹⁸ rows with the same bits).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -377,7 +381,8 @@ def _summaries(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
     if compiled:
         from measurelab._kernels.loess import errors
 
-        wsum, total, top = errors(s, pos, neg, *surface, err, hist)
+        wsum, total, top = errors(s, pos, neg, surface.verts, surface.vals, surface.slopes,
+                                  err, hist)
     else:
         wsum = total = 0.0
         for a in range(0, s.size, _CHUNK):
@@ -390,12 +395,16 @@ def _summaries(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
             hist += np.bincount(_bin(e), m, minlength=_BINS)
         top = float(err.max())
     out = {"mean": total / wsum, "max": float(top)}
-    cum = np.cumsum(hist)
+    snap = _no_snap if surface.whole else _snapper(wsum)
+    raw = np.cumsum(hist)
+    cum = snap(raw)
     wanted: dict[str, tuple[float, int, float]] = {}
     for name, q in (("median", 0.5), ("p90", 0.9)):
-        h = max(float(cum[-1]) - 1.0, 0.0) * q
-        lo = math.floor(h)
-        wanted[name] = (h, lo, h - lo)
+        # the case below the position decided on the rounded total, the share of the next
+        # one from the total itself (the same, on whole weights)
+        lo = math.floor(max(float(cum[-1]) - 1.0, 0.0) * q)
+        h = max(float(raw[-1]) - 1.0, 0.0) * q
+        wanted[name] = (h, lo, min(max(h - lo, 0.0), 1.0))
     ks = {k for _, lo, frac in wanted.values() for k in ((lo, lo + 1) if frac else (lo,))}
     bins = {k: min(int(np.searchsorted(cum, k, side="right")), _BINS - 1) for k in ks}
     flags = np.zeros(_BINS, dtype=np.bool_)
@@ -419,7 +428,7 @@ def _summaries(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
     def order_stat(k: int) -> float:  # the k-th case (0-based) in increasing order
         j = bins[k]
         inside = np.flatnonzero(vb == j)
-        run = (float(cum[j - 1]) if j else 0.0) + np.cumsum(w[inside])
+        run = snap((float(cum[j - 1]) if j else 0.0) + np.cumsum(w[inside]))
         return float(v[inside[min(int(np.searchsorted(run, k, side="right")),
                                   inside.size - 1)]])
 
@@ -428,6 +437,21 @@ def _summaries(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
         b = order_stat(lo + 1) if frac else a
         out[name] = a if b == a else (1 - frac) * a + frac * b
     return out
+
+
+def _no_snap(v: np.ndarray) -> np.ndarray:
+    return v
+
+
+def _snapper(total: float) -> Callable[[np.ndarray], np.ndarray]:
+    """Real weights: cumulative weights rounded to multiples of 2⁻³⁶ of the total's
+    power of two (about 1e-11 relative). A percentile's position ((W − 1)·q) and the case
+    at it are decided by comparing cumulative weights with whole numbers, and weights such
+    as tenths add up to a whole number or to one ulp beside it depending on the order of
+    the sums (chunks merged in another order); rounding first makes the decision the same
+    for every order, as the exact sums would."""
+    quantum = math.ldexp(1.0, math.frexp(max(total, 1e-300))[1] - 36)
+    return lambda v: np.round(np.asarray(v) / quantum) * quantum
 
 
 def _bin(e: np.ndarray) -> np.ndarray:
