@@ -55,6 +55,7 @@ from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
+from measurelab.inference.calibration import replicate_wald
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
 from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, check_average, registry
@@ -290,6 +291,10 @@ class ClassifierComparison:
 
     def _pair_method(self, k: str) -> str:
         m = self._methods()[k]
+        if m == "none":
+            return "none"
+        if m in ("debiased-wald", "bootstrap-se"):
+            return "bootstrap-se"
         if k == "auc" and m in ("delong", "delong-logit"):
             return "delong"
         if k in ("acc", "err") and self._w is None and self.ci_method not in \
@@ -304,8 +309,8 @@ class ClassifierComparison:
         methods = self._methods()
         pairs = len(self.names) > 1
         need = [k for k in self._names_m
-                if methods[k] in iv.BOOTSTRAP_METHODS
-                or (pairs and self._pair_method(k) == "bootstrap")]
+                if methods[k] in iv.REPLICATE_METHODS
+                or (pairs and self._pair_method(k) in ("bootstrap", "bootstrap-se"))]
         k = len(self.names)
         run = iv.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
         if need:
@@ -342,7 +347,7 @@ class ClassifierComparison:
         methods = self._methods()
         need, run = self._boot()
         cells = [(a, j) for a in range(len(self.names)) for j, k in enumerate(self._names_m)
-                 if k in need and methods[k] in iv.BOOTSTRAP_METHODS]
+                 if k in need and methods[k] in iv.REPLICATE_METHODS]
         boot = {}
         if cells:
             col = [need.index(self._names_m[j]) for _a, j in cells]
@@ -355,20 +360,26 @@ class ClassifierComparison:
                 level)
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
-                           bi.undefined[i])
+                           bi.undefined[i], math.nan)
+                if methods[self._names_m[c[1]]] == "bootstrap-se":
+                    lo, hi, se, _p = replicate_wald(
+                        float(self._vals[c]), run.reps[:, c[0], col[i]], level,
+                        self._measures[c[1]].range)
+                    boot[c] = (lo, hi, "bootstrap-se", bi.infinite[i], bi.undefined[i], se)
         rows = []
         for a, name in enumerate(self.names):
             for j, k in enumerate(self._names_m):
                 value = float(self._vals[a, j])
                 if (a, j) in boot:
-                    lo, hi, method, inf_share, nan_share = boot[(a, j)]
-                    r = iv.Interval(value, float(lo), float(hi), method)
+                    lo, hi, method, inf_share, nan_share, se = boot[(a, j)]
+                    r = iv.Interval(value, float(lo), float(hi), method, float(se))
                     iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share)
                 else:
                     r = self._analytic(a, k, value, methods[k], level)
                     inf_share = nan_share = math.nan
                 rows.append({"model": name, "measure": k, **r._asdict(),
                              "infinite": float(inf_share), "undefined": float(nan_share)})
+        iv.warn_withheld([k for k in self._names_m if methods[k] == "none"])
         self._cache["intervals"] = rows
         return rows
 
@@ -407,7 +418,7 @@ class ClassifierComparison:
         need, run = self._boot()
         pairs = list(combinations(range(len(self.names)), 2))
         cells = [(a, b, j) for a, b in pairs for j, k in enumerate(self._names_m)
-                 if self._pair_method(k) == "bootstrap"]
+                 if self._pair_method(k) in ("bootstrap", "bootstrap-se")]
         boot = {}
         if cells:
             col = [need.index(self._names_m[j]) for _a, _b, j in cells]
@@ -424,6 +435,11 @@ class ClassifierComparison:
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], str(bi.method[i]), bi.infinite[i],
                            bi.undefined[i])
+                if self._pair_method(self._names_m[c[2]]) == "bootstrap-se":
+                    lo_r, hi_r = self._measures[c[2]].range
+                    lo, hi, _se, p = replicate_wald(float(diffs[i]), dr[:, i], level,
+                                                    (lo_r - hi_r, hi_r - lo_r))
+                    boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i])
         rows: list[dict[str, Any]] = []
         for a, b in pairs:
             for j, k in enumerate(self._names_m):
@@ -437,6 +453,10 @@ class ClassifierComparison:
                     _auc, p10, p01 = self._delong()
                     _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+                elif pm == "none":
+                    from measurelab.inference.calibration import withheld_reason
+
+                    row.update(interval=withheld_reason(k))
                 elif pm == "mcnemar":
                     p, lo, hi = self._mcnemar(a, b, level)
                     if k == "err":
@@ -807,8 +827,11 @@ class MultiClassComparison(ClassifierComparison):
     def _methods(self) -> dict[str, str]:
         whole = self._w is None
         # only accuracy and error are proportions of the cases for k classes
-        return {k: iv.default_method(k if k in ("acc", "err") else "k-class", self.ci_method,
-                                     whole_counts=whole) for k in self._names_m}
+        from measurelab.inference.calibration import interval_kind
+
+        return {k: iv.default_method(
+            k if k in ("acc", "err") or interval_kind(k) is not None else "k-class",
+            self.ci_method, whole_counts=whole) for k in self._names_m}
 
     def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
         from measurelab.inference.multiclass import run_multi

@@ -65,6 +65,10 @@ from measurelab.stats.scoretable import ScoreTable
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
 BOOTSTRAP_METHODS = ("bootstrap-bca", "bootstrap-percentile")
 CI_METHODS = (*PROPORTION_METHODS, "delong-logit", "delong", *BOOTSTRAP_METHODS)
+#: the calibration measures' own methods (:mod:`measurelab.inference.calibration`): an
+#: analytic interval of an unbiased estimate, a Wald interval on the bootstrap's standard
+#: error, none (withheld); ``ci_method`` does not override them
+CALIBRATION_METHODS = ("debiased-wald", "bootstrap-se", "none")
 
 #: proportion measures: name -> (numerator, denominator) as functions of the counts
 PROPORTIONS = {
@@ -474,7 +478,9 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     """The interval method of one measure: Wilson for proportions, DeLong on the logit
     scale for AUC, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a
     proportion method applies to proportions only, ``delong-logit`` and ``delong`` (plain
-    Wald, pROC's convention) to AUC only; elsewhere the default).
+    Wald, pROC's convention) to AUC only; elsewhere the default). Calibration measures
+    have their own (:mod:`measurelab.inference.calibration`): 'debiased-wald',
+    'bootstrap-se', or 'none' where no interval covers.
 
     Examples
     --------
@@ -482,12 +488,19 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     ('wilson', 'delong-logit', 'bootstrap-bca')
     >>> default_method("auc", "bootstrap-percentile"), default_method("f1", "wilson")
     ('bootstrap-percentile', 'bootstrap-bca')
+    >>> default_method("brier_mcb", None), default_method("ici", "bootstrap-bca")
+    ('debiased-wald', 'none')
     """
     if ci_method is not None and not (isinstance(ci_method, str) and ci_method in CI_METHODS):
         raise MeasurelabError(
             f"ci_method={short_repr(ci_method)} is not valid; expected one of "
             f"{list(CI_METHODS)}"
         )
+    from measurelab.inference.calibration import interval_kind
+
+    own = interval_kind(name)
+    if own is not None:
+        return own
     if ci_method in BOOTSTRAP_METHODS:
         return ci_method
     if name in PROPORTIONS and whole_counts:
@@ -534,7 +547,34 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
         for w in caught:  # the same warning, naming what it is about
             warn_undefined(f"{what}: {w.message}")
         return Interval(value, r.lo, r.hi, r.method, r.se)
+    if method == "debiased-wald":
+        from measurelab.inference.calibration import debiased_wald
+
+        return debiased_wald(table, level)._replace(value=value)
+    if method == "none":
+        from measurelab.inference.calibration import withheld_reason
+
+        return Interval(value, math.nan, math.nan, withheld_reason(name))
     raise MeasurelabError(f"{method!r} is not an analytic interval method")
+
+
+#: methods whose interval needs the bootstrap's replicates
+REPLICATE_METHODS = (*BOOTSTRAP_METHODS, "bootstrap-se")
+
+
+def warn_withheld(names: list[str]) -> None:
+    """One warning for every measure whose interval is withheld (NaN limits; the reason is
+    in the method column).
+
+    Examples
+    --------
+    >>> warn_withheld([])
+    """
+    if names:
+        shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+        warn_undefined(f"no interval for {shown}: see the method column (calibration "
+                       "errors are biased near 0, where a resampling interval would miss "
+                       "a calibrated model; calibration_test answers 'is it calibrated?')")
 
 
 def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -> None:

@@ -154,6 +154,10 @@ class UnpairedComparison:
     def _pair_method(self, k: str) -> str:
         whole = self._a._w is None and self._b._w is None
         m = iv.default_method(k, self._a.ci_method, whole_counts=whole)
+        if m == "none":
+            return "none"
+        if m in ("debiased-wald", "bootstrap-se"):
+            return "bootstrap-se"
         return "delong-unpaired" if k == "auc" and m in ("delong", "delong-logit") \
             else "bootstrap"
 
@@ -169,7 +173,7 @@ class UnpairedComparison:
 
         names_m = self._a._names_m
         va, vb = self._a._vals[0], self._b._vals[0]
-        boot = [k for k in names_m if self._pair_method(k) == "bootstrap"]
+        boot = [k for k in names_m if self._pair_method(k) in ("bootstrap", "bootstrap-se")]
         cells: dict[str, tuple[float, float, float, str, float, float]] = {}
         if boot:
             ms = [self._a._measures[names_m.index(k)] for k in boot]
@@ -187,6 +191,13 @@ class UnpairedComparison:
             for j, k in enumerate(boot):
                 cells[k] = (bi.lo[j], bi.hi[j], bi.p[j], str(bi.method[j]), bi.infinite[j],
                             bi.undefined[j])
+                if self._pair_method(k) == "bootstrap-se":
+                    from measurelab.inference.calibration import replicate_wald
+
+                    lo_r, hi_r = self._a._measures[names_m.index(k)].range
+                    lo, hi, _se, p = replicate_wald(float(diff[j]), reps[j], self.level,
+                                                    (lo_r - hi_r, hi_r - lo_r))
+                    cells[k] = (lo, hi, p, "bootstrap-se", bi.infinite[j], bi.undefined[j])
         rows = []
         for j, k in enumerate(names_m):
             with np.errstate(invalid="ignore"):
@@ -195,7 +206,11 @@ class UnpairedComparison:
                    "lo": math.nan, "hi": math.nan, "p": math.nan,
                    "method": self._pair_method(k), "se": math.nan, "z": math.nan,
                    "interval": "", "df": math.nan}
-            if k in cells:
+            if self._pair_method(k) == "none":
+                from measurelab.inference.calibration import withheld_reason
+
+                row.update(interval=withheld_reason(k))
+            elif k in cells:
                 lo, hi, p, method, inf_share, nan_share = cells[k]
                 row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
                 iv.warn_nonfinite(f"the difference in {k} of {self.names[0]!r} and "
