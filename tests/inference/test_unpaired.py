@@ -99,7 +99,9 @@ def test_every_row_tells_one_story(level):
         assert ((row.lo > 0) or (row.hi < 0)) == (stat > norm.ppf(0.5 + level / 2))
     same = t[(t.a == "m0") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert same.z == 0.0 and same.p == 1.0
-    assert set(t.method) == {"delong", "mcnemar", "bootstrap"}
+    # calibration rows: a Wald interval on the bootstrap's SE, or none (withheld)
+    assert set(t.method) == {"delong", "mcnemar", "bootstrap", "bootstrap-se", "none"}
+    assert t[t.method == "none"][["lo", "hi", "p"]].isna().all().all()
     mc = t[t.method == "mcnemar"]
     assert (mc.interval == "tango-score").all()
 

@@ -106,7 +106,8 @@ def test_rank_measures_ignore_increasing_transforms(name):
 # keeps its value, turns into another measure, or has no simple relation (class-specific).
 SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri", "op",
              "avri", "oarp", "dp", "brier", "rms", "mxe", "cal", "sar", "top_k_acc",
-             "brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "smece",
+             "brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "brier_mcb_insample",
+             "brier_dsc_insample", "logloss_mcb_insample", "logloss_dsc_insample", "smece",
              "spiegelhalter_z"}
 #: symmetric as defined (local regression is equivariant under p -> 1 - p, y -> 1 - y), but
 #: R's loess surface interpolates on a k-d tree split at the lower median case, and the

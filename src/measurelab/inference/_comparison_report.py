@@ -237,6 +237,29 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
     return out
 
 
+def calibration_sentence(cmp: Any) -> str:
+    """'Is it calibrated?' in one sentence for a binary comparison of probabilities (the
+    test of calibration by consistency resampling, :meth:`ClassifierComparison.calibration`);
+    '' otherwise.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1, 0, 1, 1, 0] * 20,
+    ...                         {"a": [0.1, 0.9, 0.3, 0.8, 0.7, 0.2] * 20}, ci=None)
+    >>> calibration_sentence(r)
+    'Calibration (test by consistency resampling): a miscalibrated (p = 0.001).'
+    """
+    if hasattr(cmp._design, "labels") or not all(
+            0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in cmp._scores):
+        return ""
+    if "calibration" not in cmp._cache:
+        cmp._cache["calibration"] = cmp.calibration()
+    t = cmp._cache["calibration"]
+    return ("Calibration (test by consistency resampling): "
+            + "; ".join(f"{r.model} {r.verdict}" for r in t.itertuples()) + ".")
+
+
 def _first_screen(cmp: Any) -> list[str]:
     from measurelab.pages import escape
 
@@ -246,6 +269,9 @@ def _first_screen(cmp: Any) -> list[str]:
         parts.append("<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>"
                                                       for x in sentences) + "</ul>")
     parts.append(f"<p class='best'>{escape(best_sentence(cmp))}</p>")
+    calib = calibration_sentence(cmp)
+    if calib:
+        parts.append(f"<p class='calibration'>{escape(calib)}</p>")
     if cmp.level is None:
         parts.append("<p class='muted'>No intervals or tests: the comparison was run with "
                      "ci=None.</p>")

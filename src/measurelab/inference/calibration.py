@@ -49,9 +49,9 @@ from measurelab._util.validation import (
     as_1d,
     binarize,
     check_choice,
+    check_same_length,
     check_scores,
     check_weights,
-    check_same_length,
     random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
@@ -309,3 +309,45 @@ def _statistic(m: Any, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> 
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         return m.compute_block(BlockStats(blk))
+
+
+def calibration_table(y: np.ndarray, scores: dict[str, np.ndarray], *,
+                      level: float = 0.95, n_resamples: int = 999,
+                      sample_weight: Any = None,
+                      random_state: Any = DEFAULT_RANDOM_STATE) -> Any:
+    """'Is it calibrated?' for several binary models scored on the same cases: per model
+    the Brier miscalibration with its interval, the consistency-resampling test of
+    calibration (its statistic, the unbiased ℓ2 error) and Spiegelhalter's test, and the
+    verdict at 1 − ``level``.
+
+    Columns: ``model, brier_mcb, lo, hi, pvalue, spiegelhalter_p, verdict``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> q = rng.beta(2, 2, 800)
+    >>> y = rng.random(800) < q
+    >>> t = calibration_table(y, {"calibrated": q, "over": q**3 / (q**3 + (1 - q)**3)},
+    ...                       n_resamples=199)
+    >>> for row in t.itertuples():
+    ...     print(row.model, "—", row.verdict)
+    calibrated — consistent with calibrated (p = 0.875)
+    over — miscalibrated (p = 0.005)
+    """
+    import pandas as pd
+
+    rows = []
+    for name, s in scores.items():
+        table = ScoreTable.from_arrays(np.asarray(y, dtype=bool), np.asarray(s, dtype=float),
+                                       sample_weight)
+        r = debiased_wald(table, level)
+        whole = table.is_integer
+        test = (calibration_test(y, s, n_resamples=n_resamples, sample_weight=sample_weight,
+                                 random_state=random_state) if whole else
+                calibration_test(y, s, method="spiegelhalter", sample_weight=sample_weight))
+        sp = calibration_test(y, s, method="spiegelhalter", sample_weight=sample_weight)
+        rows.append({"model": name, "brier_mcb": r.value, "lo": r.lo, "hi": r.hi,
+                     "pvalue": test.pvalue, "spiegelhalter_p": sp.pvalue,
+                     "verdict": test.verdict(1.0 - level)})
+    return pd.DataFrame(rows, columns=["model", "brier_mcb", "lo", "hi", "pvalue",
+                                       "spiegelhalter_p", "verdict"])

@@ -55,8 +55,8 @@ from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
-from measurelab.inference.calibration import replicate_wald
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
+from measurelab.inference.calibration import replicate_wald
 from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
@@ -518,6 +518,36 @@ class ClassifierComparison:
                                                         "p", "p_holm", "method", "se", "z",
                                                         "interval"])
 
+    # ----------------------------------------------------------- calibration
+    def calibration(self, n_resamples: int = 999) -> Any:
+        """Is each model calibrated? Per model the Brier miscalibration (the population's,
+        estimated without bias) with its interval at ``ci``, the p-value of the test of
+        calibration by consistency resampling (``n_resamples`` redraws of every label from
+        its predicted probability; seeded by the comparison's ``random_state``; for
+        fractional weights Spiegelhalter's test), Spiegelhalter's p, and the verdict at
+        1 − ``ci`` (:func:`measurelab.calibration_test`). Binary probabilities only.
+
+        Columns: ``model, brier_mcb, lo, hi, pvalue, spiegelhalter_p, verdict``.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0] * 20,
+        ...                         {"a": [0.1, 0.9, 0.3, 0.8, 0.7, 0.2] * 20}, ci=None)
+        >>> r.calibration(n_resamples=199)["verdict"].tolist()
+        ['miscalibrated (p = 0.005)']
+        """
+        from measurelab.inference.calibration import calibration_table
+
+        if hasattr(self._design, "labels"):
+            raise MeasurelabError("calibration() tests binary probabilities; for k classes "
+                                  "see the smece and ece rows")
+        if not all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in self._scores):
+            raise MeasurelabError("calibration() needs probabilities in [0, 1]; these "
+                                  "scores are not")
+        return calibration_table(self._y, dict(zip(self.names, self._scores, strict=True)),
+                                 level=self.level or 0.95, n_resamples=n_resamples,
+                                 sample_weight=self._w, random_state=self.random_state)
+
     # ----------------------------------------------------------- verdicts etc.
     def verdicts(self) -> Any:
         """Sokolova's likelihood verdict (ρ+, ρ−) and both DP bands for each pair.
@@ -738,7 +768,9 @@ class ClassifierComparison:
     def summary(self) -> str:
         """The answer in words: a sentence per pair of models (on which headline measures
         each is significantly better, with the difference, its interval and Holm's p; where
-        there is no significant difference) and the best model per measure.
+        there is no significant difference), the best model per measure and, for binary
+        probabilities, whether each model is consistent with calibrated
+        (:meth:`calibration`).
 
         Examples
         --------
@@ -750,8 +782,11 @@ class ClassifierComparison:
         >>> print(r.summary())
         good is better than poor on acc (+0.5, 95% CI +0.352 to +0.648, p_holm < 0.001).
         Best model per measure: good on acc (1, significantly better than poor).
-        """
-        return "\n".join([*_report.pair_sentences(self), _report.best_sentence(self)])
+        Calibration (test by consistency resampling): good miscalibrated (p = 0.002); poor miscalibrated (p = 0.001).
+        """  # noqa: E501
+        lines = [*_report.pair_sentences(self), _report.best_sentence(self)]
+        calib = _report.calibration_sentence(self) if self.level is not None else ""
+        return "\n".join(lines + ([calib] if calib else []))
 
     def to_html(self, path: str | Path, *, title: str = "Comparing classifiers",
                 files: bool = True) -> Path:

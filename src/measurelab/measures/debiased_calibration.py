@@ -53,6 +53,21 @@ S the mean score, UNC the uncertainty with its own small-sample correction
 (``ȳ(1 − ȳ)·n/(n − 1)`` for Brier, ``H(ȳ) + 1/(2n)`` for log loss).
 
 Weights are frequencies (a case of weight 3 counts three times). Binary only.
+
+Examples
+--------
+A calibrated and an over-confident model of the same 5,000 cases (population values 0 and
+E(over − q)² = 0.0042); the in-sample CORP value of the calibrated model is not 0:
+
+>>> import measurelab as ml
+>>> rng = np.random.default_rng(0)
+>>> q = rng.beta(2, 2, 5000)                          # true probabilities
+>>> y = rng.random(5000) < q
+>>> over = q**1.5 / (q**1.5 + (1 - q)**1.5)           # logit × 1.5
+>>> ml.metrics.brier_mcb(y, q), round(ml.metrics.brier_mcb(y, over), 4)
+(0.0, 0.0038)
+>>> round(ml.metrics.brier_mcb_insample(y, q), 4)
+0.0017
 """
 
 from __future__ import annotations
@@ -353,17 +368,15 @@ def brier_mcb(t: ScoreTable) -> float:
 
     Examples
     --------
-    >>> import measurelab as ml
-    >>> rng = np.random.default_rng(0)
-    >>> q = rng.beta(2, 2, 5000)                          # true probabilities
-    >>> y = rng.random(5000) < q
-    >>> over = q**1.5 / (q**1.5 + (1 - q)**1.5)           # logit × 1.5: over-confident
-    >>> round(ml.metrics.brier_mcb(y, over), 4), ml.metrics.brier_mcb(y, q)
-    (0.0038, 0.0)
-    >>> round(ml.metrics.brier_mcb_insample(y, q), 4)     # in-sample PAV: biased upwards
-    0.0017
+    One probability, 0.9, for 20 cases of which 10 are positive: one cell, and the
+    estimate is (0.9 − 0.5)² − 0.5·0.5/19:
 
-    The population value for ``over`` is 0.0042 (E(over − q)²).
+    >>> import measurelab as ml
+    >>> round(ml.metrics.brier_mcb([1, 0] * 10, [0.9] * 20), 6)
+    0.146842
+
+    On 5,000 cases (the module's example) the calibrated model gets 0 and an over-confident
+    one 0.0038, where the population values are 0 and 0.0042.
     """
     return _value(t, "brier_mcb", "brier_mcb")
 
@@ -379,15 +392,12 @@ def logloss_mcb(t: ScoreTable) -> float:
 
     Examples
     --------
-    >>> import measurelab as ml
-    >>> rng = np.random.default_rng(0)
-    >>> q = rng.beta(2, 2, 5000)                          # true probabilities
-    >>> y = rng.random(5000) < q
-    >>> over = q**1.5 / (q**1.5 + (1 - q)**1.5)           # logit × 1.5: over-confident
-    >>> round(ml.metrics.logloss_mcb(y, over), 4), ml.metrics.logloss_mcb(y, q)
-    (0.0134, 0.0)
+    One probability, 0.9, for 20 cases of which 10 are positive: the mean log loss
+    −(log 0.9 + log 0.1)/2, less the entropy of ½, less 1/40:
 
-    The population value for ``over`` is 0.0165: the estimate stays low.
+    >>> import measurelab as ml
+    >>> round(ml.metrics.logloss_mcb([1, 0] * 10, [0.9] * 20), 6)
+    0.485826
     """
     return _value(t, "logloss_mcb", "logloss_mcb")
 
@@ -402,16 +412,14 @@ def brier_dsc(t: ScoreTable) -> float:
 
     Examples
     --------
-    >>> import measurelab as ml
-    >>> rng = np.random.default_rng(0)
-    >>> q = rng.beta(2, 2, 5000)                          # true probabilities
-    >>> y = rng.random(5000) < q
-    >>> over = q**1.5 / (q**1.5 + (1 - q)**1.5)           # logit × 1.5: over-confident
-    >>> round(ml.metrics.brier_dsc(y, q), 4), round(ml.metrics.brier_dsc(y, over), 4)
-    (0.0508, 0.0508)
+    A constant prediction discriminates nothing; two distinct predictions that split the
+    classes perfectly reach π(1 − π) = 0.25 (up to the small-sample terms):
 
-    Both models order the cases alike, so they discriminate alike; the population value
-    is Var q = 0.05.
+    >>> import measurelab as ml
+    >>> ml.metrics.brier_dsc([1, 0] * 10, [0.9] * 20)
+    0.0
+    >>> round(ml.metrics.brier_dsc([1, 0] * 10, [0.9, 0.1] * 10), 6)
+    0.263158
     """
     return _value(t, "brier_dsc", "brier_dsc")
 
@@ -428,11 +436,7 @@ def logloss_dsc(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> rng = np.random.default_rng(0)
-    >>> q = rng.beta(2, 2, 5000)                          # true probabilities
-    >>> y = rng.random(5000) < q
-    >>> over = q**1.5 / (q**1.5 + (1 - q)**1.5)           # logit × 1.5: over-confident
-    >>> round(ml.metrics.logloss_dsc(y, q), 4), round(ml.metrics.logloss_dsc(y, over), 4)
-    (0.1123, 0.1123)
+    >>> ml.metrics.logloss_dsc([1, 0] * 10, [0.9] * 20)
+    0.0
     """
     return _value(t, "logloss_dsc", "logloss_dsc")
