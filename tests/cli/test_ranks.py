@@ -111,3 +111,20 @@ def test_demsar_page_api_and_literal_names(tmp_path):
     texts = [t.get_text() for t in res.plot().texts]
     assert any(x.startswith(r"\$a\$") for x in texts)
     assert "<img" in res._repr_html_()
+
+
+def test_scores_read_correctly_rounded(tmp_path):
+    """The scores table reads each number as Python's ``float`` of its text (17-digit
+    decimals that pandas 2's default converter reads an ulp or two off)."""
+    import argparse
+
+    from measurelab.cli.ranks import read_table
+
+    g = np.random.default_rng(4)
+    vals = np.concatenate([[0.08333333333333333, 0.16666666666666666], g.random(58)])
+    vals = vals.reshape(20, 3)
+    p = tmp_path / "s.csv"
+    p.write_text("dataset,a,b,c\n" + "".join(
+        f"d{i}," + ",".join(repr(v) for v in row) + "\n" for i, row in enumerate(vals.tolist())))
+    args = argparse.Namespace(file=str(p), long=False)
+    assert read_table(args).to_numpy().tolist() == vals.tolist()

@@ -90,12 +90,12 @@ def read_table(args: argparse.Namespace) -> Any:
     import pandas as pd
 
     from measurelab.io import source_name
-    from measurelab.io.frames import check_header, csv_header
+    from measurelab.io.frames import CSV_FLOATS, check_header, csv_header
 
     name = source_name(args.file)
     src: Any = io.BytesIO(sys.stdin.buffer.read()) if args.file == "-" else args.file
     try:
-        df = pd.read_csv(src)
+        df = pd.read_csv(src, float_precision=CSV_FLOATS)
     except FileNotFoundError:
         raise MeasurelabError(f"{name}: no such file") from None
     except IsADirectoryError:
