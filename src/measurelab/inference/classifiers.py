@@ -352,18 +352,19 @@ class ClassifierComparison:
                 np.array([self._vals[a, j] for a, j in cells]),
                 run.jack[:, rows_a, col].T,
                 np.array([methods[self._names_m[j]] == "bootstrap-bca" for _a, j in cells]),
-                level)
+                level, iv.range_bounds([self._measures[j] for _a, j in cells]))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
-                           bi.undefined[i])
+                           bi.undefined[i], bi.notes(i))
         rows = []
         for a, name in enumerate(self.names):
             for j, k in enumerate(self._names_m):
                 value = float(self._vals[a, j])
                 if (a, j) in boot:
-                    lo, hi, method, inf_share, nan_share = boot[(a, j)]
+                    lo, hi, method, inf_share, nan_share, notes = boot[(a, j)]
                     r = iv.Interval(value, float(lo), float(hi), method)
-                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share)
+                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share,
+                                      **notes)
                 else:
                     r = self._analytic(a, k, value, methods[k], level)
                     inf_share = nan_share = math.nan
@@ -420,10 +421,12 @@ class ClassifierComparison:
                 theta = run.theta[ia, col] - run.theta[ib, col]
             bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
                             for _a, _b, j in cells])
-            bi = iv.BootstrapIntervals(dr.T, theta, diffs, dj.T, bca, level)
+            bi = iv.BootstrapIntervals(
+                dr.T, theta, diffs, dj.T, bca, level,
+                iv.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], str(bi.method[i]), bi.infinite[i],
-                           bi.undefined[i])
+                           bi.undefined[i], bi.notes(i))
         rows: list[dict[str, Any]] = []
         for a, b in pairs:
             for j, k in enumerate(self._names_m):
@@ -443,12 +446,12 @@ class ClassifierComparison:
                         lo, hi = -hi, -lo
                     row.update(lo=lo, hi=hi, p=p, interval="tango-score")
                 else:
-                    lo, hi, p, method, inf_share, nan_share = boot[(a, b, j)]
+                    lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
                     row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
                     iv.warn_nonfinite(f"the difference in {k} of {self.names[a]!r} and "
                                       f"{self.names[b]!r}",
                                       iv.Interval(diff, float(lo), float(hi), method),
-                                      inf_share, nan_share)
+                                      inf_share, nan_share, **notes)
                 rows.append(row)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):

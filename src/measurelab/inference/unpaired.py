@@ -170,7 +170,7 @@ class UnpairedComparison:
         names_m = self._a._names_m
         va, vb = self._a._vals[0], self._b._vals[0]
         boot = [k for k in names_m if self._pair_method(k) == "bootstrap"]
-        cells: dict[str, tuple[float, float, float, str, float, float]] = {}
+        cells: dict[str, tuple[float, float, float, str, float, float, dict[str, Any]]] = {}
         if boot:
             ms = [self._a._measures[names_m.index(k)] for k in boot]
             ra, rb = self._replicates(self._a, ms), self._replicates(self._b, ms)
@@ -183,10 +183,11 @@ class UnpairedComparison:
                                        ra.theta[0] - rb.jack[:, 0, :]]).T
             bca = np.array([iv.default_method(k, self._a.ci_method, whole_counts=False)
                             != "bootstrap-percentile" for k in boot])
-            bi = iv.BootstrapIntervals(reps, theta, diff, jack, bca, self.level)
+            bi = iv.BootstrapIntervals(reps, theta, diff, jack, bca, self.level,
+                                       iv.range_bounds(ms, difference=True))
             for j, k in enumerate(boot):
                 cells[k] = (bi.lo[j], bi.hi[j], bi.p[j], str(bi.method[j]), bi.infinite[j],
-                            bi.undefined[j])
+                            bi.undefined[j], bi.notes(j))
         rows = []
         for j, k in enumerate(names_m):
             with np.errstate(invalid="ignore"):
@@ -196,11 +197,11 @@ class UnpairedComparison:
                    "method": self._pair_method(k), "se": math.nan, "z": math.nan,
                    "interval": "", "df": math.nan}
             if k in cells:
-                lo, hi, p, method, inf_share, nan_share = cells[k]
+                lo, hi, p, method, inf_share, nan_share, notes = cells[k]
                 row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
                 iv.warn_nonfinite(f"the difference in {k} of {self.names[0]!r} and "
                                   f"{self.names[1]!r}", iv.Interval(d, lo, hi, method),
-                                  inf_share, nan_share)
+                                  inf_share, nan_share, **notes)
             else:
                 r = delong_unpaired(self._a._design.tables[0], self._b._design.tables[0],
                                     self.level)

@@ -53,18 +53,68 @@ def average_values(values: np.ndarray, support: np.ndarray, average: str | None)
     """Combine per-class values: their mean ('macro'), support-weighted mean ('weighted'),
     or the values themselves, in label order (None).
 
+    The macro and weighted averages are over the classes whose value is defined (not NaN):
+    a class no case belongs to has no sensitivity, and the average is that of the classes
+    that have one (as Hand–Till's M leaves out absent classes); NaN when no class has a
+    value. The sums are ``Σ values[defined] / #defined`` (weighted: ``Σ v·w / Σ w`` over
+    the defined classes), the arithmetic the bootstrap block repeats
+    (:func:`average_rows`), so both give the same bits.
+
     Examples
     --------
     >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), "weighted")
     0.625
     >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), None).tolist()
     [1.0, 0.5]
+    >>> average_values(np.array([1.0, np.nan, 0.5]), np.array([1, 0, 3]), "macro")
+    0.75
     """
     if average is None:
         return np.asarray(values, dtype=np.float64)
-    if average == "weighted":
-        return float(np.average(values, weights=support))
-    return float(np.mean(values))
+    return float(average_rows(np.asarray(values, dtype=np.float64)[None, :],
+                              np.asarray(support, dtype=np.float64)[None, :], average)[0])
+
+
+def warn_left_out(name: str, values: Any, average: str | None) -> Any:
+    """``values`` unchanged; warns when a macro or weighted average of them leaves out
+    classes whose value is undefined (NaN) while others have one.
+
+    Examples
+    --------
+    >>> warn_left_out("sens", np.array([0.5, 1.0]), "macro").tolist()
+    [0.5, 1.0]
+    """
+    if average is None:
+        return values
+    v = np.asarray(values, dtype=np.float64)
+    undefined = int(np.count_nonzero(np.isnan(v)))
+    if 0 < undefined < v.size:
+        from measurelab._util.validation import warn_undefined
+
+        warn_undefined(f"the {average} {name} averages the {v.size - undefined} of {v.size} "
+                       f"classes where {name} is defined (undefined for {undefined}: no case "
+                       "of the class, or no case outside it)", 3)
+    return values
+
+
+def average_rows(values: np.ndarray, support: np.ndarray, average: str) -> np.ndarray:
+    """Per-class values (B, k) combined row by row as :func:`average_values` combines one
+    row ('macro' or 'weighted', over the classes whose value is defined), shape (B,).
+
+    Examples
+    --------
+    >>> v = np.array([[1.0, 0.5, 0.0], [np.nan, 0.5, 1.0], [np.nan, np.nan, np.nan]])
+    >>> average_rows(v, np.array([[1., 1, 2], [0, 1, 3], [0, 0, 0]]), "macro").tolist()
+    [0.5, 0.75, nan]
+    >>> average_rows(v, np.array([[1., 1, 2], [0, 1, 3], [0, 0, 0]]), "weighted").tolist()
+    [0.375, 0.875, nan]
+    """
+    defined = ~np.isnan(values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if average == "weighted":
+            w = np.where(defined, support, 0.0)
+            return np.where(defined, values * w, 0.0).sum(axis=1) / w.sum(axis=1)
+        return np.where(defined, values, 0.0).sum(axis=1) / defined.sum(axis=1)
 
 #: what the main parameters of the built-in measures accept: (test, expected); a parameter
 #: not listed here need only be a finite number when it is a number
@@ -295,4 +345,4 @@ class Measure:
             if average == "micro":  # every (case, class) pair pooled, as scikit-learn
                 return self.formula(table.micro_table(), **kw)
             values = np.array([self.formula(table.ovr_table(i), **kw) for i in range(table.k)])
-        return average_values(values, support, average)
+        return average_values(warn_left_out(self.name, values, average), support, average)

@@ -37,9 +37,11 @@ from measurelab.measures._definition import (
     Measure,
     Statistic,
     WalkOutput,
+    average_rows,
     average_values,
     check_average,
     check_param,
+    warn_left_out,
 )
 from measurelab.measures._lexicographic import build_two_level
 
@@ -54,11 +56,13 @@ __all__ = [
     "Registry",
     "Statistic",
     "WalkOutput",
+    "average_rows",
     "average_values",
     "check_average",
     "check_param",
     "measure",
     "registry",
+    "warn_left_out",
 ]
 
 
