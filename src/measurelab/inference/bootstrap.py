@@ -523,7 +523,9 @@ def _phi_inv(p: np.ndarray) -> np.ndarray:
 def range_bounds(measures: Any, *, difference: bool = False) -> np.ndarray:
     """What an undefined replicate of each measure counts as, (m, 2): the low and high
     end of the measure's declared range when both are finite (of a difference of two
-    values of the measure: ``(low − high, high − low)``), else ``(−inf, inf)``.
+    values of the measure: ``(low − high, high − low)``; of a measure with a target value
+    the comparisons difference the distances to it, which lie in ``[0, D]``: ``(−D, D)``),
+    else ``(−inf, inf)``.
 
     Parameters
     ----------
@@ -546,6 +548,9 @@ def range_bounds(measures: Any, *, difference: bool = False) -> np.ndarray:
         lo, hi = (float(v) for v in m.range)
         if not (math.isfinite(lo) and math.isfinite(hi)):
             lo, hi = -math.inf, math.inf
+        elif difference and m.target is not None:
+            far = max(m.target - lo, hi - m.target)
+            lo, hi = -far, far
         elif difference:
             lo, hi = lo - hi, hi - lo
         out[i] = (lo, hi)
@@ -718,9 +723,11 @@ class BootstrapIntervals:
 
 def _acceleration(jack: np.ndarray) -> np.ndarray:
     """BCa's acceleration per row: Σd³ / (6 (Σd²)^{3/2}), d = mean − θ₍ᵢ₎ over the finite
-    jackknife values (0 when they do not vary)."""
+    jackknife values (0 when they do not vary). The rows are summed in C order whatever the
+    caller's layout (a transposed view sums in another order: other last bits)."""
     if jack.shape[1] == 0:
         return np.zeros(jack.shape[0])
+    jack = np.ascontiguousarray(jack)
     fin = np.isfinite(jack)
     cnt = fin.sum(axis=1)
     j = np.where(fin, jack, 0.0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
@@ -161,7 +162,12 @@ class Measure:
     kind : 'threshold', 'rank', 'probability' or 'composite'
     statistic : which statistic the formula takes: 'counts', 'scores' or 'stats'
     range : (low, high) of the values, possibly infinite
-    higher_is_better : direction
+    higher_is_better : direction (with a ``target``: False, a smaller distance to it is
+        better; kept so that code reading the flag keeps working)
+    target : the ideal value for a measure that is best at a value rather than at an end
+        (Spiegelhalter's z: 0), or None. Every ranking goes through :meth:`badness`,
+        :meth:`goodness` and :meth:`is_better`, which rank such a measure by its distance
+        to the target; :attr:`direction` names the rule ('higher', 'lower', 'closer to 0')
     source : the paper (and equation) the definition follows
     aliases : other names
     multiclass : None (binary only), 'ovr' (average of one-vs-rest values: macro,
@@ -198,6 +204,7 @@ class Measure:
     block: Callable[..., Any] | None = None
     walk_output: WalkOutput | None = None
     levels: tuple[Measure, Measure] | None = field(default=None, repr=False)
+    target: float | None = None
 
     def __post_init__(self) -> None:
         from measurelab._util.validation import check_flag
@@ -228,6 +235,19 @@ class Measure:
         lo, hi = self.range
         if not lo <= hi:
             raise MeasurelabError(f"range={self.range!r} must satisfy low <= high")
+        if self.target is not None:
+            t = self.target
+            if (isinstance(t, bool) or not isinstance(t, int | float | np.integer | np.floating)
+                    or not np.isfinite(t)):
+                raise MeasurelabError(f"target must be a finite number or None, got "
+                                      f"{short_repr(t)}")
+            if not lo <= t <= hi:
+                raise MeasurelabError(f"target={t!r} lies outside range={self.range!r}")
+            if self.higher_is_better:
+                raise MeasurelabError(
+                    f"{self.name}: a measure with target={t!r} ranks by the distance to it "
+                    "(smaller is better); register it with higher_is_better=False")
+            object.__setattr__(self, "target", float(t))
         if self.walk_output is not None and not (isinstance(self.walk_output, str)
                                                  and self.walk_output in WALK_OUTPUTS):
             raise MeasurelabError(
@@ -239,6 +259,108 @@ class Measure:
     def description(self) -> str:
         doc = inspect.getdoc(self.formula) or ""
         return doc.splitlines()[0] if doc else ""
+
+    # -- ranking ----------------------------------------------------------------
+    @property
+    def direction(self) -> str:
+        """Which values are better: 'higher', 'lower' or 'closer to T' (a target T).
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> [registry.get(k).direction for k in ("auc", "brier", "spiegelhalter_z")]
+        ['higher', 'lower', 'closer to 0']
+        """
+        if self.target is not None:
+            return f"closer to {self.target:g}"
+        return "higher" if self.higher_is_better else "lower"
+
+    def badness(self, value: Any) -> Any:
+        """A sortable form of ``value`` where smaller is better: −v (higher is better), v
+        (lower is better) or |v − target|. Works on numbers, arrays and Fractions (exact:
+        the target enters as the Fraction of its float); NaN stays NaN.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> z = registry.get("spiegelhalter_z")
+        >>> z.badness(np.array([-100.0, 0.0, 2.5])).tolist()
+        [100.0, 0.0, 2.5]
+        >>> registry.get("auc").badness(0.75)
+        -0.75
+        """
+        if self.target is not None:
+            t: Any = self.target
+            if isinstance(value, Fraction):
+                t = Fraction(t)
+            return abs(value - t)
+        return -value if self.higher_is_better else value
+
+    def goodness(self, value: Any) -> Any:
+        """The higher-is-better form of ``value``: −:meth:`badness`.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("spiegelhalter_z").goodness(-3.0), registry.get("brier").goodness(0.2)
+        (-3.0, -0.2)
+        """
+        return -self.badness(value)
+
+    def is_better(self, a: Any, b: Any) -> bool:
+        """Whether value ``a`` is strictly better than ``b`` (NaN is never better, and
+        nothing is better than itself). Decided exactly: floats are compared as the
+        rationals they are, so a tie is a tie.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> z = registry.get("spiegelhalter_z")
+        >>> z.is_better(0.0, -100.0), z.is_better(-100.0, 0.0), z.is_better(-1.5, 1.5)
+        (True, False, False)
+        """
+        def exact(v: Any) -> Any:
+            v = v.item() if isinstance(v, np.generic) else v
+            if isinstance(v, float) and np.isfinite(v):
+                return Fraction(v)
+            return v
+
+        ga, gb = self.badness(exact(a)), self.badness(exact(b))
+        if ga != ga or gb != gb:  # NaN
+            return False
+        return bool(ga < gb)
+
+    def pair_statistic(self, a: Any, b: Any) -> Any:
+        """What a comparison of two models' values reports: ``a − b``, or for a measure
+        with a target the difference of the distances ``|a − t| − |b − t|`` (negative:
+        ``a`` is closer). NaN and ±inf follow numpy's arithmetic.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("spiegelhalter_z").pair_statistic(-0.5, 3.0)
+        -2.5
+        >>> registry.get("auc").pair_statistic(0.8, 0.7) > 0
+        True
+        """
+        with np.errstate(invalid="ignore"):
+            if self.target is not None:
+                return self.badness(a) - self.badness(b)
+            return a - b
+
+    def favours_first(self, statistic: Any) -> Any:
+        """Whether a :meth:`pair_statistic` says the first model is the better one (False
+        for 0 or NaN).
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("brier").favours_first(-0.01), registry.get("auc").favours_first(0.0)
+        (True, False)
+        """
+        if self.target is None and self.higher_is_better:
+            return statistic > 0
+        return statistic < 0
 
     @property
     def supports_multiclass(self) -> bool:
