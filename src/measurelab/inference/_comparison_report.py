@@ -149,7 +149,7 @@ def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
     rows = headline(cmp) if rows is None else rows
     alpha = 1.0 - cmp.level
     pct = round(100 * cmp.level)
-    higher = {n: m.higher_is_better for n, m in zip(cmp._names_m, cmp._measures, strict=True)}
+    measure_of = dict(zip(cmp._names_m, cmp._measures, strict=True))
     tests = cmp.tests()
     tests = tests[tests["measure"].isin(rows)]
     out = []
@@ -157,13 +157,18 @@ def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
         better: dict[str, list[str]] = {a: [], b: []}
         none: list[str] = []
         for r in g.itertuples(index=False):
+            if str(r.interval).startswith("no interval"):
+                continue  # untested (withheld): neither better nor "no difference"
             if not (r.p_holm < alpha) or math.isnan(r.diff):
                 none.append(str(r.measure))
                 continue
-            winner = a if (r.diff > 0) == higher[r.measure] else b
+            m = measure_of[r.measure]
+            # the row's diff is a − b, or |a − t| − |b − t| for a target value
+            winner = a if m.favours_first(r.diff) else b
             d, lo, hi = (r.diff, r.lo, r.hi) if winner == a else (-r.diff, -r.hi, -r.lo)
-            better[winner].append(f"{r.measure} ({_signed(d)}, {pct}% CI {_signed(lo)} to "
-                                  f"{_signed(hi)}, {_p(r.p_holm)})")
+            what = "" if m.target is None else f"distance to {m.target:g} "
+            better[winner].append(f"{r.measure} ({what}{_signed(d)}, {pct}% CI "
+                                  f"{_signed(lo)} to {_signed(hi)}, {_p(r.p_holm)})")
         parts = []
         for w, lose in ((a, b), (b, a)):
             if better[w]:
@@ -201,8 +206,9 @@ def best_sentence(cmp: Any, rows: list[str] | None = None) -> str:
         r = pref.loc[m]
         if not r["prefers"]:
             j = cmp._names_m.index(m)
+            ms = cmp._measures[j]  # a tie of a target measure: equal distance to it
             top = [n for n, x in zip(cmp.names, cmp._vals[:, j], strict=True)
-                   if x == r["value"]]
+                   if ms.badness(x) == ms.badness(r["value"])]
             key = f"{_join(top)} tie" if top and not math.isnan(r["value"]) else "undefined"
             groups.setdefault(key, []).append(m if key == "undefined" else
                                               f"{m} ({r['value']:.3g})")

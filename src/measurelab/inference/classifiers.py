@@ -357,23 +357,25 @@ class ClassifierComparison:
                 np.array([self._vals[a, j] for a, j in cells]),
                 run.jack[:, rows_a, col].T,
                 np.array([methods[self._names_m[j]] == "bootstrap-bca" for _a, j in cells]),
-                level)
+                level, iv.range_bounds([self._measures[j] for _a, j in cells]))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
-                           bi.undefined[i], math.nan)
+                           bi.undefined[i], bi.notes(i), math.nan)
                 if methods[self._names_m[c[1]]] == "bootstrap-se":
                     lo, hi, se, _p = replicate_wald(
                         float(self._vals[c]), run.reps[:, c[0], col[i]], level,
                         self._measures[c[1]].range)
-                    boot[c] = (lo, hi, "bootstrap-se", bi.infinite[i], bi.undefined[i], se)
+                    boot[c] = (lo, hi, "bootstrap-se", bi.infinite[i], bi.undefined[i], {},
+                               se)
         rows = []
         for a, name in enumerate(self.names):
             for j, k in enumerate(self._names_m):
                 value = float(self._vals[a, j])
                 if (a, j) in boot:
-                    lo, hi, method, inf_share, nan_share, se = boot[(a, j)]
+                    lo, hi, method, inf_share, nan_share, notes, se = boot[(a, j)]
                     r = iv.Interval(value, float(lo), float(hi), method, float(se))
-                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share)
+                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share,
+                                      **notes)
                 else:
                     r = self._analytic(a, k, value, methods[k], level)
                     inf_share = nan_share = math.nan
@@ -424,28 +426,38 @@ class ClassifierComparison:
             col = [need.index(self._names_m[j]) for _a, _b, j in cells]
             ia = [c[0] for c in cells]
             ib = [c[1] for c in cells]
-            with np.errstate(invalid="ignore"):  # inf − inf: an undefined difference
-                dr = run.reps[:, ia, col] - run.reps[:, ib, col]
-                dj = run.jack[:, ia, col] - run.jack[:, ib, col]
-                diffs = np.array([self._vals[a, j] - self._vals[b, j] for a, b, j in cells])
-                theta = run.theta[ia, col] - run.theta[ib, col]
+            # a − b, or the difference of the distances to a measure's target value
+            # (Measure.pair_statistic); inf − inf: an undefined difference
+            ms = [self._measures[j] for _a, _b, j in cells]
+            ra, rb = run.reps[:, ia, col], run.reps[:, ib, col]
+            ja, jb = run.jack[:, ia, col], run.jack[:, ib, col]
+            dr = np.stack([m.pair_statistic(ra[:, i], rb[:, i]) for i, m in enumerate(ms)],
+                          axis=1)
+            dj = np.stack([m.pair_statistic(ja[:, i], jb[:, i]) for i, m in enumerate(ms)],
+                          axis=1)
+            diffs = np.array([m.pair_statistic(self._vals[a, j], self._vals[b, j])
+                              for m, (a, b, j) in zip(ms, cells, strict=True)])
+            theta = np.array([m.pair_statistic(run.theta[a, c], run.theta[b, c])
+                              for m, a, b, c in zip(ms, ia, ib, col, strict=True)])
             bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
                             for _a, _b, j in cells])
-            bi = iv.BootstrapIntervals(dr.T, theta, diffs, dj.T, bca, level)
+            bi = iv.BootstrapIntervals(
+                dr.T, theta, diffs, dj.T, bca, level,
+                iv.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
             for i, c in enumerate(cells):
-                boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], str(bi.method[i]), bi.infinite[i],
-                           bi.undefined[i])
+                boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], _of_distance(ms[i], bi.method[i]),
+                           bi.infinite[i], bi.undefined[i], bi.notes(i))
                 if self._pair_method(self._names_m[c[2]]) == "bootstrap-se":
                     lo_r, hi_r = self._measures[c[2]].range
                     lo, hi, _se, p = replicate_wald(float(diffs[i]), dr[:, i], level,
                                                     (lo_r - hi_r, hi_r - lo_r))
-                    boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i])
+                    boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i], {})
         rows: list[dict[str, Any]] = []
         for a, b in pairs:
             for j, k in enumerate(self._names_m):
                 pm = self._pair_method(k)
-                with np.errstate(invalid="ignore"):
-                    diff = float(self._vals[a, j] - self._vals[b, j])
+                diff = float(self._measures[j].pair_statistic(self._vals[a, j],
+                                                              self._vals[b, j]))
                 row = {"a": self.names[a], "b": self.names[b], "measure": k, "diff": diff,
                        "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
                        "se": math.nan, "z": math.nan, "interval": pm}
@@ -463,12 +475,12 @@ class ClassifierComparison:
                         lo, hi = -hi, -lo
                     row.update(lo=lo, hi=hi, p=p, interval="tango-score")
                 else:
-                    lo, hi, p, method, inf_share, nan_share = boot[(a, b, j)]
+                    lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
                     row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
                     iv.warn_nonfinite(f"the difference in {k} of {self.names[a]!r} and "
                                       f"{self.names[b]!r}",
                                       iv.Interval(diff, float(lo), float(hi), method),
-                                      inf_share, nan_share)
+                                      inf_share, nan_share, **notes)
                 rows.append(row)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):
@@ -493,7 +505,10 @@ class ClassifierComparison:
     def tests(self) -> Any:
         """Paired tests for every pair of models and measure: ``a, b, measure, diff, lo,
         hi, p, p_holm, method, se, z, interval`` (diff = a − b; ``se`` and ``z`` for DeLong;
-        ``interval`` names the interval's method), Holm over all rows.
+        ``interval`` names the interval's method), Holm over all rows. For a measure whose
+        ideal is a target value (``Measure.target``: Spiegelhalter's z) the row compares
+        the distances to it, diff = |a − t| − |b − t| (negative: a is closer), and
+        ``interval`` says so.
 
         In a bootstrap row p is inverted from the same bootstrap distribution as the
         interval, and in a DeLong row both use the same standard error, so there
@@ -600,7 +615,7 @@ class ClassifierComparison:
         alpha = 1.0 - self.level if self.level is not None else math.nan
         rows = []
         for j, m in enumerate(self._measures):
-            v = self._vals[:, j] if m.higher_is_better else -self._vals[:, j]
+            v = m.goodness(self._vals[:, j])  # by distance for a measure with a target
             order = np.argsort(-np.nan_to_num(v, nan=-np.inf), kind="stable")
             best = int(order[0])
             tied = len(order) > 1 and v[order[0]] == v[order[1]]
@@ -615,7 +630,7 @@ class ClassifierComparison:
             beats = [o for o in self.names if o in p_of and p_of[o] < alpha and not tied]
             rows.append({
                 "measure": self._names_m[j],
-                "direction": "higher" if m.higher_is_better else "lower",
+                "direction": m.direction,
                 "prefers": "" if tied or math.isnan(v[best]) else best_name,
                 "value": float(self._vals[best, j]),
                 "runner_up": runner,
@@ -819,6 +834,23 @@ class ClassifierComparison:
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the forest plot."""
         return _report.repr_html(self)
+
+
+def _of_distance(m: Measure, method: Any) -> str:
+    """The interval method of a pair row, saying when its difference is one of distances
+    to the measure's target value.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> _of_distance(registry.get("spiegelhalter_z"), "bootstrap-bca")
+    'bootstrap-bca (diff of |v − 0|)'
+    >>> _of_distance(registry.get("auc"), "bootstrap-bca")
+    'bootstrap-bca'
+    """
+    if m.target is None:
+        return str(method)
+    return f"{method} (diff of |v − {m.target:g}|)"
 
 
 class MultiClassComparison(ClassifierComparison):

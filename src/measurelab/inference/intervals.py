@@ -56,6 +56,7 @@ from measurelab.inference.bootstrap import (  # noqa: F401  (the bootstrap's nam
     check_n_boot,
     jackknife_groups,
     percentile_interval,
+    range_bounds,
     rng_of,
     run_bootstrap,
 )
@@ -404,14 +405,17 @@ def holm(pvalues: Any) -> np.ndarray:
 
 # ------------------------------------------------------------------ bootstrap
 def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
-                 level: float) -> tuple[float, float]:
+                 level: float, bounds: tuple[float, float] = (-math.inf, math.inf)
+                 ) -> tuple[float, float]:
     """Bias-corrected and accelerated interval (Efron 1987) of one statistic.
 
     z₀ = Φ⁻¹((#{θ* < θ} + ½#{θ* = θ}) / B), a = Σd³ / (6 (Σd²)^{3/2}) with d the jackknife
     deviations; the ends are the replicate quantiles at Φ(z₀ + (z₀ + z_α)/(1 − a(z₀ + z_α))).
     Falls back to the percentile interval where the estimate sits at the edge of its
     replicates (:class:`~measurelab.inference.bootstrap.BootstrapIntervals`); the interval always
-    contains θ.
+    contains θ. Undefined replicates count as ``bounds[0]`` for the lower end and
+    ``bounds[1]`` for the upper (the ends of the statistic's range,
+    :func:`~measurelab.inference.bootstrap.range_bounds`; −∞ and +∞ by default).
 
     Examples
     --------
@@ -425,7 +429,7 @@ def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
         return (math.nan, math.nan)
     bi = BootstrapIntervals(r[None, :], np.array([theta]), np.array([theta]),
                             np.asarray(jack, dtype=np.float64)[None, :], np.array([True]),
-                            level)
+                            level, np.array([bounds], dtype=np.float64))
     return (float(bi.lo[0]), float(bi.hi[0]))
 
 
@@ -577,14 +581,32 @@ def warn_withheld(names: list[str]) -> None:
                        "a calibrated model; calibration_test answers 'is it calibrated?')")
 
 
-def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -> None:
+def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float, *,
+                   bounds: tuple[float, float] = (-math.inf, math.inf),
+                   rests: tuple[bool, bool] = (False, False)) -> None:
     """Warn when a bootstrap interval rests on infinite or undefined replicates (an end
-    is ±inf), when some replicates are undefined, or when it is a single value (its
-    replicates do not vary: a constant model, a perfect separation).
+    is ±inf, or, for a bounded measure, an end of its range), when some replicates are
+    undefined, or when it is a single value (its replicates do not vary: a constant
+    model, a perfect separation).
+
+    ``bounds`` is what an undefined replicate counted as (the ends of the measure's range,
+    :func:`~measurelab.inference.bootstrap.range_bounds`), ``rests`` whether the lower and
+    the upper end rest on undefined replicates
+    (:meth:`~measurelab.inference.bootstrap.BootstrapIntervals.notes` gives both).
 
     Examples
     --------
     >>> warn_nonfinite("acc", Interval(0.5, 0.4, 0.6, "bootstrap-bca"), 0.0, 0.0)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_nonfinite("sens", Interval(0.5, 0.2, 1.0, "bootstrap-bca"), 0.0, 0.1,
+    ...                    bounds=(0.0, 1.0), rests=(False, True))
+    >>> msg = str(w[0].message)
+    >>> msg[msg.index("(counted"):msg.index(")") + 1]
+    '(counted as 0 for the lower end, 1 for the upper: the ends of the range)'
+    >>> msg.endswith("the upper end rests on them")
+    True
     """
     if r.lo == r.hi == r.value and math.isfinite(r.value) and nan_share == 0:
         warn_undefined(f"the bootstrap interval of {what} is the single value {r.value:g}: "
@@ -597,9 +619,14 @@ def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -
     if inf_share > 0:
         parts.append(f"{100 * inf_share:.3g}% of the replicates are infinite")
     if nan_share > 0:
-        parts.append(f"{100 * nan_share:.3g}% are undefined (counted as -inf for the "
-                     "lower end, +inf for the upper)")
-    end = [s for s, v in (("lower", r.lo), ("upper", r.hi)) if math.isinf(v)]
+        lo_b, hi_b = bounds
+        where = ("" if math.isinf(lo_b) and math.isinf(hi_b)
+                 else ": the ends of the range")
+        hi_t = "+inf" if hi_b == math.inf else f"{hi_b:g}"
+        parts.append(f"{100 * nan_share:.3g}% are undefined (counted as {lo_b:g} for the "
+                     f"lower end, {hi_t} for the upper{where})")
+    end = [s for s, v, on in (("lower", r.lo, rests[0]), ("upper", r.hi, rests[1]))
+           if math.isinf(v) or on]
     tail = ""
     if end:
         tail = (f"; the {end[0]} end rests on them" if len(end) == 1

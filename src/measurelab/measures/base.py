@@ -37,9 +37,11 @@ from measurelab.measures._definition import (
     Measure,
     Statistic,
     WalkOutput,
+    average_rows,
     average_values,
     check_average,
     check_param,
+    warn_left_out,
 )
 from measurelab.measures._lexicographic import build_two_level
 
@@ -54,11 +56,13 @@ __all__ = [
     "Registry",
     "Statistic",
     "WalkOutput",
+    "average_rows",
     "average_values",
     "check_average",
     "check_param",
     "measure",
     "registry",
+    "warn_left_out",
 ]
 
 
@@ -186,7 +190,7 @@ class Registry:
                 "name": m.name,
                 "kind": m.kind,
                 "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
-                "direction": "higher" if m.higher_is_better else "lower",
+                "direction": m.direction,
                 "multiclass": "yes" if m.supports_multiclass else "no",
                 "aliases": ", ".join(m.aliases),
                 "source": m.source,
@@ -215,12 +219,14 @@ def measure(
     exact: bool = False,
     block: Callable[..., Any] | None = None,
     walk_output: WalkOutput | None = None,
+    target: float | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: register ``formula`` as a measure and return the formula unchanged.
 
     Default parameters are read from the formula's keyword arguments; the other arguments
     are the fields of :class:`Measure` (``walk_output``: the compiled walk's sum the
-    formula reads).
+    formula reads; ``target``: the ideal value of a measure best at a value, ranked by the
+    distance to it — give ``higher_is_better=False`` with it).
 
     Examples
     --------
@@ -264,6 +270,7 @@ def measure(
                 exact=exact,
                 block=block,
                 walk_output=walk_output,
+                target=target,
             )
         )
         return formula

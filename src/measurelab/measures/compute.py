@@ -239,7 +239,7 @@ class EvaluationResult(Mapping[str, Any]):
                     "value": value,
                     "kind": m.kind,
                     "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
-                    "direction": "higher" if m.higher_is_better else "lower",
+                    "direction": m.direction,
                     "note": notes.get(k, ""),
                     "source": m.source,
                 }

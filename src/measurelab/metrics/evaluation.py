@@ -373,7 +373,7 @@ def with_intervals(
         bi = iv.BootstrapIntervals(
             run.reps[:, 0, :].T, run.theta[0], np.array([float(result[k]) for k in boot]),
             run.jack[:, 0, :].T, np.array([methods[k] == "bootstrap-bca" for k in boot]),
-            level)
+            level, iv.range_bounds([result.measure(k) for k in boot]))
         for j, k in enumerate(boot):
             if methods[k] == "bootstrap-se":
                 from measurelab.inference.calibration import replicate_wald
@@ -385,7 +385,7 @@ def with_intervals(
                 out[k] = iv.Interval(float(result[k]), float(bi.lo[j]), float(bi.hi[j]),
                                      str(bi.method[j]))
             extra[k] = (float(bi.infinite[j]), float(bi.undefined[j]))
-            iv.warn_nonfinite(k, out[k], *extra[k])
+            iv.warn_nonfinite(k, out[k], *extra[k], **bi.notes(j))
     for k, v in result.items():
         if k not in out:
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
