@@ -40,9 +40,11 @@ from measurelab.measures._definition import (
     Measure,
     Statistic,
     WalkOutput,
+    average_rows,
     average_values,
     check_average,
     check_param,
+    warn_left_out,
 )
 from measurelab.measures._lexicographic import build_two_level
 
@@ -60,11 +62,13 @@ __all__ = [
     "Registry",
     "Statistic",
     "WalkOutput",
+    "average_rows",
     "average_values",
     "check_average",
     "check_param",
     "measure",
     "registry",
+    "warn_left_out",
 ]
 
 
@@ -194,7 +198,7 @@ class Registry:
                 "name": m.name,
                 "kind": m.kind,
                 "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
-                "direction": "higher" if m.higher_is_better else "lower",
+                "direction": m.direction,
                 "multiclass": "yes" if m.supports_multiclass else "no",
                 "aliases": ", ".join(m.aliases),
                 "source": m.source,
@@ -226,6 +230,7 @@ def measure(
     block: Callable[..., Any] | None = None,
     walk_output: WalkOutput | None = None,
     cost: Cost | None = None,
+    target: float | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: register ``formula`` as a measure and return the formula unchanged.
 
@@ -233,7 +238,9 @@ def measure(
     are the fields of :class:`Measure` (``walk_output``: the compiled walk's sum the
     formula reads; ``cost``: what it costs, :data:`COSTS`, by default 'linear' over the
     counts and 'sort' over the score table — state 'heavy' for a measure that would slow
-    the default set, which then computes it only when named).
+    the default set, which then computes it only when named; ``target``: the ideal value
+    of a measure best at a value, ranked by the distance to it — give
+    ``higher_is_better=False`` with it).
 
     Examples
     --------
@@ -278,6 +285,7 @@ def measure(
                 block=block,
                 walk_output=walk_output,
                 cost=cost,
+                target=target,
             )
         )
         return formula

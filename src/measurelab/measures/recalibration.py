@@ -37,6 +37,14 @@ weighted and not, with ties: 3e-16 measured, 1e-12 asserted
 (tests/measures/test_recalibration.py). SPEC §10's reference values are reproduced
 exactly. A bootstrap block computes each table's PAV once for the four measures. Binary
 only (the references define none for k classes).
+
+**In-sample.** PAV fitted and scored on the same cases describes *this sample*: as an
+estimate of the population's miscalibration it is biased upwards (PAV fits the noise), by
+about one standard error at n = 1,000, so a bootstrap interval around it misses a
+calibrated model's 0 every time. The registered measures say so in their names
+(``brier_mcb_insample``, ``brier_dsc_insample``, ``logloss_mcb_insample``,
+``logloss_dsc_insample``) and carry no interval; the population's values are estimated by
+:mod:`measurelab.measures.debiased_calibration` (``brier_mcb`` …).
 """
 
 from __future__ import annotations
@@ -267,88 +275,95 @@ def _each(blk: TableBlock, score: str, part: str) -> np.ndarray:
     return blk.memo[key][:, Decomposition._fields.index(part)].copy()
 
 
-def brier_mcb_block(blk: TableBlock) -> np.ndarray:
-    """Block form of :func:`brier_mcb`: one PAV per table."""
+def brier_mcb_insample_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`brier_mcb_insample`: one PAV per table."""
     return _each(blk, "brier", "mcb")
 
 
-def brier_dsc_block(blk: TableBlock) -> np.ndarray:
-    """Block form of :func:`brier_dsc`: one PAV per table."""
+def brier_dsc_insample_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`brier_dsc_insample`: one PAV per table."""
     return _each(blk, "brier", "dsc")
 
 
-def logloss_mcb_block(blk: TableBlock) -> np.ndarray:
-    """Block form of :func:`logloss_mcb`: one PAV per table."""
+def logloss_mcb_insample_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`logloss_mcb_insample`: one PAV per table."""
     return _each(blk, "log", "mcb")
 
 
-def logloss_dsc_block(blk: TableBlock) -> np.ndarray:
-    """Block form of :func:`logloss_dsc`: one PAV per table."""
+def logloss_dsc_insample_block(blk: TableBlock) -> np.ndarray:
+    """Block form of :func:`logloss_dsc_insample`: one PAV per table."""
     return _each(blk, "log", "dsc")
 
 
 _SOURCE = "Dimitriadis, Gneiting & Jordan 2021 (PNAS 118(8)) CORP decomposition, PAV"
 
 
-@measure("brier_mcb", kind="probability", statistic="scores", range=(0.0, 1.0),
-         higher_is_better=False, source=_SOURCE + ": Brier miscalibration",
-         block=brier_mcb_block)
-def brier_mcb(t: ScoreTable) -> float:
-    """Brier miscalibration (CORP): Brier(p) − Brier(PAV-recalibrated p); lower is
-    better, 0 when the predictions are their own isotonic recalibration.
+@measure("brier_mcb_insample", kind="probability", statistic="scores", range=(0.0, 1.0),
+         higher_is_better=False, aliases=("corp_brier_mcb",),
+         source=_SOURCE + ": Brier miscalibration",
+         block=brier_mcb_insample_block)
+def brier_mcb_insample(t: ScoreTable) -> float:
+    """Brier miscalibration of this sample (CORP, in-sample): Brier(p) − Brier(p
+    recalibrated by PAV on the same cases); lower is better, 0 when the predictions are
+    their own isotonic recalibration. A description of the sample, biased upwards as an
+    estimate of the population's miscalibration (that is :func:`brier_mcb`): no interval.
 
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.metrics.brier_mcb([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 7)
+    >>> round(ml.metrics.brier_mcb_insample([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 7)
     0.1016667
     """
-    return _part(t, "brier", "mcb", "brier_mcb")
+    return _part(t, "brier", "mcb", "brier_mcb_insample")
 
 
-@measure("brier_dsc", kind="probability", statistic="scores", range=(0.0, 0.25),
-         higher_is_better=True, source=_SOURCE + ": Brier discrimination",
-         block=brier_dsc_block)
-def brier_dsc(t: ScoreTable) -> float:
-    """Brier discrimination (CORP): Brier(base rate) − Brier(PAV-recalibrated p); higher
-    is better, at most the uncertainty π(1 − π).
+@measure("brier_dsc_insample", kind="probability", statistic="scores", range=(0.0, 0.25),
+         higher_is_better=True, aliases=("corp_brier_dsc",),
+         source=_SOURCE + ": Brier discrimination",
+         block=brier_dsc_insample_block)
+def brier_dsc_insample(t: ScoreTable) -> float:
+    """Brier discrimination of this sample (CORP, in-sample): Brier(base rate) − Brier(p
+    recalibrated by PAV on the same cases); higher is better, at most π(1 − π). A
+    description of the sample (the population's is :func:`brier_dsc`): no interval.
 
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.metrics.brier_dsc([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 7)
+    >>> round(ml.metrics.brier_dsc_insample([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 7)
     0.125
     """
-    return _part(t, "brier", "dsc", "brier_dsc")
+    return _part(t, "brier", "dsc", "brier_dsc_insample")
 
 
-@measure("logloss_mcb", kind="probability", statistic="scores", range=(0.0, math.inf),
-         higher_is_better=False, aliases=("mxe_mcb",),
-         source=_SOURCE + ": log-loss miscalibration", block=logloss_mcb_block)
-def logloss_mcb(t: ScoreTable) -> float:
-    """Log-loss miscalibration (CORP, natural log): log loss(p) − log loss(PAV-recalibrated
-    p); lower is better.
+@measure("logloss_mcb_insample", kind="probability", statistic="scores", range=(0.0, math.inf),
+         higher_is_better=False, aliases=("corp_logloss_mcb",),
+         source=_SOURCE + ": log-loss miscalibration", block=logloss_mcb_insample_block)
+def logloss_mcb_insample(t: ScoreTable) -> float:
+    """Log-loss miscalibration of this sample (CORP, in-sample, natural log): log loss(p) −
+    log loss(p recalibrated by PAV on the same cases); lower is better. A description of
+    the sample (the population's is :func:`logloss_mcb`): no interval.
 
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.metrics.logloss_mcb([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 6)
+    >>> round(ml.metrics.logloss_mcb_insample([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 6)
     0.323733
     """
-    return _part(t, "log", "mcb", "logloss_mcb")
+    return _part(t, "log", "mcb", "logloss_mcb_insample")
 
 
-@measure("logloss_dsc", kind="probability", statistic="scores", range=(0.0, math.log(2)),
-         higher_is_better=True, aliases=("mxe_dsc",),
-         source=_SOURCE + ": log-loss discrimination", block=logloss_dsc_block)
-def logloss_dsc(t: ScoreTable) -> float:
-    """Log-loss discrimination (CORP, natural log): log loss(base rate) − log
-    loss(PAV-recalibrated p); higher is better, at most the entropy of the base rate.
+@measure("logloss_dsc_insample", kind="probability", statistic="scores", range=(0.0, math.log(2)),
+         higher_is_better=True, aliases=("corp_logloss_dsc",),
+         source=_SOURCE + ": log-loss discrimination", block=logloss_dsc_insample_block)
+def logloss_dsc_insample(t: ScoreTable) -> float:
+    """Log-loss discrimination of this sample (CORP, in-sample, natural log): log
+    loss(base rate) − log loss(p recalibrated by PAV on the same cases); higher is better.
+    A description of the sample (the population's is :func:`logloss_dsc`): no interval.
 
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.metrics.logloss_dsc([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 6)
+    >>> round(ml.metrics.logloss_dsc_insample([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9]), 6)
     0.318257
     """
-    return _part(t, "log", "dsc", "logloss_dsc")
+    return _part(t, "log", "dsc", "logloss_dsc_insample")

@@ -359,7 +359,7 @@ def with_intervals(
     table = stats.require_table("ci")
     whole = table.is_integer and design is None
     methods = {k: iv.default_method(k, ci_method, whole_counts=whole) for k in result}
-    boot = [k for k, m in methods.items() if m in iv.BOOTSTRAP_METHODS]
+    boot = [k for k, m in methods.items() if m in iv.REPLICATE_METHODS]
     out = {}
     extra: dict[str, tuple[float, float]] = {}
     if boot:
@@ -373,16 +373,24 @@ def with_intervals(
         bi = iv.BootstrapIntervals(
             run.reps[:, 0, :].T, run.theta[0], np.array([float(result[k]) for k in boot]),
             run.jack[:, 0, :].T, np.array([methods[k] == "bootstrap-bca" for k in boot]),
-            level)
+            level, iv.range_bounds([result.measure(k) for k in boot]))
         for j, k in enumerate(boot):
-            out[k] = iv.Interval(float(result[k]), float(bi.lo[j]), float(bi.hi[j]),
-                                 str(bi.method[j]))
+            if methods[k] == "bootstrap-se":
+                from measurelab.inference.calibration import replicate_wald
+
+                lo, hi, se, _p = replicate_wald(float(result[k]), run.reps[:, 0, j], level,
+                                                result.measure(k).range)
+                out[k] = iv.Interval(float(result[k]), lo, hi, "bootstrap-se", se)
+            else:
+                out[k] = iv.Interval(float(result[k]), float(bi.lo[j]), float(bi.hi[j]),
+                                     str(bi.method[j]))
             extra[k] = (float(bi.infinite[j]), float(bi.undefined[j]))
-            iv.warn_nonfinite(k, out[k], *extra[k])
+            iv.warn_nonfinite(k, out[k], *extra[k], **bi.notes(j))
     for k, v in result.items():
         if k not in out:
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
                                          counts=stats.counts)
+    iv.warn_withheld([k for k in result if methods[k] == "none"])
     out = {k: out[k] for k in result}
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
