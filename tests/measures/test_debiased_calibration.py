@@ -180,3 +180,24 @@ def test_undefined_without_a_pair_of_similar_cases():
     with pytest.warns(ml.UndefinedMeasureWarning, match="brier_mcb is undefined"):
         v = ml.metrics.brier_mcb([1], [0.3])
     assert math.isnan(v)
+
+
+def test_large_tables_are_read_in_chunks_with_the_same_values(monkeypatch):
+    """150,000 rows (three chunks): a block of replicates gives each table's bits, and
+    the values equal one pass over all rows at once (to rounding)."""
+    import measurelab.measures.debiased_calibration as dc
+
+    rng = np.random.default_rng(8)
+    n = 150_000
+    p = np.sort(rng.beta(2, 2, n))
+    base = (rng.random(n) < p).astype(float)
+    mult = rng.multinomial(n, np.full(n, 1 / n), size=3).astype(float)
+    blk = TableBlock(p, mult * base, mult * (1 - base), integer=True)
+    chunked = block_estimates(blk)
+    for b in range(3):
+        assert np.array_equal(estimates(blk.table(b)).brier_mcb, chunked.brier_mcb[b:b + 1])
+    monkeypatch.setattr(dc, "_ROWS", 1 << 30)
+    whole = dc._estimates(dc.binned(p, mult * base, mult * (1 - base)))
+    for part in ("brier_mcb", "logloss_mcb", "brier_dsc", "logloss_dsc", "var"):
+        assert getattr(whole, part) == pytest.approx(getattr(chunked, part), rel=1e-9,
+                                                     abs=1e-15)

@@ -170,10 +170,20 @@ class BinnedCalibration(NamedTuple):
     logloss: np.ndarray
 
 
+#: rows summed at once: the temporaries of a large table stay a few MB, and the sums of a
+#: table are the same bits alone or in a block of replicates (the same chunks, the same
+#: order of additions)
+_ROWS = 1 << 16
+
+
 def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinnedCalibration:
     """The cell sums of tables with rows ``pos``, ``neg`` (shape (T, R)) over the increasing
     probabilities ``scores`` (R,): the cells are where the equal-mass group or the grid cell
     changes along the rows (:func:`mass_cells`; :func:`grid_cells` with min(B, 20) cells).
+
+    The rows are read in chunks of 65,536, each cell's sum built from the sums of its
+    pieces in row order, so memory stays bounded and a table gives the same bits alone as
+    in a block.
 
     Examples
     --------
@@ -185,38 +195,61 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinnedCalibr
     pos = np.asarray(pos, dtype=np.float64)
     neg = np.asarray(neg, dtype=np.float64)
     s = np.asarray(scores, dtype=np.float64)
-    m = pos + neg
-    t, rows = m.shape
-    mass = mass_cells(m)
-    per_unit = np.minimum(n_bins(m.sum(axis=1)), GRID_CELLS)
-    new = np.ones((t, rows), dtype=bool)
-    if rows > 1:
+    t, rows = pos.shape
+    chunks = [(a, min(rows, a + _ROWS)) for a in range(0, rows, _ROWS)]
+
+    def piece(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
+        return np.ascontiguousarray(pos[:, a:b]), np.ascontiguousarray(neg[:, a:b])
+
+    n = np.zeros(t)
+    for a, b in chunks:
+        p_c, n_c = piece(a, b)
+        n += (p_c + n_c).sum(axis=1)
+    groups = n_bins(n)
+    per_unit = np.minimum(groups, GRID_CELLS)
+    units = np.unique(per_unit).tolist()
+    k = int(groups.max()) + int(per_unit.max()) + 3 if t else 1  # cells per table, at most
+    sums = np.zeros((5, t, k))  # weight, positives, Σ r, Σ r², log loss
+    scale = (groups / np.where(n > 0, n, 1.0))[:, None]
+    carry = np.zeros(t)
+    prev_mass = np.full(t, np.nan)
+    prev_grid = np.full(t, np.nan)
+    started = np.zeros(t, dtype=np.int64)
+    for a, b in chunks:
+        p_c, n_c = piece(a, b)
+        m = p_c + n_c
+        x = np.cumsum(m, axis=1)
+        x += carry[:, None]
+        carry = x[:, -1].copy()
+        x -= 0.5 * m  # the mid-point of each row's weight
+        x *= scale
+        x -= (0.5 * groups)[:, None]
+        mass = _symmetric_cell(x)
+        sc = s[a:b]
+        grid = np.empty_like(mass)
+        for g in units:
+            grid[per_unit == g] = grid_cells(sc, g)
+        new = np.empty(m.shape, dtype=bool)
+        new[:, 0] = (mass[:, 0] != prev_mass) | (grid[:, 0] != prev_grid)
         np.not_equal(mass[:, 1:], mass[:, :-1], out=new[:, 1:])
-        for g in np.unique(per_unit).tolist():  # one grid per number of cells (few)
-            grid = grid_cells(s, g)
-            at = per_unit == g
-            new[at, 1:] |= (grid[1:] != grid[:-1])[None, :]
-    starts = np.flatnonzero(new.ravel())  # every table starts a cell: new[:, 0] is True
-    table_of = starts // max(rows, 1)
-    first = np.searchsorted(table_of, np.arange(t))
-    cell_of = np.arange(starts.size) - first[table_of]
-    k = int(cell_of.max()) + 1 if starts.size else 1
-    sc = np.clip(s, EPS, 1.0 - EPS)
-
-    def per_cell(v: np.ndarray) -> np.ndarray:
-        out = np.zeros((t, k))
-        if starts.size:
-            out[table_of, cell_of] = np.add.reduceat(v.ravel(), starts)
-        return out
-
-    return BinnedCalibration(
-        n=m.sum(axis=1),
-        w=per_cell(m),
-        y=per_cell(pos),
-        r=per_cell(s * m - pos),
-        r2=per_cell(pos * (1.0 - s) ** 2 + neg * (s * s)),
-        logloss=per_cell(-(pos * np.log(sc) + neg * np.log1p(-sc))),
-    )
+        new[:, 1:] |= grid[:, 1:] != grid[:, :-1]
+        prev_mass, prev_grid = mass[:, -1].copy(), grid[:, -1].copy()
+        cell = np.cumsum(new, axis=1)
+        cell += (started - 1)[:, None]
+        started = cell[:, -1] + 1  # cells begun so far
+        new[:, 0] = True  # a piece of the running cell starts every chunk
+        width = b - a
+        starts = np.flatnonzero(new.ravel())
+        table_of = starts // width
+        cell_of = cell.ravel()[starts]
+        clipped = np.clip(sc, EPS, 1.0 - EPS)
+        for i, v in enumerate((m, p_c, sc * m - p_c, p_c * (1.0 - sc) ** 2 + n_c * (sc * sc),
+                               -(p_c * np.log(clipped) + n_c * np.log1p(-clipped)))):
+            sums[i, table_of, cell_of] += np.add.reduceat(v.ravel(), starts)
+    used = int(started.max()) if t else 0
+    sums = sums[:, :, :max(used, 1)]
+    return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
+                             logloss=sums[4])
 
 
 def _entropy(x: np.ndarray) -> np.ndarray:
