@@ -53,6 +53,7 @@ from measurelab._util.validation import (
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
+from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
@@ -184,8 +185,8 @@ def compare_classifiers(
     --------
     >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"m": [0.2, 0.9, 0.4, 0.6, 0.3, 0.1]},
     ...                         measures=["sens"])
-    >>> r.intervals()[["model", "measure", "method"]].values.tolist()
-    [['m', 'sens', 'wilson']]
+    >>> r.intervals()[["model", "measure", "method"]].values.tolist()  # doctest: +ELLIPSIS
+    [['m', 'sens', 'wilson...']]
     """
     random_state = random_state_of(random_state, seed, "compare_classifiers")
     threshold = check_threshold_value(threshold)
@@ -379,11 +380,23 @@ class ClassifierComparison:
                 else:
                     r = self._analytic(a, k, value, methods[k], level)
                     inf_share = nan_share = math.nan
+                r = r._replace(method=self._with_evidence(r.method, j, r.lo, r.hi))
                 rows.append({"model": name, "measure": k, **r._asdict(),
                              "infinite": float(inf_share), "undefined": float(nan_share)})
         iv.warn_withheld([k for k in self._names_m if methods[k] == "none"])
         self._cache["intervals"] = rows
         return rows
+
+    def _with_evidence(self, method: str, j: int, lo: float, hi: float,
+                       **kind: bool) -> str:
+        """The method text of an interval of row ``j`` (``kind``: ``paired=True`` for a
+        difference) with what the coverage studies say of it
+        (:func:`~measurelab.inference.evidence.method_with_evidence`)."""
+        return ev.method_with_evidence(
+            method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
+            multiclass=isinstance(self, MultiClassComparison),
+            design=ev.design_name(self._design.stratify, weighted=self._w is not None),
+            average=getattr(self, "average", "macro"), **kind)
 
     def _analytic(self, a: int, k: str, value: float, method: str, level: float
                   ) -> iv.Interval:
@@ -397,7 +410,10 @@ class ClassifierComparison:
 
         ``se`` is DeLong's standard error (AUC); ``infinite`` and ``undefined`` the shares
         of bootstrap replicates whose value is ±inf or undefined (NaN for analytic
-        intervals): an end that rests on them is ±inf.
+        intervals): an end that rests on them is ±inf. ``method`` also says what the
+        coverage studies found (:mod:`measurelab.inference.evidence`): an interval without
+        a covering entry for its setting adds the reason, e.g. ``'bootstrap-bca (no
+        coverage evidence)'``.
 
         Examples
         --------
@@ -481,6 +497,8 @@ class ClassifierComparison:
                                       f"{self.names[b]!r}",
                                       iv.Interval(diff, float(lo), float(hi), method),
                                       inf_share, nan_share, **notes)
+                row["interval"] = self._with_evidence(row["interval"], j, row["lo"],
+                                                      row["hi"], paired=True)
                 rows.append(row)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):

@@ -37,6 +37,7 @@ from measurelab._util.validation import (
     random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference.classifiers import (
     ClassifierComparison,
@@ -228,6 +229,11 @@ class UnpairedComparison:
                                     self.level)
                 row.update(lo=r["lo"], hi=r["hi"], p=r["p"], se=r["se"], z=r["z"],
                            df=r["df"], interval="delong-unpaired")
+            row["interval"] = ev.method_with_evidence(
+                row["interval"], self._a._measures[j], bounds=(row["lo"], row["hi"]),
+                unpaired=True, level=self.level, design=ev.design_name(
+                    self._a._design.stratify,
+                    weighted=self._a._w is not None or self._b._w is not None))
             rows.append(row)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):

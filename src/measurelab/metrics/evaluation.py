@@ -340,15 +340,17 @@ def with_intervals(
     (SPEC §6), the bootstrap seeded by ``random_state`` (``seed`` is another name for it).
     ``design`` (an :class:`~measurelab.inference.intervals.CaseDesign`) resamples weighted
     cases; by default the table's whole counts are the cases (resampled jointly, or by
-    class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates.
+    class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates. Each
+    method text says what the coverage studies found for its setting
+    (:func:`~measurelab.inference.evidence.method_with_evidence`).
 
     Examples
     --------
     >>> import measurelab as ml
     >>> s = build_stats([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     >>> r = with_intervals(s, compute_measures(s, ["sens"]), 0.9)
-    >>> r.intervals()["method"].tolist()
-    ['wilson']
+    >>> r.intervals()["method"].tolist()   # the coverage studies ran at level 0.95
+    ['wilson (no coverage evidence at level 0.9)']
     """
     from measurelab.inference import intervals as iv
 
@@ -391,7 +393,10 @@ def with_intervals(
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
                                          counts=stats.counts)
     iv.warn_withheld([k for k in result if methods[k] == "none"])
-    out = {k: out[k] for k in result}
+    from measurelab.inference.evidence import design_name, with_evidence
+
+    out = {k: with_evidence(out[k], result.measure(k), level=level,
+                            design=design_name(stratify, weighted=not whole)) for k in result}
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
 
@@ -400,7 +405,7 @@ def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: An
                      average: str | None, labels: Any, **kw: Any) -> EvaluationResult:
     """``result`` of k-class input with an interval for each value: the single-model
     case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
-    cases for the rest)."""
+    cases for the rest; its method texts already say what the coverage studies found)."""
     from measurelab.inference import intervals as iv
     from measurelab.inference.classifiers import MultiClassComparison
     from measurelab.inference.multiclass import prepare_multiclass
