@@ -23,6 +23,8 @@ from typing import Any
 
 import pandas as pd
 
+from measurelab.inference.evidence import procedure
+
 from .cells import ALL, LEVEL
 
 #: a setting covers when its lowest coverage is at least this (nominal 0.95)
@@ -112,7 +114,7 @@ def _methods(summary: pd.DataFrame) -> dict[tuple[str, str, str, str], set[str]]
     out: dict[tuple[str, str, str, str], set[str]] = {}
     for r in s[["measure", "task", "design", "kind", "method"]].drop_duplicates().itertuples():
         key = (r.measure, "binary" if r.task == "binary" else "k", r.design, r.kind)
-        out.setdefault(key, set()).add(str(r.method))
+        out.setdefault(key, set()).add(procedure(str(r.method)))
     return out
 
 

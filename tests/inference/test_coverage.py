@@ -252,6 +252,15 @@ def test_error_in_a_simulation_is_a_miss(monkeypatch: pytest.MonkeyPatch) -> Non
     assert warned == ["error: broken on purpose"]
 
 
+def test_method_family() -> None:
+    """Records keep the procedure and a BCa fallback apart, never a note that varies."""
+    f = cells.method_family
+    assert f("bootstrap-bca (3% undefined: counted at the ends of [0, 1])") == "bootstrap-bca"
+    assert f("bootstrap-percentile (BCa at edge) (no coverage evidence)") == (
+        "bootstrap-percentile (BCa at edge)")
+    assert f("wilson (coverage 0.862 < 0.90 at n=100, π=0.05)") == "wilson"
+
+
 def test_clustered_share() -> None:
     """Pooled coverage: the share over all intervals, simulations as clusters."""
     p, se = cells.clustered_share(np.array([0, 0, 1, 1, 2, 2]),
@@ -362,7 +371,7 @@ def test_settings() -> None:
     f1 = got[("f1", "binary", "single", ())]
     assert (f1.cells, f1.lowest, f1.where, bool(f1.covers)) == (2, 0.88, "n=100, π=0.2", False)
     assert f1.mean == pytest.approx((0.93 + 0.88 + 0.95 + 0.97) / 4)
-    assert f1.methods == ["bootstrap-bca", "bootstrap-percentile (BCa at edge)"]
+    assert f1.methods == ["bootstrap-bca"]   # procedures: the fallback is BCa
     assert len(f1.figures) == 4
     assert f1.figures[0] == ["binormal", 100, 0.2, "", "a", 0.93, 0.01, 0]
     paired = got[("f1", "binary", "paired", ())]

@@ -99,6 +99,8 @@ def test_methods_and_levels(evidence: Path) -> None:
     # a BCa interval that fell back to the percentile one is the BCa procedure
     assert ev.coverage_verdict("mcc", method="bootstrap-percentile (BCa at edge)").covers
     assert ev.coverage_verdict("mcc", method="bootstrap-percentile").status == "none"
+    assert ev.coverage_verdict("mcc", method="bootstrap-bca (5% undefined: counted at the "
+                               "ends of [-1, 1])").covers
     assert ev.coverage_verdict("auc", paired=True, method="delong").covers
 
 
@@ -193,6 +195,10 @@ def test_texts() -> None:
     assert ev.procedure("bootstrap-percentile (BCa at edge) (no coverage evidence)") == \
         "bootstrap-bca"
     assert ev.procedure("tango-score") == "tango-score"
+    assert ev.procedure("bootstrap-bca (5% undefined: counted at the ends of [0, 1]) "
+                        "(no coverage evidence)") == "bootstrap-bca"
+    assert ev.procedure("bootstrap-percentile (2% undefined: counted at the ends of "
+                        "[0, 1])") == "bootstrap-percentile"
     assert ev.design_name(True, weighted=True) == "weighted"
 
 

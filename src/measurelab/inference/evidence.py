@@ -373,17 +373,23 @@ def plain_method(text: str) -> str:
 
 
 def procedure(text: str) -> str:
-    """The interval procedure a method column's text names: without the evidence note, and
-    a BCa interval that fell back to the percentile one as BCa (what a study's entry is
-    about).
+    """The interval procedure a method column's text names (what a study's entry is about):
+    the method's name without the notes in parentheses after it (the evidence note, the
+    share of undefined replicates, ...), and a BCa interval that fell back to the
+    percentile one as BCa.
 
     Examples
     --------
     >>> procedure("bootstrap-percentile (BCa at edge) (no coverage evidence)")
     'bootstrap-bca'
+    >>> procedure("bootstrap-bca (5% undefined: counted at the ends of [0, 1])")
+    'bootstrap-bca'
     """
     plain = plain_method(text)
-    return _FALLBACKS.get(plain, plain)
+    for fallback, proc in _FALLBACKS.items():
+        if plain.startswith(fallback):
+            return proc
+    return plain.split(" (", 1)[0]
 
 
 _COVERAGE_NOTE = re.compile(r"coverage \d\.\d+ < \d\.\d+")
