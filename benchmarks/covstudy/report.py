@@ -139,6 +139,7 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
              warnings_by_cell: Mapping[str, Mapping[str, int]] | None = None) -> str:
     """The whole report."""
     se95 = math.sqrt(0.95 * 0.05 / sims)
+    heavy = [m for m in HEAVY if any(m in c.measures for c in cells)]
     gens = {c.generator: generator(c.task, c.generator, c.classes) for c in cells}
     n_cover = int(table.covers.sum())
     out = ["# Coverage of measurelab's 95% intervals: every measure", ""]
@@ -161,7 +162,9 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
         "`top_k_acc` k = 1, `cal` a window of 100, `oarp` x = 1); threshold measures at 0.5 "
         "(binary) or the arg-max (k classes); k classes at `average='macro'`, and on one "
         "cell 'weighted' and 'micro' for the measures whose value depends on it. The "
-        f"costly calibration family ({', '.join(HEAVY)}) runs on fewer cells.", "",
+        f"costly calibration family ({', '.join(heavy) or 'none offers an interval'}) runs "
+        "on fewer cells; measures whose interval measurelab withholds (NaN, the reason in "
+        "the method column) are not simulated.", "",
         "**Generators**:", "", *[f"- {g.describe()}" for g in gens.values()], "",
         "**Designs**: `random` = a random sample (class counts random), intervals with "
         "`stratify=False` (cases resampled jointly); `fixed` = exact class counts "
