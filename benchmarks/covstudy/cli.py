@@ -36,7 +36,7 @@ def _parser() -> argparse.ArgumentParser:
                          "measurelab ships); quick: the same cells with tiny sizes "
                          "(preliminary); custom: the grid given by the options below")
     ap.add_argument("--sims", type=int, default=None,
-                    help="simulated test sets per cell (default 400; quick 3)")
+                    help="simulated test sets per cell (default 500; quick 3)")
     ap.add_argument("--n-boot", type=int, default=None,
                     help="bootstrap replicates (default 1000; quick 100)")
     ap.add_argument("--pop-size", type=int, default=None,
@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = _parser()
     args = ap.parse_args(argv)
     quick = args.plan == "quick"
-    sims = args.sims if args.sims is not None else (QUICK["sims"] if quick else 400)
+    sims = args.sims if args.sims is not None else (QUICK["sims"] if quick else 500)
     n_boot = args.n_boot if args.n_boot is not None else (QUICK["n_boot"] if quick else 1000)
     pop_b = args.pop_size or (QUICK["pop_size"] if quick else POP_SIZE)
     pop_k = args.pop_size_k or (QUICK["pop_size_k"] if quick else MULTI_POP_SIZE)
