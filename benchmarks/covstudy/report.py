@@ -45,8 +45,9 @@ def verdict_table(table: pd.DataFrame, preliminary: bool) -> list[str]:
         verdict = ("preliminary" if preliminary else "covers" if r.covers
                    else f"**below {BAR:.2f}**")
         avgs = ", ".join(r.averages) if len(r.averages) < 3 else "all"
+        se = f" ± {r.mcse_lowest:.3f}" if math.isfinite(r.mcse_lowest) else ""
         out.append(f"| {r.measure} | {r.classes} | {r.design} | {_KIND[r.kind]} | "
-                   f"{avgs if r.classes == 'k' else ''} | {r.cells} | {r.lowest:.3f} "
+                   f"{avgs if r.classes == 'k' else ''} | {r.cells} | {r.lowest:.3f}{se} "
                    f"({r.where}) | {r.mean:.3f} | {verdict} |")
     return out
 
@@ -83,7 +84,7 @@ def coverage_tables(summary: pd.DataFrame, sims: int) -> list[str]:
                 if kind == "single":
                     a = gc[gc.model == "a"]
                     b = gc[gc.model == "b"]
-                    cov_row.append(" / ".join(f"{x.coverage.iloc[0]:.3f}" if len(x) else "–"
+                    cov_row.append(" / ".join(_cov(x.iloc[0], sims) if len(x) else "–"
                                               for x in (a, b)))
                     p = gc[gc.model == "pooled"].iloc[0]
                 else:
@@ -98,7 +99,7 @@ def coverage_tables(summary: pd.DataFrame, sims: int) -> list[str]:
                                 + (f" ({', '.join(extra)})" if extra else ""))
             cov_lines.append("| " + " | ".join(cov_row) + " |")
             miss_lines.append("| " + " | ".join(miss_row) + " |")
-        what = ("Coverage of model a / model b" if kind == "single"
+        what = ("Coverage ± Monte Carlo SE of model a / model b" if kind == "single"
                 else "Coverage ± Monte Carlo SE")
         out += [f"### {title}", "", f"{what}:", "", *cov_lines, "",
                 "Misses below / above (interval entirely below / above the target"
