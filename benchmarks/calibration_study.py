@@ -29,10 +29,12 @@ The size (the calibrated model's rejection rate) needs a finer Monte Carlo error
 power, so it has its own ``size_sims`` test sets per cell, with the calibrated model's tests
 only.
 
-Run (the full study, a few hours on one core)::
+Run (the full study, a few hours on one core; ``--evidence`` writes the verdicts measurelab
+reads for the method column of these intervals)::
 
     .venv/bin/python benchmarks/calibration_study.py --sims 400 --test-sims 200 \\
-        --size-sims 1000 --n 200 1000 5000 --n-boot 1000 --out docs/calibration_coverage.md
+        --size-sims 1000 --n 200 1000 5000 --n-boot 1000 --out docs/calibration_coverage.md \\
+        --evidence src/measurelab/data/coverage/calibration.json
 
 A quick check of the harness::
 
@@ -287,6 +289,51 @@ def summarise(cells: dict[tuple[str, int], dict[str, Any]],
     return {"single": single, "paired": paired, "tests": tests, "size": size}
 
 
+def evidence(summary: dict[str, list[dict[str, Any]]], args: argparse.Namespace
+             ) -> dict[str, Any]:
+    """The study's verdicts in the format the library reads (``measurelab/data/coverage/``,
+    schema 1): one entry per measure and kind (single model, paired difference) whose
+    interval the library gives, every cell a row of ``figures``."""
+    import datetime
+
+    from measurelab.inference.evidence import procedure
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True, check=False).stdout.strip() or "unknown"
+    except OSError:  # pragma: no cover
+        commit = "unknown"
+    entries = []
+    for kind, rows in (("single", summary["single"]), ("paired", summary["paired"])):
+        for m in MEASURES:
+            rs = [r for r in rows if r["measure"] == m and not r["withheld"]]
+            if not rs:
+                continue
+            low = min(rs, key=lambda r: r["coverage"])
+            who = low.get("model") or f"{low['a']}−{low['b']}"
+            entries.append({
+                "measure": m, "classes": "binary", "design": "random", "kind": kind,
+                "averages": [],
+                "methods": sorted({procedure(x) for r in rs
+                                   for x in r["method"].split(" / ") if x}),
+                "cells": len(rs), "lowest": low["coverage"],
+                "where": f"n={low['n']}, {low['prior']} prior, {who}",
+                "mean": float(np.mean([r["coverage"] for r in rs])),
+                "mcse_lowest": low["mc_se"],
+                "covers": bool(all(r["coverage"] >= 0.90 for r in rs)),
+                "figures": [[r["prior"], r["n"], r.get("model") or f"{r['a']}−{r['b']}",
+                             round(r["coverage"], 4), round(r["mc_se"], 4)] for r in rs]})
+    return {"schema": 1, "source": "calibration",
+            "title": "measurelab's calibration study (benchmarks/calibration_study.py)",
+            "preliminary": args.sims < 100, "level": LEVEL, "bar": 0.90, "sims": args.sims,
+            "n_boot": args.n_boot, "commit": commit, "measurelab": ml.__version__,
+            "command": "python benchmarks/calibration_study.py " + " ".join(sys.argv[1:]),
+            "date": datetime.date.today().isoformat(),
+            "grid": {"priors": args.priors, "n": args.n, "models": list(MODELS)},
+            "cell_fields": ["prior", "n", "model", "coverage", "mc_se"],
+            "entries": entries}
+
+
 def _fmt(x: float, d: int = 3) -> str:
     return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{d}f}"
 
@@ -387,6 +434,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pop-size", type=int, default=2_000_000)
     ap.add_argument("--out", default="docs/calibration_coverage.md")
     ap.add_argument("--json", default=None, help="also write the summary as JSON here")
+    ap.add_argument("--evidence", default=None,
+                    help="write the verdicts the library reads here (e.g. "
+                         "src/measurelab/data/coverage/calibration.json)")
     ap.add_argument("--cache", default="out/calibration-study")
     ap.add_argument("--no-progress", dest="progress", action="store_false")
     args = ap.parse_args(argv)
@@ -397,6 +447,8 @@ def main(argv: list[str] | None = None) -> int:
     _atomic_write(Path(args.out), report(summary, args, pops))
     if args.json:
         _atomic_write(Path(args.json), json.dumps(summary, indent=1))
+    if args.evidence:
+        _atomic_write(Path(args.evidence), json.dumps(evidence(summary, args), indent=1))
     return 0
 
 

@@ -151,7 +151,8 @@ def test_a_small_calibration_study(tmp_path):
             "--priors", "balanced",
             "--n-boot", "200", "--n-resamples", "99", "--pop-size", "200000", "--out",
             str(out), "--cache", str(tmp_path / "cache"), "--json",
-            str(tmp_path / "s.json"), "--no-progress"]
+            str(tmp_path / "s.json"), "--evidence", str(tmp_path / "e.json"),
+            "--no-progress"]
     assert study.main(args) == 0
     import json
 
@@ -165,5 +166,11 @@ def test_a_small_calibration_study(tmp_path):
     assert size["sims"] == 100 and size["consistency"] <= 0.05 + 3 * 0.0218  # 3 MC SEs
     text = out.read_text()
     assert "## Summary" in text and "Calibration test" in text
+    ev = json.loads((tmp_path / "e.json").read_text())
+    assert ev["source"] == "calibration" and ev["preliminary"]  # 40 test sets: a check only
+    kinds = {(e["measure"], e["kind"]): e["methods"] for e in ev["entries"]}
+    assert kinds[("brier_mcb", "single")] == ["debiased-wald"]
+    assert kinds[("brier_dsc", "paired")] == ["bootstrap-se"]
+    assert ("logloss_mcb", "single") not in kinds
     # resuming from the cache gives the same report
     assert study.main(args) == 0 and out.read_text() == text
