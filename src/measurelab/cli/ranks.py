@@ -48,6 +48,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="--long: column of the scores (default score)")
     p.add_argument("--lower-is-better", action="store_true",
                    help="the scores are losses or errors: the smallest ranks first")
+    p.add_argument("--measure", metavar="NAME",
+                   help="the registered measure the scores are values of: its direction "
+                        "orders them (spiegelhalter_z: the nearest to 0 ranks first)")
     p.add_argument("--alpha", default="0.05", metavar="A",
                    help="level of the tests and the critical difference (default 0.05)")
     p.add_argument("--decimals", metavar="D",
@@ -90,12 +93,12 @@ def read_table(args: argparse.Namespace) -> Any:
     import pandas as pd
 
     from measurelab.io import source_name
-    from measurelab.io.frames import check_header, csv_header
+    from measurelab.io.frames import CSV_FLOATS, check_header, csv_header
 
     name = source_name(args.file)
     src: Any = io.BytesIO(sys.stdin.buffer.read()) if args.file == "-" else args.file
     try:
-        df = pd.read_csv(src)
+        df = pd.read_csv(src, float_precision=CSV_FLOATS)
     except FileNotFoundError:
         raise MeasurelabError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -156,9 +159,17 @@ def run(args: argparse.Namespace) -> int:
     seed_value = seed(args.seed, "--seed")
     if args.html is not None:
         output_file(args.html, "--html")
+    direction: dict[str, Any] = {"higher_is_better": not args.lower_is_better}
+    if args.measure is not None:
+        if args.lower_is_better:
+            raise MeasurelabError("give --measure or --lower-is-better, not both: the "
+                                  "measure says which scores are better")
+        from measurelab.measures.base import registry
+
+        direction = {"measure": registry.resolve(args.measure)[0]}
     table = read_table(args)
-    res = demsar(table, higher_is_better=not args.lower_is_better, alpha=alpha,
-                 decimals=decimals, tie_correction=args.tie_correction)
+    res = demsar(table, alpha=alpha, decimals=decimals, tie_correction=args.tie_correction,
+                 **direction)
     bayes = None
     if args.bayes:
         bayes = res.bayes(rope=rope, seed=seed_value)
@@ -167,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
                "friedman": {"chi2": res.friedman_chi2, "p": res.friedman_p},
                "iman_davenport": {"F": res.iman_davenport_F, "p": res.iman_davenport_p},
                "alpha": res.alpha, "q_alpha": res.q_alpha, "cd": res.cd,
-               "higher_is_better": res.higher_is_better,
+               "higher_is_better": res.higher_is_better, "direction": res.direction,
                "pairs": res.wdl.to_dict("records")}
         if bayes is not None:
             out["bayes"] = bayes.to_dict("records")
