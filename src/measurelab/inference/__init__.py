@@ -14,7 +14,11 @@
   Bonferroni–Dunn over many data sets);
 * :mod:`~measurelab.inference.bayes` — :func:`bayes_compare`, the Bayesian comparison of
   two classifiers (correlated t-test, signed-rank and sign tests, hierarchical model:
-  Benavoli et al. 2017), the probabilities of better, practically equivalent, worse.
+  Benavoli et al. 2017), the probabilities of better, practically equivalent, worse;
+* :mod:`~measurelab.inference.learners` — :func:`compare_learners`, learning algorithms
+  compared by cross-validation (one data set or many), with the statistics of
+  :mod:`~measurelab.inference.cvstats` (corrected repeated k-fold t, 5×2cv t and F, nested
+  cross-validation).
 
 Examples
 --------
@@ -31,6 +35,11 @@ _LAZY = {
                     "measurelab.inference.bayes"),
     **dict.fromkeys(("ClassifierComparison", "compare_classifiers"),
                     "measurelab.inference.classifiers"),
+    **dict.fromkeys(("CVTestResult", "NestedCVResult", "combined_f_5x2cv", "corrected_t",
+                     "nested_cv_interval", "paired_t_5x2cv"), "measurelab.inference.cvstats"),
+    "LearnerComparison": "measurelab.inference.learner_comparison",
+    "LearnerComparisonOverDatasets": "measurelab.inference.learner_datasets",
+    "compare_learners": "measurelab.inference.learners",
     **dict.fromkeys(("DemsarResult", "bonferroni_dunn_q", "demsar", "nemenyi_q"),
                     "measurelab.inference.friedman"),
     **dict.fromkeys(("Interval", "delong_paired", "holm", "mcnemar_exact",
@@ -43,23 +52,32 @@ _LAZY = {
 }
 __all__ = [
     "BayesComparison",
+    "CVTestResult",
     "ClassifierComparison",
     "DemsarResult",
     "Interval",
+    "LearnerComparison",
+    "LearnerComparisonOverDatasets",
+    "NestedCVResult",
     "TTestResult",
     "UnpairedComparison",
     "WilcoxonResult",
     "bayes_compare",
     "bayes_pairs",
     "bonferroni_dunn_q",
+    "combined_f_5x2cv",
     "compare_classifiers",
+    "compare_learners",
     "compare_unpaired",
+    "corrected_t",
     "delong_paired",
     "demsar",
     "holm",
     "mcnemar_exact",
     "mcnemar_interval",
     "nemenyi_q",
+    "nested_cv_interval",
+    "paired_t_5x2cv",
     "paired_ttest",
     "proportion_interval",
     "tango_interval",
