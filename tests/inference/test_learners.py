@@ -193,6 +193,37 @@ def test_decision_scores_and_labels(data):
                    cv=3).measures == ["acc", "auc"]
 
 
+class LabelsOnly(BaseEstimator, ClassifierMixin):
+    """A classifier that gives labels only (no predict_proba, no decision_function)."""
+
+    def fit(self, X, y):
+        self.nb_ = GaussianNB().fit(X, y)
+        self.classes_ = self.nb_.classes_
+        return self
+
+    def predict(self, X):
+        return self.nb_.predict(X)
+
+
+@pytest.mark.parametrize("pos_label", ["no", "yes"])
+def test_a_learner_of_labels_only(data, pos_label):
+    from sklearn.metrics import f1_score
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = data
+    text = np.where(y == 1, "yes", "no")
+    r = compare({"labels": LabelsOnly(), "nb": GaussianNB()}, X, text, cv=3,
+                pos_label=pos_label)
+    assert r.measures == ["acc"]  # no ranking or probability measure from labels
+    f = r.with_measures(["acc", "f1"]).fold_scores()
+    for s, (train, test) in enumerate(StratifiedKFold(3, shuffle=True, random_state=0)
+                                      .split(X, text)):
+        pred = GaussianNB().fit(X[train], text[train]).predict(X[test])
+        got = f[(f.learner == "labels") & (f.fold == s)].set_index("measure").value
+        assert got["acc"] == pytest.approx(accuracy_score(text[test], pred))
+        assert got["f1"] == pytest.approx(f1_score(text[test], pred, pos_label=pos_label))
+
+
 def test_pos_label_and_text_labels(data):
     X, y = data
     text = np.where(y == 1, "yes", "no")

@@ -64,6 +64,9 @@ class Target:
         if arr.ndim != 1:
             raise MeasurelabError(f"{where}: y must be 1-d (one label per case), got shape "
                                   f"{arr.shape}")
+        if arr.dtype.kind == "f" and np.isnan(arr).any():
+            raise MeasurelabError(f"{where}: y holds NaN at case {int(np.argmax(np.isnan(arr)))}"
+                                  "; every case needs a label")
         try:
             labels, yi = np.unique(arr, return_inverse=True)
         except TypeError:
@@ -310,7 +313,9 @@ def fit_predict(estimator: Any, X: Any, y: np.ndarray, train: np.ndarray,
         return "decision", (d if cols[1] == pos else -d)
     pred = np.asarray(est.predict(Xt))
     index = {v: i for i, v in enumerate(labels)}
-    return "label", np.array([index.get(v, -1) for v in pred.tolist()], dtype=np.float64)
+    idx = np.array([index.get(v, -1) for v in pred.tolist()], dtype=np.float64)
+    # two classes: 1 for the positive label, a score decided at 0.5 like a probability
+    return "label", ((idx == pos).astype(np.float64) if k == 2 else idx)
 
 
 def _columns(classes: Any, labels: tuple[Any, ...]) -> list[int] | None:
@@ -454,8 +459,9 @@ def choose_measures(measures: Any, kinds: dict[str, str], target: Target) -> lis
     if measures is None:
         chosen = [registry.get(k) for k in DEFAULT_MEASURES]
         probs = all(k == "probability" for k in kinds.values())
+        scores = "label" not in kinds.values()  # a ranking needs scores, not labels
         chosen = [m for m in chosen if probs or (not m.needs_probabilities and (
-            target.binary or m.statistic == "counts"))]
+            m.statistic == "counts" or scores))]
     else:
         if isinstance(measures, str) and measures == "all":
             raise MeasurelabError("measures='all' is not offered here: a test per measure and "

@@ -239,6 +239,8 @@ def _compare_one(names: list[str], ests: list[Any], X: Any, y: Any, *, dataset: 
                  n_jobs: int, groups: Any, pos_label: Any, scheduler: Any,
                  progress: bool | None) -> LearnerComparison:
     where = f"data set {dataset!r}: " if dataset else ""
+    if not (hasattr(X, "iloc") or hasattr(X, "shape")):
+        X = np.asarray(X)  # a list of rows: numpy's indexing
     target = runs.Target.of(y, pos_label, (where or "compare_learners: ").rstrip(": "))
     if _n_rows(X) != target.y.size:
         raise MeasurelabError(f"{where}X has {_n_rows(X)} rows but y has {target.y.size} "
