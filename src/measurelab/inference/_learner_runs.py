@@ -558,6 +558,37 @@ def warn_undefined_folds(values: np.ndarray, learner: str, measures: list[Measur
                            "interval and tests are NaN", stacklevel=4)
 
 
+# ----------------------------------------------------------------------- posteriors
+def posteriors(names: list[str], measures: list[Measure], scores: Any, ropes: dict[str, float],
+               *, method: str, runs: int, threshold: float, rng: np.random.Generator,
+               **kwargs: Any) -> Any:
+    """The Bayesian verdict of every pair of learners on every measure:
+    :func:`~measurelab.inference.bayes.bayes_compare` of ``scores(a, measure)`` (fold
+    scores, or data sets × folds), NaN with a warning where a fold's value is undefined.
+    A table ``a, b, measure, p_a_better, p_rope, p_b_better, verdict``."""
+    import pandas as pd
+
+    from measurelab.inference.bayes import bayes_compare
+
+    rows = []
+    for a, b in combinations(range(len(names)), 2):
+        for m in measures:
+            x, y = scores(a, m.name), scores(b, m.name)
+            if not (np.isfinite(x).all() and np.isfinite(y).all()):
+                warn_undefined(f"bayes: {m.name} of {names[a]!r} or {names[b]!r} is undefined "
+                               "on a fold; its posterior is NaN", stacklevel=4)
+                rows.append((names[a], names[b], m.name, math.nan, math.nan, math.nan,
+                             "undecided"))
+                continue
+            r = bayes_compare(x, y, rope=ropes[m.name], method=method, runs=runs,
+                              higher_is_better=m.higher_is_better, names=(names[a], names[b]),
+                              random_state=rng, **kwargs)
+            rows.append((names[a], names[b], m.name, r.p_a_better, r.p_rope, r.p_b_better,
+                         r.verdict(threshold)))
+    return pd.DataFrame(rows, columns=["a", "b", "measure", "p_a_better", "p_rope",
+                                       "p_b_better", "verdict"])
+
+
 # ------------------------------------------------------------------ per-case losses
 def case_values(name: str, p: np.ndarray, kind: str, target: Target,
                 idx: np.ndarray | Any = slice(None)) -> np.ndarray:

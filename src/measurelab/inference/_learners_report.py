@@ -155,6 +155,20 @@ def _write(path: Path, data: bytes) -> None:
     atomic_write_bytes(path, data)
 
 
+def _page_options(path: Any, title: Any, rope: Any, files: Any) -> tuple[Any, bool, Any]:
+    """A page's options, checked before any work: the path (None: return the text), the
+    title, the rope (None: no Bayesian verdicts) and whether to write files beside it."""
+    from measurelab._util.files import check_output_path
+    from measurelab._util.validation import check_flag, check_real
+
+    if path is not None:
+        path = check_output_path(path, "path")
+    check_title(title)
+    if rope is not None:
+        rope = check_real(rope, "rope", low=0.0)
+    return path, check_flag(files, "files"), rope
+
+
 def _fold_csv(frame: Any) -> bytes:
     return frame.to_csv(index=False).encode("utf-8")
 
@@ -184,15 +198,8 @@ def _tests_table(tests: Any, alpha: float) -> str:
 def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool) -> Any:
     """:meth:`LearnerComparison.to_html`."""
     from measurelab import pages
-    from measurelab._util.files import check_output_path
-    from measurelab._util.validation import check_flag, check_real
 
-    if path is not None:
-        path = check_output_path(path, "path")
-    files = check_flag(files, "files")
-    check_title(title)
-    if rope is not None:
-        rope = check_real(rope, "rope", low=0.0)
+    path, files, rope = _page_options(path, title, rope, files)
     bayes = cmp.bayes(rope) if rope is not None else None
     plt = _fig.pyplot()
     fig = plot(cmp)
@@ -303,16 +310,9 @@ def datasets_html(res: Any, path: Any, *, title: str, rope: float | None,
                   files: bool) -> Any:
     """:meth:`LearnerComparisonOverDatasets.to_html`."""
     from measurelab import pages
-    from measurelab._util.files import check_output_path
-    from measurelab._util.validation import check_flag, check_real
     from measurelab.inference._demsar_report import sentences
 
-    if path is not None:
-        path = check_output_path(path, "path")
-    files = check_flag(files, "files")
-    check_title(title)
-    if rope is not None:
-        rope = check_real(rope, "rope", low=0.0)
+    path, files, rope = _page_options(path, title, rope, files)
     bayes = res.bayes(rope) if rope is not None else None
     plt = _fig.pyplot()
     first = next(iter(res.comparisons.values()))

@@ -32,7 +32,6 @@ from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
     random_state_of,
-    warn_undefined,
 )
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _learner_runs as runs
@@ -383,9 +382,7 @@ class LearnerComparison:
         >>> r.bayes(rope=0.01)[["a", "b", "measure", "verdict"]].values.tolist()
         [['nb', 'prior', 'acc', 'a better']]
         """
-        import pandas as pd
-
-        from measurelab.inference.bayes import bayes_compare, verdict_of
+        from measurelab.inference.bayes import verdict_of
 
         ropes = self._ropes(rope)
         verdict_of(0.0, 0.0, 0.0, threshold=threshold)
@@ -395,25 +392,10 @@ class LearnerComparison:
                 "the correlated t-test needs k-fold cross-validation with the same k in every "
                 f"repetition; the splits are {sp.describe()}")
         rng = np.random.default_rng(random_state_of(random_state, seed, "bayes"))
-        rows = []
-        for a, b in combinations(range(len(self.names)), 2):
-            for j, m in enumerate(self._measures):
-                x, y = self._scores(a)[:, j], self._scores(b)[:, j]
-                if not (np.isfinite(x).all() and np.isfinite(y).all()):
-                    warn_undefined(f"bayes: {m.name} of {self.names[a]!r} or "
-                                   f"{self.names[b]!r} is undefined on a fold; its posterior "
-                                   "is NaN")
-                    rows.append((self.names[a], self.names[b], m.name, math.nan, math.nan,
-                                 math.nan, "undecided"))
-                    continue
-                r = bayes_compare(x, y, rope=ropes[m.name], method="correlated-t",
-                                  runs=sp.n_repeats, higher_is_better=m.higher_is_better,
-                                  names=(self.names[a], self.names[b]), n_samples=n_samples,
-                                  random_state=rng)
-                rows.append((self.names[a], self.names[b], m.name, r.p_a_better, r.p_rope,
-                             r.p_b_better, r.verdict(threshold)))
-        return pd.DataFrame(rows, columns=["a", "b", "measure", "p_a_better", "p_rope",
-                                           "p_b_better", "verdict"])
+        return runs.posteriors(self.names, self._measures,
+                               lambda a, m: self._scores(a)[:, self._names_m.index(m)],
+                               ropes, method="correlated-t", runs=sp.n_repeats,
+                               threshold=threshold, rng=rng, n_samples=n_samples)
 
     def _ropes(self, rope: Any) -> dict[str, float]:
         if isinstance(rope, Mapping):

@@ -20,9 +20,7 @@ Examples
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping
-from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +31,9 @@ from measurelab._util.validation import (
     UNSET,
     random_state_of,
     short_repr,
-    warn_undefined,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import _learner_runs as _runs
 from measurelab.measures.base import Measure
 
 __all__ = ["LearnerComparisonOverDatasets"]
@@ -252,7 +250,7 @@ class LearnerComparisonOverDatasets:
         """
         import pandas as pd
 
-        from measurelab.inference.bayes import bayes_compare, verdict_of
+        from measurelab.inference.bayes import verdict_of
 
         if not isinstance(method, str) or method not in ("hierarchical", "correlated-t"):
             raise MeasurelabError("method must be 'hierarchical' (over data sets × folds) or "
@@ -270,27 +268,9 @@ class LearnerComparisonOverDatasets:
         first = next(iter(self.comparisons.values()))
         ropes = first._ropes(rope)
         runs = self._common_runs()
-        rng = np.random.default_rng(rs)
-        rows = []
-        for a, b in combinations(range(len(self.names)), 2):
-            for m in first._measures:
-                x = self._fold_matrix(a, m.name)
-                y = self._fold_matrix(b, m.name)
-                if not (np.isfinite(x).all() and np.isfinite(y).all()):
-                    warn_undefined(f"bayes: {m.name} of {self.names[a]!r} or "
-                                   f"{self.names[b]!r} is undefined on a fold; its posterior "
-                                   "is NaN")
-                    rows.append((self.names[a], self.names[b], m.name, math.nan, math.nan,
-                                 math.nan, "undecided"))
-                    continue
-                r = bayes_compare(x, y, rope=ropes[m.name], method="hierarchical", runs=runs,
-                                  higher_is_better=m.higher_is_better,
-                                  names=(self.names[a], self.names[b]), n_samples=n_samples,
-                                  random_state=rng, **kwargs)
-                rows.append((self.names[a], self.names[b], m.name, r.p_a_better, r.p_rope,
-                             r.p_b_better, r.verdict(threshold)))
-        return pd.DataFrame(rows, columns=["a", "b", "measure", "p_a_better", "p_rope",
-                                           "p_b_better", "verdict"])
+        return _runs.posteriors(self.names, first._measures, self._fold_matrix, ropes,
+                                method="hierarchical", runs=runs, threshold=threshold,
+                                rng=np.random.default_rng(rs), n_samples=n_samples, **kwargs)
 
     def _common_runs(self) -> int:
         """The repetitions, the same k-fold design on every data set (the hierarchical
