@@ -302,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--cache", default="out/learners-study")
     ap.add_argument("--out", default=None, help="write the report here (else print it)")
+    ap.add_argument("--only", choices=("size", "coverage"), default=None,
+                    help="run only this study's units (two processes can share the cache)")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     cache = Path(args.cache)
@@ -310,12 +312,17 @@ def main(argv: list[str] | None = None) -> int:
     for study, n, first in units(args):
         total = args.size_sims if study == "size" else args.coverage_sims
         count = min(args.per_unit, total - first)
+        if args.only not in (None, study):
+            continue
         if not _unit_path(cache, study, n, first, count, args.seed).exists():
             todo.append((study, n, first, count))
     elapsed = {"size": 0.0, "coverage": 0.0}
     bar = progress_bar(len(todo), desc="learners study", unit="unit",
                        enabled=not args.no_progress)
     for study, n, first, count in todo:
+        if _unit_path(cache, study, n, first, count, args.seed).exists():
+            bar.update(1)  # another process sharing the cache made it meanwhile
+            continue
         t0 = time.perf_counter()
         rows = run_unit(study, n, first, count, args.seed)
         elapsed[study] += time.perf_counter() - t0
