@@ -304,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=None, help="write the report here (else print it)")
     ap.add_argument("--only", choices=("size", "coverage"), default=None,
                     help="run only this study's units (two processes can share the cache)")
+    ap.add_argument("--reverse", action="store_true",
+                    help="run the units last first (a second process sharing the cache)")
     ap.add_argument("--no-progress", action="store_true")
     args = ap.parse_args(argv)
     cache = Path(args.cache)
@@ -316,6 +318,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if not _unit_path(cache, study, n, first, count, args.seed).exists():
             todo.append((study, n, first, count))
+    if args.reverse:
+        todo.reverse()
     elapsed = {"size": 0.0, "coverage": 0.0}
     bar = progress_bar(len(todo), desc="learners study", unit="unit",
                        enabled=not args.no_progress)
