@@ -67,6 +67,24 @@ class LearnerComparisonOverDatasets:
         """The measures of the tables."""
         return next(iter(self.comparisons.values())).measures
 
+    def with_measures(self, measures: Any) -> LearnerComparisonOverDatasets:
+        """The same comparison on other measures, from the kept predictions (no refit).
+
+        Examples
+        --------
+        >>> from sklearn.datasets import make_classification
+        >>> from sklearn.dummy import DummyClassifier
+        >>> from sklearn.naive_bayes import GaussianNB
+        >>> from measurelab import compare_learners
+        >>> data = {f"d{i}": make_classification(n_samples=40, random_state=i) for i in range(2)}
+        >>> r = compare_learners({"nb": GaussianNB(), "prior": DummyClassifier()},
+        ...                      datasets=data, cv=4, measures=["acc"], progress=False)
+        >>> r.with_measures(["auc"]).ranks().avg_ranks.index.tolist()
+        ['nb', 'prior']
+        """
+        return LearnerComparisonOverDatasets({k: c.with_measures(measures)
+                                              for k, c in self.comparisons.items()})
+
     def _measure(self, measure: Any) -> Measure:
         from measurelab.measures.base import registry
 
