@@ -32,8 +32,8 @@ def force_routes(monkeypatch: pytest.MonkeyPatch, compiled: bool,
 
 def test_every_route_has_a_kernel_a_threshold_and_a_reason():
     assert set(routing.ROUTES) == {"scoretable", "fused_walk", "block_walk", "apr_groups",
-                                   "cal", "cal_block", "pair_values", "pair_tree",
-                                   "bootstrap_draws"}
+                                   "cal", "cal_block", "loess", "pav", "smece_grid",
+                                   "pair_values", "pair_tree", "bootstrap_draws"}
     for kind, r in routing.ROUTES.items():
         assert r.kernel.startswith("measurelab._kernels."), kind
         assert (SRC / "_kernels" / (r.kernel.rsplit(".", 1)[1] + ".py")).exists(), kind
@@ -46,14 +46,15 @@ def test_the_measured_thresholds_are_kept():
     t = {k: (r.min_size, r.min_size_loaded) for k, r in routing.ROUTES.items()}
     assert t == {"scoretable": (2**21, 2**12), "fused_walk": (2**18, None),
                  "block_walk": (0, None), "apr_groups": (2**18, None), "cal": (2**18, None),
-                 "cal_block": (1, None), "pair_values": (2**21, 2**16),
+                 "cal_block": (1, None), "loess": (2**18, None), "pav": (2**18, None),
+                 "smece_grid": (2**18, None), "pair_values": (2**21, 2**16),
                  "pair_tree": (2**16, None), "bootstrap_draws": (2**16, None)}
 
 
 def test_routes_that_may_differ_in_the_last_bit_depend_on_the_size_alone():
     with pytest.raises(ValueError, match="same_bits"):
         routing.Route("measurelab._kernels.fused", 10, "cases", False, "x", min_size_loaded=1)
-    for kind in ("fused_walk", "apr_groups", "cal"):
+    for kind in ("fused_walk", "apr_groups", "cal", "loess", "pav"):
         assert not routing.ROUTES[kind].same_bits
         assert routing.ROUTES[kind].min_size_loaded is None
 

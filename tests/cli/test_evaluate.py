@@ -219,3 +219,32 @@ def test_console_script_subprocess(preds):
                          capture_output=True, check=False)
     assert bad.returncode == 2 and bad.stdout == b""
     assert bad.stderr.decode().count("\n") == 1 and b"Traceback" not in bad.stderr
+
+
+def test_direction_of_a_target_measure_in_listing_and_tables(capsys):
+    """`measurelab measures` and `evaluate`'s table say 'closer to 0' for spiegelhalter_z;
+    the JSON listing too; EvaluationResult.to_frame() and the page's arrow agree."""
+    from measurelab.measures._result_page import arrow, rows
+
+    assert main(["measures", "--kind", "probability"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines()
+                if x.startswith("spiegelhalter_z"))
+    assert "closer to 0" in line
+    assert main(["measures", "--json"]) == 0
+    entries = {e["name"]: e for e in json.loads(capsys.readouterr().out)}
+    assert entries["spiegelhalter_z"]["direction"] == "closer to 0"
+    assert entries["auc"]["direction"] == "higher" and entries["rms"]["direction"] == "lower"
+    r = ml.evaluate([0, 1, 0, 1, 1], [0.2, 0.7, 0.4, 0.9, 0.6],
+                    measures=["auc", "brier", "spiegelhalter_z"])
+    assert r.to_frame()["direction"].to_dict() == {"auc": "higher", "brier": "lower",
+                                                    "spiegelhalter_z": "closer to 0"}
+    assert [x[-1] for x in rows(r)] == ["↑", "↓", "→0"]
+    assert arrow(ml.registry.get("spiegelhalter_z")) == "→0"
+    from measurelab.cli.evaluate import format_table
+
+    assert "closer to 0" in format_table(r)
+    fig = r.plot()
+    assert "→0 closer to 0" in fig.axes[0].get_title()
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

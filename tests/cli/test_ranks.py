@@ -111,3 +111,41 @@ def test_demsar_page_api_and_literal_names(tmp_path):
     texts = [t.get_text() for t in res.plot().texts]
     assert any(x.startswith(r"\$a\$") for x in texts)
     assert "<img" in res._repr_html_()
+
+
+def test_scores_read_correctly_rounded(tmp_path):
+    """The scores table reads each number as Python's ``float`` of its text (17-digit
+    decimals that pandas 2's default converter reads an ulp or two off)."""
+    import argparse
+
+    from measurelab.cli.ranks import read_table
+
+    g = np.random.default_rng(4)
+    vals = np.concatenate([[0.08333333333333333, 0.16666666666666666], g.random(58)])
+    vals = vals.reshape(20, 3)
+    p = tmp_path / "s.csv"
+    p.write_text("dataset,a,b,c\n" + "".join(
+        f"d{i}," + ",".join(repr(v) for v in row) + "\n" for i, row in enumerate(vals.tolist())))
+    args = argparse.Namespace(file=str(p), long=False, fold_col=None, measure=None,
+                              dataset_col=None, model_col=None, value_col=None, run_col=None)
+    assert read_table(args).to_numpy().tolist() == vals.tolist()
+
+
+def test_measure_orders_the_scores(capsys, tmp_path):
+    """--measure spiegelhalter_z ranks by |z| (the API's ranks); with --lower-is-better it
+    is refused before any work."""
+    g = np.random.default_rng(9)
+    df = pd.DataFrame({"dataset": [f"d{i}" for i in range(8)], "cal": g.normal(0, 1, 8),
+                       "cautious": g.normal(-5, 1, 8)})
+    p = tmp_path / "z.csv"
+    df.to_csv(p, index=False)
+    code, out, _ = run(capsys, p, "--measure", "spiegelhalter_z", "--json")
+    assert code == 0
+    got = json.loads(out)
+    want = ml.demsar(df.set_index("dataset"), measure="spiegelhalter_z")
+    assert got["avg_ranks"] == pytest.approx(want.avg_ranks.to_dict())
+    assert got["direction"] == "closer to 0" and next(iter(got["avg_ranks"])) == "cal"
+    code, _, err = run(capsys, p, "--measure", "spiegelhalter_z", "--lower-is-better")
+    assert code == 2 and "give --measure or --lower-is-better, not both" in err
+    code, _, err = run(capsys, p, "--measure", "spiegelhaltr_z")
+    assert code == 2 and "did you mean 'spiegelhalter_z'" in err

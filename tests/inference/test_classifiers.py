@@ -14,6 +14,7 @@ from scipy.stats import binomtest
 import measurelab as ml
 from measurelab.inference import intervals as iv
 from measurelab.inference.classifiers import reliability
+from measurelab.inference.evidence import plain_method
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
@@ -159,8 +160,9 @@ def test_constant_model_gives_null_and_warning():
                                    n_boot=100)
         d = json.loads(r.to_json())
     # SE 0: the interval is the value itself, and the warning says why
-    assert d["models"]["k"]["auc"] == {"value": 0.5, "lo": 0.5, "hi": 0.5,
-                                       "method": "delong-logit", "se": 0.0}
+    k_auc = d["models"]["k"]["auc"]
+    assert {**k_auc, "method": plain_method(k_auc["method"])} == {
+        "value": 0.5, "lo": 0.5, "hi": 0.5, "method": "delong-logit", "se": 0.0}
     assert d["pairs"][0]["p"] is not None
 
 
@@ -219,7 +221,8 @@ def test_weighted_comparison_uses_bootstrap(three, rng):
     y, models = three
     w = rng.uniform(0.5, 2, y.size)
     r = ml.compare_classifiers(y, models, measures=["acc", "auc"], n_boot=100, sample_weight=w)
-    assert set(r.intervals()["method"]) == {"bootstrap-bca"}
+    # weighted cases: a design no coverage study has run
+    assert set(r.intervals()["method"]) == {"bootstrap-bca (no coverage evidence)"}
     assert set(r.tests()["method"]) == {"bootstrap"}
 
 
@@ -274,3 +277,79 @@ def test_models_may_be_a_generator_of_pairs():
     pairs = ((n, s) for n, s in [("a", [0.1, 0.9, 0.2, 0.8]), ("b", [0.6, 0.4, 0.2, 0.8])])
     r = ml.compare_classifiers([0, 1, 0, 1], pairs, measures=["acc"], ci=None)
     assert r.names == ["a", "b"]
+
+
+# ------------------------------------------------ a measure with a target value (z: 0)
+def _calibrated_and_cautious(n: int = 1500, seed: int = 11):
+    """A calibrated model (z near 0), the same probabilities shrunk towards ½ (too
+    cautious: z far below 0) and pushed away from ½ (too extreme: z above 0)."""
+    g = np.random.default_rng(seed)
+    q = g.beta(2, 2, n)
+    y = (g.random(n) < q).astype(int)
+    return y, {"cal": q, "cautious": 0.5 + 0.4 * (q - 0.5),
+               "extreme": 1 / (1 + np.exp(-1.6 * np.log(q / (1 - q))))}
+
+
+def test_target_measure_ranks_by_distance_in_preferences_tests_and_sentences():
+    """spiegelhalter_z is ranked by |z|: the calibrated model is preferred although the
+    cautious one has the lowest z; the pair rows test |z_a| − |z_b| (computed here from
+    each model's z), and the sentences name the nearer model."""
+    from measurelab.inference._comparison_report import best_sentence, pair_sentences
+
+    y, models = _calibrated_and_cautious()
+    r = ml.compare_classifiers(y, models, measures=["spiegelhalter_z", "auc"], n_boot=300,
+                               random_state=2)
+    z = {k: ml.metrics.spiegelhalter_z(y, p) for k, p in models.items()}
+    assert z["cautious"] < -5 < 5 < z["extreme"] and abs(z["cal"]) < 3
+    p = r.preferences().set_index("measure")
+    assert p.loc["spiegelhalter_z", "direction"] == "closer to 0"
+    assert p.loc["spiegelhalter_z", "prefers"] == "cal"
+    assert p.loc["spiegelhalter_z", "value"] == z["cal"]
+    assert p.loc["spiegelhalter_z", "runner_up"] == min(("cautious", "extreme"),
+                                                        key=lambda k: abs(z[k]))
+    # a test statistic has no population value to cover: its pair rows report the
+    # difference of the distances and no interval or test (so nothing is "beaten")
+    assert p.loc["spiegelhalter_z", "beats"] == ""
+    t = r.tests()
+    t = t[t.measure == "spiegelhalter_z"].set_index(["a", "b"])
+    for a, b in t.index:
+        row = t.loc[(a, b)]
+        assert row["diff"] == pytest.approx(abs(z[a]) - abs(z[b]), rel=1e-12)
+        assert row["interval"].startswith("no interval: a test statistic")
+        assert math.isnan(row["lo"]) and math.isnan(row["hi"]) and math.isnan(row["p"])
+    assert "spiegelhalter_z" not in " ".join(pair_sentences(r, ["spiegelhalter_z", "auc"]))
+    assert best_sentence(r, ["spiegelhalter_z"]).startswith(
+        "Best model per measure: cal on spiegelhalter_z")
+    # a tie in distance is a tie: z and −z
+    r2 = ml.compare_classifiers(y, {"a": models["cal"], "b": models["cal"]},
+                                measures=["spiegelhalter_z"], ci=None)
+    assert r2.preferences().loc[0, "prefers"] == ""
+    assert "a and b tie on spiegelhalter_z" in best_sentence(r2, ["spiegelhalter_z"])
+
+
+def test_forest_plot_says_which_side_is_better():
+    from measurelab.inference._figures import better_side
+
+    y, models = _calibrated_and_cautious(400)
+    r = ml.compare_classifiers(y, {k: models[k] for k in ("cal", "cautious")},
+                               measures=["auc", "brier", "spiegelhalter_z"], n_boot=200)
+    fig = r.plot_intervals()
+    labels = [ax.get_xlabel() for ax in fig.axes]
+    assert labels == ["higher is better →", "a better →", "← lower is better", "← a better",
+                      "closer to 0 is better", "← a closer to 0"]
+    assert better_side(ml.registry.get("err")) == ("← lower is better", "← a better")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_unpaired_rows_of_a_target_measure_compare_distances():
+    y, models = _calibrated_and_cautious(600, seed=3)
+    ya, yb = y[:300], y[300:]
+    r = ml.compare_unpaired(ya, models["cautious"][:300], yb, models["cal"][300:],
+                            measures=["spiegelhalter_z"], n_boot=300, names=("c", "k"))
+    row = r.tests().iloc[0]
+    za = ml.metrics.spiegelhalter_z(ya, models["cautious"][:300])
+    zb = ml.metrics.spiegelhalter_z(yb, models["cal"][300:])
+    assert row["diff"] == pytest.approx(abs(za) - abs(zb), rel=1e-12)
+    assert row["interval"].startswith("no interval: a test statistic")

@@ -89,8 +89,14 @@ def test_first_figure_before_first_table_and_few_visible_rows(page):
 def test_summary_names_best_model_per_headline_measure(comparison, page):
     text = page.read_text(encoding="utf-8")
     pref = comparison.preferences().set_index("measure")
-    best = comparison.summary().splitlines()[-1]
-    assert best.startswith("Best model per measure: ")
+    lines = comparison.summary().splitlines()
+    best = next(x for x in lines if x.startswith("Best model per measure: "))
+    calib = lines[-1]
+    assert calib.startswith("Calibration (test by consistency resampling): ")
+    verdicts = comparison.calibration().set_index("model")["verdict"]
+    for name, verdict in verdicts.items():  # the page says it too
+        assert f"{name} {verdict}" in calib
+    assert html_escape(calib) in text
     for m in ("auc", "ap", "brier", "mxe", "f1", "mcc", "acc"):
         winner = pref.loc[m, "prefers"]
         assert winner, m
@@ -100,7 +106,7 @@ def test_summary_names_best_model_per_headline_measure(comparison, page):
         assert group.startswith(f"{winner} on ")
     assert html_escape(best) in text
     # one sentence per pair, each naming its two models
-    pairs = comparison.summary().splitlines()[:-1]
+    pairs = comparison.summary().splitlines()[:-2]  # then the best models, calibration
     assert len(pairs) == 3
     for a, b in (("lr", "nb"), ("lr", "knn"), ("nb", "knn")):
         assert any(a in s and b in s for s in pairs)

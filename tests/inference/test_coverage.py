@@ -1,19 +1,22 @@
-"""A small version of the interval-coverage study (``benchmarks/coverage_study.py``, SPEC §6).
+"""The interval-coverage study (``benchmarks/covstudy``, run by
+``benchmarks/coverage_study.py``): its generators and population values, a small version of
+the study on the key measures, and the harness end to end (cells cached atomically and
+resumed, the verdicts, the evidence file measurelab reads, the report).
 
-Two correlated binormal models, n = 300, prevalence 0.3: 400 simulated test sets per design,
-400 bootstrap replicates. Every key measure's 95% interval (single model, both models
-pooled, and the paired difference a − b) must cover the population value in at least 90% of
-them. With 400 test sets the Monte Carlo SE of a coverage near 0.94 is about 0.012, so a
-value below 0.90 is more than three SEs under it: a real loss of coverage, not noise. The
-simulation is seeded, so the outcome is the same on every run. The full study (500 test sets
-a cell, n = 300 and 400, prevalence .1 and .3, 1000 replicates) is docs/coverage.md.
-The k-class study (issue 19) gets smoke tests only (generator, one tiny cell, the
-command line); its full run is docs/coverage_multiclass.md.
+The key measures' check: two correlated binormal models, n = 300, prevalence 0.3, 400
+simulated test sets per design, 400 bootstrap replicates. Every key measure's 95% interval
+(single model, both models pooled, and the paired difference a − b) must cover the
+population value in at least 90% of them: with 400 test sets the Monte Carlo SE of a
+coverage near 0.94 is about 0.012, so a value below 0.90 is more than three SEs under it.
+The simulation is seeded, so the outcome is the same on every run. The registry-wide study
+(every measure, every setting) is docs/coverage.md.
 """
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
+import json
 import math
 import sys
 from pathlib import Path
@@ -24,23 +27,35 @@ import numpy as np
 import pandas as pd
 import pytest
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "coverage_study.py"
+import measurelab as ml
+from measurelab.inference import evidence as ev
+
+_PKG = Path(__file__).resolve().parents[2] / "benchmarks" / "covstudy"
 
 
 def _load() -> ModuleType:
-    """benchmarks/coverage_study.py as a module (benchmarks/ is no package)."""
-    name = "measurelab_benchmark_coverage"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _PATH)
+    """benchmarks/covstudy as the package ``covstudy`` (benchmarks/ is no package)."""
+    if "covstudy" not in sys.modules:
+        spec = importlib.util.spec_from_file_location(
+            "covstudy", _PKG / "__init__.py", submodule_search_locations=[str(_PKG)])
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # dataclasses look their module up while it loads
+        sys.modules["covstudy"] = module
         spec.loader.exec_module(module)
-    return sys.modules[name]
+    return sys.modules["covstudy"]
 
 
-cov = _load()
+_load()
+cells = importlib.import_module("covstudy.cells")
+gens = importlib.import_module("covstudy.generators")
+popm = importlib.import_module("covstudy.population")
+plan = importlib.import_module("covstudy.plan")
+verdicts = importlib.import_module("covstudy.verdicts")
+cli = importlib.import_module("covstudy.cli")
+store = importlib.import_module("covstudy.store")
 
+KEY_MEASURES = ("f1", "mcc", "apr", "ap", "bep", "lift", "brier", "mxe", "kappa", "bacc",
+                "auc", "prec")
 SIMS, N, PREVALENCE, N_BOOT = 400, 300, 0.3, 400
 #: the population values' MC error at this size (~1e-3) is small against the widths (>= 0.04)
 POP_SIZE = 500_000
@@ -53,101 +68,62 @@ def _table(df: pd.DataFrame) -> str:
     return show.to_string(index=False, float_format=lambda v: f"{v:.4f}")
 
 
+# --------------------------------------------------------------------------- generators
 def test_population_matches_exact() -> None:
     """The large-sample population values agree with the limits by numerical integration."""
-    for design in cov.DESIGNS:
-        pop = cov.population(design, PREVALENCE, cov.KEY_MEASURES, seed=0, size=400_000)
-        for m in cov.KEY_MEASURES:
+    for design in gens.DESIGNS:
+        pop = popm.population("binary", "binormal", design, PREVALENCE, KEY_MEASURES,
+                              size=400_000)
+        for m in KEY_MEASURES:
             for j in range(3):
                 v, se, ex = pop.value[m][j], pop.se[m][j], pop.exact[m][j]
                 assert se > 0 and math.isfinite(ex), (design, m, j)
                 assert abs(v - ex) <= 5 * se, (design, m, j, v, ex, se)
-    ex = cov.GENERATOR.exact(0.1, ["auc", "ap", "apr"])
+            assert pop.target[m] == pop.value[m]   # binormal: the large sample is the target
+    ex = gens.BINARY["binormal"].exact(0.1, ["auc", "ap", "apr"])
     assert ex["auc"] == pytest.approx((0.80, 0.85), abs=1e-4)
     assert ex["ap"] == ex["apr"]
 
 
-@pytest.mark.parametrize("design", ["random", "fixed"])  # the designs measurelab promises
-def test_coverage_small(design: str) -> None:
-    assert cov.supports_stratify(), (
-        "measurelab.compare_classifiers has no `stratify` keyword: the random design needs "
-        "case resampling (stratify=False), the fixed design stratified resampling")
-    df = cov.run_cell(design, N, PREVALENCE, SIMS, N_BOOT, 0, cov.KEY_MEASURES,
-                      pop_size=POP_SIZE)
-    overall = df[(df.method == cov.ALL) & df.model.isin(["pooled", "a-b"])]
-    print(f"\n{design} design, n={N}, π={PREVALENCE}, {SIMS} simulations, {N_BOOT} replicates")
-    print(_table(df[df.model.isin(["pooled", "a-b"])]))
-    assert set(overall.measure[overall.kind == "single"]) == set(cov.KEY_MEASURES)
-    assert set(overall.measure[overall.kind == "diff"]) == set(cov.KEY_MEASURES)
-    assert (overall.sims == SIMS).all()
-    low = overall[overall.coverage < FLOOR]
-    assert low.empty, (f"{design} design: coverage below {FLOOR} for "
-                       f"{sorted(zip(low.kind, low.measure, strict=True))}\n{_table(overall)}")
+def test_calibrated_generator() -> None:
+    """Model a scores the true probability (binned: the share of positives equals the mean
+    score), b is over-confident and ranks differently; the exact values (quadrature, Beta
+    moments) agree with measurelab on a large sample and are the targets of model a."""
+    g = gens.BINARY["calibrated"]
+    for design in ("random", "fixed"):
+        y, a, b = g.draw(design, 400_000, 0.2, np.random.default_rng(5))
+        assert y.mean() == pytest.approx(0.2, abs=0.003)
+        bins = np.minimum((a * 10).astype(int), 9)
+        for k in range(10):
+            sel = bins == k
+            if sel.sum() > 2000:
+                se = math.sqrt(a[sel].mean() * (1 - a[sel].mean()) / sel.sum())
+                assert abs(y[sel].mean() - a[sel].mean()) < 4.5 * se, (design, k)
+        assert np.corrcoef(a, b)[0, 1] < 0.99
+        assert (np.abs(b - 0.5) > np.abs(a - 0.5)).mean() > 0.6   # b more extreme
+    y_f, _, _ = g.draw("fixed", 1000, 0.05, np.random.default_rng(1))
+    assert int(y_f.sum()) == 50
+    names = ["brier", "brier_dsc", "mxe", "logloss_dsc", "brier_mcb", "ece"]
+    pop = popm.population("binary", "calibrated", "random", 0.2, names, size=400_000)
+    for m in ("brier", "brier_dsc", "mxe", "logloss_dsc"):
+        v, se, ex = pop.value[m][0], pop.se[m][0], pop.exact[m][0]
+        assert abs(v - ex) <= 5 * se, (m, v, ex, se)
+        assert pop.target[m][0] == ex and pop.target[m][1] == pop.value[m][1]
+    assert pop.exact["brier_mcb"][0] == pop.target["ece"][0] == 0.0
+    assert 0 < pop.value["ece"][0] < 0.01 < pop.value["ece"][1]   # b miscalibrated
+    al, be = 0.8, 3.2   # Beta(4π, 4(1 − π)) at π = 0.2
+    assert pop.exact["brier_dsc"][0] == pytest.approx(al * be / (4**2 * 5))
 
 
-def test_resume_gives_the_same_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A run killed after a checkpoint resumes from it; the table is the uninterrupted one,
-    and a finished cell is read back without any simulation."""
-    args: tuple[Any, ...] = ("fixed", 200, 0.3, 6, 100, 3, ["auc", "f1", "brier"])
-    kw: dict[str, Any] = {"pop_size": 20_000}
-    plain = cov.run_cell(*args, **kw)
-
-    real = cov._one_sim
-    monkeypatch.setattr(cov, "CHECKPOINT", 2)
-
-    def dies_at_five(i: int, *rest: Any) -> Any:
-        if i == 5:
-            raise KeyboardInterrupt
-        return real(i, *rest)
-
-    monkeypatch.setattr(cov, "_one_sim", dies_at_five)
-    with pytest.raises(KeyboardInterrupt):
-        cov.run_cell(*args, cache_dir=tmp_path, **kw)
-    partial = list(tmp_path.glob("cell-*.partial.json"))
-    assert len(partial) == 1
-
-    done: list[int] = []
-
-    def counts(i: int, *rest: Any) -> Any:
-        done.append(i)
-        return real(i, *rest)
-
-    monkeypatch.setattr(cov, "_one_sim", counts)
-    resumed = cov.run_cell(*args, cache_dir=tmp_path, **kw)
-    assert done == [4, 5]   # 0-3 came from the checkpoint
-    assert not list(tmp_path.glob("cell-*.partial.json"))
-    assert len(list(tmp_path.glob("cell-*.json"))) == 1
-
-    def never(*_: Any) -> Any:
-        raise AssertionError("a finished cell was simulated again")
-
-    monkeypatch.setattr(cov, "_one_sim", never)
-    again = cov.run_cell(*args, cache_dir=tmp_path, **kw)
-    for other in (resumed, again):
-        pd.testing.assert_frame_equal(plain.drop(columns="sec_per_sim"),
-                                      other.drop(columns="sec_per_sim"), check_dtype=False)
-
-
-def test_clustered_share() -> None:
-    """Pooled coverage: the share over all intervals, simulations as clusters."""
-    p, se = cov._clustered_share(np.array([0, 0, 1, 1, 2, 2]),
-                                 np.array([True, True, True, False, False, False]))
-    assert p == pytest.approx(0.5)
-    # per-simulation shares 1, .5, 0: SE = sd / √3 = .5 / √3
-    assert se == pytest.approx(0.5 / math.sqrt(3))
-
-
-# ------------------------------------------------------------------ k classes (issue 19)
 def test_multi_generator() -> None:
     """The k-class generator: probability rows, the priors, exact counts in the fixed
     design, two models of different quality with correlated errors; its ``auc`` (macro) is
-    Hand–Till's M (scikit-learn's one-vs-one macro AUC)."""
+    Hand–Till's M (scikit-learn's one-vs-one macro AUC); the calibrated variant's model a
+    is top-label calibrated (mean confidence = accuracy)."""
     from sklearn.metrics import roc_auc_score
 
-    import measurelab as ml
-
     for k in (3, 5):
-        gen = cov.multi_generator(k)
+        gen = gens.multi_generator(k)
         assert gen.k == k and sum(gen.priors) == pytest.approx(1.0)
         assert len(set(gen.priors)) > 1   # not all equal
         rng = np.random.default_rng(1)
@@ -166,48 +142,332 @@ def test_multi_generator() -> None:
         auc = float(ml.evaluate(y[:3000], P_a[:3000], measures=["auc"])["auc"])
         assert auc == pytest.approx(roc_auc_score(y[:3000], P_a[:3000], multi_class="ovo"),
                                     abs=1e-12)
+    cal = gens.multi_generator(3, calibrated=True)
+    y, P_a, P_b = cal.draw("random", 200_000, np.random.default_rng(2))
+    conf, right = P_a.max(axis=1), P_a.argmax(axis=1) == y
+    assert abs(conf.mean() - right.mean()) < 4 * math.sqrt(0.25 / y.size)
+    conf_b, right_b = P_b.max(axis=1), P_b.argmax(axis=1) == y
+    assert conf_b.mean() - right_b.mean() > 0.02      # b over-confident
+    ex = cal.exact(["ece", "smece", "auc"])
+    assert ex["ece"][0] == ex["smece"][0] == 0.0
+    assert math.isnan(ex["ece"][1]) and math.isnan(ex["auc"][0])
+    assert all(math.isnan(v) for v in gens.multi_generator(3).exact(["ece"])["ece"])
     with pytest.raises(ValueError, match="k >= 3"):
-        cov.multi_generator(2)
+        gens.multi_generator(2)
+
+
+# --------------------------------------------------------------------------- coverage
+@pytest.mark.parametrize("design", ["random", "fixed"])  # the designs measurelab promises
+def test_coverage_small(design: str) -> None:
+    cell = cells.Cell("binary", "binormal", design, N, prevalence=PREVALENCE,
+                      measures=KEY_MEASURES)
+    df = cells.run_cell(cell, SIMS, N_BOOT, 0, pop_size=POP_SIZE)
+    overall = df[(df.method == cells.ALL) & df.model.isin(["pooled", "a-b"])]
+    print(f"\n{design} design, n={N}, π={PREVALENCE}, {SIMS} simulations, {N_BOOT} replicates")
+    print(_table(df[df.model.isin(["pooled", "a-b"])]))
+    assert set(overall.measure[overall.kind == "single"]) == set(KEY_MEASURES)
+    assert set(overall.measure[overall.kind == "paired"]) == set(KEY_MEASURES)
+    assert (overall.sims == SIMS).all()
+    low = overall[overall.coverage < FLOOR]
+    assert low.empty, (f"{design} design: coverage below {FLOOR} for "
+                       f"{sorted(zip(low.kind, low.measure, strict=True))}\n{_table(overall)}")
+
+
+def test_resume_gives_the_same_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run killed after a checkpoint resumes from it; the table is the uninterrupted one,
+    and a finished cell is read back without any simulation."""
+    cell = cells.Cell("binary", "calibrated", "fixed", 200, prevalence=0.3,
+                      kinds=("single", "paired", "unpaired"), measures=("auc", "f1", "brier"))
+    args: tuple[Any, ...] = (cell, 6, 100, 3)
+    kw: dict[str, Any] = {"pop_size": 20_000}
+    plain = cells.run_cell(*args, **kw)
+
+    real = cells.one_sim
+    monkeypatch.setattr(cells, "CHECKPOINT", 2)
+
+    def dies_at_five(i: int, *rest: Any) -> Any:
+        if i == 5:
+            raise KeyboardInterrupt
+        return real(i, *rest)
+
+    monkeypatch.setattr(cells, "one_sim", dies_at_five)
+    with pytest.raises(KeyboardInterrupt):
+        cells.run_cell(*args, cache_dir=tmp_path, **kw)
+    assert len(list(tmp_path.glob("cell-*.partial.json"))) == 1
+
+    done: list[int] = []
+
+    def counts(i: int, *rest: Any) -> Any:
+        done.append(i)
+        return real(i, *rest)
+
+    monkeypatch.setattr(cells, "one_sim", counts)
+    resumed = cells.run_cell(*args, cache_dir=tmp_path, **kw)
+    assert done == [4, 5]   # 0-3 came from the checkpoint
+    assert not list(tmp_path.glob("cell-*.partial.json"))
+    assert len(list(tmp_path.glob("cell-*.json"))) == 1
+    assert not list(tmp_path.glob(".*.tmp"))
+
+    def never(*_: Any) -> Any:
+        raise AssertionError("a finished cell was simulated again")
+
+    monkeypatch.setattr(cells, "one_sim", never)
+    again = cells.run_cell(*args, cache_dir=tmp_path, **kw)
+    for other in (resumed, again):
+        pd.testing.assert_frame_equal(plain.drop(columns="sec_per_sim"),
+                                      other.drop(columns="sec_per_sim"), check_dtype=False)
+    assert set(plain.kind) == {"single", "paired", "unpaired"}
+
+
+def test_unpaired_cell() -> None:
+    """The unpaired rows compare model a on one test set with model b on another; their
+    target is the population difference; a kind left out leaves the others' data alone."""
+    both = cells.Cell("binary", "binormal", "random", 150, prevalence=0.3,
+                      kinds=("single", "unpaired"), measures=("auc", "acc"))
+    one = cells.Cell("binary", "binormal", "random", 150, prevalence=0.3,
+                     kinds=("single",), measures=("auc", "acc"))
+    df = cells.run_cell(both, 3, 100, 1, pop_size=20_000)
+    alone = cells.run_cell(one, 3, 100, 1, pop_size=20_000)
+    un = df[(df.kind == "unpaired") & (df.method == cells.ALL)].set_index("measure")
+    pop = popm.population("binary", "binormal", "random", 0.3, ("auc", "acc"), seed=1,
+                          size=20_000)
+    assert un.population["auc"] == pop.target["auc"][2]
+    assert set(df[df.kind == "unpaired"].method) >= {"delong-unpaired", "bootstrap-bca"}
+    pd.testing.assert_frame_equal(
+        df[df.kind == "single"].drop(columns=["sec_per_sim", "kinds"], errors="ignore")
+        .reset_index(drop=True),
+        alone.drop(columns=["sec_per_sim"]).reset_index(drop=True), check_dtype=False)
+
+
+def test_error_in_a_simulation_is_a_miss(monkeypatch: pytest.MonkeyPatch) -> None:
+    cell = cells.Cell("binary", "binormal", "random", 100, prevalence=0.3, measures=("f1",))
+
+    def broken(*_a: Any, **_k: Any) -> Any:
+        raise ml.MeasurelabError("broken on purpose")
+
+    monkeypatch.setattr(ml, "compare_classifiers", broken)
+    recs, warned = cells.one_sim(0, cell, 100, cells._root(cell, 0), None)
+    assert {r["method"] for r in recs} == {"error"} and len(recs) == 3
+    assert all(math.isnan(r["lo"]) for r in recs)
+    assert warned == ["error: broken on purpose"]
+
+
+def test_method_family() -> None:
+    """Records keep the procedure and a BCa fallback apart, never a note that varies."""
+    f = cells.method_family
+    assert f("bootstrap-bca (3% undefined: counted at the ends of [0, 1])") == "bootstrap-bca"
+    assert f("bootstrap-percentile (BCa at edge) (no coverage evidence)") == (
+        "bootstrap-percentile (BCa at edge)")
+    assert f("wilson (coverage 0.862 < 0.90 at n=100, π=0.05)") == "wilson"
+
+
+def test_clustered_share() -> None:
+    """Pooled coverage: the share over all intervals, simulations as clusters."""
+    p, se = cells.clustered_share(np.array([0, 0, 1, 1, 2, 2]),
+                                  np.array([True, True, True, False, False, False]))
+    assert p == pytest.approx(0.5)
+    # per-simulation shares 1, .5, 0: SE = sd / √3 = .5 / √3
+    assert se == pytest.approx(0.5 / math.sqrt(3))
 
 
 def test_multi_cell_smoke(tmp_path: Path) -> None:
     """A tiny k-class cell: every measure gets single and paired rows with the expected
-    methods (Wilson, McNemar, BCa), and a finished cell is read back from its cache."""
-    args: tuple[Any, ...] = ("random", 200, 3, 4, 100, 0)
-    df = cov.run_multi_cell(*args, pop_size=20_000, cache_dir=tmp_path)
-    assert list(df.columns) == cov._MULTI_COLUMNS
+    methods (Wilson, Tango, BCa), and a finished cell is read back from its cache."""
+    cell = cells.Cell("k", "softmax", "random", 200, classes=3,
+                      measures=("acc", "f1", "auc", "mxe", "brier"))
+    df = cells.run_cell(cell, 4, 100, 0, pop_size=20_000, cache_dir=tmp_path)
+    assert list(df.columns) == cells.COLUMNS
     assert (df.classes == 3).all() and (df.resampling == "joint").all()
-    overall = df[(df.method == cov.ALL) & df.model.isin(["pooled", "a-b"])]
-    for kind in ("single", "diff"):
-        assert set(overall.measure[overall.kind == kind]) == set(cov.MULTI_MEASURES)
+    overall = df[(df.method == cells.ALL) & df.model.isin(["pooled", "a-b"])]
+    for kind in ("single", "paired"):
+        assert set(overall.measure[overall.kind == kind]) == set(cell.measures)
     assert (overall.sims == 4).all()
-    methods = {(r.kind, r.measure): r.method for r in df[df.method != cov.ALL]
+    methods = {(r.kind, r.measure): r.method for r in df[df.method != cells.ALL]
                .itertuples() if r.model in ("a", "a-b")}
     assert methods[("single", "acc")] == "wilson"
-    assert methods[("diff", "acc")] == "tango-score"
+    assert methods[("paired", "acc")] == "tango-score"
     assert methods[("single", "auc")] == "bootstrap-bca"
-    assert methods[("diff", "f1")] == "bootstrap-bca"
-    pop = df[(df.model == "b") & (df.method == cov.ALL)].set_index("measure").population
+    pop = df[(df.model == "b") & (df.method == cells.ALL)].set_index("measure").population
     assert 0.5 < pop["auc"] < 1 and 0 < pop["brier"] < 1
-    assert [p.name.split("-")[1] for p in tmp_path.glob("cell-*.json")] == ["k3"]
-    again = cov.run_multi_cell(*args, pop_size=20_000, cache_dir=tmp_path)
+    assert [p.name.split("-")[1] for p in tmp_path.glob("cell-*.json")] == ["k"]
+    again = cells.run_cell(cell, 4, 100, 0, pop_size=20_000, cache_dir=tmp_path)
     pd.testing.assert_frame_equal(df, again, check_dtype=False)
 
 
-def test_cli_smoke(tmp_path: Path) -> None:
-    """The command line: ``--classes`` runs the k-class study into its own report; without
-    it the binary study runs as before (and links the k-class report)."""
-    common = ["--n", "150", "--designs", "random", "--sims", "2", "--n-boot", "100",
-              "--cache", str(tmp_path / "cache"), "--no-progress"]
-    multi_out = tmp_path / "multi.md"
-    assert cov.main([*common, "--classes", "3", "--pop-size", "20000",
-                     "--out", str(multi_out)]) == 0
-    text = multi_out.read_text()
-    assert "k=3 random n=150" in text and "Hand–Till" in text
-    binary_out = tmp_path / "binary.md"
-    assert cov.main([*common, "--prevalence", "0.3", "--measures", "auc", "f1",
-                     "--pop-size", "4000", "--out", str(binary_out)]) == 0
-    text = binary_out.read_text()
-    assert "random n=150 π=0.3" in text and "coverage_multiclass.md" in text
-    names = sorted(p.name.split("-")[1] for p in (tmp_path / "cache").glob("cell-*.json"))
-    assert names == ["k3", "random"]
+# --------------------------------------------------------------------------- plan
+def test_full_plan_covers_every_offered_setting() -> None:
+    """The full plan runs every interval measurelab offers in every setting (so its
+    evidence file passes the library's guard), over the ranges the study promises."""
+    cs = plan.plan_cells(plan.FULL)
+    ran = {(c.task, c.design, kind, m) for c in cs for kind in c.kinds for m in c.measures}
+    for task in ("binary", "k"):
+        for design in ("random", "fixed"):
+            t = plan.offered(task, design)
+            need = {(task, design, r.kind, r.measure) for r in t.itertuples()}
+            assert not need - ran, sorted(need - ran)
+    binary = [c for c in cs if c.task == "binary"]
+    assert {c.n for c in binary} >= {100, 300, 1000, 10_000}
+    assert min(c.prevalence for c in binary) == 0.05 and max(c.prevalence for c in binary) \
+        == 0.5
+    assert {c.generator for c in binary} == {"binormal", "calibrated"}
+    assert {c.classes for c in cs if c.task == "k"} == {3, 5}
+    assert {c.average for c in cs if c.task == "k"} == {"macro", "weighted", "micro"}
+    assert all(not set(c.measures) & set(plan.HEAVY) for c in cs
+               if c.generator == "binormal" and c.design == "random" and c.n != 300)
+    g = plan.grid_summary(cs)
+    assert g["binary"]["n"] == [100, 300, 1000, 10_000] and g["k"]["classes"] == [3, 5]
+
+
+def test_estimate(capsys: pytest.CaptureFixture[str]) -> None:
+    cell = cells.Cell("binary", "binormal", "random", 100, prevalence=0.3, measures=("acc",))
+    total = plan.estimate([cell], 400, 100, reps=1, pop_size={"binary": 2000})
+    out = capsys.readouterr().out
+    assert total > 0 and "binormal random n=100 π=0.3" in out and "on one core" in out
+
+
+# --------------------------------------------------------------------------- verdicts
+def _summary_rows() -> pd.DataFrame:
+    base = {"task": "binary", "generator": "binormal", "design": "random", "prevalence": 0.2,
+            "classes": 2, "average": "macro", "resampling": "joint", "sims": 400,
+            "mcse": 0.01, "miss_below": 0.02, "miss_above": 0.03, "width": 0.1,
+            "undefined": 0, "unbounded": 0, "population": 0.5, "population_se": 1e-3,
+            "sec_per_sim": 0.1}
+    rows = [
+        {**base, "n": 100, "kind": "single", "model": "a", "measure": "f1", "method": "all",
+         "coverage": 0.93},
+        {**base, "n": 100, "kind": "single", "model": "b", "measure": "f1", "method": "all",
+         "coverage": 0.88},
+        {**base, "n": 100, "kind": "single", "model": "pooled", "measure": "f1",
+         "method": "all", "coverage": 0.905},
+        {**base, "n": 100, "kind": "single", "model": "a", "measure": "f1",
+         "method": "bootstrap-bca", "coverage": 0.93},
+        {**base, "n": 100, "kind": "single", "model": "b", "measure": "f1",
+         "method": "bootstrap-percentile (BCa at edge)", "coverage": 0.5},
+        {**base, "n": 1000, "generator": "calibrated", "kind": "single", "model": "a",
+         "measure": "f1", "method": "all", "coverage": 0.95},
+        {**base, "n": 1000, "generator": "calibrated", "kind": "single", "model": "b",
+         "measure": "f1", "method": "all", "coverage": 0.97},
+        {**base, "n": 100, "kind": "paired", "model": "a-b", "measure": "f1", "method": "all",
+         "coverage": 0.94},
+        {**base, "n": 100, "design": "random-stratified", "kind": "paired", "model": "a-b",
+         "measure": "f1", "method": "all", "coverage": 0.5},
+        {**base, "task": "k", "classes": 3, "prevalence": math.nan, "n": 300, "kind": "single",
+         "model": "a", "measure": "acc", "method": "all", "coverage": 0.96},
+        {**base, "task": "k", "classes": 3, "prevalence": math.nan, "n": 300, "kind": "single",
+         "model": "a", "measure": "f1", "method": "all", "coverage": 0.91},
+        {**base, "task": "k", "classes": 3, "prevalence": math.nan, "n": 300,
+         "average": "weighted", "kind": "single", "model": "a", "measure": "f1",
+         "method": "all", "coverage": 0.92},
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_settings() -> None:
+    """Per setting: the lowest model-cell (where), the mean over them, the methods seen,
+    the averages; the random-stratified lesson is no setting."""
+    t = verdicts.settings(_summary_rows(), {"acc": ["macro", "weighted", "micro"],
+                                            "f1": ["macro"]})
+    got = {(r.measure, r.classes, r.kind, tuple(r.averages)): r for r in t.itertuples()}
+    f1 = got[("f1", "binary", "single", ())]
+    assert (f1.cells, f1.lowest, f1.where, bool(f1.covers)) == (2, 0.88, "n=100, π=0.2", False)
+    assert f1.mean == pytest.approx((0.93 + 0.88 + 0.95 + 0.97) / 4)
+    assert f1.methods == ["bootstrap-bca"]   # procedures: the fallback is BCa
+    assert len(f1.figures) == 4
+    assert f1.figures[0] == ["binormal", 100, 0.2, "", "a", 0.93, 0.01, 0]
+    paired = got[("f1", "binary", "paired", ())]
+    assert (paired.cells, paired.lowest, bool(paired.covers)) == (1, 0.94, True)
+    assert got[("acc", "k", "single", ("macro", "weighted", "micro"))].lowest == 0.96
+    assert got[("f1", "k", "single", ("macro",))].lowest == 0.91
+    assert got[("f1", "k", "single", ("weighted",))].lowest == 0.92
+    assert len(t) == 5
+    row = _summary_rows().iloc[5]
+    assert verdicts.where(row) == "n=1000, π=0.2, calibrated model"
+
+
+def _run(tmp: Path, *extra: str) -> int:
+    return int(cli.main(["--designs", "random", "fixed", "--n", "100", "--prevalence", "0.3",
+                         "--kinds", "single", "paired", "unpaired", "--sims", "3",
+                         "--n-boot", "100", "--pop-size", "4000", "--cache", str(tmp / "cache"),
+                         "--out", str(tmp / "coverage.md"), "--evidence",
+                         str(tmp / "evidence" / "registry.json"), "--no-progress", *extra]))
+
+
+def test_tiny_study_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tiny study through the command line: the report and the evidence file are written
+    (atomically: no temporary file left, an interrupted write leaves the old file), a rerun
+    reads every cell back and writes the same table, and measurelab reads the evidence
+    (preliminary: no evidence)."""
+    assert _run(tmp_path, "--measures", "acc", "f1", "auc") == 0
+    report = (tmp_path / "coverage.md").read_text()
+    doc = json.loads((tmp_path / "evidence" / "registry.json").read_text())
+    assert doc["preliminary"] is True and doc["source"] == "registry"
+    assert "Preliminary run" in report and "| f1 | binary | fixed | unpaired difference |" \
+        in report
+    keys = {(e["measure"], e["design"], e["kind"]) for e in doc["entries"]}
+    assert keys == {(m, d, k) for m in ("acc", "f1", "auc") for d in ("random", "fixed")
+                    for k in ("single", "paired", "unpaired")}
+    assert not list(tmp_path.rglob(".*.tmp"))
+
+    monkeypatch.setattr(cells, "one_sim", lambda *a: pytest.fail("a cell ran again"))
+    first = (tmp_path / "evidence" / "registry.json").read_bytes()
+    assert _run(tmp_path, "--measures", "acc", "f1", "auc") == 0
+    assert (tmp_path / "evidence" / "registry.json").read_bytes() == first
+    assert (tmp_path / "coverage.md").read_text() == report
+
+    def no_rename(*_a: Any) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(store.os, "replace", no_rename)
+    with pytest.raises(OSError, match="disk full"):
+        _run(tmp_path, "--measures", "acc", "f1", "auc")
+    assert (tmp_path / "evidence" / "registry.json").read_bytes() == first
+    assert not list(tmp_path.rglob(".*.tmp"))
+    monkeypatch.undo()
+
+    monkeypatch.setattr(ev, "_OVERRIDE", tmp_path / "evidence")
+    v = ev.coverage_verdict("f1", design="fixed", unpaired=True, method="bootstrap-bca")
+    assert v.status == "preliminary"
+    r = ml.evaluate([0, 1] * 20, np.linspace(0.1, 0.9, 40), measures=["f1"], ci=0.95,
+                    n_boot=100)
+    assert r.intervals().method.tolist() == [
+        "bootstrap-bca (no coverage evidence: preliminary run)"]
+
+
+def test_verdict_reaches_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A run with enough simulations is evidence: measurelab's method text follows its
+    verdict (Wilson's and DeLong's intervals, analytic, so 200 simulations take seconds)."""
+    out = tmp_path / "ev" / "registry.json"
+    assert cli.main(["--designs", "random", "--n", "100", "--prevalence", "0.3",
+                     "--kinds", "single", "--measures", "acc", "auc", "--sims", "200",
+                     "--n-boot", "100", "--pop-size", "20000", "--cache", str(tmp_path / "c"),
+                     "--out", str(tmp_path / "r.md"), "--evidence", str(out),
+                     "--no-progress"]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["preliminary"] is False
+    monkeypatch.setattr(ev, "_OVERRIDE", out.parent)
+    r = ml.evaluate([0, 1] * 50, np.linspace(0.05, 0.95, 100), measures=["acc", "auc"],
+                    ci=0.95)
+    methods = r.intervals().set_index("measure").method
+    for e in doc["entries"]:
+        base = {"acc": "wilson", "auc": "delong-logit"}[e["measure"]]
+        if e["lowest"] >= ev.BAR:
+            assert methods[e["measure"]] == base
+        else:
+            assert methods[e["measure"]] == (f"{base} (coverage {e['lowest']:.3f} < 0.90 at "
+                                             f"{e['where']})")
+        assert e["cells"] == 1 and len(e["figures"]) == 2    # models a and b
+    assert "## Verdicts" in (tmp_path / "r.md").read_text()
+
+
+def test_k_class_study(tmp_path: Path) -> None:
+    """The command line's k-class grid: averages recorded per setting."""
+    assert cli.main(["--task", "k", "--classes", "3", "--designs", "random", "--n", "150",
+                     "--measures", "acc", "f1", "--sims", "2", "--n-boot", "100",
+                     "--pop-size-k", "4000", "--cache", str(tmp_path / "c"),
+                     "--out", str(tmp_path / "r.md"), "--evidence",
+                     str(tmp_path / "e.json"), "--no-progress"]) == 0
+    doc = json.loads((tmp_path / "e.json").read_text())
+    av = {(e["measure"], e["kind"]): e["averages"] for e in doc["entries"]}
+    assert av[("acc", "single")] == ["macro", "weighted", "micro"]
+    assert av[("f1", "paired")] == ["macro"]
+    assert doc["grid"]["k"]["classes"] == [3]

@@ -247,3 +247,35 @@ def test_bad_input(table, fragment):
 def test_bad_alpha():
     with pytest.raises(MeasurelabError, match=r"alpha must be in \(0, 1\)"):
         demsar(table6(), alpha=1.5)
+
+
+def test_demsar_by_a_measure_with_a_target_ranks_by_distance():
+    """demsar(measure='spiegelhalter_z') ranks each data set's z by |z| (rank 1 nearest 0;
+    scipy's rankdata of |z| as the oracle); the Bayesian comparison compares |z|; a
+    directional measure gives what higher_is_better gives."""
+    import measurelab as ml
+
+    g = np.random.default_rng(3)
+    z = pd.DataFrame({"cal": g.normal(0, 1, 12), "cautious": g.normal(-6, 1, 12),
+                      "extreme": g.normal(4, 1, 12)})
+    r = demsar(z, measure="spiegelhalter_z")
+    want = np.mean([stats.rankdata(np.abs(row)) for row in z.to_numpy()], axis=0)
+    assert r.avg_ranks.to_dict() == pytest.approx(dict(zip(z.columns, want, strict=True)),
+                                                  abs=1e-12)
+    assert r.avg_ranks.index[0] == "cal" and r.direction == "closer to 0"
+    assert "(closer to 0 is better)" in r.summary()
+    # "lower is better" would have crowned the cautious model
+    assert demsar(z, higher_is_better=False).avg_ranks.index[0] == "cautious"
+    b = r.bayes(rope=0.1, n_samples=4000, seed=1).set_index(["a", "b"])
+    direct = ml.bayes_compare(np.abs(z["cal"]), np.abs(z["cautious"]), rope=0.1,
+                              method="signed-rank", higher_is_better=False, n_samples=4000,
+                              random_state=np.random.default_rng(1))
+    assert b.loc[("cal", "cautious"), "p_a_better"] == pytest.approx(direct.p_a_better)
+    auc = pd.DataFrame({"a": [0.8, 0.7, 0.9], "b": [0.75, 0.72, 0.85]})
+    assert demsar(auc, measure="auc").avg_ranks.equals(demsar(auc).avg_ranks)
+    assert demsar(auc, measure="brier").avg_ranks.equals(
+        demsar(auc, higher_is_better=False).avg_ranks)
+    with pytest.raises(MeasurelabError, match="give measure= or higher_is_better=, not both"):
+        demsar(auc, measure="auc", higher_is_better=True)
+    with pytest.raises(MeasurelabError, match=r"^measure: unknown measure 'acu'"):
+        demsar(auc, measure="acu")

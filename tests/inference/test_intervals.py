@@ -9,11 +9,14 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import beta, binomtest, norm, rankdata
 from sklearn.metrics import roc_auc_score
 
 import measurelab as ml
 from measurelab.inference import intervals as iv
+from measurelab.inference.evidence import plain_method
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 from tests.conftest import make_binary
@@ -473,27 +476,28 @@ def test_evaluate_ci_methods_and_values(rng):
     yl, s, _ = make_binary(rng, 150)
     r = ml.evaluate(yl, s, measures=["acc", "auc", "f1"], ci=0.9, n_boot=100)
     df = r.intervals().set_index("measure")
-    assert df["method"].to_dict() == {"acc": "wilson", "auc": "delong-logit",
-                                      "f1": "bootstrap-bca"}
+    assert df["method"].map(plain_method).to_dict() == {"acc": "wilson", "auc": "delong-logit",
+                                                        "f1": "bootstrap-bca"}
     assert dict(r) == dict(ml.evaluate(yl, s, measures=["acc", "auc", "f1"]))
     for k in ("acc", "auc", "f1"):
         assert df.loc[k, "lo"] <= df.loc[k, "value"] <= df.loc[k, "hi"]
     forced = ml.evaluate(yl, s, measures=["acc", "auc"], ci=0.9, n_boot=100,
                          ci_method="clopper-pearson").intervals()
-    assert forced["method"].tolist() == ["clopper-pearson", "delong-logit"]
+    assert forced["method"].map(plain_method).tolist() == ["clopper-pearson", "delong-logit"]
     wald = ml.evaluate(yl, s, measures=["auc"], ci=0.9, n_boot=100,
                        ci_method="delong").intervals()
-    assert wald["method"].tolist() == ["delong"]
+    assert wald["method"].map(plain_method).tolist() == ["delong"]
     pct = ml.evaluate(yl, s, measures=["acc", "auc"], ci=0.9, n_boot=100,
                       ci_method="bootstrap-percentile").intervals()
-    assert pct["method"].tolist() == ["bootstrap-percentile"] * 2
+    assert pct["method"].map(plain_method).tolist() == ["bootstrap-percentile"] * 2
 
 
 def test_evaluate_ci_weighted_uses_case_bootstrap(rng):
     yl, s, w = make_binary(rng, 120, weighted=True)
     df = ml.evaluate(yl, s, measures=["acc", "auc"], sample_weight=w, ci=0.95,
                      n_boot=100).intervals()
-    assert df["method"].tolist() == ["bootstrap-bca"] * 2
+    # weighted cases: a design no coverage study has run
+    assert df["method"].tolist() == ["bootstrap-bca (no coverage evidence)"] * 2
     assert (df["lo"] <= df["value"]).all() and (df["value"] <= df["hi"]).all()
 
 
@@ -616,3 +620,213 @@ def test_tango_interval_covers_where_the_conditional_one_fails():
 def test_tango_interval_refuses_impossible_counts():
     with pytest.raises(ml.exceptions.MeasurelabError, match="b \\+ c <= n"):
         iv.tango_interval(60, 50, 100)
+
+
+# ------------------------------------------- bounded measures, undefined replicates
+def test_range_bounds_follow_the_registry():
+    from measurelab.measures.base import registry
+
+    got = iv.range_bounds(["sens", "youden", "brier", "lr_pos", "dp", "mxe", "lift"])
+    assert got.tolist() == [[0, 1], [-1, 1], [0, 2], [-np.inf, np.inf], [-np.inf, np.inf],
+                            [-np.inf, np.inf], [-np.inf, np.inf]]
+    # a difference of two values of a measure bounded in [lo, hi] lives in [lo-hi, hi-lo]
+    assert iv.range_bounds(["sens", "brier", "mcc"], difference=True).tolist() == [
+        [-1, 1], [-2, 2], [-2, 2]]
+    assert iv.range_bounds([registry.get("logloss_dsc")])[0, 1] == math.log(2)
+
+
+def _pct_substituted(r: np.ndarray, level: float, lo_b: float, hi_b: float):
+    """The percentile interval by numpy's quantile, NaN replaced by each side's bound."""
+    a = (1 - level) / 2
+    return (float(np.quantile(np.where(np.isnan(r), lo_b, r), a)),
+            float(np.quantile(np.where(np.isnan(r), hi_b, r), 1 - a)))
+
+
+def test_undefined_replicates_of_a_bounded_measure_count_at_its_range_ends():
+    g = np.random.default_rng(3)
+    r = g.uniform(0.3, 0.7, 1000)
+    r[:80] = np.nan  # 8% undefined: both ends of a 90% interval reach them
+    value = np.array([0.5])
+    bi = iv.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
+                               np.array([False]), 0.90, np.array([[0.0, 1.0]]))
+    assert (bi.lo[0], bi.hi[0]) == pytest.approx(_pct_substituted(r, 0.90, 0.0, 1.0),
+                                                 abs=1e-12)
+    assert (bi.lo[0], bi.hi[0]) == (0.0, 1.0)
+    assert bi.rests[0].tolist() == [True, True]
+    assert bi.method[0] == "bootstrap-percentile (8% undefined: counted at the ends of [0, 1])"
+    assert iv.percentile_interval(r, 0.90, (0.0, 1.0)) == (0.0, 1.0)
+    # at 80% no end reaches them: the ends are those of the defined replicates' order
+    bi80 = iv.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
+                                 np.array([False]), 0.80, np.array([[0.0, 1.0]]))
+    assert (bi80.lo[0], bi80.hi[0]) == pytest.approx(_pct_substituted(r, 0.80, 0, 1), abs=1e-12)
+    assert 0.3 < bi80.lo[0] < bi80.hi[0] < 0.7 and not bi80.rests.any()
+    assert bi80.method[0] == "bootstrap-percentile"
+    # an unbounded measure keeps the infinite convention (and its plain method)
+    inf = iv.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
+                                np.array([False]), 0.90)
+    assert (inf.lo[0], inf.hi[0]) == (-np.inf, np.inf) and inf.method[0] == \
+        "bootstrap-percentile"
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), share=st.floats(0.0, 0.5),
+       level=st.sampled_from([0.8, 0.9, 0.95, 0.99]), bca=st.booleans(),
+       bounds=st.sampled_from([(0.0, 1.0), (-1.0, 1.0), (0.0, 2.0)]))
+def test_bounded_interval_ends_stay_in_range_and_rest_exactly_where_stated(
+        seed, share, level, bca, bounds):
+    """Property: with replicates in the range and any share undefined, both ends are finite
+    and inside the range; an end is flagged as resting on undefined replicates exactly
+    when moving what they count as moves it; the p-value agrees with the interval."""
+    g = np.random.default_rng(seed)
+    lo_b, hi_b = bounds
+    b = 200
+    r = g.uniform(lo_b + 0.25 * (hi_b - lo_b), hi_b - 0.25 * (hi_b - lo_b), b)
+    r[g.random(b) < share] = np.nan
+    theta = np.array([float(np.nanmedian(r)) if np.isfinite(r).any() else 0.5 * (lo_b + hi_b)])
+    jack = g.normal(theta[0], 0.05, (1, 20))
+
+    def run(bd):
+        return iv.BootstrapIntervals(r[None, :], theta, theta, jack, np.array([bca]), level,
+                                     np.array([bd]))
+
+    bi = run(bounds)
+    assert np.isfinite([bi.lo[0], bi.hi[0]]).all()
+    assert lo_b <= bi.lo[0] <= theta[0] <= bi.hi[0] <= hi_b
+    wider = run((lo_b - 1.0, hi_b + 1.0))
+    assert bi.rests[0].tolist() == [bool(wider.lo[0] != bi.lo[0]), bool(wider.hi[0] != bi.hi[0])]
+    assert ("undefined: counted at the ends" in bi.method[0]) == bool(bi.rests[0].any())
+    # p < 1 − level exactly when the interval excludes 0
+    assert (bi.p[0] < 1 - level) == bool(bi.lo[0] > 0 or bi.hi[0] < 0)
+
+
+def _six_classes(seed: int = 28):
+    """Issue 28's setting: 6 classes, 86 cases, one class of 2 cases, two models."""
+    g = np.random.default_rng(seed)
+    y = np.repeat(np.arange(6), [25, 20, 16, 12, 11, 2])
+    models = {}
+    for name, q in (("a", 1.2), ("b", 0.9)):
+        L = g.normal(size=(y.size, 6))
+        L[np.arange(y.size), y] += q
+        models[name] = np.exp(L) / np.exp(L).sum(axis=1, keepdims=True)
+    return y, models
+
+
+def _assert_in_range(rows, bounds_of):
+    for r in rows.itertuples():
+        if str(getattr(r, "interval", r.method)).startswith("no interval"):
+            continue  # withheld (ece: biased near 0): NaN limits, the reason stated
+        lo_b, hi_b = bounds_of(r.measure)
+        if math.isfinite(lo_b):
+            assert lo_b <= r.lo <= r.hi <= hi_b, r
+        elif "lr_" in r.measure or "mxe" in r.measure:
+            pass  # unbounded: ±inf stays the convention
+        else:
+            assert math.isfinite(r.lo) and math.isfinite(r.hi), r
+
+
+def test_k_class_comparison_on_a_small_test_set_has_no_infinite_end_for_bounded_measures():
+    """Issue 28: 6 classes, 86 cases, a class of 2 cases that many replicates miss. macro
+    sens (and bacc, gmean, youden) average the classes present in each replicate, so no
+    replicate is undefined; per-class values and differences that are undefined in some
+    replicates count at the ends of their range, never ±inf."""
+    from measurelab.measures.base import registry
+
+    y, models = _six_classes()
+    measures = ["acc", "f1", "prec", "sens", "spec", "bacc", "gmean", "youden", "mcc",
+                "kappa", "auc", "brier", "ece", "mxe", "lr_pos"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ml.UndefinedMeasureWarning)
+        r = ml.compare_classifiers(y, models, measures=measures, n_boot=400, random_state=0)
+        ivs, tests = r.intervals(), r.tests()
+    rng_of = {m: tuple(iv.range_bounds([m])[0]) for m in measures}
+    diff_of = {m: tuple(iv.range_bounds([m], difference=True)[0]) for m in measures}
+    _assert_in_range(ivs, rng_of.get)
+    _assert_in_range(tests.rename(columns={"diff": "value"}), diff_of.get)
+    macro = ivs.set_index(["model", "measure"])
+    for m in ("sens", "bacc", "gmean", "youden"):
+        assert (macro.xs(m, level="measure")["undefined"] == 0).all()
+    # the point estimate is the scalar route's value (every class present)
+    for name, P in models.items():
+        want = ml.evaluate(y, P, measures=["sens"])["sens"]
+        assert macro.loc[(name, "sens"), "value"] == want
+    assert registry.get("sens").range == (0.0, 1.0)
+
+    # per-class rows: the rare class's sens is undefined in about 14% of the replicates
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pc = ml.compare_classifiers(y, models, measures=["sens", "f1", "lr_pos"],
+                                    average=None, n_boot=400, random_state=0)
+        ivs, tests = pc.intervals(), pc.tests()
+    strip = lambda m: m.split("[")[0]  # noqa: E731
+    _assert_in_range(ivs, lambda m: rng_of[strip(m)])
+    _assert_in_range(tests.rename(columns={"diff": "value"}), lambda m: diff_of[strip(m)])
+    rare = ivs.set_index(["model", "measure"]).loc[("a", "sens[5]")]
+    share = (1 - 2 / 86) ** 86  # chance that a replicate misses both cases of class 5
+    assert abs(rare["undefined"] - share) < 0.05
+    assert (rare["lo"], rare["hi"]) == (0.0, 1.0)
+    assert plain_method(rare["method"]) == (f"bootstrap-bca ({100 * rare['undefined']:.3g}% "
+                                            "undefined: counted at the ends of [0, 1])")
+    pair = tests.set_index("measure").loc["sens[5]"]
+    assert (pair["lo"], pair["hi"]) == (-1.0, 1.0) and "[-1, 1]" in pair["interval"]
+    assert ivs.set_index(["model", "measure"]).loc[("a", "lr_pos[5]"), "lo"] == -np.inf
+    msgs = [str(w.message) for w in caught]
+    assert any("sens[5] of model 'a'" in m and "counted as 0 for the lower end, 1 for the "
+               "upper: the ends of the range" in m for m in msgs)
+
+    # evaluate(ci=) of one model: the same rule
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ml.UndefinedMeasureWarning)
+        e = ml.evaluate(y, models["a"], measures=measures, ci=0.95, n_boot=400,
+                        random_state=0).intervals()
+    _assert_in_range(e, rng_of.get)
+
+
+def test_binary_bounded_interval_at_tiny_n_counts_undefined_at_the_range_ends():
+    """Two positives in 30 cases: about 12% of the replicates have no positive, where sens,
+    gmean, youden and bacc are undefined; their bootstrap ends are the range's ends, not
+    ±inf; lr_pos (unbounded) keeps ±inf; the warning states the share."""
+    g = np.random.default_rng(2)
+    y = np.r_[np.zeros(28, int), np.ones(2, int)]
+    s = np.r_[g.uniform(0, 0.6, 28), [0.7, 0.4]]
+    with pytest.warns(ml.UndefinedMeasureWarning, match=r"sens: \d.*% are undefined "
+                      r"\(counted as 0 for the lower end, 1 for the upper: the ends of the "
+                      r"range\); both ends rest on them"):
+        r = ml.evaluate(y, s, ci=0.95, n_boot=1000, ci_method="bootstrap-bca",
+                        measures=["sens", "gmean", "youden", "bacc", "lr_pos"],
+                        random_state=0).intervals().set_index("measure")
+    assert abs(r.loc["sens", "undefined"] - (28 / 30) ** 30) < 0.04
+    for m, (lo_b, hi_b) in (("sens", (0, 1)), ("gmean", (0, 1)), ("youden", (-1, 1)),
+                            ("bacc", (0, 1))):
+        assert (r.loc[m, "lo"], r.loc[m, "hi"]) == (lo_b, hi_b)
+        assert f"counted at the ends of [{lo_b}, {hi_b}]" in r.loc[m, "method"]
+    assert (r.loc["lr_pos", "lo"], r.loc["lr_pos", "hi"]) == (-np.inf, np.inf)
+    assert plain_method(r.loc["lr_pos", "method"]) == "bootstrap-bca"
+
+
+def test_k_class_replicates_equal_the_scalar_route_on_the_resampled_cases():
+    """The k-class engine's replicate values (``run_multi``) equal ``evaluate`` of the
+    cases each replicate drew, replicate by replicate — including the replicates that miss
+    the rare class, where macro and weighted averages are over the classes present."""
+    from measurelab.inference.multiclass import prepare_multiclass, run_multi
+
+    y, models = _six_classes(5)
+    names = ["sens", "bacc", "gmean", "youden", "f1", "prec", "npv", "spec", "auc"]
+    for average in ("macro", "weighted"):
+        kw = prepare_multiclass(y, models, measures=names, average=average, n_boot=100)
+        d = kw["design"]
+        run = run_multi(d, kw["columns"], average, 60, 11, jackknife=False, progress=False,
+                        n_jobs=1)
+        mult = d.draw(iv.rng_of(11), 60)
+        missing = 0
+        for b in range(60):
+            keep = mult[b] > 0
+            missing += not keep[d.yi == 5].any()
+            for a, P in enumerate(d.P):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", ml.UndefinedMeasureWarning)
+                    want = ml.evaluate(d.yi[keep], P[keep], sample_weight=mult[b][keep],
+                                       labels=list(range(6)), measures=names,
+                                       average=average)
+                np.testing.assert_allclose(run.reps[b, a], [want[x] for x in names],
+                                           rtol=1e-12, atol=1e-15)
+        assert missing >= 3  # the rule was exercised

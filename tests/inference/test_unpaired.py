@@ -11,6 +11,7 @@ import pytest
 
 import measurelab as ml
 from measurelab.inference.delong import delong_unpaired
+from measurelab.inference.evidence import plain_method
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -99,9 +100,11 @@ def test_every_row_tells_one_story(level):
         assert ((row.lo > 0) or (row.hi < 0)) == (stat > norm.ppf(0.5 + level / 2))
     same = t[(t.a == "m0") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert same.z == 0.0 and same.p == 1.0
-    assert set(t.method) == {"delong", "mcnemar", "bootstrap"}
+    # calibration rows: a Wald interval on the bootstrap's SE, or none (withheld)
+    assert set(t.method) == {"delong", "mcnemar", "bootstrap", "bootstrap-se", "none"}
+    assert t[t.method == "none"][["lo", "hi", "p"]].isna().all().all()
     mc = t[t.method == "mcnemar"]
-    assert (mc.interval == "tango-score").all()
+    assert (mc.interval.map(plain_method) == "tango-score").all()
 
 
 def test_degenerate_models_are_stated_and_no_runtime_warning_escapes():
@@ -147,3 +150,22 @@ def test_pair_rows_get_their_acceleration_whatever_else_is_asked():
                                    random_state=1).tests()
         rows.append(t[t.measure == "sens"][["lo", "hi", "p"]].to_numpy())
     np.testing.assert_array_equal(rows[0], rows[1])
+
+
+def test_unpaired_difference_of_a_bounded_measure_stays_in_its_range():
+    """Two small test sets with two positives each: sens is undefined in the replicates
+    that draw no positive; the difference of two sens lives in [−1, 1] and its interval
+    ends there, never at ±inf; lr_pos (unbounded) keeps ±inf."""
+    g = np.random.default_rng(5)
+    ya = np.r_[np.zeros(25, int), np.ones(2, int)]
+    yb = np.r_[np.zeros(30, int), np.ones(2, int)]
+    sa = np.r_[g.uniform(0, 0.6, 25), [0.8, 0.45]]
+    sb = np.r_[g.uniform(0, 0.6, 30), [0.7, 0.9]]
+    with pytest.warns(ml.UndefinedMeasureWarning, match=r"difference in sens .*counted as "
+                      r"-1 for the lower end, 1 for the upper: the ends of the range"):
+        t = ml.compare_unpaired(ya, sa, yb, sb, measures=["sens", "lr_pos", "f1"],
+                                n_boot=500).tests().set_index("measure")
+    assert (t.loc["sens", "lo"], t.loc["sens", "hi"]) == (-1.0, 1.0)
+    assert "counted at the ends of [-1, 1]" in t.loc["sens", "interval"]
+    assert -1 <= t.loc["f1", "lo"] <= t.loc["f1", "hi"] <= 1
+    assert math.isinf(t.loc["lr_pos", "lo"]) or math.isinf(t.loc["lr_pos", "hi"])

@@ -106,7 +106,8 @@ def test_rank_measures_ignore_increasing_transforms(name):
 # keeps its value, turns into another measure, or has no simple relation (class-specific).
 SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri", "op",
              "avri", "oarp", "dp", "brier", "rms", "mxe", "cal", "sar", "top_k_acc",
-             "brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "smece",
+             "brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "brier_mcb_insample",
+             "brier_dsc_insample", "logloss_mcb_insample", "logloss_dsc_insample", "smece",
              "spiegelhalter_z"}
 #: symmetric as defined (local regression is equivariant under p -> 1 - p, y -> 1 - y), but
 #: R's loess surface interpolates on a k-d tree split at the lower median case, and the
@@ -193,3 +194,83 @@ def test_property_counts_at_threshold(data, t, inclusive):
     pred = s >= t if inclusive else s > t
     assert (c.tp, c.fp, c.fn, c.tn) == (
         (y & pred).sum(), (~y & pred).sum(), (y & ~pred).sum(), (~y & ~pred).sum())
+
+
+# ------------------------------------------------------- measures with a target value
+def _z_by_definition(y, p):
+    """Spiegelhalter's z written out: Σ(y − p)(1 − 2p) / √Σ(1 − 2p)²p(1 − p)."""
+    y, p = np.asarray(y, float), np.asarray(p, float)
+    return float(np.sum((y - p) * (1 - 2 * p)) / math.sqrt(np.sum((1 - 2 * p) ** 2 * p
+                                                                  * (1 - p))))
+
+
+def test_spiegelhalter_z_has_target_zero_and_ranks_by_its_distance():
+    z = registry.get("spiegelhalter_z")
+    assert z.target == 0.0 and z.direction == "closer to 0" and not z.higher_is_better
+    assert registry.to_frame().loc["spiegelhalter_z", "direction"] == "closer to 0"
+    assert registry.to_frame().loc["brier", "direction"] == "lower"
+    # the rule, against |z| written out
+    vals = np.array([-100.0, -1.5, 0.0, 1.5, 2.0, np.nan])
+    assert np.array_equal(z.badness(vals), np.abs(vals), equal_nan=True)
+    assert z.is_better(0.0, -100.0) and not z.is_better(-100.0, 0.0)
+    assert not z.is_better(-1.5, 1.5) and not z.is_better(1.5, -1.5)  # an exact tie
+    assert not z.is_better(math.nan, 3.0) and not z.is_better(3.0, math.nan)
+    assert z.pair_statistic(-100.0, 0.5) == 99.5 and z.favours_first(-0.1)
+    # directional measures keep their rule
+    auc, brier = registry.get("auc"), registry.get("brier")
+    assert auc.is_better(0.9, 0.8) and brier.is_better(0.1, 0.2)
+    assert auc.pair_statistic(0.9, 0.8) == pytest.approx(0.1) and auc.favours_first(0.1)
+    assert brier.favours_first(-0.1) and not brier.favours_first(0.1)
+    assert auc.goodness(0.7) == 0.7 and brier.goodness(0.2) == -0.2
+
+
+def test_is_better_decides_distances_exactly():
+    """|1e-17 − 0.25| rounds to 0.25 = |0.5 − 0.25| in floats, yet 1e-17 is nearer: the
+    comparison is made on the rationals the floats are; equal distances tie."""
+    from measurelab.measures.base import Measure
+
+    m = Measure(name="t", formula=lambda c: 0.0, kind="threshold", statistic="counts",
+                range=(0.0, 1.0), higher_is_better=False, target=0.25)
+    assert abs(1e-17 - 0.25) == abs(0.5 - 0.25)
+    assert m.is_better(1e-17, 0.5) and not m.is_better(0.5, 1e-17)
+    assert not m.is_better(0.2, 0.3) and not m.is_better(0.3, 0.2)  # equal as rationals
+    assert m.badness(Fraction(1, 5)) == m.badness(Fraction(3, 10)) == Fraction(1, 20)
+
+
+@pytest.mark.parametrize(("kw", "message"), [
+    ({"target": 2.0}, r"target=2.0 lies outside range"),
+    ({"target": math.inf}, r"target must be a finite number or None"),
+    ({"target": "0"}, r"target must be a finite number or None"),
+    ({"target": 0.5, "higher_is_better": True}, r"register it with higher_is_better=False"),
+])
+def test_target_is_checked(kw, message):
+    from measurelab.measures.base import Measure
+
+    base = {"name": "t", "formula": lambda c: 0.0, "kind": "threshold",
+            "statistic": "counts", "range": (0.0, 1.0), "higher_is_better": False}
+    with pytest.raises(ml.MeasurelabError, match=message):
+        Measure(**{**base, **kw})
+
+
+def test_a_calibrated_model_is_nearer_the_target_than_a_cautious_one():
+    """z of a calibrated model is near 0; shrinking its probabilities towards ½ (too
+    cautious) makes z very negative: "lower is better" crowned the cautious model, the
+    distance to 0 crowns the calibrated one. Both z by the definition written out."""
+    g = np.random.default_rng(11)
+    q = g.beta(2, 2, 3000)
+    y = (g.random(q.size) < q).astype(int)
+    cautious = 0.5 + 0.4 * (q - 0.5)
+    z_cal, z_caut = (ml.metrics.spiegelhalter_z(y, p) for p in (q, cautious))
+    assert z_cal == pytest.approx(_z_by_definition(y, q), rel=1e-9)
+    assert z_caut == pytest.approx(_z_by_definition(y, cautious), rel=1e-9)
+    assert z_caut < -10 and abs(z_cal) < 3
+    assert registry.get("spiegelhalter_z").is_better(z_cal, z_caut)
+    r = ml.evaluate(y, q, measures=["spiegelhalter_z", "auc"])
+    assert r.to_frame().loc["spiegelhalter_z", "direction"] == "closer to 0"
+    # a two-level measure: the same AUC (a monotone transform), ties broken by |z|
+    two = registry.resolve("auc:spiegelhalter_z")[0]
+    from measurelab.metrics.evaluation import build_stats
+
+    v_cal, v_caut = (two.compute(build_stats(y, p)) for p in (q, cautious))
+    assert v_cal.first == v_caut.first and v_cal > v_caut
+    assert v_cal.second == -abs(z_cal)

@@ -16,7 +16,7 @@ from measurelab.stats.scoretable import ScoreTable
 
 Y = np.array([0, 0, 0, 1, 1, 1])
 P = np.array([0.4, 0.3, 0.2, 0.1, 0.5, 0.9])
-NAMES = ["brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc"]
+NAMES = ["brier_mcb_insample", "brier_dsc_insample", "logloss_mcb_insample", "logloss_dsc_insample"]
 
 
 def test_spec_reference_values():
@@ -98,8 +98,8 @@ def test_parts_add_up_to_brier_and_mxe(weighted):
     y, p, w = _data(11, 500, 30, weighted)
     r = ml.evaluate(y, p, sample_weight=w, measures=["brier", "mxe", *NAMES])
     t = ScoreTable.from_arrays(y == 1, p, w)
-    for score, total, mcb, dsc in (("brier", "brier", "brier_mcb", "brier_dsc"),
-                                   ("log", "mxe", "logloss_mcb", "logloss_dsc")):
+    for score, total, mcb, dsc in (("brier", "brier", "brier_mcb_insample", "brier_dsc_insample"),
+                                   ("log", "mxe", "logloss_mcb_insample", "logloss_dsc_insample")):
         d = decomposition(t, score)
         assert r[mcb] == d.mcb and r[dsc] == d.dsc
         assert d.mcb - d.dsc + d.unc == pytest.approx(r[total], abs=1e-13)
@@ -111,18 +111,18 @@ def test_certain_predictions_and_one_class():
     # p = y: nothing to recalibrate, all discrimination
     y = np.array([0, 1, 1, 0, 1])
     r = ml.evaluate(y, y.astype(float), measures=[*NAMES, "mxe"])
-    assert r["brier_mcb"] == 0.0 and r["brier_dsc"] == pytest.approx(0.24)
-    assert r["logloss_mcb"] == pytest.approx(r["mxe"], abs=1e-15)  # the clipping, ~1e-16
+    assert r["brier_mcb_insample"] == 0.0 and r["brier_dsc_insample"] == pytest.approx(0.24)
+    assert r["logloss_mcb_insample"] == pytest.approx(r["mxe"], abs=1e-15)  # the clipping, ~1e-16
     # one class: no uncertainty, no discrimination
     one = ml.evaluate([1, 1, 1], [0.2, 0.5, 0.9], measures=NAMES)
-    assert one["brier_dsc"] == 0.0 and one["logloss_dsc"] == 0.0
-    assert one["brier_mcb"] == pytest.approx((0.64 + 0.25 + 0.01) / 3)
+    assert one["brier_dsc_insample"] == 0.0 and one["logloss_dsc_insample"] == 0.0
+    assert one["brier_mcb_insample"] == pytest.approx((0.64 + 0.25 + 0.01) / 3)
 
 
 def test_no_cases_is_nan_with_a_warning():
     t = ScoreTable(np.array([0.3]), np.array([0.0]), np.array([0.0]))
-    with pytest.warns(ml.UndefinedMeasureWarning, match="brier_mcb"):
-        assert math.isnan(ml.registry.get("brier_mcb").formula(t))
+    with pytest.warns(ml.UndefinedMeasureWarning, match="brier_mcb_insample"):
+        assert math.isnan(ml.registry.get("brier_mcb_insample").formula(t))
     with pytest.raises(ml.MeasurelabError, match="score='bits'"):
         decomposition(t, "bits")
     with warnings.catch_warnings():

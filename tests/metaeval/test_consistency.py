@@ -145,3 +145,42 @@ def test_registry_two_level_on_prediction_vectors():
         assert (r2.R, r2.S, r2.P, r2.Q) == (base.R + base.Q, base.S, base.P, 0)
         tl = [TwoLevelValue(int(a), int(b)) for a, b in zip(rf, rg, strict=True)]
         assert compare_measures(two, g, d).counts == pair_counts(tl, list(rg))
+
+
+def test_a_measure_with_a_target_is_ranked_by_its_exact_distance():
+    """A count measure whose ideal is a value (sens, ideally ½ here) is ranked by the
+    distance to it, decided exactly: the brute-force ranks of |sens − ½| in Fractions;
+    its degree of consistency with acc comes from those ranks; spiegelhalter_z ranks by
+    |z| on prediction vectors."""
+    import measurelab as ml
+
+    @ml.measure("sens_half", kind="threshold", statistic="counts", higher_is_better=False,
+                target=0.5, source="test")
+    def sens_half(c):
+        """Sensitivity, ideally one half."""
+        return c.tp / (c.tp + c.fn)
+
+    try:
+        d = RankedLists(8, 4, 3)
+        tp, _fp, fn, _tn = d.counts()
+        dist = [abs(Fraction(int(a), int(a + b)) - Fraction(1, 2)) for a, b in
+                zip(tp, fn, strict=True)]
+        levels = sorted(set(dist), reverse=True)  # 0 = worst = farthest
+        want = [levels.index(x) for x in dist]
+        got, u = measure_ranks("sens_half", d)
+        assert got.tolist() == want and u == len(levels)
+        r = compare_measures("sens_half", "acc", d)
+        ra, _ = measure_ranks("acc", d)
+        assert r.counts == pair_counts(list(got), list(ra))
+
+        rng = np.random.default_rng(2)
+        y = rng.random(40) < 0.5
+        scores = [np.clip(0.5 + s * (rng.random(40) - 0.5 + 0.4 * (y - 0.5)), 0, 1)
+                  for s in (0.2, 0.5, 1.0, 1.6, 1.9)]
+        pset = PredictionSet(y, scores)
+        z = [abs(ml.metrics.spiegelhalter_z(y, s)) for s in scores]
+        rz, _ = measure_ranks("spiegelhalter_z", pset)
+        order = sorted(set(z), reverse=True)
+        assert rz.tolist() == [order.index(v) for v in z]
+    finally:
+        ml.registry.unregister("sens_half")

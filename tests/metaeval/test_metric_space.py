@@ -156,3 +156,13 @@ def test_findings_logic_on_constructed_tables() -> None:
     rc2.loc["rms", "mxe"] = rc2.loc["mxe", "rms"] = -0.5
     f2 = findings({"rank_correlation": rc2})
     assert not f2.loc["rms_mxe", "holds"] and f2.loc["rms_mxe", "why"]
+
+
+def test_directions_refuse_a_measure_with_a_target():
+    """The metric space maps best → 1 by a direction; a measure best at a value has none."""
+    from measurelab import MeasurelabError
+    from measurelab.metaeval.metric_space import directions
+
+    assert directions({"a": "auc", "b": "brier"}) == {"a": True, "b": False}
+    with pytest.raises(MeasurelabError, match=r"z: spiegelhalter_z is best closer to 0"):
+        directions({"z": "spiegelhalter_z"})

@@ -10,10 +10,15 @@ import numpy as np
 import pytest
 
 import measurelab as ml
+from measurelab.inference.evidence import plain_method
 from measurelab.metrics import decompose_score, spiegelhalter_test
 
-NEW = ["brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "smece", "ici", "e50", "e90",
-       "emax", "spiegelhalter_z"]
+NEW = ["brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "brier_mcb_insample",
+       "brier_dsc_insample", "logloss_mcb_insample", "logloss_dsc_insample", "smece", "ici",
+       "e50", "e90", "emax", "spiegelhalter_z"]
+#: the calibration numbers with an interval, and its method
+WITH_INTERVAL = {"brier_mcb": "debiased-wald", "brier_dsc": "bootstrap-se",
+                 "logloss_dsc": "bootstrap-se"}
 
 
 def _data(seed: int, n: int = 400, grid: int | None = None):
@@ -46,8 +51,9 @@ def test_decompose_score_equals_model_diagnostics(score, weighted, grid):
     for ours, theirs in (("mcb", "miscalibration"), ("dsc", "discrimination"),
                          ("unc", "uncertainty"), ("score", "score")):
         assert getattr(d, ours) == pytest.approx(want[theirs], abs=1e-9)
-    # the measures give the same numbers; labels by name, pos_label chooses
-    names = ("brier_mcb", "brier_dsc") if score == "brier" else ("logloss_mcb", "logloss_dsc")
+    # the in-sample measures give the same numbers; labels by name, pos_label chooses
+    names = (("brier_mcb_insample", "brier_dsc_insample") if score == "brier"
+             else ("logloss_mcb_insample", "logloss_dsc_insample"))
     r = ml.evaluate(np.where(y == 1, "yes", "no"), p, pos_label="yes", sample_weight=w,
                     measures=list(names))
     assert (r[names[0]], r[names[1]]) == (d.mcb, d.dsc)
@@ -83,14 +89,25 @@ def test_spiegelhalter_test_equals_mapie():
 def test_new_measures_with_intervals_and_in_comparisons():
     y, p = _data(5, 150, grid=50)
     _, q = _data(6, 150)
-    r = ml.evaluate(y, p, measures=NEW, ci=0.9, n_boot=100)
+    with pytest.warns(ml.UndefinedMeasureWarning, match="no interval for"):
+        r = ml.evaluate(y, p, measures=NEW, ci=0.9, n_boot=100)
     iv = r.intervals().set_index("measure")
     assert set(iv.index) == set(NEW)
-    assert (iv.lo <= iv.value + 1e-12).all() and (iv.value <= iv.hi + 1e-12).all()
-    cmp = ml.compare_classifiers(y, {"a": p, "b": q}, measures=NEW, n_boot=100)
-    table = cmp.intervals()
-    assert np.isfinite(table.select_dtypes("number").drop(columns=["se"], errors="ignore")
-                       .to_numpy(dtype=float)).any()
+    has = iv.loc[list(WITH_INTERVAL)]
+    assert (has.lo <= has.value + 1e-12).all() and (has.value <= has.hi + 1e-12).all()
+    assert has.method.map(plain_method).to_dict() == WITH_INTERVAL
+    # every other calibration number: no interval, and the method column says why
+    rest = iv.drop(index=list(WITH_INTERVAL))
+    assert rest[["lo", "hi"]].isna().all().all()
+    assert rest.method.str.startswith("no interval: ").all()
+    with pytest.warns(ml.UndefinedMeasureWarning, match="no interval for"):
+        cmp = ml.compare_classifiers(y, {"a": p, "b": q}, measures=NEW, n_boot=100)
+        table = cmp.intervals().set_index(["model", "measure"])
+    assert plain_method(table.loc[("a", "brier_mcb"), "method"]) == "debiased-wald"
+    tests = cmp.tests().set_index("measure")
+    assert (tests.loc[list(WITH_INTERVAL), "method"] == "bootstrap-se").all()
+    assert tests.loc["ici", ["lo", "hi", "p"]].isna().all()
+    assert tests.loc["ici", "interval"].startswith("no interval: ")
 
 
 def test_streaming_equals_whole_and_command_line(tmp_path, capsys):

@@ -3,6 +3,7 @@ SPEC §7), against scikit-learn and brute force from the definitions."""
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -316,3 +317,66 @@ def test_binary_average_none_as_scikit_learn(rng):
     pl = np.where(pred == 1, "yes", "no")
     np.testing.assert_allclose(rl["prec"], skm.precision_score(yl, pl, average=None),
                                atol=1e-12)
+
+
+def test_macro_and_weighted_average_the_classes_where_the_value_is_defined():
+    """A class no case belongs to (given in ``labels``) has no sensitivity: the macro and
+    weighted averages are over the classes that have one (as Hand–Till's M leaves absent
+    classes out), computed here by hand from the confusion matrix; a warning says so;
+    per-class values keep the NaN; prec (0/0 = 0 by its rule) keeps every class."""
+    y = np.array([0, 0, 0, 1, 1, 2, 2, 2, 2, 0])
+    pred = np.array([0, 1, 0, 1, 3, 2, 2, 0, 3, 0])
+    P = np.eye(4)[pred] * 0.7 + 0.075
+    M = np.zeros((4, 4))
+    np.add.at(M, (y, pred), 1)
+    support = M.sum(axis=1)
+    recall = [M[c, c] / support[c] for c in range(3)]  # class 3 has no case
+    spec = [(M.sum() - M[c].sum() - M[:, c].sum() + M[c, c]) / (M.sum() - M[c].sum())
+            for c in range(4)]
+    with pytest.warns(ml.UndefinedMeasureWarning, match="the macro sens averages the 3 of 4 "
+                      "classes where sens is defined"):
+        r = ml.evaluate(y, P, labels=[0, 1, 2, 3], measures=["sens", "bacc", "gmean", "prec"])
+    assert r["sens"] == pytest.approx(np.mean(recall), rel=1e-15)
+    assert r["bacc"] == pytest.approx(np.mean(recall), rel=1e-15)
+    assert r["gmean"] == pytest.approx(np.mean([math.sqrt(recall[c] * spec[c])
+                                                for c in range(3)]), rel=1e-15)
+    prec = [M[c, c] / M[:, c].sum() if M[:, c].sum() else 0.0 for c in range(4)]
+    assert r["prec"] == pytest.approx(np.mean(prec), rel=1e-15)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ml.UndefinedMeasureWarning)
+        w = ml.evaluate(y, P, labels=[0, 1, 2, 3], measures=["sens"], average="weighted")
+        per = ml.evaluate(y, P, labels=[0, 1, 2, 3], measures=["sens"], average=None)
+    assert w["sens"] == pytest.approx(np.dot(recall, support[:3]) / support[:3].sum(),
+                                      rel=1e-15)
+    assert np.isnan(per["sens"][3]) and per["sens"][:3].tolist() == pytest.approx(recall)
+    # every class present: the plain mean, as scikit-learn's macro recall
+    y2, P2, _ = _multi(np.random.default_rng(4), n=300)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ml.UndefinedMeasureWarning)
+        got = ml.evaluate(y2, P2, measures=["sens", "bacc"])
+    want = skm.recall_score(y2, P2.argmax(axis=1), average="macro")
+    assert got["sens"] == pytest.approx(want, rel=1e-15)
+    assert got["bacc"] == pytest.approx(skm.balanced_accuracy_score(y2, P2.argmax(axis=1)),
+                                        rel=1e-15)
+
+
+def test_average_rows_and_warn_left_out():
+    from measurelab.measures.base import average_rows, average_values, warn_left_out
+
+    v = np.array([[0.2, np.nan, 0.8], [0.5, 0.25, np.nan], [np.nan] * 3])
+    s = np.array([[2.0, 0.0, 6.0], [1.0, 3.0, 0.0], [0.0] * 3])
+    assert average_rows(v, s, "macro").tolist()[:2] == pytest.approx([0.5, 0.375])
+    assert average_rows(v, s, "weighted").tolist()[:2] == pytest.approx(
+        [(0.4 + 4.8) / 8, (0.5 + 0.75) / 4])
+    assert np.isnan(average_rows(v, s, "macro")[2]) and np.isnan(average_rows(v, s,
+                                                                             "weighted")[2])
+    for i in range(3):  # one row: the same bits as the block's rows
+        for avg in ("macro", "weighted"):
+            a, b = average_values(v[i], s[i], avg), average_rows(v, s, avg)[i]
+            assert a == b or (np.isnan(a) and np.isnan(b))
+    with pytest.warns(ml.UndefinedMeasureWarning, match="averages the 2 of 3 classes"):
+        warn_left_out("npv", v[0], "weighted")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warn_left_out("npv", v[0], None)  # per-class values: nothing left out
+        warn_left_out("npv", v[2], "macro")  # nothing defined: NaN, said by the formula

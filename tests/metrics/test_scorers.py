@@ -7,7 +7,7 @@ import pickle
 
 import numpy as np
 import pytest
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.datasets import load_iris
 from sklearn.linear_model import LogisticRegression
 from sklearn.model_selection import (
@@ -249,3 +249,42 @@ def test_labels_name_the_columns_when_a_fold_lacks_a_class():
     assert got == -ml.metrics.mxe(y[part], est.predict_proba(X[part]), labels=[0, 1, 2])
     with pytest.raises(ml.MeasurelabError, match="3 columns"):
         ml.make_scorer("mxe")(est, X[part], y[part])
+
+
+class _Shrunk(ClassifierMixin, BaseEstimator):
+    """Logistic regression whose probabilities are pulled towards ½ by ``shrink``."""
+
+    def __init__(self, shrink: float = 1.0) -> None:
+        self.shrink = shrink
+
+    def fit(self, X, y):
+        self.lr_ = LogisticRegression().fit(X, y)
+        self.classes_ = self.lr_.classes_
+        return self
+
+    def predict_proba(self, X):
+        return 0.5 + self.shrink * (self.lr_.predict_proba(X) - 0.5)
+
+    def predict(self, X):
+        return self.classes_[self.predict_proba(X).argmax(axis=1)]
+
+
+def test_scorer_of_a_target_measure_returns_minus_the_distance():
+    """spiegelhalter_z has target 0: its scorer returns −|z| with greater_is_better=True,
+    so scikit-learn's loops prefer the calibrated model (z near 0) to a too cautious one."""
+    X, y = _data(3, n=400)
+    sc = ml.make_scorer("spiegelhalter_z")
+    assert sc._sign == 1
+    est = LogisticRegression().fit(X, y)
+    z = ml.metrics.spiegelhalter_z(y, est.predict_proba(X)[:, 1])
+    assert sc(est, X, y) == pytest.approx(-abs(z), rel=1e-12)
+    got = cross_val_score(LogisticRegression(), X, y, cv=CV, scoring=sc)
+    want = _per_fold(LogisticRegression(), X, y, CV, lambda e, Xt, yt: -abs(
+        ml.metrics.spiegelhalter_z(yt, e.predict_proba(Xt)[:, 1])))
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    # probabilities shrunk towards ½ are too cautious: z far below 0 (lower z, farther)
+    grid = GridSearchCV(_Shrunk(), {"shrink": [0.3, 1.0]}, cv=CV, scoring=sc).fit(X, y)
+    assert grid.best_params_ == {"shrink": 1.0}
+    assert grid.cv_results_["mean_test_score"][0] < grid.cv_results_["mean_test_score"][1]
+    assert MeasureScore("spiegelhalter_z").as_float(-3.0) == -3.0
+    assert MeasureScore("spiegelhalter_z").as_float(3.0) == -3.0

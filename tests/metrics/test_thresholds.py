@@ -133,3 +133,32 @@ def test_from_a_merged_table():
         y, s, "f1", sample_weight=w)
     with pytest.raises(ml.MeasurelabError, match="omit y_score"):
         ml.best_threshold(a, s, "f1")
+
+
+def test_a_target_measure_is_brought_nearest_its_target_exactly():
+    """A threshold measure with a target value (the share predicted positive, ideally ¼)
+    is brought nearest to it; two thresholds equally near (1/5 and 3/10 of ten cases) tie
+    exactly and the larger threshold wins, as for any tie; brute force over every
+    threshold in Fractions is the oracle."""
+
+    @ml.measure("ppr_quarter", kind="threshold", statistic="counts", higher_is_better=False,
+                target=0.25, source="test")
+    def ppr_quarter(c):
+        """Share of cases predicted positive."""
+        return (c.tp + c.fp) / (c.tp + c.fp + c.fn + c.tn)
+
+    try:
+        y = np.array([0, 1, 0, 1, 1, 0, 0, 1, 0, 0])
+        s = np.arange(10) / 10
+        t, v = ml.best_threshold(y, s, "ppr_quarter")
+        assert (t, v) == (0.7, 0.2)  # 2 of 10 above 0.7; 3 above 0.6 is as near to ¼
+        for seed in range(5):
+            yb, sb, _ = _data(seed)
+            got = ml.best_threshold(yb, sb, "ppr_quarter")
+            share = {tt: float(np.mean(sb > tt)) for tt in [*set(sb.tolist()), -math.inf]}
+            near = min(abs(Fraction(x) - Fraction(1, 4)) for x in share.values())
+            best = max(tt for tt, x in share.items() if abs(Fraction(x) - Fraction(1, 4))
+                       == near)
+            assert got.threshold == best and got.value == share[best]
+    finally:
+        ml.registry.unregister("ppr_quarter")

@@ -20,8 +20,8 @@ from measurelab.measures.compute import compute_multi_block
 from measurelab.stats.multiblock import MultiBlock
 
 #: the measures with a multi-class block formula of their own (the block route must be used)
-BLOCK_SPECS = ["acc", "err", "prec", "sens", "f1", "f_beta", "f_beta@2", "mcc", "kappa", "auc",
-               "mxe", "mxe@2", "brier", "rms", "ece", "ece@5", "ece@1", "top_k_acc",
+BLOCK_SPECS = ["acc", "err", "bacc", "prec", "sens", "f1", "f_beta", "f_beta@2", "mcc", "kappa",
+               "auc", "mxe", "mxe@2", "brier", "rms", "ece", "ece@5", "ece@1", "top_k_acc",
                "top_k_acc@2", "top_k_acc@3"]
 #: every multi-class measure of the registry (block formula or per-replicate fallback)
 ALL_SPECS = BLOCK_SPECS + sorted(

@@ -83,6 +83,17 @@ ROUTES: dict[str, Route] = {
     "cal_block": Route(
         "measurelab._kernels.cal", 1, "tables in a block", False,
         "a block is a bootstrap's: the numpy block form expands every case of every table"),
+    "loess": Route(
+        "measurelab._kernels.loess", 1 << 18, "distinct scores", False,
+        "as the fused walk (numba is loaded at that size): the vertices' sums in one pass "
+        "each"),
+    "pav": Route(
+        "measurelab._kernels.pav", 1 << 18, "distinct scores", False,
+        "as the fused walk: one pass with no row-sized temporaries (on whole weights the "
+        "same hull and sums)"),
+    "smece_grid": Route(
+        "measurelab._kernels.smece", 1 << 18, "distinct scores", True,
+        "as the fused walk: one pass onto the grid instead of row-sized bincount inputs"),
     "pair_values": Route(
         "measurelab._kernels.pairs", 1 << 21, "objects", True,
         "numba's load beats numpy's ranks from 2**21 objects (counts are whole numbers)",

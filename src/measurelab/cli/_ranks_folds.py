@@ -149,8 +149,6 @@ def fold_file(df: Any, args: argparse.Namespace, name: str) -> FoldFile:
             raise MeasurelabError(f"{name}: column 'measure' holds {', '.join(found)}; choose "
                                   "one with --measure")
         df = df[df["measure"].astype(str) == measure]
-    elif args.measure is not None:
-        raise MeasurelabError(f"{name}: --measure applies to a file with a 'measure' column")
     values = pd.to_numeric(df[cols["value"]], errors="coerce")
     bad = ~np.isfinite(values.to_numpy(dtype=np.float64))
     if bad.any():

@@ -240,7 +240,7 @@ def format_table(result: Any) -> str:
     rows = []
     for name, v in result.items():
         m = result.measure(name)
-        direction = "higher" if m.higher_is_better else "lower"
+        direction = m.direction
         if np.ndim(v) == 1:  # per-class values (--average none): one row per class
             for c, x in zip(result._class_names(v), v, strict=True):
                 rows.append([f"{name}[{c}]", f"{float(x):.6g}", m.kind, direction, ""])

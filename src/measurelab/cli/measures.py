@@ -11,7 +11,10 @@ from measurelab.measures.base import registry
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser("measures", help="list the registered measures",
-                       description="List every registered measure with its metadata.")
+                       description="List every registered measure with its metadata. "
+                       "cost: 'linear' (from the confusion counts), 'sort' (from the "
+                       "sorted score table, a fixed number of passes over its rows) or "
+                       "'heavy' (left out of the default set: computed only when named).")
     p.add_argument("--kind", choices=["threshold", "rank", "probability", "composite"])
     p.add_argument("--json", action="store_true", help="print a JSON list")
     p.add_argument("-v", "--verbose", action="store_true",
@@ -29,7 +32,7 @@ def _short(text: str, width: int) -> str:
 
 def _table(df: Any, verbose: bool) -> str:
     """Left-aligned columns; without ``verbose`` the last column is cut to fit ``WIDTH``."""
-    cols = ["kind", "range", "direction", "multiclass", "source"]
+    cols = ["kind", "range", "direction", "multiclass", "cost", "source"]
     if verbose:
         cols += ["aliases", "description"]
     rows = [["name", *cols]] + [[str(name), *(str(r[c]) for c in cols)]

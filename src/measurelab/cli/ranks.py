@@ -62,10 +62,12 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--run-col", default=None, metavar="NAME",
                    help="fold-level file: the column of the runs of cross-validation "
                         "(default run or repeat, when the file has it; else one run)")
-    p.add_argument("--measure", default=None, metavar="NAME",
-                   help="fold-level file with a measure column: the measure to rank")
     p.add_argument("--lower-is-better", action="store_true",
                    help="the scores are losses or errors: the smallest ranks first")
+    p.add_argument("--measure", default=None, metavar="NAME",
+                   help="the measure the scores are values of: in a file with a measure "
+                        "column, the rows to rank; a registered measure's direction orders "
+                        "the scores (spiegelhalter_z: the nearest to 0 ranks first)")
     p.add_argument("--alpha", default="0.05", metavar="A",
                    help="level of the tests and the critical difference (default 0.05)")
     p.add_argument("--decimals", metavar="D",
@@ -109,12 +111,12 @@ def read_table(args: argparse.Namespace) -> Any:
     import pandas as pd
 
     from measurelab.io import source_name
-    from measurelab.io.frames import check_header, csv_header
+    from measurelab.io.frames import CSV_FLOATS, check_header, csv_header
 
     name = source_name(args.file)
     src: Any = io.BytesIO(sys.stdin.buffer.read()) if args.file == "-" else args.file
     try:
-        df = pd.read_csv(src)
+        df = pd.read_csv(src, float_precision=CSV_FLOATS)
     except FileNotFoundError:
         raise MeasurelabError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -185,13 +187,35 @@ def run(args: argparse.Namespace) -> int:
         output_file(args.html, "--html")
     from measurelab.cli._ranks_folds import FoldFile
 
+    direction: dict[str, Any] = {"higher_is_better": not args.lower_is_better}
+    known, unknown = None, None
+    if args.measure is not None:
+        from measurelab.measures.base import registry
+
+        try:
+            known = registry.resolve(args.measure)[0]
+        except MeasurelabError as e:
+            unknown = e  # a fold file's own measure name, or a typo (decided below)
+        if known is not None and args.lower_is_better:
+            raise MeasurelabError(
+                f"give --measure or --lower-is-better, not both: {args.measure} says which "
+                f"scores are better ({known.direction} is better)")
+        if known is not None:
+            direction = {"measure": known}
     table = read_table(args)
     folds = table if isinstance(table, FoldFile) else None
+    if unknown is not None and (folds is None or folds.measure != args.measure):
+        raise unknown  # not a measure of the file's measure column: a typo
     higher = not args.lower_is_better
     if folds is not None:
-        table, higher = folds.means, folds.higher_is_better(args.lower_is_better)
-    res = demsar(table, higher_is_better=higher, alpha=alpha,
-                 decimals=decimals, tie_correction=args.tie_correction)
+        table = folds.means
+        if known is None:
+            higher = folds.higher_is_better(args.lower_is_better)
+            direction = {"higher_is_better": higher}
+        else:
+            higher = bool(known.higher_is_better)
+    res = demsar(table, alpha=alpha, decimals=decimals, tie_correction=args.tie_correction,
+                 **direction)
     bayes = per_dataset = None
     if args.bayes and folds is not None:
         per_dataset, bayes = folds.bayes(rope, seed_value, higher)
@@ -202,7 +226,7 @@ def run(args: argparse.Namespace) -> int:
                "friedman": {"chi2": res.friedman_chi2, "p": res.friedman_p},
                "iman_davenport": {"F": res.iman_davenport_F, "p": res.iman_davenport_p},
                "alpha": res.alpha, "q_alpha": res.q_alpha, "cd": res.cd,
-               "higher_is_better": res.higher_is_better,
+               "higher_is_better": res.higher_is_better, "direction": res.direction,
                "pairs": res.wdl.to_dict("records")}
         if bayes is not None:
             out["bayes"] = bayes.to_dict("records")

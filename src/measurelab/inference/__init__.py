@@ -12,6 +12,9 @@
 * :mod:`~measurelab.inference.significance` — paired t and Wilcoxon tests, win/draw/loss;
   :mod:`~measurelab.inference.friedman` — :func:`demsar` (ranks, Friedman, Nemenyi and
   Bonferroni–Dunn over many data sets);
+* :mod:`~measurelab.inference.calibration` — :func:`calibration_test` ("is it
+  calibrated?" by consistency resampling or Spiegelhalter's z) and which calibration
+  numbers carry an interval;
 * :mod:`~measurelab.inference.bayes` — :func:`bayes_compare`, the Bayesian comparison of
   two classifiers (correlated t-test, signed-rank and sign tests, hierarchical model:
   Benavoli et al. 2017), the probabilities of better, practically equivalent, worse;
@@ -33,6 +36,7 @@ from measurelab._util.lazy import lazy_face
 _LAZY = {
     **dict.fromkeys(("BayesComparison", "bayes_compare", "bayes_pairs"),
                     "measurelab.inference.bayes"),
+    **dict.fromkeys(("CalibrationTest", "calibration_test"), "measurelab.inference.calibration"),
     **dict.fromkeys(("ClassifierComparison", "compare_classifiers"),
                     "measurelab.inference.classifiers"),
     **dict.fromkeys(("CVTestResult", "NestedCVResult", "combined_f_5x2cv", "corrected_t",
@@ -53,6 +57,7 @@ _LAZY = {
 __all__ = [
     "BayesComparison",
     "CVTestResult",
+    "CalibrationTest",
     "ClassifierComparison",
     "DemsarResult",
     "Interval",
@@ -65,6 +70,7 @@ __all__ = [
     "bayes_compare",
     "bayes_pairs",
     "bonferroni_dunn_q",
+    "calibration_test",
     "combined_f_5x2cv",
     "compare_classifiers",
     "compare_learners",

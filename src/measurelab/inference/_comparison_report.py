@@ -149,7 +149,7 @@ def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
     rows = headline(cmp) if rows is None else rows
     alpha = 1.0 - cmp.level
     pct = round(100 * cmp.level)
-    higher = {n: m.higher_is_better for n, m in zip(cmp._names_m, cmp._measures, strict=True)}
+    measure_of = dict(zip(cmp._names_m, cmp._measures, strict=True))
     tests = cmp.tests()
     tests = tests[tests["measure"].isin(rows)]
     out = []
@@ -157,13 +157,18 @@ def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
         better: dict[str, list[str]] = {a: [], b: []}
         none: list[str] = []
         for r in g.itertuples(index=False):
+            if str(r.interval).startswith("no interval"):
+                continue  # untested (withheld): neither better nor "no difference"
             if not (r.p_holm < alpha) or math.isnan(r.diff):
                 none.append(str(r.measure))
                 continue
-            winner = a if (r.diff > 0) == higher[r.measure] else b
+            m = measure_of[r.measure]
+            # the row's diff is a − b, or |a − t| − |b − t| for a target value
+            winner = a if m.favours_first(r.diff) else b
             d, lo, hi = (r.diff, r.lo, r.hi) if winner == a else (-r.diff, -r.hi, -r.lo)
-            better[winner].append(f"{r.measure} ({_signed(d)}, {pct}% CI {_signed(lo)} to "
-                                  f"{_signed(hi)}, {_p(r.p_holm)})")
+            what = "" if m.target is None else f"distance to {m.target:g} "
+            better[winner].append(f"{r.measure} ({what}{_signed(d)}, {pct}% CI "
+                                  f"{_signed(lo)} to {_signed(hi)}, {_p(r.p_holm)})")
         parts = []
         for w, lose in ((a, b), (b, a)):
             if better[w]:
@@ -201,8 +206,9 @@ def best_sentence(cmp: Any, rows: list[str] | None = None) -> str:
         r = pref.loc[m]
         if not r["prefers"]:
             j = cmp._names_m.index(m)
+            ms = cmp._measures[j]  # a tie of a target measure: equal distance to it
             top = [n for n, x in zip(cmp.names, cmp._vals[:, j], strict=True)
-                   if x == r["value"]]
+                   if ms.badness(x) == ms.badness(r["value"])]
             key = f"{_join(top)} tie" if top and not math.isnan(r["value"]) else "undefined"
             groups.setdefault(key, []).append(m if key == "undefined" else
                                               f"{m} ({r['value']:.3g})")
@@ -237,6 +243,29 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
     return out
 
 
+def calibration_sentence(cmp: Any) -> str:
+    """'Is it calibrated?' in one sentence for a binary comparison of probabilities (the
+    test of calibration by consistency resampling, :meth:`ClassifierComparison.calibration`);
+    '' otherwise.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1, 0, 1, 1, 0] * 20,
+    ...                         {"a": [0.1, 0.9, 0.3, 0.8, 0.7, 0.2] * 20}, ci=None)
+    >>> calibration_sentence(r)
+    'Calibration (test by consistency resampling): a miscalibrated (p = 0.001).'
+    """
+    if hasattr(cmp._design, "labels") or not all(
+            0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in cmp._scores):
+        return ""
+    if "calibration" not in cmp._cache:
+        cmp._cache["calibration"] = cmp.calibration()
+    t = cmp._cache["calibration"]
+    return ("Calibration (test by consistency resampling): "
+            + "; ".join(f"{r.model} {r.verdict}" for r in t.itertuples()) + ".")
+
+
 def _first_screen(cmp: Any) -> list[str]:
     from measurelab.pages import escape
 
@@ -246,6 +275,9 @@ def _first_screen(cmp: Any) -> list[str]:
         parts.append("<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>"
                                                       for x in sentences) + "</ul>")
     parts.append(f"<p class='best'>{escape(best_sentence(cmp))}</p>")
+    calib = calibration_sentence(cmp)
+    if calib:
+        parts.append(f"<p class='calibration'>{escape(calib)}</p>")
     if cmp.level is None:
         parts.append("<p class='muted'>No intervals or tests: the comparison was run with "
                      "ci=None.</p>")

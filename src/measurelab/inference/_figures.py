@@ -66,7 +66,8 @@ def pyplot() -> Any:
 def forest_plot(cmp: Any, measures: Any = None) -> Any:
     """:meth:`ClassifierComparison.plot_intervals` of ``cmp``: a row per measure; left,
     each model's value with its interval; right, each pair's difference with its interval
-    beside zero (filled marker: significant after Holm's adjustment)."""
+    beside zero (filled marker: significant after Holm's adjustment). Under each axis, the
+    side that is better (:func:`better_side`)."""
     level = cmp._need_level()
     ivs = cmp.intervals()
     tests = cmp.tests() if len(cmp.names) > 1 else None
@@ -101,6 +102,9 @@ def forest_plot(cmp: Any, measures: Any = None) -> Any:
                       fontweight="bold", labelpad=12)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", lw=0.4, alpha=0.5)
+        m = cmp._measures[cmp._names_m.index(name)]
+        values_side, pairs_side = better_side(m)
+        ax.set_xlabel(values_side, fontsize=7, color="#555555", labelpad=1)
         if pairs:
             ax = axes[r, 1]
             sub_t = tests[tests["measure"] == name]
@@ -116,6 +120,7 @@ def forest_plot(cmp: Any, measures: Any = None) -> Any:
             ax.set_ylim(-0.7, len(pairs) - 0.3)
             ax.tick_params(axis="x", labelsize=8)
             ax.grid(axis="x", lw=0.4, alpha=0.5)
+            ax.set_xlabel(pairs_side, fontsize=7, color="#555555", labelpad=1)
     pct = round(100 * level)
     axes[0, 0].set_title(f"value and {pct}% interval", fontsize=9)
     if pairs:
@@ -123,6 +128,28 @@ def forest_plot(cmp: Any, measures: Any = None) -> Any:
                              f"{alpha:.2g})", fontsize=9)
     fig.tight_layout()
     return fig
+
+
+def better_side(m: Any) -> tuple[str, str]:
+    """What the forest plot writes under a measure's value axis and its difference axis:
+    which side is better (a measure with a target value: nearer to it; its pair rows are
+    differences of distances, so the smaller side is a's).
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> better_side(registry.get("auc"))
+    ('higher is better →', 'a better →')
+    >>> better_side(registry.get("brier"))
+    ('← lower is better', '← a better')
+    >>> better_side(registry.get("spiegelhalter_z"))
+    ('closer to 0 is better', '← a closer to 0')
+    """
+    if m.target is not None:
+        return f"closer to {m.target:g} is better", f"← a closer to {m.target:g}"
+    if m.favours_first(1.0):
+        return "higher is better →", "a better →"
+    return "← lower is better", "← a better"
 
 
 def _bar(ax: Any, y: float, v: float, lo: float, hi: float, col: str, *,

@@ -15,8 +15,13 @@
 * **Intervals and tests from one distribution.** :class:`BootstrapIntervals` turns
   replicates into percentile or BCa intervals and inverts the same intervals into p-values,
   so an interval excludes 0 exactly when p < 1 − level. Undefined replicates (NaN) count
-  as −∞ for the lower end and +∞ for the upper one; infinite replicates stay infinite, so an
-  end that rests on them is ±∞, and their share is reported.
+  as the ends of the statistic's range: the low end for the lower end of the interval, the
+  high end for the upper one (:func:`range_bounds`: [0, 1] for sens, [−1, 1] for a
+  difference of two sens; −∞ and +∞ for a measure unbounded on either side, such as
+  lr_pos or mxe). Infinite replicates stay infinite, so an end that rests on them is ±∞;
+  the shares are reported, and an end of a bounded measure that rests on undefined
+  replicates is named in the method (``bootstrap-bca (5% undefined: counted at the ends
+  of [0, 1])``).
 
 Examples
 --------
@@ -515,6 +520,50 @@ def _phi_inv(p: np.ndarray) -> np.ndarray:
     return ndtri(p)
 
 
+def range_bounds(measures: Any, *, difference: bool = False) -> np.ndarray:
+    """What an undefined replicate of each measure counts as, (m, 2): the low and high
+    end of the measure's declared range when both are finite (of a difference of two
+    values of the measure: ``(low − high, high − low)``; of a measure with a target value
+    the comparisons difference the distances to it, which lie in ``[0, D]``: ``(−D, D)``),
+    else ``(−inf, inf)``.
+
+    Parameters
+    ----------
+    measures : :class:`~measurelab.measures.base.Measure` objects (or registry names)
+    difference : the statistics are differences of two values of each measure
+
+    Examples
+    --------
+    >>> range_bounds(["sens", "mcc", "mxe"]).tolist()
+    [[0.0, 1.0], [-1.0, 1.0], [-inf, inf]]
+    >>> range_bounds(["sens"], difference=True).tolist()
+    [[-1.0, 1.0]]
+    """
+    from measurelab.measures.base import Measure, registry
+
+    out = np.empty((len(measures), 2))
+    for i, m in enumerate(measures):
+        if not isinstance(m, Measure):
+            m = registry.resolve(m)[0]
+        lo, hi = (float(v) for v in m.range)
+        if not (math.isfinite(lo) and math.isfinite(hi)):
+            lo, hi = -math.inf, math.inf
+        elif difference and m.target is not None:
+            far = max(m.target - lo, hi - m.target)
+            lo, hi = -far, far
+        elif difference:
+            lo, hi = lo - hi, hi - lo
+        out[i] = (lo, hi)
+    return out
+
+
+def _positions(q: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The lowest and highest sorted position that :func:`_quantile` reads at ``q``."""
+    h = np.clip(q, 0.0, 1.0) * (n - 1)
+    i = np.minimum(np.floor(h).astype(np.int64), n - 1)
+    return i, np.minimum(i + (h > i), n - 1)
+
+
 class BootstrapIntervals:
     """Percentile or BCa intervals of several statistics, and the p-values of 'the
     statistic is 0' inverted from the same intervals.
@@ -528,6 +577,12 @@ class BootstrapIntervals:
     jack : ndarray (m, G), jackknife values (BCa's acceleration); empty for percentile
     bca : bool per statistic: BCa (else percentile)
     level : the reported confidence level
+    bounds : ndarray (m, 2) or None, what an undefined replicate counts as for the lower
+        and the upper end (:func:`range_bounds`); None: −inf and +inf
+
+    :attr:`rests` says, per statistic, whether the lower and the upper end at ``level``
+    rest on undefined replicates; :meth:`notes` gives what
+    :func:`~measurelab.inference.intervals.warn_nonfinite` needs.
 
     BCa falls back to the percentile interval where the estimate sits at the edge of its
     replicates (its bias correction or acceleration is not finite, or the BCa levels fall
@@ -544,15 +599,19 @@ class BootstrapIntervals:
     """
 
     def __init__(self, reps: np.ndarray, theta: np.ndarray, value: np.ndarray,
-                 jack: np.ndarray, bca: np.ndarray, level: float) -> None:
+                 jack: np.ndarray, bca: np.ndarray, level: float,
+                 bounds: np.ndarray | None = None) -> None:
         reps = np.asarray(reps, dtype=np.float64)
         m, b = reps.shape
         nan = np.isnan(reps)
         self.B = b
         self.undefined = nan.mean(axis=1)
         self.infinite = np.isinf(reps).mean(axis=1)
-        self._low = np.sort(np.where(nan, -np.inf, reps), axis=1)
-        self._high = np.sort(np.where(nan, np.inf, reps), axis=1)
+        self.bounds = (np.tile([-np.inf, np.inf], (m, 1)) if bounds is None
+                       else np.asarray(bounds, dtype=np.float64).reshape(m, 2))
+        self._n_nan = nan.sum(axis=1)
+        self._low = np.sort(np.where(nan, self.bounds[:, :1], reps), axis=1)
+        self._high = np.sort(np.where(nan, self.bounds[:, 1:], reps), axis=1)
         self.value = np.asarray(value, dtype=np.float64)
         self.level = float(level)
         theta = np.asarray(theta, dtype=np.float64)
@@ -571,7 +630,35 @@ class BootstrapIntervals:
         self.method = np.where(np.asarray(bca, dtype=bool) & ~self.bca,
                                "bootstrap-percentile (BCa at edge)", self.method)
         self.lo, self.hi = self.interval(np.full(m, 1.0 - level))
+        self.rests = self._rests(np.full(m, 1.0 - level))
+        bounded = np.isfinite(self.bounds).all(axis=1)
+        self.method = np.array([
+            f"{meth} ({100 * u:.3g}% undefined: counted at the ends of "
+            f"[{bd[0]:g}, {bd[1]:g}])" if ok and r.any() else str(meth)
+            for meth, u, bd, ok, r in zip(self.method, self.undefined, self.bounds, bounded,
+                                          self.rests, strict=True)], dtype=object)
         self.p = self._invert()
+
+    def _rests(self, alpha: np.ndarray) -> np.ndarray:
+        """Whether the lower and the upper end at two-sided ``alpha`` read an undefined
+        replicate (counted at the bound: they sort below, respectively above, every
+        defined replicate), (m, 2)."""
+        a1, a2 = self._levels(alpha, self.bca)
+        lo_first, _ = _positions(a1, self.B)
+        _, hi_last = _positions(a2, self.B)
+        lo_q = _quantile(self._low, a1)
+        hi_q = _quantile(self._high, a2)
+        ok = ~np.isnan(self.value)  # an undefined estimate has no interval to rest
+        with np.errstate(invalid="ignore"):
+            lo = ok & (lo_first < self._n_nan) & ~(self.value < lo_q)
+            hi = ok & (hi_last >= self.B - self._n_nan) & ~(self.value > hi_q)
+        return np.stack([lo, hi], axis=1)
+
+    def notes(self, i: int) -> dict[str, Any]:
+        """What :func:`~measurelab.inference.intervals.warn_nonfinite` says of statistic
+        ``i`` beyond the shares: its bounds and which ends rest on undefined replicates."""
+        return {"bounds": (float(self.bounds[i, 0]), float(self.bounds[i, 1])),
+                "rests": (bool(self.rests[i, 0]), bool(self.rests[i, 1]))}
 
     def _levels(self, alpha: np.ndarray, bca: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Quantile levels of the two ends at two-sided ``alpha`` (percentile, or BCa's)."""
@@ -636,9 +723,11 @@ class BootstrapIntervals:
 
 def _acceleration(jack: np.ndarray) -> np.ndarray:
     """BCa's acceleration per row: Σd³ / (6 (Σd²)^{3/2}), d = mean − θ₍ᵢ₎ over the finite
-    jackknife values (0 when they do not vary)."""
+    jackknife values (0 when they do not vary). The rows are summed in C order whatever the
+    caller's layout (a transposed view sums in another order: other last bits)."""
     if jack.shape[1] == 0:
         return np.zeros(jack.shape[0])
+    jack = np.ascontiguousarray(jack)
     fin = np.isfinite(jack)
     cnt = fin.sum(axis=1)
     j = np.where(fin, jack, 0.0)
@@ -652,28 +741,34 @@ def _acceleration(jack: np.ndarray) -> np.ndarray:
 
 
 def bootstrap_intervals(reps: np.ndarray, theta: np.ndarray, value: np.ndarray,
-                        jack: np.ndarray, bca: np.ndarray, level: float
-                        ) -> BootstrapIntervals:
+                        jack: np.ndarray, bca: np.ndarray, level: float,
+                        bounds: np.ndarray | None = None) -> BootstrapIntervals:
     """Shorthand for :class:`BootstrapIntervals` (its p-values are consistent with
     ``level``'s interval)."""
-    return BootstrapIntervals(reps, theta, value, jack, bca, level)
+    return BootstrapIntervals(reps, theta, value, jack, bca, level, bounds)
 
 
-def percentile_interval(reps: np.ndarray, level: float) -> tuple[float, float]:
-    """Percentile interval of bootstrap replicates (undefined replicates count as −∞ for
-    the lower end and +∞ for the upper one).
+def percentile_interval(reps: np.ndarray, level: float,
+                        bounds: tuple[float, float] = (-math.inf, math.inf)
+                        ) -> tuple[float, float]:
+    """Percentile interval of bootstrap replicates (undefined replicates count as
+    ``bounds[0]`` for the lower end and ``bounds[1]`` for the upper one: the ends of the
+    statistic's range, :func:`range_bounds`; −∞ and +∞ by default).
 
     Examples
     --------
     >>> [round(x, 9) for x in percentile_interval(np.arange(101.0), 0.9)]
     [5.0, 95.0]
+    >>> r = np.r_[np.full(97, 0.5), np.full(3, np.nan)]   # 3% undefined: no end reaches them
+    >>> percentile_interval(r, 0.9, (0.0, 1.0)), percentile_interval(r, 0.98, (0.0, 1.0))
+    ((0.5, 0.5), (0.0, 1.0))
     """
     r = np.asarray(reps, dtype=np.float64)[None, :]
     if r.size == 0:
         return (math.nan, math.nan)
     a = (1.0 - level) / 2.0
-    lo = _quantile(np.sort(np.where(np.isnan(r), -np.inf, r), axis=1), np.array([a]))
-    hi = _quantile(np.sort(np.where(np.isnan(r), np.inf, r), axis=1), np.array([1.0 - a]))
+    lo = _quantile(np.sort(np.where(np.isnan(r), bounds[0], r), axis=1), np.array([a]))
+    hi = _quantile(np.sort(np.where(np.isnan(r), bounds[1], r), axis=1), np.array([1.0 - a]))
     return (float(lo[0]), float(hi[0]))
 
 

@@ -53,9 +53,11 @@ from measurelab._util.validation import (
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
+from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
+from measurelab.inference.calibration import replicate_wald
 from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
@@ -183,8 +185,8 @@ def compare_classifiers(
     --------
     >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"m": [0.2, 0.9, 0.4, 0.6, 0.3, 0.1]},
     ...                         measures=["sens"])
-    >>> r.intervals()[["model", "measure", "method"]].values.tolist()
-    [['m', 'sens', 'wilson']]
+    >>> r.intervals()[["model", "measure", "method"]].values.tolist()  # doctest: +ELLIPSIS
+    [['m', 'sens', 'wilson...']]
     """
     random_state = random_state_of(random_state, seed, "compare_classifiers")
     threshold = check_threshold_value(threshold)
@@ -290,6 +292,10 @@ class ClassifierComparison:
 
     def _pair_method(self, k: str) -> str:
         m = self._methods()[k]
+        if m == "none":
+            return "none"
+        if m in ("debiased-wald", "bootstrap-se"):
+            return "bootstrap-se"
         if k == "auc" and m in ("delong", "delong-logit"):
             return "delong"
         if k in ("acc", "err") and self._w is None and self.ci_method not in \
@@ -304,8 +310,8 @@ class ClassifierComparison:
         methods = self._methods()
         pairs = len(self.names) > 1
         need = [k for k in self._names_m
-                if methods[k] in iv.BOOTSTRAP_METHODS
-                or (pairs and self._pair_method(k) == "bootstrap")]
+                if methods[k] in iv.REPLICATE_METHODS
+                or (pairs and self._pair_method(k) in ("bootstrap", "bootstrap-se"))]
         k = len(self.names)
         run = iv.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
         if need:
@@ -342,7 +348,7 @@ class ClassifierComparison:
         methods = self._methods()
         need, run = self._boot()
         cells = [(a, j) for a in range(len(self.names)) for j, k in enumerate(self._names_m)
-                 if k in need and methods[k] in iv.BOOTSTRAP_METHODS]
+                 if k in need and methods[k] in iv.REPLICATE_METHODS]
         boot = {}
         if cells:
             col = [need.index(self._names_m[j]) for _a, j in cells]
@@ -352,25 +358,45 @@ class ClassifierComparison:
                 np.array([self._vals[a, j] for a, j in cells]),
                 run.jack[:, rows_a, col].T,
                 np.array([methods[self._names_m[j]] == "bootstrap-bca" for _a, j in cells]),
-                level)
+                level, iv.range_bounds([self._measures[j] for _a, j in cells]))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
-                           bi.undefined[i])
+                           bi.undefined[i], bi.notes(i), math.nan)
+                if methods[self._names_m[c[1]]] == "bootstrap-se":
+                    lo, hi, se, _p = replicate_wald(
+                        float(self._vals[c]), run.reps[:, c[0], col[i]], level,
+                        self._measures[c[1]].range)
+                    boot[c] = (lo, hi, "bootstrap-se", bi.infinite[i], bi.undefined[i], {},
+                               se)
         rows = []
         for a, name in enumerate(self.names):
             for j, k in enumerate(self._names_m):
                 value = float(self._vals[a, j])
                 if (a, j) in boot:
-                    lo, hi, method, inf_share, nan_share = boot[(a, j)]
-                    r = iv.Interval(value, float(lo), float(hi), method)
-                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share)
+                    lo, hi, method, inf_share, nan_share, notes, se = boot[(a, j)]
+                    r = iv.Interval(value, float(lo), float(hi), method, float(se))
+                    iv.warn_nonfinite(f"{k} of model {name!r}", r, inf_share, nan_share,
+                                      **notes)
                 else:
                     r = self._analytic(a, k, value, methods[k], level)
                     inf_share = nan_share = math.nan
+                r = r._replace(method=self._with_evidence(r.method, j, r.lo, r.hi))
                 rows.append({"model": name, "measure": k, **r._asdict(),
                              "infinite": float(inf_share), "undefined": float(nan_share)})
+        iv.warn_withheld([k for k in self._names_m if methods[k] == "none"])
         self._cache["intervals"] = rows
         return rows
+
+    def _with_evidence(self, method: str, j: int, lo: float, hi: float,
+                       **kind: bool) -> str:
+        """The method text of an interval of row ``j`` (``kind``: ``paired=True`` for a
+        difference) with what the coverage studies say of it
+        (:func:`~measurelab.inference.evidence.method_with_evidence`)."""
+        return ev.method_with_evidence(
+            method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
+            multiclass=isinstance(self, MultiClassComparison),
+            design=ev.design_name(self._design.stratify, weighted=self._w is not None),
+            average=getattr(self, "average", "macro"), **kind)
 
     def _analytic(self, a: int, k: str, value: float, method: str, level: float
                   ) -> iv.Interval:
@@ -384,7 +410,10 @@ class ClassifierComparison:
 
         ``se`` is DeLong's standard error (AUC); ``infinite`` and ``undefined`` the shares
         of bootstrap replicates whose value is ±inf or undefined (NaN for analytic
-        intervals): an end that rests on them is ±inf.
+        intervals): an end that rests on them is ±inf. ``method`` also says what the
+        coverage studies found (:mod:`measurelab.inference.evidence`): an interval without
+        a covering entry for its setting adds the reason, e.g. ``'bootstrap-bca (no
+        coverage evidence)'``.
 
         Examples
         --------
@@ -407,29 +436,44 @@ class ClassifierComparison:
         need, run = self._boot()
         pairs = list(combinations(range(len(self.names)), 2))
         cells = [(a, b, j) for a, b in pairs for j, k in enumerate(self._names_m)
-                 if self._pair_method(k) == "bootstrap"]
+                 if self._pair_method(k) in ("bootstrap", "bootstrap-se")]
         boot = {}
         if cells:
             col = [need.index(self._names_m[j]) for _a, _b, j in cells]
             ia = [c[0] for c in cells]
             ib = [c[1] for c in cells]
-            with np.errstate(invalid="ignore"):  # inf − inf: an undefined difference
-                dr = run.reps[:, ia, col] - run.reps[:, ib, col]
-                dj = run.jack[:, ia, col] - run.jack[:, ib, col]
-                diffs = np.array([self._vals[a, j] - self._vals[b, j] for a, b, j in cells])
-                theta = run.theta[ia, col] - run.theta[ib, col]
+            # a − b, or the difference of the distances to a measure's target value
+            # (Measure.pair_statistic); inf − inf: an undefined difference
+            ms = [self._measures[j] for _a, _b, j in cells]
+            ra, rb = run.reps[:, ia, col], run.reps[:, ib, col]
+            ja, jb = run.jack[:, ia, col], run.jack[:, ib, col]
+            dr = np.stack([m.pair_statistic(ra[:, i], rb[:, i]) for i, m in enumerate(ms)],
+                          axis=1)
+            dj = np.stack([m.pair_statistic(ja[:, i], jb[:, i]) for i, m in enumerate(ms)],
+                          axis=1)
+            diffs = np.array([m.pair_statistic(self._vals[a, j], self._vals[b, j])
+                              for m, (a, b, j) in zip(ms, cells, strict=True)])
+            theta = np.array([m.pair_statistic(run.theta[a, c], run.theta[b, c])
+                              for m, a, b, c in zip(ms, ia, ib, col, strict=True)])
             bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
                             for _a, _b, j in cells])
-            bi = iv.BootstrapIntervals(dr.T, theta, diffs, dj.T, bca, level)
+            bi = iv.BootstrapIntervals(
+                dr.T, theta, diffs, dj.T, bca, level,
+                iv.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
             for i, c in enumerate(cells):
-                boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], str(bi.method[i]), bi.infinite[i],
-                           bi.undefined[i])
+                boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], _of_distance(ms[i], bi.method[i]),
+                           bi.infinite[i], bi.undefined[i], bi.notes(i))
+                if self._pair_method(self._names_m[c[2]]) == "bootstrap-se":
+                    lo_r, hi_r = self._measures[c[2]].range
+                    lo, hi, _se, p = replicate_wald(float(diffs[i]), dr[:, i], level,
+                                                    (lo_r - hi_r, hi_r - lo_r))
+                    boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i], {})
         rows: list[dict[str, Any]] = []
         for a, b in pairs:
             for j, k in enumerate(self._names_m):
                 pm = self._pair_method(k)
-                with np.errstate(invalid="ignore"):
-                    diff = float(self._vals[a, j] - self._vals[b, j])
+                diff = float(self._measures[j].pair_statistic(self._vals[a, j],
+                                                              self._vals[b, j]))
                 row = {"a": self.names[a], "b": self.names[b], "measure": k, "diff": diff,
                        "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
                        "se": math.nan, "z": math.nan, "interval": pm}
@@ -437,18 +481,24 @@ class ClassifierComparison:
                     _auc, p10, p01 = self._delong()
                     _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+                elif pm == "none":
+                    from measurelab.inference.calibration import withheld_reason
+
+                    row.update(interval=withheld_reason(k))
                 elif pm == "mcnemar":
                     p, lo, hi = self._mcnemar(a, b, level)
                     if k == "err":
                         lo, hi = -hi, -lo
                     row.update(lo=lo, hi=hi, p=p, interval="tango-score")
                 else:
-                    lo, hi, p, method, inf_share, nan_share = boot[(a, b, j)]
+                    lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
                     row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
                     iv.warn_nonfinite(f"the difference in {k} of {self.names[a]!r} and "
                                       f"{self.names[b]!r}",
                                       iv.Interval(diff, float(lo), float(hi), method),
-                                      inf_share, nan_share)
+                                      inf_share, nan_share, **notes)
+                row["interval"] = self._with_evidence(row["interval"], j, row["lo"],
+                                                      row["hi"], paired=True)
                 rows.append(row)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):
@@ -473,7 +523,10 @@ class ClassifierComparison:
     def tests(self) -> Any:
         """Paired tests for every pair of models and measure: ``a, b, measure, diff, lo,
         hi, p, p_holm, method, se, z, interval`` (diff = a − b; ``se`` and ``z`` for DeLong;
-        ``interval`` names the interval's method), Holm over all rows.
+        ``interval`` names the interval's method), Holm over all rows. For a measure whose
+        ideal is a target value (``Measure.target``: Spiegelhalter's z) the row compares
+        the distances to it, diff = |a − t| − |b − t| (negative: a is closer), and
+        ``interval`` says so.
 
         In a bootstrap row p is inverted from the same bootstrap distribution as the
         interval, and in a DeLong row both use the same standard error, so there
@@ -497,6 +550,36 @@ class ClassifierComparison:
         return pd.DataFrame(self._test_rows(), columns=["a", "b", "measure", "diff", "lo", "hi",
                                                         "p", "p_holm", "method", "se", "z",
                                                         "interval"])
+
+    # ----------------------------------------------------------- calibration
+    def calibration(self, n_resamples: int = 999) -> Any:
+        """Is each model calibrated? Per model the Brier miscalibration (the population's,
+        estimated without bias) with its interval at ``ci``, the p-value of the test of
+        calibration by consistency resampling (``n_resamples`` redraws of every label from
+        its predicted probability; seeded by the comparison's ``random_state``; for
+        fractional weights Spiegelhalter's test), Spiegelhalter's p, and the verdict at
+        1 − ``ci`` (:func:`measurelab.calibration_test`). Binary probabilities only.
+
+        Columns: ``model, brier_mcb, lo, hi, pvalue, spiegelhalter_p, verdict``.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0] * 20,
+        ...                         {"a": [0.1, 0.9, 0.3, 0.8, 0.7, 0.2] * 20}, ci=None)
+        >>> r.calibration(n_resamples=199)["verdict"].tolist()
+        ['miscalibrated (p = 0.005)']
+        """
+        from measurelab.inference.calibration import calibration_table
+
+        if hasattr(self._design, "labels"):
+            raise MeasurelabError("calibration() tests binary probabilities; for k classes "
+                                  "see the smece and ece rows")
+        if not all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in self._scores):
+            raise MeasurelabError("calibration() needs probabilities in [0, 1]; these "
+                                  "scores are not")
+        return calibration_table(self._y, dict(zip(self.names, self._scores, strict=True)),
+                                 level=self.level or 0.95, n_resamples=n_resamples,
+                                 sample_weight=self._w, random_state=self.random_state)
 
     # ----------------------------------------------------------- verdicts etc.
     def verdicts(self) -> Any:
@@ -550,7 +633,7 @@ class ClassifierComparison:
         alpha = 1.0 - self.level if self.level is not None else math.nan
         rows = []
         for j, m in enumerate(self._measures):
-            v = self._vals[:, j] if m.higher_is_better else -self._vals[:, j]
+            v = m.goodness(self._vals[:, j])  # by distance for a measure with a target
             order = np.argsort(-np.nan_to_num(v, nan=-np.inf), kind="stable")
             best = int(order[0])
             tied = len(order) > 1 and v[order[0]] == v[order[1]]
@@ -565,7 +648,7 @@ class ClassifierComparison:
             beats = [o for o in self.names if o in p_of and p_of[o] < alpha and not tied]
             rows.append({
                 "measure": self._names_m[j],
-                "direction": "higher" if m.higher_is_better else "lower",
+                "direction": m.direction,
                 "prefers": "" if tied or math.isnan(v[best]) else best_name,
                 "value": float(self._vals[best, j]),
                 "runner_up": runner,
@@ -718,7 +801,9 @@ class ClassifierComparison:
     def summary(self) -> str:
         """The answer in words: a sentence per pair of models (on which headline measures
         each is significantly better, with the difference, its interval and Holm's p; where
-        there is no significant difference) and the best model per measure.
+        there is no significant difference), the best model per measure and, for binary
+        probabilities, whether each model is consistent with calibrated
+        (:meth:`calibration`).
 
         Examples
         --------
@@ -730,8 +815,11 @@ class ClassifierComparison:
         >>> print(r.summary())
         good is better than poor on acc (+0.5, 95% CI +0.352 to +0.648, p_holm < 0.001).
         Best model per measure: good on acc (1, significantly better than poor).
-        """
-        return "\n".join([*_report.pair_sentences(self), _report.best_sentence(self)])
+        Calibration (test by consistency resampling): good miscalibrated (p = 0.002); poor miscalibrated (p = 0.001).
+        """  # noqa: E501
+        lines = [*_report.pair_sentences(self), _report.best_sentence(self)]
+        calib = _report.calibration_sentence(self) if self.level is not None else ""
+        return "\n".join(lines + ([calib] if calib else []))
 
     def to_html(self, path: str | Path, *, title: str = "Comparing classifiers",
                 files: bool = True) -> Path:
@@ -764,6 +852,23 @@ class ClassifierComparison:
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the forest plot."""
         return _report.repr_html(self)
+
+
+def _of_distance(m: Measure, method: Any) -> str:
+    """The interval method of a pair row, saying when its difference is one of distances
+    to the measure's target value.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> _of_distance(registry.get("spiegelhalter_z"), "bootstrap-bca")
+    'bootstrap-bca (diff of |v − 0|)'
+    >>> _of_distance(registry.get("auc"), "bootstrap-bca")
+    'bootstrap-bca'
+    """
+    if m.target is None:
+        return str(method)
+    return f"{method} (diff of |v − {m.target:g}|)"
 
 
 class MultiClassComparison(ClassifierComparison):
@@ -807,8 +912,11 @@ class MultiClassComparison(ClassifierComparison):
     def _methods(self) -> dict[str, str]:
         whole = self._w is None
         # only accuracy and error are proportions of the cases for k classes
-        return {k: iv.default_method(k if k in ("acc", "err") else "k-class", self.ci_method,
-                                     whole_counts=whole) for k in self._names_m}
+        from measurelab.inference.calibration import interval_kind
+
+        return {k: iv.default_method(
+            k if k in ("acc", "err") or interval_kind(k) is not None else "k-class",
+            self.ci_method, whole_counts=whole) for k in self._names_m}
 
     def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
         from measurelab.inference.multiclass import run_multi

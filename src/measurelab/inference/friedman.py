@@ -127,6 +127,8 @@ class DemsarResult:
         One row per pair (a, b): wins, draws and losses of a against b over the data sets,
         the two-sided sign-test p-value (draws split evenly, Demšar §3.1.3) and the
         Wilcoxon signed-rank p-value.
+    measure : Measure or None
+        The registered measure whose rule ordered the scores (``demsar(measure=...)``).
     """
 
     table: Any
@@ -142,6 +144,14 @@ class DemsarResult:
     higher_is_better: bool
     tie_correction: bool
     wdl: Any = field(repr=False)
+    measure: Any = field(default=None, repr=False)
+
+    @property
+    def direction(self) -> str:
+        """Which scores were better: 'higher', 'lower' or the measure's 'closer to T'."""
+        if self.measure is not None:
+            return str(self.measure.direction)
+        return "higher" if self.higher_is_better else "lower"
 
     @property
     def n_datasets(self) -> int:
@@ -224,11 +234,14 @@ class DemsarResult:
         rng = np.random.default_rng(random_state_of(random_state, seed, "DemsarResult.bayes"))
         names = list(self.table.columns)
         values = self.table.to_numpy(dtype=np.float64)
+        higher = self.higher_is_better
+        if self.measure is not None and self.measure.target is not None:
+            values, higher = self.measure.badness(values), False  # distances to the target
         rows = []
         for i, a in enumerate(names):
             for j in range(i + 1, len(names)):
                 r = bayes_compare(values[:, i], values[:, j], rope=rope, method=method,
-                                  higher_is_better=self.higher_is_better,
+                                  higher_is_better=higher,
                                   names=(str(a), str(names[j])), prior=prior,
                                   n_samples=n_samples, random_state=rng)
                 rows.append({"a": a, "b": names[j], "p_a_better": r.p_a_better,
@@ -258,7 +271,7 @@ class DemsarResult:
         """A short Markdown summary: ranks, the omnibus tests and CD."""
         lines = [
             f"Demšar (2006) over {self.n_datasets} data sets and {self.n_models} models "
-            f"({'higher' if self.higher_is_better else 'lower'} is better).",
+            f"({self.direction} is better).",
             "",
             "| model | average rank |",
             "|---|---|",
@@ -388,7 +401,8 @@ class DemsarResult:
 def demsar(
     table: Any,
     *,
-    higher_is_better: bool = True,
+    higher_is_better: bool = UNSET,
+    measure: Any = None,
     alpha: float = 0.05,
     decimals: int | None = None,
     tie_correction: bool = False,
@@ -402,6 +416,11 @@ def demsar(
         each cell the model's score on that data set (e.g. mean AUC over folds).
     higher_is_better : bool, default True
         ``False`` for losses and error rates: the smallest value then gets rank 1.
+    measure : str or Measure, optional
+        The registered measure the scores are values of: its rule orders them instead of
+        ``higher_is_better`` (give one or the other). A measure whose ideal is a target
+        value (``spiegelhalter_z``: 0) ranks by the distance to it, and
+        :meth:`DemsarResult.bayes` compares those distances.
     alpha : float, default 0.05
         Level of the Nemenyi critical difference (Demšar tabulates 0.05 and 0.10).
     decimals : int, optional
@@ -443,7 +462,21 @@ def demsar(
     from scipy import stats
 
     alpha = check_level(alpha, "alpha")
-    higher_is_better = check_flag(higher_is_better, "higher_is_better")
+    m = None
+    if measure is not None:
+        from measurelab.measures.base import registry
+
+        if higher_is_better is not UNSET:
+            raise MeasurelabError(
+                "give measure= or higher_is_better=, not both: the measure's registry entry "
+                "says which scores are better")
+        try:
+            m = registry.resolve(measure)[0]
+        except MeasurelabError as exc:
+            raise MeasurelabError(f"measure: {exc}") from None
+        higher_is_better = m.higher_is_better
+    higher_is_better = check_flag(True if higher_is_better is UNSET else higher_is_better,
+                                  "higher_is_better")
     tie_correction = check_flag(tie_correction, "tie_correction")
     if decimals is not None:
         decimals = check_int(decimals, "decimals", minimum=0, maximum=MAX_DECIMALS)
@@ -453,7 +486,9 @@ def demsar(
     n, k = df.shape
     _check_k_alpha(k, alpha)
     values = df.to_numpy(dtype=np.float64)
-    signed = values if higher_is_better else -values
+    # higher = better: the values, their negatives, or −|v − target| (exact for target 0)
+    signed = m.goodness(values) if m is not None else (values if higher_is_better
+                                                       else -values)
     # rank 1 = best; tied values share the mean of their ranks (exactly equal cells only)
     ranks = np.vstack([stats.rankdata(-row) for row in signed])
     avg = ranks.mean(axis=0)
@@ -492,6 +527,7 @@ def demsar(
         higher_is_better=bool(higher_is_better),
         tie_correction=bool(tie_correction),
         wdl=_pairwise(df, signed),
+        measure=m,
     )
 
 

@@ -56,6 +56,7 @@ from measurelab.inference.bootstrap import (  # noqa: F401  (the bootstrap's nam
     check_n_boot,
     jackknife_groups,
     percentile_interval,
+    range_bounds,
     rng_of,
     run_bootstrap,
 )
@@ -65,6 +66,10 @@ from measurelab.stats.scoretable import ScoreTable
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
 BOOTSTRAP_METHODS = ("bootstrap-bca", "bootstrap-percentile")
 CI_METHODS = (*PROPORTION_METHODS, "delong-logit", "delong", *BOOTSTRAP_METHODS)
+#: the calibration measures' own methods (:mod:`measurelab.inference.calibration`): an
+#: analytic interval of an unbiased estimate, a Wald interval on the bootstrap's standard
+#: error, none (withheld); ``ci_method`` does not override them
+CALIBRATION_METHODS = ("debiased-wald", "bootstrap-se", "none")
 
 #: proportion measures: name -> (numerator, denominator) as functions of the counts
 PROPORTIONS = {
@@ -400,14 +405,17 @@ def holm(pvalues: Any) -> np.ndarray:
 
 # ------------------------------------------------------------------ bootstrap
 def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
-                 level: float) -> tuple[float, float]:
+                 level: float, bounds: tuple[float, float] = (-math.inf, math.inf)
+                 ) -> tuple[float, float]:
     """Bias-corrected and accelerated interval (Efron 1987) of one statistic.
 
     z₀ = Φ⁻¹((#{θ* < θ} + ½#{θ* = θ}) / B), a = Σd³ / (6 (Σd²)^{3/2}) with d the jackknife
     deviations; the ends are the replicate quantiles at Φ(z₀ + (z₀ + z_α)/(1 − a(z₀ + z_α))).
     Falls back to the percentile interval where the estimate sits at the edge of its
     replicates (:class:`~measurelab.inference.bootstrap.BootstrapIntervals`); the interval always
-    contains θ.
+    contains θ. Undefined replicates count as ``bounds[0]`` for the lower end and
+    ``bounds[1]`` for the upper (the ends of the statistic's range,
+    :func:`~measurelab.inference.bootstrap.range_bounds`; −∞ and +∞ by default).
 
     Examples
     --------
@@ -421,7 +429,7 @@ def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
         return (math.nan, math.nan)
     bi = BootstrapIntervals(r[None, :], np.array([theta]), np.array([theta]),
                             np.asarray(jack, dtype=np.float64)[None, :], np.array([True]),
-                            level)
+                            level, np.array([bounds], dtype=np.float64))
     return (float(bi.lo[0]), float(bi.hi[0]))
 
 
@@ -474,7 +482,9 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     """The interval method of one measure: Wilson for proportions, DeLong on the logit
     scale for AUC, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a
     proportion method applies to proportions only, ``delong-logit`` and ``delong`` (plain
-    Wald, pROC's convention) to AUC only; elsewhere the default).
+    Wald, pROC's convention) to AUC only; elsewhere the default). Calibration measures
+    have their own (:mod:`measurelab.inference.calibration`): 'debiased-wald',
+    'bootstrap-se', or 'none' where no interval covers.
 
     Examples
     --------
@@ -482,12 +492,19 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     ('wilson', 'delong-logit', 'bootstrap-bca')
     >>> default_method("auc", "bootstrap-percentile"), default_method("f1", "wilson")
     ('bootstrap-percentile', 'bootstrap-bca')
+    >>> default_method("brier_mcb", None), default_method("ici", "bootstrap-bca")
+    ('debiased-wald', 'none')
     """
     if ci_method is not None and not (isinstance(ci_method, str) and ci_method in CI_METHODS):
         raise MeasurelabError(
             f"ci_method={short_repr(ci_method)} is not valid; expected one of "
             f"{list(CI_METHODS)}"
         )
+    from measurelab.inference.calibration import interval_kind
+
+    own = interval_kind(name)
+    if own is not None:
+        return own
     if ci_method in BOOTSTRAP_METHODS:
         return ci_method
     if name in PROPORTIONS and whole_counts:
@@ -534,17 +551,62 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
         for w in caught:  # the same warning, naming what it is about
             warn_undefined(f"{what}: {w.message}")
         return Interval(value, r.lo, r.hi, r.method, r.se)
+    if method == "debiased-wald":
+        from measurelab.inference.calibration import debiased_wald
+
+        return debiased_wald(table, level)._replace(value=value)
+    if method == "none":
+        from measurelab.inference.calibration import withheld_reason
+
+        return Interval(value, math.nan, math.nan, withheld_reason(name))
     raise MeasurelabError(f"{method!r} is not an analytic interval method")
 
 
-def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -> None:
+#: methods whose interval needs the bootstrap's replicates
+REPLICATE_METHODS = (*BOOTSTRAP_METHODS, "bootstrap-se")
+
+
+def warn_withheld(names: list[str]) -> None:
+    """One warning for every measure whose interval is withheld (NaN limits; the reason is
+    in the method column).
+
+    Examples
+    --------
+    >>> warn_withheld([])
+    """
+    if names:
+        shown = ", ".join(names[:8]) + (", ..." if len(names) > 8 else "")
+        warn_undefined(f"no interval for {shown}: see the method column (calibration "
+                       "errors are biased near 0, where a resampling interval would miss "
+                       "a calibrated model; calibration_test answers 'is it calibrated?')")
+
+
+def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float, *,
+                   bounds: tuple[float, float] = (-math.inf, math.inf),
+                   rests: tuple[bool, bool] = (False, False)) -> None:
     """Warn when a bootstrap interval rests on infinite or undefined replicates (an end
-    is ±inf), when some replicates are undefined, or when it is a single value (its
-    replicates do not vary: a constant model, a perfect separation).
+    is ±inf, or, for a bounded measure, an end of its range), when some replicates are
+    undefined, or when it is a single value (its replicates do not vary: a constant
+    model, a perfect separation).
+
+    ``bounds`` is what an undefined replicate counted as (the ends of the measure's range,
+    :func:`~measurelab.inference.bootstrap.range_bounds`), ``rests`` whether the lower and
+    the upper end rest on undefined replicates
+    (:meth:`~measurelab.inference.bootstrap.BootstrapIntervals.notes` gives both).
 
     Examples
     --------
     >>> warn_nonfinite("acc", Interval(0.5, 0.4, 0.6, "bootstrap-bca"), 0.0, 0.0)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     warn_nonfinite("sens", Interval(0.5, 0.2, 1.0, "bootstrap-bca"), 0.0, 0.1,
+    ...                    bounds=(0.0, 1.0), rests=(False, True))
+    >>> msg = str(w[0].message)
+    >>> msg[msg.index("(counted"):msg.index(")") + 1]
+    '(counted as 0 for the lower end, 1 for the upper: the ends of the range)'
+    >>> msg.endswith("the upper end rests on them")
+    True
     """
     if r.lo == r.hi == r.value and math.isfinite(r.value) and nan_share == 0:
         warn_undefined(f"the bootstrap interval of {what} is the single value {r.value:g}: "
@@ -557,9 +619,14 @@ def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float) -
     if inf_share > 0:
         parts.append(f"{100 * inf_share:.3g}% of the replicates are infinite")
     if nan_share > 0:
-        parts.append(f"{100 * nan_share:.3g}% are undefined (counted as -inf for the "
-                     "lower end, +inf for the upper)")
-    end = [s for s, v in (("lower", r.lo), ("upper", r.hi)) if math.isinf(v)]
+        lo_b, hi_b = bounds
+        where = ("" if math.isinf(lo_b) and math.isinf(hi_b)
+                 else ": the ends of the range")
+        hi_t = "+inf" if hi_b == math.inf else f"{hi_b:g}"
+        parts.append(f"{100 * nan_share:.3g}% are undefined (counted as {lo_b:g} for the "
+                     f"lower end, {hi_t} for the upper{where})")
+    end = [s for s, v, on in (("lower", r.lo, rests[0]), ("upper", r.hi, rests[1]))
+           if math.isinf(v) or on]
     tail = ""
     if end:
         tail = (f"; the {end[0]} end rests on them" if len(end) == 1

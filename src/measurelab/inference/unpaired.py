@@ -37,10 +37,12 @@ from measurelab._util.validation import (
     random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference.classifiers import (
     ClassifierComparison,
     _num,
+    _of_distance,
     compare_classifiers,
 )
 from measurelab.measures.base import Measure
@@ -154,6 +156,10 @@ class UnpairedComparison:
     def _pair_method(self, k: str) -> str:
         whole = self._a._w is None and self._b._w is None
         m = iv.default_method(k, self._a.ci_method, whole_counts=whole)
+        if m == "none":
+            return "none"
+        if m in ("debiased-wald", "bootstrap-se"):
+            return "bootstrap-se"
         return "delong-unpaired" if k == "auc" and m in ("delong", "delong-logit") \
             else "bootstrap"
 
@@ -169,43 +175,65 @@ class UnpairedComparison:
 
         names_m = self._a._names_m
         va, vb = self._a._vals[0], self._b._vals[0]
-        boot = [k for k in names_m if self._pair_method(k) == "bootstrap"]
-        cells: dict[str, tuple[float, float, float, str, float, float]] = {}
+        boot = [k for k in names_m if self._pair_method(k) in ("bootstrap", "bootstrap-se")]
+        cells: dict[str, tuple[float, float, float, str, float, float, dict[str, Any]]] = {}
         if boot:
             ms = [self._a._measures[names_m.index(k)] for k in boot]
             ra, rb = self._replicates(self._a, ms), self._replicates(self._b, ms)
-            with np.errstate(invalid="ignore"):
-                diff = np.array([va[names_m.index(k)] - vb[names_m.index(k)] for k in boot])
-                theta = ra.theta[0] - rb.theta[0]
-                reps = (ra.reps[:, 0, :] - rb.reps[:, 0, :]).T
-                # two-sample jackknife: leave out a group of A (B whole), then of B
-                jack = np.concatenate([ra.jack[:, 0, :] - rb.theta[0],
-                                       ra.theta[0] - rb.jack[:, 0, :]]).T
+            # a − b, or the difference of the distances to a target value
+            # (Measure.pair_statistic)
+            def pair(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+                return np.stack([m.pair_statistic(x[..., i], y[..., i])
+                                 for i, m in enumerate(ms)], axis=-1)
+
+            diff = pair(np.array([va[names_m.index(k)] for k in boot]),
+                        np.array([vb[names_m.index(k)] for k in boot]))
+            theta = pair(ra.theta[0], rb.theta[0])
+            reps = pair(ra.reps[:, 0, :], rb.reps[:, 0, :]).T
+            # two-sample jackknife: leave out a group of A (B whole), then of B
+            jack = np.concatenate([pair(ra.jack[:, 0, :], rb.theta[0]),
+                                   pair(ra.theta[0], rb.jack[:, 0, :])]).T
             bca = np.array([iv.default_method(k, self._a.ci_method, whole_counts=False)
                             != "bootstrap-percentile" for k in boot])
-            bi = iv.BootstrapIntervals(reps, theta, diff, jack, bca, self.level)
+            bi = iv.BootstrapIntervals(reps, theta, diff, jack, bca, self.level,
+                                       iv.range_bounds(ms, difference=True))
             for j, k in enumerate(boot):
-                cells[k] = (bi.lo[j], bi.hi[j], bi.p[j], str(bi.method[j]), bi.infinite[j],
-                            bi.undefined[j])
+                cells[k] = (bi.lo[j], bi.hi[j], bi.p[j], _of_distance(ms[j], bi.method[j]),
+                            bi.infinite[j], bi.undefined[j], bi.notes(j))
+                if self._pair_method(k) == "bootstrap-se":
+                    from measurelab.inference.calibration import replicate_wald
+
+                    lo_r, hi_r = ms[j].range
+                    lo, hi, _se, p = replicate_wald(float(diff[j]), reps[j], self.level,
+                                                    (lo_r - hi_r, hi_r - lo_r))
+                    cells[k] = (lo, hi, p, "bootstrap-se", bi.infinite[j], bi.undefined[j], {})
         rows = []
         for j, k in enumerate(names_m):
-            with np.errstate(invalid="ignore"):
-                d = float(va[j] - vb[j])
+            d = float(self._a._measures[j].pair_statistic(va[j], vb[j]))
             row = {"a": self.names[0], "b": self.names[1], "measure": k, "diff": d,
                    "lo": math.nan, "hi": math.nan, "p": math.nan,
                    "method": self._pair_method(k), "se": math.nan, "z": math.nan,
                    "interval": "", "df": math.nan}
-            if k in cells:
-                lo, hi, p, method, inf_share, nan_share = cells[k]
+            if self._pair_method(k) == "none":
+                from measurelab.inference.calibration import withheld_reason
+
+                row.update(interval=withheld_reason(k))
+            elif k in cells:
+                lo, hi, p, method, inf_share, nan_share, notes = cells[k]
                 row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
                 iv.warn_nonfinite(f"the difference in {k} of {self.names[0]!r} and "
                                   f"{self.names[1]!r}", iv.Interval(d, lo, hi, method),
-                                  inf_share, nan_share)
+                                  inf_share, nan_share, **notes)
             else:
                 r = delong_unpaired(self._a._design.tables[0], self._b._design.tables[0],
                                     self.level)
                 row.update(lo=r["lo"], hi=r["hi"], p=r["p"], se=r["se"], z=r["z"],
                            df=r["df"], interval="delong-unpaired")
+            row["interval"] = ev.method_with_evidence(
+                row["interval"], self._a._measures[j], bounds=(row["lo"], row["hi"]),
+                unpaired=True, level=self.level, design=ev.design_name(
+                    self._a._design.stratify,
+                    weighted=self._a._w is not None or self._b._w is not None))
             rows.append(row)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):

@@ -14,6 +14,15 @@ from measurelab._util.validation import parse_number_array, quote
 from measurelab.exceptions import MeasurelabError
 from measurelab.io.sources import Chunk, _short
 
+#: how pandas turns CSV text into floats: ``round_trip`` is the correctly rounded
+#: conversion (the float Python's ``float()`` gives), in every pandas version. The
+#: default converter of pandas 2 ("high") is off by one or two units in the last place for
+#: a third to a half of random 17-digit decimals (``0.08333333333333333`` became
+#: ``0.0833333333333333``), so a file read on one machine gave other bits than the same
+#: numbers in memory, or the same file on a machine with another pandas
+#: (docs/DECISIONS.md, "Issue 28 fixes": same bits from a file and from memory).
+CSV_FLOATS = "round_trip"
+
 LABEL_NAMES = ("target", "label", "labels", "y", "y_true", "class", "truth", "actual")
 SCORE_NAMES = ("prediction", "predictions", "score", "scores", "y_score", "prob",
                "probability", "p", "pred", "y_pred")
@@ -260,7 +269,7 @@ def _read_csv(
 
     if isinstance(fh, str):  # a path: check the header before reading the rows
         try:
-            first = pd.read_csv(fh, sep=sep, nrows=0)
+            first = pd.read_csv(fh, sep=sep, nrows=0, float_precision=CSV_FLOATS)
         except pd.errors.EmptyDataError:
             raise MeasurelabError(f"{name} is empty: no header and no rows") from None
         except (UnicodeDecodeError, pd.errors.ParserError) as exc:
@@ -277,7 +286,7 @@ def _read_csv(
         with warnings.catch_warnings():
             warnings.simplefilter("error", pd.errors.ParserWarning)
             reader = pd.read_csv(fh, sep=sep, chunksize=chunk_rows, low_memory=False,
-                                 index_col=False)
+                                 index_col=False, float_precision=CSV_FLOATS)
             yield from _frame_chunks(reader, name, label_col, score_col, weight_col, header)
     except pd.errors.EmptyDataError:
         raise MeasurelabError(f"{name} is empty: no header and no rows") from None

@@ -16,6 +16,7 @@ from measurelab._util.validation import short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.io.binary import _label_list
 from measurelab.io.frames import (
+    CSV_FLOATS,
     LABEL_NAMES,
     _label_column,
     _numeric_column,
@@ -277,10 +278,10 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
                 fh.close()
                 opened = False
             with _csv_errors(name):
-                header = pd.read_csv(path, sep=sep, nrows=0)
+                header = pd.read_csv(path, sep=sep, nrows=0, float_precision=CSV_FLOATS)
                 cols = pick(header.columns)
                 yield from pd.read_csv(path, sep=sep, usecols=cols, chunksize=chunk_rows,
-                                       low_memory=False)
+                                       low_memory=False, float_precision=CSV_FLOATS)
             return
         # a stream, stdin or a named pipe: read once, the header with the first chunk
         if not head.strip():
@@ -294,7 +295,8 @@ def _multi_frames(source: Source, fmt: str, chunk_rows: int, needed: Any) -> Ite
         stream = io.BufferedReader(_Prefixed(head, fh))
         checked = False
         with _csv_errors(name):
-            for df in pd.read_csv(stream, sep=sep, chunksize=chunk_rows, low_memory=False):
+            for df in pd.read_csv(stream, sep=sep, chunksize=chunk_rows, low_memory=False,
+                                  float_precision=CSV_FLOATS):
                 if not checked:
                     cols = pick(df.columns)
                     checked = True

@@ -11,6 +11,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from fractions import Fraction
 from typing import Any, Literal
 
 import numpy as np
@@ -29,6 +30,16 @@ WalkOutput = Literal["auc_num", "ap_sum", "apr_sum", "ap11_vals", "sq_sum", "tp_
 #: measure may read (:attr:`Measure.walk_output`)
 WALK_OUTPUTS: tuple[str, ...] = ("auc_num", "ap_sum", "apr_sum", "ap11_vals", "sq_sum",
                                  "tp_at_n_pos", "tp_at_q", "ece")
+Cost = Literal["linear", "sort", "heavy"]
+#: what a measure costs on n cases (:attr:`Measure.cost`), cheapest first: 'linear' (from
+#: the confusion counts, which one pass over the cases gives), 'sort' (from the sorted
+#: score table: the one sort every score measure shares, then a fixed number of passes
+#: over its rows, none holding more than a row-sized array), 'heavy' (more: work growing
+#: faster than the rows, or passes whose number grows with the data)
+COSTS: tuple[str, ...] = ("linear", "sort", "heavy")
+#: the costs the default set of ``evaluate(y, p)`` (``measures=None``) admits: a 'heavy'
+#: measure is computed only when named, so that no measure slows the rest
+DEFAULT_COSTS: tuple[str, ...] = ("linear", "sort")
 
 
 def check_average(average: Any) -> str | None:
@@ -53,18 +64,68 @@ def average_values(values: np.ndarray, support: np.ndarray, average: str | None)
     """Combine per-class values: their mean ('macro'), support-weighted mean ('weighted'),
     or the values themselves, in label order (None).
 
+    The macro and weighted averages are over the classes whose value is defined (not NaN):
+    a class no case belongs to has no sensitivity, and the average is that of the classes
+    that have one (as Hand–Till's M leaves out absent classes); NaN when no class has a
+    value. The sums are ``Σ values[defined] / #defined`` (weighted: ``Σ v·w / Σ w`` over
+    the defined classes), the arithmetic the bootstrap block repeats
+    (:func:`average_rows`), so both give the same bits.
+
     Examples
     --------
     >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), "weighted")
     0.625
     >>> average_values(np.array([1.0, 0.5]), np.array([1, 3]), None).tolist()
     [1.0, 0.5]
+    >>> average_values(np.array([1.0, np.nan, 0.5]), np.array([1, 0, 3]), "macro")
+    0.75
     """
     if average is None:
         return np.asarray(values, dtype=np.float64)
-    if average == "weighted":
-        return float(np.average(values, weights=support))
-    return float(np.mean(values))
+    return float(average_rows(np.asarray(values, dtype=np.float64)[None, :],
+                              np.asarray(support, dtype=np.float64)[None, :], average)[0])
+
+
+def warn_left_out(name: str, values: Any, average: str | None) -> Any:
+    """``values`` unchanged; warns when a macro or weighted average of them leaves out
+    classes whose value is undefined (NaN) while others have one.
+
+    Examples
+    --------
+    >>> warn_left_out("sens", np.array([0.5, 1.0]), "macro").tolist()
+    [0.5, 1.0]
+    """
+    if average is None:
+        return values
+    v = np.asarray(values, dtype=np.float64)
+    undefined = int(np.count_nonzero(np.isnan(v)))
+    if 0 < undefined < v.size:
+        from measurelab._util.validation import warn_undefined
+
+        warn_undefined(f"the {average} {name} averages the {v.size - undefined} of {v.size} "
+                       f"classes where {name} is defined (undefined for {undefined}: no case "
+                       "of the class, or no case outside it)", 3)
+    return values
+
+
+def average_rows(values: np.ndarray, support: np.ndarray, average: str) -> np.ndarray:
+    """Per-class values (B, k) combined row by row as :func:`average_values` combines one
+    row ('macro' or 'weighted', over the classes whose value is defined), shape (B,).
+
+    Examples
+    --------
+    >>> v = np.array([[1.0, 0.5, 0.0], [np.nan, 0.5, 1.0], [np.nan, np.nan, np.nan]])
+    >>> average_rows(v, np.array([[1., 1, 2], [0, 1, 3], [0, 0, 0]]), "macro").tolist()
+    [0.5, 0.75, nan]
+    >>> average_rows(v, np.array([[1., 1, 2], [0, 1, 3], [0, 0, 0]]), "weighted").tolist()
+    [0.375, 0.875, nan]
+    """
+    defined = ~np.isnan(values)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        if average == "weighted":
+            w = np.where(defined, support, 0.0)
+            return np.where(defined, values * w, 0.0).sum(axis=1) / w.sum(axis=1)
+        return np.where(defined, values, 0.0).sum(axis=1) / defined.sum(axis=1)
 
 #: what the main parameters of the built-in measures accept: (test, expected); a parameter
 #: not listed here need only be a finite number when it is a number
@@ -111,7 +172,12 @@ class Measure:
     kind : 'threshold', 'rank', 'probability' or 'composite'
     statistic : which statistic the formula takes: 'counts', 'scores' or 'stats'
     range : (low, high) of the values, possibly infinite
-    higher_is_better : direction
+    higher_is_better : direction (with a ``target``: False, a smaller distance to it is
+        better; kept so that code reading the flag keeps working)
+    target : the ideal value for a measure that is best at a value rather than at an end
+        (Spiegelhalter's z: 0), or None. Every ranking goes through :meth:`badness`,
+        :meth:`goodness` and :meth:`is_better`, which rank such a measure by its distance
+        to the target; :attr:`direction` names the rule ('higher', 'lower', 'closer to 0')
     source : the paper (and equation) the definition follows
     aliases : other names
     multiclass : None (binary only), 'ovr' (average of one-vs-rest values: macro,
@@ -130,6 +196,13 @@ class Measure:
         ``params``), 'auc_num', 'ap_sum', 'ap11_vals', 'sq_sum' (always walked); None: none
     levels : ``(f, g)`` for the two-level measure f:g (compare by f, ties broken by g;
         :mod:`measurelab.measures.twolevel`); None for any other measure
+    cost : what the measure costs on n cases, one of :data:`COSTS`: 'linear' (from the
+        confusion counts), 'sort' (from the sorted score table with a fixed number of
+        linear passes over its rows and at most row-sized arrays), 'heavy' (more). None
+        (the default) derives it from ``statistic``: 'linear' for counts, 'sort'
+        otherwise (a two-level measure: the dearer of its two). The default set of
+        ``evaluate(y, p)`` holds the measures whose cost is in :data:`DEFAULT_COSTS`; a
+        'heavy' measure is computed only when named.
     """
 
     name: str
@@ -148,9 +221,17 @@ class Measure:
     block: Callable[..., Any] | None = None
     walk_output: WalkOutput | None = None
     levels: tuple[Measure, Measure] | None = field(default=None, repr=False)
+    cost: Cost | None = None
+    target: float | None = None
 
     def __post_init__(self) -> None:
         from measurelab._util.validation import check_flag
+
+        if self.cost is None:  # a frozen field filled once, at construction
+            object.__setattr__(self, "cost", _derived_cost(self))
+        elif not (isinstance(self.cost, str) and self.cost in COSTS):
+            raise MeasurelabError(f"cost={short_repr(self.cost)} is not valid; expected one "
+                                  f"of {COSTS} or None")
 
         if not isinstance(self.name, str) or not self.name:
             raise MeasurelabError(f"name must be a non-empty text, got {short_repr(self.name)}")
@@ -178,6 +259,19 @@ class Measure:
         lo, hi = self.range
         if not lo <= hi:
             raise MeasurelabError(f"range={self.range!r} must satisfy low <= high")
+        if self.target is not None:
+            t = self.target
+            if (isinstance(t, bool) or not isinstance(t, int | float | np.integer | np.floating)
+                    or not np.isfinite(t)):
+                raise MeasurelabError(f"target must be a finite number or None, got "
+                                      f"{short_repr(t)}")
+            if not lo <= t <= hi:
+                raise MeasurelabError(f"target={t!r} lies outside range={self.range!r}")
+            if self.higher_is_better:
+                raise MeasurelabError(
+                    f"{self.name}: a measure with target={t!r} ranks by the distance to it "
+                    "(smaller is better); register it with higher_is_better=False")
+            object.__setattr__(self, "target", float(t))
         if self.walk_output is not None and not (isinstance(self.walk_output, str)
                                                  and self.walk_output in WALK_OUTPUTS):
             raise MeasurelabError(
@@ -186,9 +280,124 @@ class Measure:
             )
 
     @property
+    def in_default_set(self) -> bool:
+        """Whether ``evaluate(y, p)`` computes this measure when no measures are named (its
+        cost is one of :data:`DEFAULT_COSTS`).
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("acc").cost, registry.get("ici").cost, registry.get("ici").in_default_set
+        ('linear', 'sort', True)
+        """
+        return self.cost in DEFAULT_COSTS
+
+    @property
     def description(self) -> str:
         doc = inspect.getdoc(self.formula) or ""
         return doc.splitlines()[0] if doc else ""
+
+    # -- ranking ----------------------------------------------------------------
+    @property
+    def direction(self) -> str:
+        """Which values are better: 'higher', 'lower' or 'closer to T' (a target T).
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> [registry.get(k).direction for k in ("auc", "brier", "spiegelhalter_z")]
+        ['higher', 'lower', 'closer to 0']
+        """
+        if self.target is not None:
+            return f"closer to {self.target:g}"
+        return "higher" if self.higher_is_better else "lower"
+
+    def badness(self, value: Any) -> Any:
+        """A sortable form of ``value`` where smaller is better: −v (higher is better), v
+        (lower is better) or |v − target|. Works on numbers, arrays and Fractions (exact:
+        the target enters as the Fraction of its float); NaN stays NaN.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> z = registry.get("spiegelhalter_z")
+        >>> z.badness(np.array([-100.0, 0.0, 2.5])).tolist()
+        [100.0, 0.0, 2.5]
+        >>> registry.get("auc").badness(0.75)
+        -0.75
+        """
+        if self.target is not None:
+            t: Any = self.target
+            if isinstance(value, Fraction):
+                t = Fraction(t)
+            return abs(value - t)
+        return -value if self.higher_is_better else value
+
+    def goodness(self, value: Any) -> Any:
+        """The higher-is-better form of ``value``: −:meth:`badness`.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("spiegelhalter_z").goodness(-3.0), registry.get("brier").goodness(0.2)
+        (-3.0, -0.2)
+        """
+        return -self.badness(value)
+
+    def is_better(self, a: Any, b: Any) -> bool:
+        """Whether value ``a`` is strictly better than ``b`` (NaN is never better, and
+        nothing is better than itself). Decided exactly: floats are compared as the
+        rationals they are, so a tie is a tie.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> z = registry.get("spiegelhalter_z")
+        >>> z.is_better(0.0, -100.0), z.is_better(-100.0, 0.0), z.is_better(-1.5, 1.5)
+        (True, False, False)
+        """
+        def exact(v: Any) -> Any:
+            v = v.item() if isinstance(v, np.generic) else v
+            if isinstance(v, float) and np.isfinite(v):
+                return Fraction(v)
+            return v
+
+        ga, gb = self.badness(exact(a)), self.badness(exact(b))
+        if ga != ga or gb != gb:  # NaN
+            return False
+        return bool(ga < gb)
+
+    def pair_statistic(self, a: Any, b: Any) -> Any:
+        """What a comparison of two models' values reports: ``a − b``, or for a measure
+        with a target the difference of the distances ``|a − t| − |b − t|`` (negative:
+        ``a`` is closer). NaN and ±inf follow numpy's arithmetic.
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("spiegelhalter_z").pair_statistic(-0.5, 3.0)
+        -2.5
+        >>> registry.get("auc").pair_statistic(0.8, 0.7) > 0
+        True
+        """
+        with np.errstate(invalid="ignore"):
+            if self.target is not None:
+                return self.badness(a) - self.badness(b)
+            return a - b
+
+    def favours_first(self, statistic: Any) -> Any:
+        """Whether a :meth:`pair_statistic` says the first model is the better one (False
+        for 0 or NaN).
+
+        Examples
+        --------
+        >>> from measurelab.measures.base import registry
+        >>> registry.get("brier").favours_first(-0.01), registry.get("auc").favours_first(0.0)
+        (True, False)
+        """
+        if self.target is None and self.higher_is_better:
+            return statistic > 0
+        return statistic < 0
 
     @property
     def supports_multiclass(self) -> bool:
@@ -295,4 +504,12 @@ class Measure:
             if average == "micro":  # every (case, class) pair pooled, as scikit-learn
                 return self.formula(table.micro_table(), **kw)
             values = np.array([self.formula(table.ovr_table(i), **kw) for i in range(table.k)])
-        return average_values(values, support, average)
+        return average_values(warn_left_out(self.name, values, average), support, average)
+
+
+def _derived_cost(m: Measure) -> str:
+    """The cost of a measure that states none: a two-level measure's dearer level, else
+    'linear' over the counts and 'sort' over the score table or the whole bundle."""
+    if m.levels is not None:
+        return max((lv.cost or _derived_cost(lv) for lv in m.levels), key=COSTS.index)
+    return "linear" if m.statistic == "counts" else "sort"

@@ -17,7 +17,10 @@ from measurelab.measures._definition import Measure
 
 
 def oriented(m: Measure, value: Any) -> Any:
-    """The higher-is-better form of a value: v, or hi − v (bounded), or −v (unbounded)."""
+    """The higher-is-better form of a value: v, or hi − v (bounded), or −v (unbounded);
+    for a measure with a target value, −|v − target| (:meth:`Measure.goodness`)."""
+    if m.target is not None:
+        return m.goodness(value)
     if m.higher_is_better:
         return value
     hi = m.range[1]
@@ -101,8 +104,11 @@ def build_two_level(f: Measure, g: Measure) -> Measure:
         f"Two-level measure {f.name}:{g.name}: compare by {f.name}, ties broken by {g.name} "
         "(Huang & Ling 2007)."
     )
-    lo = oriented(f, f.range[0 if f.higher_is_better else 1])
-    hi = oriented(f, f.range[1 if f.higher_is_better else 0])
+    if f.target is not None:  # from the farthest end of the range to the target itself
+        lo, hi = min(oriented(f, f.range[0]), oriented(f, f.range[1])), 0.0
+    else:
+        lo = oriented(f, f.range[0 if f.higher_is_better else 1])
+        hi = oriented(f, f.range[1 if f.higher_is_better else 0])
     return Measure(
         name=f"{f.name}:{g.name}",
         formula=formula,

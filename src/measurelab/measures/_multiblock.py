@@ -21,8 +21,8 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
 from measurelab.measures._rules import ece_bins
 from measurelab.measures.agreement import _kappa_matrix, _mcc_matrix
-from measurelab.measures.base import Measure
-from measurelab.measures.basic import _multiclass_acc, _multiclass_err
+from measurelab.measures.base import Measure, average_rows
+from measurelab.measures.basic import _multiclass_acc, _multiclass_bacc, _multiclass_err, sens
 from measurelab.measures.probability import (
     EPS,
     _brier_multi,
@@ -114,12 +114,20 @@ def _ovr_counts(blk: MultiBlock) -> BinaryCounts:
 
 
 def _average(values: np.ndarray, support: np.ndarray, average: str | None) -> np.ndarray:
-    """Per-class values (B, k) combined as :func:`average_values` combines one row."""
+    """Per-class values (B, k) combined as :func:`average_values` combines one row: over
+    the classes whose value is defined in each replicate (:func:`average_rows`)."""
     if average is None:
         return values
-    if average == "weighted":
-        return (values * support).sum(axis=1) / support.sum(axis=1)
-    return values.mean(axis=1)
+    return average_rows(values, support, average)
+
+
+def bacc_multi_block(blk: MultiBlock, average: str | None = "macro") -> np.ndarray:
+    """Block form of the k-class balanced accuracy: the mean recall over the classes
+    present in each replicate (as the scalar ``_multiclass_bacc``)."""
+    ovr = _ovr_counts(blk)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        recall = np.asarray(sens(ovr), dtype=np.float64)
+    return average_rows(recall, blk.counts.sum(axis=2), "macro")
 
 
 def ovr_counts_block(measure: Measure, blk: MultiBlock, average: str | None,
@@ -283,6 +291,7 @@ def top_k_multi_block(blk: MultiBlock, average: str | None = "macro",
 BLOCK_OF: dict[Callable[..., Any], Callable[..., np.ndarray]] = {
     _multiclass_acc: acc_multi_block,
     _multiclass_err: err_multi_block,
+    _multiclass_bacc: bacc_multi_block,
     _mcc_matrix: mcc_multi_block,
     _kappa_matrix: kappa_multi_block,
     _hand_till: auc_multi_block,

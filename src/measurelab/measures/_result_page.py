@@ -24,8 +24,23 @@ def _pyplot() -> Any:
     return plt
 
 
-def rows(result: Any) -> list[tuple[str, float, float, float, bool]]:
-    """(name, value, lo, hi, higher_is_better) per row; per-class values give a row per
+def arrow(m: Any) -> str:
+    """The sign of a measure's direction on the evaluation page: ↑ higher, ↓ lower,
+    →T closer to a target T.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> [arrow(registry.get(k)) for k in ("auc", "brier", "spiegelhalter_z")]
+    ['↑', '↓', '→0']
+    """
+    if m.target is not None:
+        return f"→{m.target:g}"
+    return "↑" if m.higher_is_better else "↓"
+
+
+def rows(result: Any) -> list[tuple[str, float, float, float, str]]:
+    """(name, value, lo, hi, direction arrow) per row; per-class values give a row per
     class (``f1[cat]``); lo and hi are NaN without intervals."""
     ivs = {}
     if result._intervals is not None:
@@ -35,10 +50,10 @@ def rows(result: Any) -> list[tuple[str, float, float, float, bool]]:
         m = result.measure(k)
         if np.ndim(v) == 1:
             for c, x in zip(result._class_names(v), v, strict=True):
-                out.append((f"{k}[{c}]", float(x), math.nan, math.nan, m.higher_is_better))
+                out.append((f"{k}[{c}]", float(x), math.nan, math.nan, arrow(m)))
         else:
             lo, hi = ivs.get(k, (math.nan, math.nan))
-            out.append((k, float(v), lo, hi, m.higher_is_better))
+            out.append((k, float(v), lo, hi, arrow(m)))
     return out
 
 
@@ -63,7 +78,7 @@ def plot(result: Any, measures: Any = None) -> Any:
         raise MeasurelabError("the result holds no values to plot")
     fig, axes = plt.subplots(len(data), 1, figsize=(6.5, 0.55 * len(data) + 0.6),
                              squeeze=False)
-    for ax, (name, v, lo, hi, higher) in zip(axes[:, 0], data, strict=True):
+    for ax, (name, v, lo, hi, sign) in zip(axes[:, 0], data, strict=True):
         if math.isfinite(lo) and math.isfinite(hi):
             ax.hlines(0, lo, hi, color="#0072B2", lw=1.8)
         if not math.isnan(v):
@@ -74,10 +89,13 @@ def plot(result: Any, measures: Any = None) -> Any:
         ax.tick_params(axis="x", labelsize=7)
         ax.grid(axis="x", lw=0.4, alpha=0.5)
         shown = "undefined" if math.isnan(v) else f"{v:.4g}"
-        ax.text(1.01, 0.5, f"{shown} ({'↑' if higher else '↓'})", transform=ax.transAxes,
-                va="center", fontsize=8)
+        ax.text(1.01, 0.5, f"{shown} ({sign})", transform=ax.transAxes, va="center",
+                fontsize=8)
     level = "" if result._intervals is None else " with intervals"
-    axes[0, 0].set_title(f"measure values{level} (↑ higher is better, ↓ lower)", fontsize=9)
+    target = "".join(sorted({f", {s} closer to {s[1:]}" for *_, s in data
+                             if s.startswith("→")}))
+    axes[0, 0].set_title(f"measure values{level} (↑ higher is better, ↓ lower{target})",
+                         fontsize=9)
     fig.tight_layout()
     return fig
 

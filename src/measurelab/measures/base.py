@@ -29,36 +29,46 @@ from typing import Any
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures._definition import (
     AVERAGES,
+    COSTS,
+    DEFAULT_COSTS,
     KINDS,
     PARAM_DOMAINS,
     STATISTICS,
     WALK_OUTPUTS,
+    Cost,
     Kind,
     Measure,
     Statistic,
     WalkOutput,
+    average_rows,
     average_values,
     check_average,
     check_param,
+    warn_left_out,
 )
 from measurelab.measures._lexicographic import build_two_level
 
 __all__ = [
     "AVERAGES",
+    "COSTS",
+    "DEFAULT_COSTS",
     "KINDS",
     "PARAM_DOMAINS",
     "STATISTICS",
     "WALK_OUTPUTS",
+    "Cost",
     "Kind",
     "Measure",
     "Registry",
     "Statistic",
     "WalkOutput",
+    "average_rows",
     "average_values",
     "check_average",
     "check_param",
     "measure",
     "registry",
+    "warn_left_out",
 ]
 
 
@@ -178,7 +188,9 @@ class Registry:
         return self.get(spec), {}
 
     def to_frame(self) -> Any:
-        """The registry as a pandas DataFrame (one row per measure)."""
+        """The registry as a pandas DataFrame (one row per measure): its metadata, its
+        ``cost`` (:data:`COSTS`) and whether ``evaluate(y, p)`` computes it when no
+        measures are named (``default``: 'no' for a 'heavy' measure)."""
         import pandas as pd
 
         rows = [
@@ -186,11 +198,13 @@ class Registry:
                 "name": m.name,
                 "kind": m.kind,
                 "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
-                "direction": "higher" if m.higher_is_better else "lower",
+                "direction": m.direction,
                 "multiclass": "yes" if m.supports_multiclass else "no",
                 "aliases": ", ".join(m.aliases),
                 "source": m.source,
                 "description": m.description,
+                "cost": m.cost,
+                "default": "yes" if m.in_default_set else "no",
             }
             for m in self
         ]
@@ -215,12 +229,18 @@ def measure(
     exact: bool = False,
     block: Callable[..., Any] | None = None,
     walk_output: WalkOutput | None = None,
+    cost: Cost | None = None,
+    target: float | None = None,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: register ``formula`` as a measure and return the formula unchanged.
 
     Default parameters are read from the formula's keyword arguments; the other arguments
     are the fields of :class:`Measure` (``walk_output``: the compiled walk's sum the
-    formula reads).
+    formula reads; ``cost``: what it costs, :data:`COSTS`, by default 'linear' over the
+    counts and 'sort' over the score table — state 'heavy' for a measure that would slow
+    the default set, which then computes it only when named; ``target``: the ideal value
+    of a measure best at a value, ranked by the distance to it — give
+    ``higher_is_better=False`` with it).
 
     Examples
     --------
@@ -264,6 +284,8 @@ def measure(
                 exact=exact,
                 block=block,
                 walk_output=walk_output,
+                cost=cost,
+                target=target,
             )
         )
         return formula

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from measurelab.measures._arith import div, exact_for_whole_counts, sqrt
-from measurelab.measures.base import measure
+from measurelab.measures.base import average_values, measure, warn_left_out
 from measurelab.stats.confusion import BinaryCounts
 
 
@@ -213,14 +213,20 @@ def f1(c: BinaryCounts, zero_division: float = 0.0) -> Any:
     return f_beta(c, 1, zero_division)
 
 
+def _multiclass_bacc(stats: Any, average: str | None = "macro") -> float:
+    """k-class balanced accuracy: the mean recall over the classes that have one (a class
+    no case belongs to is left out, as in every macro average)."""
+    m = stats.counts.matrix
+    recall = np.asarray(sens(stats.counts.one_vs_rest()), dtype=np.float64)
+    return average_values(warn_left_out("bacc", recall, "macro"), m.sum(axis=1), "macro")
+
+
 @measure(
     "bacc",
     kind="threshold",
     statistic="counts",
     aliases=("balanced_accuracy", "auc_b"),
-    multiclass=lambda stats, average="macro": float(
-        np.mean(sens(stats.counts.one_vs_rest()))
-    ),
+    multiclass=_multiclass_bacc,
     source="Sokolova 2006 eq. 8 (AUC_b); multi-class: mean recall",
     exact=True,
 )

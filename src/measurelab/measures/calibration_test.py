@@ -16,9 +16,11 @@ z). MAPIE's ``spiegelhalter_p_value`` is one-sided, ``1 − Φ(z)``.
 predictions are on balance too extreme (over-confident), z < 0 too cautious; a shift
 towards one class is too extreme on one side of ½ and too cautious on the other, and z
 takes the sign of the side with more weight. 0 is the calibrated value and |z| the
-evidence against calibration. The registry records "lower is
-better" because a measure must have one direction: read it as "lower |z|"; compare models
-by ICI, smooth ECE or the Brier miscalibration (:mod:`.recalibration`) rather than by z.
+evidence against calibration: the registry records the target 0 (``Measure.target``), so
+preferences, summaries, scorers and rankings order models by |z| (a z of −100, far too
+cautious, is not better than 0). Still, |z| measures evidence, not the size of the
+miscalibration: compare models by ICI, smooth ECE or the Brier miscalibration
+(:mod:`.recalibration`) rather than by z.
 
 **Zero variance.** Every case at p ∈ {0, ½, 1} makes the denominator 0; the numerator is
 then the weight of the certain predictions that were wrong (p = 0 with y = 1, p = 1 with
@@ -37,22 +39,31 @@ from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
+#: columns (distinct scores) per step of the sums
+_CHUNK = 1 << 16
+
 
 def spiegelhalter_block(blk: TableBlock) -> np.ndarray:
     """Block form of :func:`spiegelhalter_z`: the two sums of every table at once (row by
     row as the scalar formula, which calls this on a block of one table)."""
-    s = blk.scores
-    d = 1.0 - 2.0 * s
-    m = blk.pos + blk.neg
-    # row sums of C-ordered arrays: each row summed alike whatever the block's size
-    num = np.ascontiguousarray((blk.pos - s * m) * d).sum(axis=1)
-    var = np.ascontiguousarray(m * (d * d * s * (1.0 - s))).sum(axis=1)
+    num = np.zeros(blk.n_blocks)
+    var = np.zeros(blk.n_blocks)
+    total = np.zeros(blk.n_blocks)
+    for a in range(0, blk.scores.size, _CHUNK):  # in steps: no table-sized temporaries
+        s = blk.scores[a:a + _CHUNK]
+        d = 1.0 - 2.0 * s
+        p = blk.pos[:, a:a + _CHUNK]
+        m = p + blk.neg[:, a:a + _CHUNK]
+        # row sums of C-ordered arrays: each row summed alike whatever the block's size
+        num += np.ascontiguousarray((p - s * m) * d).sum(axis=1)
+        var += np.ascontiguousarray(m * (d * d * s * (1.0 - s))).sum(axis=1)
+        total += m.sum(axis=1)
     out = np.zeros(blk.n_blocks)
     pos = var > 0
     out[pos] = num[pos] / np.sqrt(var[pos])
     wrong = ~pos & (num != 0)
     out[wrong] = np.copysign(np.inf, num[wrong])
-    out[m.sum(axis=1) == 0] = np.nan
+    out[total == 0] = np.nan
     return out
 
 
@@ -62,6 +73,7 @@ def spiegelhalter_block(blk: TableBlock) -> np.ndarray:
     statistic="scores",
     range=(-math.inf, math.inf),
     higher_is_better=False,
+    target=0.0,
     aliases=("spiegelhalter",),
     source="Spiegelhalter 1986 (Stat Med 5:421) z-test of calibration; as MAPIE's "
     "spiegelhalter_statistic; 0 = calibrated, > 0 too extreme, < 0 too cautious",
@@ -69,8 +81,9 @@ def spiegelhalter_block(blk: TableBlock) -> np.ndarray:
 )
 def spiegelhalter_z(t: ScoreTable) -> float:
     """Spiegelhalter's z: Σ w(y − p)(1 − 2p) / √Σ w(1 − 2p)²p(1 − p); 0 when calibrated,
-    > 0 on balance too extreme (over-confident), < 0 too cautious (read the direction as
-    lower |z|; the two-sided p-value is in ``EvaluationResult.notes()``).
+    > 0 on balance too extreme (over-confident), < 0 too cautious. Its ideal is 0
+    (registered ``target=0``): it ranks by |z| everywhere a direction is used; the
+    two-sided p-value is in ``EvaluationResult.notes()``.
 
     Zero variance (every p in {0, ½, 1}): 0, or +inf when a certain prediction was wrong.
 

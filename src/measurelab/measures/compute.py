@@ -111,7 +111,9 @@ class EvaluationResult(Mapping[str, Any]):
 
     def notes(self) -> dict[str, str]:
         """Verbal readings of some values: the DP band of Sokolova 2006, the two-sided
-        p-value of Spiegelhalter's z.
+        p-value of Spiegelhalter's z, and (with ``ci``) whether the Brier miscalibration's
+        interval reaches 0 (for the test of calibration see
+        :func:`measurelab.calibration_test`).
 
         Examples
         --------
@@ -130,6 +132,11 @@ class EvaluationResult(Mapping[str, Any]):
         z = self._values.get("spiegelhalter_z")
         if z is not None and np.ndim(z) == 0 and not np.isnan(z):
             out["spiegelhalter_z"] = f"two-sided p = {spiegelhalter_p_value(float(z)):.3g}"
+        iv = (self._intervals or {}).get("brier_mcb")
+        if iv is not None and np.isfinite(iv.lo):
+            out["brier_mcb"] = ("consistent with calibrated (its interval reaches 0)"
+                                if iv.lo <= 0 else
+                                "miscalibrated (its interval excludes 0)")
         return out
 
     def intervals(self) -> Any:
@@ -232,7 +239,7 @@ class EvaluationResult(Mapping[str, Any]):
                     "value": value,
                     "kind": m.kind,
                     "range": f"[{m.range[0]:g}, {m.range[1]:g}]",
-                    "direction": "higher" if m.higher_is_better else "lower",
+                    "direction": m.direction,
                     "note": notes.get(k, ""),
                     "source": m.source,
                 }
@@ -289,10 +296,13 @@ def compute_measures(
 ) -> EvaluationResult:
     """Evaluate measures on already-built statistics (the step shared by every front end).
 
-    ``measures=None`` means every registered measure that applies: those whose statistic
-    is present, binary-only measures skipped for multi-class input, probability measures
-    skipped when the scores are not all in [0, 1]. Explicitly requested measures that do
-    not apply raise :class:`MeasurelabError`.
+    ``measures=None`` means the default set: every registered measure that applies and
+    whose cost fits the budget (:attr:`Measure.in_default_set
+    <measurelab.measures.base.Measure.in_default_set>`; a 'heavy' measure is computed
+    only when named): those whose statistic is present, binary-only measures skipped for
+    multi-class input, probability measures skipped when the scores are not all in
+    [0, 1]. Explicitly requested measures that do not apply raise
+    :class:`MeasurelabError`.
     """
     chosen = resolve_measures(measures)
     explicit = chosen is not None
@@ -303,7 +313,8 @@ def compute_measures(
         chosen = [
             m
             for m in registry
-            if m.applies_to(stats) and (probabilities_ok or not m.needs_probabilities)
+            if m.in_default_set and m.applies_to(stats)
+            and (probabilities_ok or not m.needs_probabilities)
         ]
     values: dict[str, Any] = {}
     used: dict[str, Measure] = {}

@@ -68,14 +68,20 @@ def _check_domain(domain: Any) -> None:
                               f"PredictionSet, got {type(domain).__name__}")
 
 
-def _rank_values(values: list[Any], name: str) -> tuple[np.ndarray, int]:
+def _rank_values(values: list[Any], m: Measure) -> tuple[np.ndarray, int]:
+    """Dense ranks (0 = worst) of the values by the measure's rule
+    (:meth:`~measurelab.measures.base.Measure.goodness`; a measure with a target value by
+    the exact distance to it)."""
     for v in values:
         if isinstance(v, float) and math.isnan(v):
             raise MeasurelabError(
-                f"{name} is undefined (NaN) on some objects of the domain; ties and order "
+                f"{m.name} is undefined (NaN) on some objects of the domain; ties and order "
                 "are not defined there"
             )
-    return dense_ranks(values)
+    if m.target is not None:  # distances decided exactly: the floats as rationals
+        values = [Fraction(v) if isinstance(v, float) and math.isfinite(v) else v
+                  for v in values]
+    return dense_ranks([m.goodness(v) for v in values])
 
 
 def measure_ranks(measure: str | Measure, domain: Domain, *,
@@ -132,10 +138,7 @@ def measure_ranks(measure: str | Measure, domain: Domain, *,
                 if i % 1000 == 999:
                     bar.update(1000)
         bar.close()
-        r, u = _rank_values([v.item() if isinstance(v, np.generic) else v for v in vals],
-                            m.name)
-    if not m.higher_is_better:
-        r = (u - 1) - r
+        r, u = _rank_values([v.item() if isinstance(v, np.generic) else v for v in vals], m)
     return r, u
 
 
@@ -165,7 +168,7 @@ def _count_measure_ranks(m: Measure, domain: Domain) -> tuple[np.ndarray, int]:
             c = BinaryCounts(*(Fraction(int(x)) for x in row))
             v = m.compute(BinaryStats(given_counts=c))
             vals.append(v.item() if isinstance(v, np.generic) else v)
-    r, u = _rank_values(vals, m.name)
+    r, u = _rank_values(vals, m)
     return r[np.asarray(inverse).ravel()], u
 
 

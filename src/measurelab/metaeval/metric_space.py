@@ -37,7 +37,15 @@ def directions(specs: Mapping[str, str]) -> dict[str, bool]:
     """
     from measurelab.measures.base import registry
 
-    return {k: registry.resolve(v)[0].higher_is_better for k, v in specs.items()}
+    out = {}
+    for k, v in specs.items():
+        m = registry.resolve(v)[0]
+        if m.target is not None:
+            raise MeasurelabError(
+                f"{k}: {m.name} is best {m.direction}, not at an end of its range; the "
+                "metric space normalizes measures that have a direction")
+        out[k] = m.higher_is_better
+    return out
 
 
 def baseline_scores(y_true: Any, specs: Mapping[str, str]) -> dict[str, float]:

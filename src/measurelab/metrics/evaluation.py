@@ -340,15 +340,17 @@ def with_intervals(
     (SPEC §6), the bootstrap seeded by ``random_state`` (``seed`` is another name for it).
     ``design`` (an :class:`~measurelab.inference.intervals.CaseDesign`) resamples weighted
     cases; by default the table's whole counts are the cases (resampled jointly, or by
-    class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates.
+    class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates. Each
+    method text says what the coverage studies found for its setting
+    (:func:`~measurelab.inference.evidence.method_with_evidence`).
 
     Examples
     --------
     >>> import measurelab as ml
     >>> s = build_stats([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     >>> r = with_intervals(s, compute_measures(s, ["sens"]), 0.9)
-    >>> r.intervals()["method"].tolist()
-    ['wilson']
+    >>> r.intervals()["method"].tolist()   # the coverage studies ran at level 0.95
+    ['wilson (no coverage evidence at level 0.9)']
     """
     from measurelab.inference import intervals as iv
 
@@ -359,7 +361,7 @@ def with_intervals(
     table = stats.require_table("ci")
     whole = table.is_integer and design is None
     methods = {k: iv.default_method(k, ci_method, whole_counts=whole) for k in result}
-    boot = [k for k, m in methods.items() if m in iv.BOOTSTRAP_METHODS]
+    boot = [k for k, m in methods.items() if m in iv.REPLICATE_METHODS]
     out = {}
     extra: dict[str, tuple[float, float]] = {}
     if boot:
@@ -373,17 +375,28 @@ def with_intervals(
         bi = iv.BootstrapIntervals(
             run.reps[:, 0, :].T, run.theta[0], np.array([float(result[k]) for k in boot]),
             run.jack[:, 0, :].T, np.array([methods[k] == "bootstrap-bca" for k in boot]),
-            level)
+            level, iv.range_bounds([result.measure(k) for k in boot]))
         for j, k in enumerate(boot):
-            out[k] = iv.Interval(float(result[k]), float(bi.lo[j]), float(bi.hi[j]),
-                                 str(bi.method[j]))
+            if methods[k] == "bootstrap-se":
+                from measurelab.inference.calibration import replicate_wald
+
+                lo, hi, se, _p = replicate_wald(float(result[k]), run.reps[:, 0, j], level,
+                                                result.measure(k).range)
+                out[k] = iv.Interval(float(result[k]), lo, hi, "bootstrap-se", se)
+            else:
+                out[k] = iv.Interval(float(result[k]), float(bi.lo[j]), float(bi.hi[j]),
+                                     str(bi.method[j]))
             extra[k] = (float(bi.infinite[j]), float(bi.undefined[j]))
-            iv.warn_nonfinite(k, out[k], *extra[k])
+            iv.warn_nonfinite(k, out[k], *extra[k], **bi.notes(j))
     for k, v in result.items():
         if k not in out:
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
                                          counts=stats.counts)
-    out = {k: out[k] for k in result}
+    iv.warn_withheld([k for k in result if methods[k] == "none"])
+    from measurelab.inference.evidence import design_name, with_evidence
+
+    out = {k: with_evidence(out[k], result.measure(k), level=level,
+                            design=design_name(stratify, weighted=not whole)) for k in result}
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
 
@@ -392,7 +405,7 @@ def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: An
                      average: str | None, labels: Any, **kw: Any) -> EvaluationResult:
     """``result`` of k-class input with an interval for each value: the single-model
     case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
-    cases for the rest)."""
+    cases for the rest; its method texts already say what the coverage studies found)."""
     from measurelab.inference import intervals as iv
     from measurelab.inference.classifiers import MultiClassComparison
     from measurelab.inference.multiclass import prepare_multiclass

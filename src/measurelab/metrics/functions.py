@@ -123,7 +123,7 @@ def _doc(m: Measure, keywords: list[str]) -> str:
     for k, v in m.params.items():
         how = f" (``{m.name}@value`` in a measure spec)" if k == m.main_param else ""
         params.append(_item(f"{k} : default {v!r}", f"The measure's parameter{how}."))
-    direction = "higher is better" if m.higher_is_better else "lower is better"
+    direction = f"{m.direction} is better"
     per_class = " (an array per class with ``average=None``)" if multi else ""
     sections = [
         body,

@@ -56,9 +56,9 @@ def per_class(
     -------
     pandas.DataFrame
         Index: the classes in label order (binary: positive first). Columns: ``precision``,
-        ``recall``, ``f1`` (= prec, sens, f1), then every other measure by its registry name
-        in registry order (with ``measures=``: the given names, in order), then ``support``
-        (the class's total weight).
+        ``recall``, ``f1`` (= prec, sens, f1), then every other measure of the default set
+        (no 'heavy' one) by its registry name in registry order (with ``measures=``: the
+        given names, in order), then ``support`` (the class's total weight).
 
     Examples
     --------
@@ -83,7 +83,7 @@ def per_class(
     has_scores = stats.has_scores
     if chosen is None:
         first = [registry.get(n) for n in ("prec", "sens", "f1")]
-        chosen = first + [m for m in registry if m not in first]
+        chosen = first + [m for m in registry if m not in first and m.in_default_set]
     columns: dict[str, list[Any]] = {}
     legacy = {"prec": "precision", "sens": "recall", "f1": "f1"}
     for m in chosen:

@@ -24,7 +24,11 @@ asked for (``response_method``) follows the measure's kind (its registry metadat
 
 Direction comes from the registry: ``greater_is_better`` is the measure's
 ``higher_is_better`` (no ``neg_`` names to remember). As scikit-learn requires of every
-scorer, a lower-is-better measure's scorer returns −value, so that larger is better.
+scorer, a lower-is-better measure's scorer returns −value, so that larger is better. A
+measure whose ideal is a target value (``Measure.target``: Spiegelhalter's z, 0) has no
+direction of its own: its score function returns −|value − target| (0 is best) and the
+scorer has ``greater_is_better=True``, so scikit-learn ranks by the distance to the
+target.
 
 Two-level values are not numbers; scikit-learn needs one float per fold, which it averages
 and ranks. The scorer returns ``f + 2⁻²⁶·ĝ``, with ``ĝ`` the (oriented) g mapped
@@ -212,7 +216,16 @@ class MeasureScore:
         return self.as_float(v)
 
     def as_float(self, v: Any) -> float:
-        """The number scikit-learn sees (see the module notes for two-level values)."""
+        """The number scikit-learn sees (see the module notes for two-level values; a
+        measure with a target value gives −|value − target|).
+
+        Examples
+        --------
+        >>> MeasureScore("spiegelhalter_z").as_float(-2.5), MeasureScore("acc").as_float(0.5)
+        (-2.5, 0.5)
+        >>> MeasureScore("spiegelhalter_z").as_float(1.5)
+        -1.5
+        """
         from measurelab.measures.twolevel import TwoLevelValue, two_level_parts
 
         if isinstance(v, TwoLevelValue):
@@ -220,6 +233,9 @@ class MeasureScore:
                 return v.display
             g = two_level_parts(self.measure)[1]
             return float(v.first) + TWO_LEVEL_STEP * _unit(g, float(v.second))
+        m = self.measure
+        if m.target is not None:
+            return float(m.goodness(float(v)))
         return float(v)
 
 
@@ -265,8 +281,9 @@ def make_scorer(
     scorer
         scikit-learn's scorer, callable ``scorer(estimator, X, y, sample_weight=None)``,
         with ``greater_is_better`` from the measure's direction (lower-is-better measures
-        return −value); ``TunedThresholdClassifierCV`` and multi-metric ``scoring={...}``
-        accept it, and it pickles.
+        return −value; a measure with a target value scores −|value − target| with
+        ``greater_is_better=True``); ``TunedThresholdClassifierCV`` and multi-metric
+        ``scoring={...}`` accept it, and it pickles.
 
     Examples
     --------
@@ -296,5 +313,7 @@ def make_scorer(
         kwargs["pos_label"] = pos_label  # scikit-learn also picks the column by it
     if labels is not None:
         kwargs["labels"] = labels
+    # a measure with a target: the score is −|v − target| already (greater is better)
+    greater = m.higher_is_better or m.target is not None
     return sklearn_make_scorer(score, response_method=response,
-                               greater_is_better=m.higher_is_better, **kwargs)
+                               greater_is_better=greater, **kwargs)

@@ -22,6 +22,7 @@ Conventions
 
 from __future__ import annotations
 
+import math
 import warnings
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -103,9 +104,9 @@ def _values(m: Measure, table: ScoreTable, counts: BinaryCounts) -> np.ndarray:
 def _best_of_level(
     m: Measure, table: ScoreTable, counts: BinaryCounts, idx: np.ndarray
 ) -> np.ndarray:
-    """The candidates of ``idx`` where ``m`` is exactly best (NaN never best)."""
-    sign = 1.0 if m.higher_is_better else -1.0
-    v = sign * _values(m, table, _subset(counts, idx))
+    """The candidates of ``idx`` where ``m`` is exactly best (NaN never best; a measure
+    with a target value: the nearest to it)."""
+    v = m.goodness(_values(m, table, _subset(counts, idx)))
     ok = ~np.isnan(v)
     if not ok.any():
         return idx[:0]
@@ -115,7 +116,8 @@ def _best_of_level(
     if cand.size == 1:
         return cand
     exact = [_exact(m, table, counts, int(i)) for i in cand]
-    exact = [e if m.higher_is_better else -e for e in exact]
+    exact = [m.goodness(Fraction(e) if m.target is not None and isinstance(e, float)
+                        and math.isfinite(e) else e) for e in exact]
     best = max(exact)
     return cand[[e == best for e in exact]]
 
@@ -138,8 +140,9 @@ def best_threshold(
     measure : registered name, alias, ``name@param`` or two-level ``f:g`` spec
         Any measure computed from the confusion counts (``youden``, ``acc``, ``f1``,
         ``f_beta@2``, ``mcc``, ``kappa``, ``oarp``, user-registered ones, ``auc:acc``, ...).
-        Lower-is-better measures are minimized. Rank and probability measures do not
-        depend on the threshold and are refused.
+        Lower-is-better measures are minimized; a measure with a target value
+        (``Measure.target``) is brought nearest to it. Rank and probability measures do
+        not depend on the threshold and are refused.
     pos_label : label of the positive class, default 1
     sample_weight : array-like of shape (n,), optional
 

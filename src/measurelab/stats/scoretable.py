@@ -282,6 +282,22 @@ class ScoreTable:
             and np.array_equal(self.neg, np.round(self.neg))
         )
 
+    @memoized
+    def all_rows_weighted(self) -> bool:
+        """True when every row carries weight (``pos + neg > 0``), checked in steps of
+        2¹⁶ rows (no table-sized temporary): the measures that drop empty rows copy
+        nothing then.
+
+        Examples
+        --------
+        >>> ScoreTable(np.array([0.1, 0.2]), np.array([1.0, 0.0]), np.array([0.0, 0.0])
+        ...            ).all_rows_weighted
+        False
+        """
+        step = 1 << 16
+        return all(bool(np.all(self.pos[a:a + step] + self.neg[a:a + step] > 0))
+                   for a in range(0, self.size, step))
+
     # --------------------------------------------------------- cumulative views
     @memoized
     def cum_pos_desc(self) -> np.ndarray:

@@ -1,0 +1,37 @@
+"""The coverage study: how often do measurelab's 95% intervals contain the population value?
+
+Every measure measurelab offers an interval for (asked of the library at run time), single
+model, paired and unpaired difference, binary and k classes, random and fixed designs,
+prevalence 0.05 to 0.5, n 100 to 10⁴, calibrated and miscalibrated models. The study
+writes ``docs/coverage.md`` and the evidence file measurelab ships
+(``src/measurelab/data/coverage/registry.json``), which
+:mod:`measurelab.inference.evidence` reads: an interval without a covering entry says so
+in its method column.
+
+Modules: :mod:`~covstudy.generators` (the data), :mod:`~covstudy.population` (the
+targets), :mod:`~covstudy.cells` (one cell: simulations, resumable cache, summary),
+:mod:`~covstudy.plan` (the measures, the grid and its cost), :mod:`~covstudy.verdicts`
+(verdict per setting, the evidence file), :mod:`~covstudy.report` (Markdown),
+:mod:`~covstudy.cli` (the command line, ``benchmarks/coverage_study.py``).
+
+The full run (500 simulations a cell, 1,000 replicates: about 3.5 hours on one core of a
+loaded machine; check with ``--estimate`` first)::
+
+    nice -n 15 python benchmarks/coverage_study.py --plan full --cache out/coverage-registry
+
+It resumes where it stopped (finished cells are files; an unfinished one is checkpointed
+every 20 simulations). A quick run of the same cells with tiny sizes (about 5 minutes; its
+evidence is marked preliminary)::
+
+    python benchmarks/coverage_study.py --plan quick --cache out/coverage-quick \\
+        --out out/coverage-quick.md --evidence out/coverage-quick.json
+
+A custom grid, e.g. the key measures of the original study::
+
+    python benchmarks/coverage_study.py --task binary --designs random fixed --n 300 400 \\
+        --prevalence 0.1 0.3 --measures f1 mcc apr ap bep lift brier mxe kappa bacc auc prec \\
+        --sims 500 --out out/coverage-key.md
+"""
+
+FULL_COMMAND = ("nice -n 15 python benchmarks/coverage_study.py --plan full "
+                "--cache out/coverage-registry")

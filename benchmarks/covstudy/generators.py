@@ -1,0 +1,421 @@
+"""The data of the coverage study: two models scored on the same cases, with population
+values that are known (exactly, or from one very large sample).
+
+Binary generators (:data:`BINARY`), each drawing a test set of a design (``random``:
+y i.i.d.; ``fixed``: exactly round(π·n) positives) at a prevalence π:
+
+* :class:`Binormal` (``binormal``): a latent binormal; both models miscalibrated;
+* :class:`CalibratedBeta` (``calibrated``): q ~ Beta with mean π, y ~ Bernoulli(q); model
+  a scores q (calibrated), model b a noisy over-confident distortion of it.
+
+k-class generators: :class:`LatentSoftmax` by number of classes (:func:`multi_generator`;
+``softmax``), and its variant whose model a scores the true posterior
+(``softmax-calibrated``, :func:`multi_generator` with ``calibrated=True``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+#: the designs of a test set (``random-stratified``: the random design's test sets, their
+#: intervals resampled by class: the wrong choice for a random sample, shown for its cost)
+DESIGNS: tuple[str, ...] = ("random", "fixed", "random-stratified")
+
+
+@dataclass(frozen=True)
+class Binormal:
+    """Two correlated models on the same cases, from a latent binormal.
+
+    Model k sees ``x_k = mu_k·y + e_k`` with ``(e_a, e_b)`` standard bivariate normal with
+    correlation ``rho``, and scores ``s_k = sigmoid(slope_k·(x_k − cut_k))``, a probability
+    in (0, 1). So ``s_k > 0.5`` iff ``x_k > cut_k``, AUC_k = Φ(mu_k/√2), and the calibrated
+    score would be ``sigmoid(logit π + mu_k·x − mu_k²/2)``: neither model is calibrated at
+    either prevalence (both predict too many positives, b is overconfident).
+
+    The defaults give AUC 0.80 (a) and 0.85 (b); at the 0.5 threshold a flags 21% of the
+    negatives and 65% of the positives, b 16% and 68% (so at π = 0.1, n = 300 about 20 true
+    and 57 false positives for a).
+    """
+
+    mu: tuple[float, float] = (1.1902, 1.4657)   # √2·Φ⁻¹(0.80), √2·Φ⁻¹(0.85)
+    slope: tuple[float, float] = (1.0, 1.6)
+    cut: tuple[float, float] = (0.8, 1.0)
+    rho: float = 0.5
+
+    #: the generator's name in plans, cache keys and reports
+    name = "binormal"
+    #: the exact values (:meth:`exact`) are a check of the large sample, not the target
+    exact_is_target = False
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        return (f"`binormal`: model k sees x_k = μ_k·y + e_k, (e_a, e_b) standard bivariate "
+                f"normal with correlation ρ = {self.rho}, and scores s_k = sigmoid(b_k·(x_k − "
+                f"c_k)); μ = {self.mu} (AUC 0.80, 0.85), b = {self.slope}, c = {self.cut}. "
+                "Neither model is calibrated (both predict too many positives, b is "
+                "over-confident).")
+
+    def labels(self, design: str, n: int, prevalence: float,
+               rng: np.random.Generator) -> np.ndarray:
+        """Labels of one test set (bool, True = positive).
+
+        ``random``: i.i.d. Bernoulli(π), redrawn in the (at n ≥ 100 astronomically rare)
+        event of a single class. ``fixed``: exactly ``round(π·n)`` positives in random order.
+        """
+        if design in ("random", "random-stratified"):
+            while True:
+                y = rng.random(n) < prevalence
+                if 0 < np.count_nonzero(y) < n:
+                    return y
+        if design == "fixed":
+            n_pos = round(prevalence * n)
+            if not 0 < n_pos < n:
+                raise ValueError(f"round(π·n) = {n_pos} leaves a class empty (n={n}, "
+                                 f"π={prevalence})")
+            y = np.zeros(n, dtype=bool)
+            y[:n_pos] = True
+            return rng.permutation(y)
+        raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
+
+    def scores(self, y: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """Scores of models a and b for labels ``y``."""
+        z = rng.standard_normal((2, y.size))
+        e = (z[0], self.rho * z[0] + math.sqrt(1.0 - self.rho**2) * z[1])
+        out = []
+        for k in range(2):
+            x = self.mu[k] * y + e[k]
+            out.append(_sigmoid(self.slope[k] * (x - self.cut[k])))
+        return out[0], out[1]
+
+    def draw(self, design: str, n: int, prevalence: float,
+             rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One test set: labels (int8 0/1) and the scores of a and b."""
+        y = self.labels(design, n, prevalence, rng)
+        s_a, s_b = self.scores(y, rng)
+        return y.astype(np.int8), s_a, s_b
+
+    def exact(self, prevalence: float, measures: Iterable[str]) -> dict[str, tuple[float, float]]:
+        """Population values (limits as n → ∞) of models a and b by numerical integration.
+
+        Known for the key measures (``lift`` at q = 0.25, ``mxe`` in nats, ``ap`` = ``apr``:
+        the limit of average precision is ∫ precision(t) dRecall(t)); any other measure
+        gives NaN. The correlation ``rho`` plays no part: each value depends on one
+        model's margin, and the population difference is the difference of the values.
+        """
+        return {m: (self._exact_one(0, prevalence, m), self._exact_one(1, prevalence, m))
+                for m in measures}
+
+    def _exact_one(self, k: int, pi: float, name: str) -> float:
+        from scipy import integrate, optimize
+        from scipy.stats import norm
+
+        mu, b, c = self.mu[k], self.slope[k], self.cut[k]
+        sens, fpr = float(norm.cdf(mu - c)), float(norm.cdf(-c))
+        tp, fp = pi * sens, (1 - pi) * fpr
+        fn, tn = pi - tp, 1 - pi - fp
+
+        def expect(f: Any) -> float:   # E f(e), e ~ N(0, 1); beyond ±12 the mass is < 1e-32
+            return float(integrate.quad(lambda e: f(e) * norm.pdf(e), -12.0, 12.0,
+                                        epsabs=1e-13, epsrel=1e-11, limit=200)[0])
+
+        def cutoff(share: float) -> float:   # t with P(x > t) = share
+            return float(optimize.brentq(
+                lambda t: pi * norm.sf(t - mu) + (1 - pi) * norm.sf(t) - share, -40, 40,
+                xtol=1e-14))
+
+        if name == "prec":
+            return tp / (tp + fp)
+        if name == "f1":
+            return 2 * tp / (2 * tp + fp + fn)
+        if name == "bacc":
+            return (sens + 1 - fpr) / 2
+        if name == "mcc":
+            return (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
+        if name == "kappa":
+            pe = (tp + fp) * (tp + fn) + (fn + tn) * (fp + tn)
+            return (tp + tn - pe) / (1 - pe)
+        if name == "auc":
+            return float(norm.cdf(mu / math.sqrt(2)))
+        if name == "bep":
+            return float(norm.sf(cutoff(pi) - mu))
+        if name == "lift":
+            return float(norm.sf(cutoff(0.25) - mu)) / 0.25
+        if name in ("ap", "apr"):
+            def prec_at(t: float) -> float:   # π S1 / (π S1 + (1 − π) S0), S in logs
+                odds = math.exp(math.log1p(-pi) - math.log(pi) + norm.logsf(t)
+                                - norm.logsf(t - mu))
+                return 1.0 / (1.0 + odds)
+            return expect(lambda e: prec_at(mu + e))
+        if name == "brier":
+            return (pi * expect(lambda e: (1 - _sigmoid(b * (mu + e - c))) ** 2)
+                    + (1 - pi) * expect(lambda e: _sigmoid(b * (e - c)) ** 2))
+        if name == "mxe":   # −log σ(z) = log(1 + e^−z), −log(1 − σ(z)) = log(1 + e^z)
+            return (pi * expect(lambda e: np.logaddexp(0.0, -b * (mu + e - c)))
+                    + (1 - pi) * expect(lambda e: np.logaddexp(0.0, b * (e - c))))
+        return math.nan
+
+
+def _sigmoid(z: Any) -> Any:
+    return 0.5 * (1.0 + np.tanh(0.5 * np.asarray(z, dtype=float)))
+
+
+GENERATOR = Binormal()
+
+
+@dataclass(frozen=True)
+class LatentSoftmax:
+    """Two correlated k-class probabilistic models on the same cases, from a latent normal.
+
+    A case of class y (drawn from ``priors``) gives model m the evidence vector
+    ``x_m = mu_m·e_y + z_m`` (e_y the unit vector of class y), with ``z_m`` standard normal
+    in k dimensions and ``corr(z_a[c], z_b[c]) = rho`` for every class c (independent over
+    classes): the two models' errors are correlated. Model m scores
+    ``P_m = softmax(slope_m·x_m)``, a probability row.
+
+    The calibrated posterior would be ``softmax(mu_m·x_m + log priors)``: model a
+    (slope < mu) is underconfident, model b (slope > mu) overconfident, and neither uses
+    the priors, so both predict the small classes too often. Model b sees the classes
+    better (larger mu): it is the better model on every measure.
+    """
+
+    priors: tuple[float, ...] = (0.5, 0.3, 0.2)
+    mu: tuple[float, float] = (1.5, 2.0)
+    slope: tuple[float, float] = (1.0, 2.5)
+    rho: float = 0.5
+    #: model a scores the true posterior softmax(mu_a·x_a + log priors) instead
+    calibrated_a: bool = False
+
+    @property
+    def name(self) -> str:
+        """The generator's name in plans, cache keys and reports."""
+        return "softmax-calibrated" if self.calibrated_a else "softmax"
+
+    #: the exact values are the target where :meth:`exact` knows them
+    exact_is_target = True
+
+    def exact(self, measures: Any) -> dict[str, tuple[float, float]]:
+        """Population values known exactly: for a calibrated model a, its top-label
+        calibration errors (``ece``, ``smece``) are 0; everything else (and model b) NaN.
+        """
+        zero = {"ece", "smece"} if self.calibrated_a else set()
+        return {m: (0.0 if m in zero else math.nan, math.nan) for m in measures}
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        a = ("model a scores the true posterior softmax(μ_a·x_a + log priors) (calibrated)"
+             if self.calibrated_a else f"model m scores P_m = softmax(b_m·x_m), b = "
+             f"{self.slope}")
+        return (f"`{self.name}`: a case of class y (drawn from the priors {self.priors}) gives "
+                "model m the evidence x_m = μ_m·e_y + z_m, z_m standard normal in k "
+                f"dimensions with corr(z_a[c], z_b[c]) = ρ = {self.rho}; μ = {self.mu}; {a}"
+                + ("; model b scores softmax(b_b·x_b), over-confident and blind to the priors."
+                   if self.calibrated_a else ": a is under-confident, b over-confident, and "
+                   "neither uses the priors."))
+
+    @property
+    def k(self) -> int:
+        """Number of classes."""
+        return len(self.priors)
+
+    def class_counts(self, n: int) -> np.ndarray:
+        """Class counts of the fixed design: round(prior·n) by largest remainders (they sum
+        to n)."""
+        p = np.asarray(self.priors, dtype=float)
+        exact = p * n
+        counts = np.floor(exact).astype(np.int64)
+        short = n - int(counts.sum())
+        counts[np.argsort(-(exact - counts), kind="stable")[:short]] += 1
+        return counts
+
+    def labels(self, design: str, n: int, rng: np.random.Generator) -> np.ndarray:
+        """Class labels 0..k-1 of one test set.
+
+        ``random``: i.i.d. from ``priors``, redrawn in the (at n = 500 and priors ≥ 0.08
+        astronomically rare) event of a class without cases (the models' k columns need k
+        classes in y_true). ``fixed``: exactly :meth:`class_counts` cases per class, in
+        random order.
+        """
+        if design in ("random", "random-stratified"):
+            p = np.asarray(self.priors, dtype=float)
+            while True:
+                y = rng.choice(self.k, size=n, p=p / p.sum())
+                if np.unique(y).size == self.k:
+                    return y
+        if design == "fixed":
+            counts = self.class_counts(n)
+            if (counts == 0).any():
+                raise ValueError(f"class counts {counts.tolist()} leave a class empty (n={n}, "
+                                 f"priors={self.priors})")
+            return rng.permutation(np.repeat(np.arange(self.k), counts))
+        raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
+
+    def probabilities(self, y: np.ndarray, rng: np.random.Generator
+                      ) -> tuple[np.ndarray, np.ndarray]:
+        """Probability rows (n, k) of models a and b for labels ``y``."""
+        n, k = y.size, self.k
+        z0 = rng.standard_normal((n, k))
+        z1 = rng.standard_normal((n, k))
+        zs = (z0, self.rho * z0 + math.sqrt(1.0 - self.rho**2) * z1)
+        out = []
+        for m in range(2):
+            x = zs[m]
+            x[np.arange(n), y] += self.mu[m]
+            if m == 0 and self.calibrated_a:
+                out.append(_softmax(self.mu[0] * x + np.log(np.asarray(self.priors))))
+            else:
+                out.append(_softmax(self.slope[m] * x))
+        return out[0], out[1]
+
+    def draw(self, design: str, n: int, rng: np.random.Generator
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One test set: labels (int64 0..k-1) and the probability rows of a and b."""
+        y = self.labels(design, n, rng)
+        P_a, P_b = self.probabilities(y, rng)
+        return y, P_a, P_b
+
+
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+#: the k-class generators of the study, by number of classes (other k: :func:`multi_generator`)
+MULTI_GENERATORS: dict[int, LatentSoftmax] = {
+    3: LatentSoftmax(priors=(0.5, 0.3, 0.2)),
+    5: LatentSoftmax(priors=(0.35, 0.25, 0.2, 0.12, 0.08)),
+}
+
+
+def multi_generator(k: int, calibrated: bool = False) -> LatentSoftmax:
+    """The k-class generator: :data:`MULTI_GENERATORS` for 3 and 5 classes, otherwise
+    priors ∝ 0.7^c (c = 0..k-1, rounded to 4 decimals) with the default models;
+    ``calibrated``: model a scores the true posterior."""
+    if k < 3:
+        raise ValueError(f"the k-class study needs k >= 3 classes, got {k}")
+    if k in MULTI_GENERATORS:
+        gen = MULTI_GENERATORS[k]
+    else:
+        w = 0.7 ** np.arange(k)
+        gen = LatentSoftmax(priors=tuple(float(round(v, 4)) for v in w / w.sum()))
+    return replace(gen, calibrated_a=True) if calibrated else gen
+
+
+@dataclass(frozen=True)
+class CalibratedBeta:
+    """A calibrated model and a miscalibrated one on the same cases.
+
+    At prevalence π the true probability of a case is q ~ Beta(c·π, c·(1 − π)) (mean π,
+    concentration ``c``; c = 4 gives Beta(2, 2) at π = ½) and y ~ Bernoulli(q). Model a
+    scores q itself: P(y = 1 | s_a) = s_a, calibrated. Model b scores
+    sigmoid(``gamma``·logit q + ``tau``·ε), ε standard normal: over-confident (γ > 1) and
+    noisy, so it ranks the cases differently from a (a pure monotone distortion would
+    give every paired rank-measure difference exactly 0). Scores are kept within
+    [``eps``, 1 − ``eps``] so that cross-entropy stays finite (q is clipped before y is
+    drawn, so a stays exactly calibrated).
+
+    The fixed design draws exactly round(π·n) positives and q from its class-conditional
+    law: Beta(cπ + 1, c(1 − π)) for positives, Beta(cπ, c(1 − π) + 1) for negatives, which
+    keeps P(y = 1 | q) = q.
+    """
+
+    concentration: float = 4.0
+    gamma: float = 1.5
+    tau: float = 0.5
+    eps: float = 1e-9
+
+    name = "calibrated"
+    #: the exact values of model a (:meth:`exact`) are the coverage target
+    exact_is_target = True
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        return (f"`calibrated`: q ~ Beta({self.concentration:g}π, {self.concentration:g}(1 − "
+                "π)), y ~ Bernoulli(q); model a scores q (calibrated), model b "
+                f"sigmoid({self.gamma:g}·logit q + {self.tau:g}·ε), ε ~ N(0, 1) "
+                "(over-confident and noisy); scores within [1e-9, 1 − 1e-9].")
+
+    def _ab(self, prevalence: float) -> tuple[float, float]:
+        return self.concentration * prevalence, self.concentration * (1.0 - prevalence)
+
+    def draw(self, design: str, n: int, prevalence: float,
+             rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One test set: labels (int8 0/1) and the scores of a and b."""
+        al, be = self._ab(prevalence)
+        if design in ("random", "random-stratified"):
+            while True:
+                q = np.clip(rng.beta(al, be, n), self.eps, 1.0 - self.eps)
+                y = rng.random(n) < q
+                if 0 < np.count_nonzero(y) < n:
+                    break
+        elif design == "fixed":
+            n_pos = round(prevalence * n)
+            if not 0 < n_pos < n:
+                raise ValueError(f"round(π·n) = {n_pos} leaves a class empty (n={n}, "
+                                 f"π={prevalence})")
+            y = rng.permutation(np.repeat([False, True], [n - n_pos, n_pos]))
+            q = np.where(y, rng.beta(al + 1.0, be, n), rng.beta(al, be + 1.0, n))
+            q = np.clip(q, self.eps, 1.0 - self.eps)
+        else:
+            raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
+        logit = np.log(q) - np.log1p(-q)
+        s_b = _sigmoid(self.gamma * logit + self.tau * rng.standard_normal(n))
+        return y.astype(np.int8), q, np.clip(s_b, self.eps, 1.0 - self.eps)
+
+    def exact(self, prevalence: float, measures: Any) -> dict[str, tuple[float, float]]:
+        """Population values of model a known exactly (model b: NaN): a calibrated model's
+        calibration errors and miscalibration terms are 0 (``ece``, ``smece``, ``ici``,
+        ``e50``, ``e90``, ``emax``, ``brier_mcb``, ``logloss_mcb``, and Spiegelhalter's z,
+        whose mean is 0); ``brier`` = E q(1 − q), ``brier_dsc`` = Var q, ``mxe`` = E H(q)
+        and ``logloss_dsc`` = H(π) − E H(q) (H the binary entropy in nats) by quadrature.
+        The design does not matter: both keep P(y = 1 | q) = q and the law of q.
+        """
+        from scipy import integrate
+        from scipy.stats import beta as beta_law
+
+        al, be = self._ab(prevalence)
+        c = al + be
+        law = beta_law(al, be)
+
+        def entropy_mean() -> float:
+            def h(q: float) -> float:
+                return -(q * math.log(q) + (1.0 - q) * math.log1p(-q)) if 0 < q < 1 else 0.0
+            return float(integrate.quad(lambda q: h(q) * law.pdf(q), 0.0, 1.0, limit=400,
+                                        epsabs=1e-13, epsrel=1e-11)[0])
+
+        pi = prevalence
+        known: dict[str, Any] = {
+            **dict.fromkeys(("ece", "smece", "ici", "e50", "e90", "emax", "brier_mcb",
+                             "logloss_mcb", "spiegelhalter_z"), lambda: 0.0),
+            "brier": lambda: al * be / (c * (c + 1.0)),
+            "brier_dsc": lambda: al * be / (c * c * (c + 1.0)),
+            "mxe": entropy_mean,
+            "logloss_dsc": lambda: (-(pi * math.log(pi) + (1 - pi) * math.log1p(-pi))
+                                    - entropy_mean()),
+        }
+        return {m: (float(known[m]()) if m in known else math.nan, math.nan)
+                for m in measures}
+
+
+#: the binary generators of the study, by name
+BINARY: dict[str, Binormal | CalibratedBeta] = {"binormal": Binormal(),
+                                               "calibrated": CalibratedBeta()}
+#: the k-class generator families, by name
+MULTI_FAMILIES: tuple[str, ...] = ("softmax", "softmax-calibrated")
+
+
+def generator(task: str, name: str, classes: int = 2) -> Any:
+    """The generator of a plan's block: ``task`` 'binary' (``name`` in :data:`BINARY`) or
+    'k' (``name`` in :data:`MULTI_FAMILIES`, ``classes`` ≥ 3)."""
+    if task == "binary":
+        if name not in BINARY:
+            raise ValueError(f"binary generator must be one of {list(BINARY)}, got {name!r}")
+        return BINARY[name]
+    if name not in MULTI_FAMILIES:
+        raise ValueError(f"k-class generator must be one of {MULTI_FAMILIES}, got {name!r}")
+    return multi_generator(classes, calibrated=name == "softmax-calibrated")
+

@@ -1,0 +1,242 @@
+"""What the study simulates: the measures (asked of the library), the grid, and its cost.
+
+The measures are those measurelab offers an interval for at run time
+(:func:`measurelab.inference.offered.offered_intervals`: per task, design and kind of
+interval), at their default parameters (``f_beta`` β = 1, ``lift`` q = 0.25, ``mxe`` in
+nats, ``ece`` 10 bins, ``top_k_acc`` k = 1, ``cal`` a window of 100, ``oarp`` x = 1), k-class
+measures at ``average='macro'`` and, on one cell, 'weighted' and 'micro' for those whose
+value depends on it.
+
+A plan is a list of :class:`Block`: a product of designs × n × prevalences (or classes) for
+one generator, kinds of interval and a choice of measures. The grid is not one product:
+the measures whose replicates cost most (:data:`HEAVY`, the loess and PAV calibration
+family; measured, see :func:`estimate`) run on fewer cells, the k-class study on fewer
+cells than the binary one.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from .cells import Cell, one_sim
+from .population import POP_PARTS
+
+#: the calibration family: the measures whose interval costs most per simulation (their
+#: estimators fit PAV, loess or pairs of cases in every replicate). Measured with
+#: ``--costs`` on a loaded machine: brier_mcb, brier_dsc and logloss_dsc (the ones that
+#: offer an interval since the calibration inference landed) 0.15 s at n = 300, 0.44 s at
+#: n = 1,000 and together 2.4 s at n = 10⁴, against 0.07, 0.2 and 1.25 s for three other
+#: measures; the others (smece, ici, e50, e90, emax, logloss_mcb) withhold their interval
+#: and so are not simulated. They run on fewer cells; the dedicated calibration study
+#: (benchmarks/calibration_study.py) has more.
+HEAVY: tuple[str, ...] = ("brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "smece",
+                          "ici", "e50", "e90", "emax")
+
+
+@dataclass(frozen=True)
+class Block:
+    """A product of cells: ``designs`` × ``ns`` × ``params`` (prevalences for 'binary',
+    numbers of classes for 'k') of one generator, with the kinds of interval and the
+    measures: 'cheap' (every offered measure not in :data:`HEAVY`), 'heavy' (those in it),
+    'all', 'by-average' (the cheap k-class measures whose value depends on ``average``)
+    or a tuple of names."""
+
+    task: str
+    generator: str
+    designs: tuple[str, ...]
+    ns: tuple[int, ...]
+    params: tuple[float, ...]
+    kinds: tuple[str, ...] = ("single", "paired")
+    measures: str | tuple[str, ...] = "cheap"
+    average: str = "macro"
+
+    def cells(self) -> list[Cell]:
+        """The block's cells, with their measures asked of the library."""
+        out = []
+        for d in self.designs:
+            ms = tuple(select(self.measures, self.task, d, self.kinds, self.average))
+            if not ms:
+                continue
+            for p in self.params:
+                for n in self.ns:
+                    if self.task == "binary":
+                        out.append(Cell("binary", self.generator, d, n, prevalence=p,
+                                        kinds=self.kinds, measures=ms))
+                    else:
+                        out.append(Cell("k", self.generator, d, n, classes=int(p),
+                                        average=self.average, kinds=self.kinds, measures=ms))
+        return out
+
+
+@lru_cache(maxsize=16)
+def offered(task: str, design: str) -> Any:
+    """:func:`~measurelab.inference.offered.offered_intervals` of a task and design (the
+    study's designs map to measurelab's: ``random-stratified`` resamples as ``fixed``)."""
+    from measurelab.inference.offered import offered_intervals
+
+    d = "fixed" if design == "random-stratified" else design
+    t = offered_intervals(multiclass=task == "k", design=d)
+    return t[t.offered]
+
+
+def select(choice: str | Sequence[str], task: str, design: str, kinds: Sequence[str],
+           average: str = "macro") -> list[str]:
+    """The measures of a block (see :class:`Block`), in registry order."""
+    t = offered(task, design)
+    t = t[t.kind.isin(list(kinds))]
+    names = list(dict.fromkeys(t.measure))
+    if not isinstance(choice, str):
+        return [m for m in choice]
+    if choice == "all":
+        return names
+    if choice == "heavy":
+        return [m for m in names if m in HEAVY]
+    if choice == "cheap":
+        return [m for m in names if m not in HEAVY]
+    if choice == "by-average":
+        free = {m for m, avs in zip(t.measure, t.averages, strict=True) if average in avs}
+        return [m for m in names if m not in HEAVY and m not in free]
+    raise ValueError(f"unknown measure choice {choice!r}")
+
+
+# --------------------------------------------------------------------------- plans
+#: the registry-wide study (see docs/coverage.md): 500 simulations a cell and 1,000
+#: replicates, about 3.5 hours on one core of a loaded machine, measured with
+#: ``--estimate`` (the report lists the seconds per simulation of every cell)
+FULL: tuple[Block, ...] = (
+    # binary, miscalibrated models: the whole range of n and π
+    Block("binary", "binormal", ("random",), (100, 300, 1000, 10_000), (0.05, 0.2, 0.5)),
+    Block("binary", "binormal", ("fixed",), (100, 300, 1000), (0.05, 0.2, 0.5)),
+    Block("binary", "binormal", ("fixed",), (10_000,), (0.2,)),
+    # binary, a calibrated model and a miscalibrated one
+    Block("binary", "calibrated", ("random",), (100, 300, 1000), (0.05, 0.2, 0.5)),
+    Block("binary", "calibrated", ("random",), (10_000,), (0.2,)),
+    Block("binary", "calibrated", ("fixed",), (100, 1000), (0.05, 0.5)),
+    # two test sets (unpaired)
+    Block("binary", "binormal", ("random",), (100, 1000), (0.05, 0.5), ("unpaired",)),
+    Block("binary", "binormal", ("fixed",), (300,), (0.2,), ("unpaired",)),
+    # the calibration family: fewer cells, a calibrated and a miscalibrated model in each
+    Block("binary", "calibrated", ("random",), (100, 1000), (0.05, 0.5), measures="heavy"),
+    Block("binary", "calibrated", ("random",), (10_000,), (0.2,), measures="heavy"),
+    Block("binary", "binormal", ("random", "fixed"), (300,), (0.2,), measures="heavy"),
+    Block("binary", "calibrated", ("fixed",), (300,), (0.5,), measures="heavy"),
+    Block("binary", "binormal", ("random", "fixed"), (300,), (0.2,), ("unpaired",),
+          measures="heavy"),
+    # k classes
+    Block("k", "softmax", ("random",), (100, 300, 1000), (3,)),
+    Block("k", "softmax", ("random",), (300,), (5,)),
+    Block("k", "softmax", ("fixed",), (300,), (3,)),
+    Block("k", "softmax", ("random",), (300,), (3,), measures="by-average",
+          average="weighted"),
+    Block("k", "softmax", ("random",), (300,), (3,), measures="by-average",
+          average="micro"),
+    Block("k", "softmax-calibrated", ("random",), (300,), (3,), measures="all"),
+    Block("k", "softmax", ("fixed",), (300,), (3,), measures="heavy"),
+)
+
+PLANS: dict[str, tuple[Block, ...]] = {"full": FULL}
+
+
+def plan_cells(blocks: Sequence[Block]) -> list[Cell]:
+    """Every cell of a plan, in order."""
+    return [c for b in blocks for c in b.cells()]
+
+
+# --------------------------------------------------------------------------- cost
+def estimate(cells: Sequence[Cell], sims: int, n_boot: int, *, reps: int = 2, seed: int = 0,
+             pop_size: dict[str, int] | None = None, out: Any = None) -> float:
+    """The seconds a plan would take on this machine: each cell's simulation timed
+    ``reps`` times (after one untimed warm-up simulation of the plan), times ``sims``; plus
+    the population samples (each timed on a tenth of its size, times 20: the whole sample
+    and its :data:`~covstudy.population.POP_PARTS` parts). Prints one line per cell.
+    """
+    from .cells import _root
+    from .generators import generator
+    from .population import MULTI_POP_SIZE, POP_SIZE, _values
+
+    out = sys.stdout if out is None else out
+    sizes = {"binary": POP_SIZE, "k": MULTI_POP_SIZE, **(pop_size or {})}
+    total = 0.0
+    if cells:
+        one_sim(0, cells[0], n_boot, _root(cells[0], seed), None)   # warm-up
+    print(f"{'cell':48} {'measures':>8} {'s/sim':>7} {'cell min':>9}", file=out)
+    for c in cells:
+        root = _root(c, seed)
+        t = []
+        for i in range(reps):
+            t0 = time.perf_counter()
+            one_sim(i, c, n_boot, root, None)
+            t.append(time.perf_counter() - t0)
+        sec = float(np.mean(t))
+        total += sec * sims
+        print(f"{c.label():48} {len(c.measures):8d} {sec:7.2f} {sec * sims / 60:9.1f}",
+              file=out, flush=True)
+    pops = {(c.task, c.generator, "random" if c.design == "random-stratified" else c.design,
+             c.param, c.average): c.measures for c in cells}
+    pop_total = 0.0
+    for (task, gen_name, design, param, average), ms in pops.items():
+        size = sizes[task] // 10
+        gen = generator(task, gen_name, int(param) if task == "k" else 2)
+        rng = np.random.default_rng(0)
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            if task == "binary":
+                y, a, b = gen.draw(design, size, param, rng)
+                _values(y, a, b, ms, None)
+            else:
+                y, a, b = gen.draw(design, size, rng)
+                _values(y, a, b, ms, average)
+        pop_total += (time.perf_counter() - t0) * 10 * 2
+    print(f"simulations {total / 3600:.2f} h; {len(pops)} population samples "
+          f"{pop_total / 3600:.2f} h (each {POP_PARTS} parts); total "
+          f"{(total + pop_total) / 3600:.2f} h on one core", file=out, flush=True)
+    return total + pop_total
+
+
+def measure_costs(n: int = 1000, n_boot: int = 1000, seed: int = 0,
+                  out: Any = None) -> dict[str, float]:
+    """Seconds of one binary simulation (single and paired, binormal, random, π = 0.2) per
+    measure alone: what :data:`HEAVY` is chosen from."""
+    from .cells import _root
+
+    out = sys.stdout if out is None else out
+    names = select("all", "binary", "random", ("single", "paired"))
+    costs = {}
+    for m in names:
+        c = Cell("binary", "binormal", "random", n, prevalence=0.2, measures=(m,))
+        root = _root(c, seed)
+        one_sim(0, c, n_boot, root, None)
+        t0 = time.perf_counter()
+        one_sim(1, c, n_boot, root, None)
+        costs[m] = time.perf_counter() - t0
+        print(f"{m:16} {costs[m]:7.3f} s{'  (heavy)' if m in HEAVY else ''}", file=out,
+              flush=True)
+    return costs
+
+
+def grid_summary(cells: Sequence[Cell]) -> dict[str, Any]:
+    """What a plan covers, per task: generators, designs, n, prevalences or classes,
+    averages (for the evidence file)."""
+    out: dict[str, Any] = {}
+    for task in ("binary", "k"):
+        cs = [c for c in cells if c.task == task]
+        if not cs:
+            continue
+        out[task] = {
+            "generators": sorted({c.generator for c in cs}),
+            "designs": sorted({c.design for c in cs}),
+            "n": sorted({c.n for c in cs}),
+            **({"prevalence": sorted({c.prevalence for c in cs})} if task == "binary"
+               else {"classes": sorted({c.classes for c in cs}),
+                     "averages": sorted({c.average for c in cs})}),
+            "cells": len(cs)}
+    return out

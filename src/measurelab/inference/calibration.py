@@ -1,0 +1,359 @@
+"""Inference about calibration: which calibration numbers carry an interval, the interval
+of the Brier miscalibration, and the test of "is the model calibrated?".
+
+**What an interval may claim.** A calibration error is 0 for a calibrated model and
+positive otherwise, and most estimators of it are biased upwards (binned and smoothed
+errors are positive at perfect calibration; PAV and loess fitted on the same cases fit the
+noise). A bootstrap of a biased estimator keeps its bias, so its interval excludes a
+calibrated model's 0 every time. Here each calibration number either has an interval
+whose coverage the calibration study shows (benchmarks/calibration_study.py,
+docs/calibration_coverage.md) or none, with the reason in the method column:
+
+=====================  =================================================================
+measure                interval
+=====================  =================================================================
+brier_mcb              ``debiased-wald``: the unbiased estimate ± z·SE (its standard
+                       error from the linear and quadratic parts of the cell
+                       U-statistics, :mod:`measurelab.measures.debiased_calibration`),
+                       cut at 0 — the lower end is 0 when the data are consistent with
+                       calibration
+brier_dsc, logloss_dsc ``bootstrap-se``: the estimate ± z·SE, the SE from the case
+                       bootstrap's replicates (never their percentiles: the replicates
+                       centre on the resample's plug-in value, not on the estimate)
+paired differences     ``bootstrap-se`` for the three above
+ece, smece, cal, ici,  none (withheld): no estimator of the population value whose
+e50, e90, emax         interval covers near calibration
+logloss_mcb            none: its bias correction fails for extreme probabilities
+spiegelhalter_z        none: a test statistic (its p-value is in ``notes()`` and
+                       :func:`calibration_test`)
+``*_insample``         none: a description of this sample (in-sample PAV)
+=====================  =================================================================
+
+**Is it calibrated?** :func:`calibration_test` answers with a p-value: by consistency
+resampling (Bröcker & Smith 2007) — redraw every label from its own predicted probability,
+y* ~ Bernoulli(p), recompute the statistic, and count how often it reaches the observed
+one — the null distribution of any calibration statistic is simulated exactly given the
+predictions, so the test holds its level at any n; or by Spiegelhalter's z (analytic).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    as_1d,
+    binarize,
+    check_choice,
+    check_same_length,
+    check_scores,
+    check_weights,
+    random_state_of,
+)
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference._base import Interval, _z
+from measurelab.stats.scoretable import ScoreTable
+
+__all__ = ["WITHHELD", "CalibrationTest", "calibration_test", "debiased_wald",
+           "interval_kind", "replicate_wald"]
+
+_NO_POPULATION = ("no interval: biased upwards near 0, where a calibrated model is (see "
+                  "calibration_test)")
+#: calibration measures without an interval, and why (the method column's text)
+WITHHELD: dict[str, str] = {
+    **dict.fromkeys(("ece", "smece", "cal", "ici", "e50", "e90", "emax"), _NO_POPULATION),
+    "logloss_mcb": "no interval: its bias correction fails for extreme p (use brier_mcb)",
+    "spiegelhalter_z": "no interval: a test statistic (p-value in notes())",
+    **dict.fromkeys(("brier_mcb_insample", "brier_dsc_insample", "logloss_mcb_insample",
+                     "logloss_dsc_insample"),
+                    "no interval: describes this sample (in-sample PAV)"),
+}
+#: the interval method of each calibration measure that has one
+METHODS: dict[str, str] = {"brier_mcb": "debiased-wald", "brier_dsc": "bootstrap-se",
+                           "logloss_dsc": "bootstrap-se"}
+
+
+def _base(name: str) -> str:
+    """A row name's measure: 'ece@15' → 'ece', 'smece[cat]' → 'smece'."""
+    return name.split("[", 1)[0].split("@", 1)[0]
+
+
+def interval_kind(name: str) -> str | None:
+    """The interval method of a calibration measure ('none' when withheld), or None for
+    every other measure (its method is chosen as usual).
+
+    Examples
+    --------
+    >>> interval_kind("brier_mcb"), interval_kind("ici"), interval_kind("ece@15")
+    ('debiased-wald', 'none', 'none')
+    >>> interval_kind("auc") is None
+    True
+    """
+    base = _base(name)
+    if base in WITHHELD:
+        return "none"
+    return METHODS.get(base)
+
+
+def withheld_reason(name: str) -> str:
+    """The method column's text of a measure without interval.
+
+    Examples
+    --------
+    >>> withheld_reason("spiegelhalter_z")
+    'no interval: a test statistic (p-value in notes())'
+    """
+    return WITHHELD.get(_base(name), "no interval")
+
+
+def debiased_wald(table: ScoreTable, level: float) -> Interval:
+    """The interval of the Brier miscalibration: the unbiased estimate ± z·SE, both ends
+    cut at 0 (the value is the estimate's positive part).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> p = rng.beta(2, 2, 2000)
+    >>> t = ScoreTable.from_arrays(rng.random(2000) < p, p)   # calibrated
+    >>> r = debiased_wald(t, 0.95)
+    >>> r.lo, r.method
+    (0.0, 'debiased-wald')
+    """
+    from measurelab.measures.debiased_calibration import estimates
+
+    e = estimates(table)
+    raw, se = float(e.brier_mcb[0]), math.sqrt(float(e.var[0]))
+    if math.isnan(raw):
+        return Interval(math.nan, math.nan, math.nan, "debiased-wald", math.nan)
+    z = _z(level)
+    return Interval(max(raw, 0.0), max(raw - z * se, 0.0), max(raw + z * se, 0.0),
+                    "debiased-wald", se)
+
+
+def replicate_wald(value: float, reps: np.ndarray, level: float,
+                   bounds: tuple[float, float] = (-math.inf, math.inf)
+                   ) -> tuple[float, float, float, float]:
+    """(lo, hi, se, p) of the Wald interval ``value ± z·se`` with ``se`` the standard
+    deviation of the finite bootstrap replicates, the ends kept within ``bounds``; ``p`` is
+    the two-sided normal p-value of 'the quantity is 0'.
+
+    Examples
+    --------
+    >>> reps = np.random.default_rng(0).normal(0.1, 0.02, 4000)
+    >>> [round(x, 3) for x in replicate_wald(0.1, reps, 0.95)]
+    [0.061, 0.139, 0.02, 0.0]
+    """
+    r = np.asarray(reps, dtype=np.float64)
+    r = r[np.isfinite(r)]
+    if r.size < 2 or not math.isfinite(value):
+        return (math.nan, math.nan, math.nan, math.nan)
+    se = float(np.std(r, ddof=1))
+    z = _z(level)
+    lo = min(max(value - z * se, bounds[0]), bounds[1])
+    hi = max(min(value + z * se, bounds[1]), bounds[0])
+    if se == 0:
+        return (lo, hi, 0.0, 1.0 if value == 0 else 0.0)
+    return (lo, hi, se, math.erfc(abs(value / se) / math.sqrt(2.0)))
+
+
+class CalibrationTest(NamedTuple):
+    """The test of 'the model is calibrated': the observed ``statistic``, its ``pvalue``,
+    the ``method`` ('consistency resampling' or 'spiegelhalter'), the calibration
+    ``measure`` used as the statistic and the ``n_resamples`` (0 for Spiegelhalter's)."""
+
+    statistic: float
+    pvalue: float
+    method: str
+    measure: str
+    n_resamples: int
+
+    def verdict(self, alpha: float = 0.05) -> str:
+        """'consistent with calibrated' or 'miscalibrated' at level ``alpha``.
+
+        Examples
+        --------
+        >>> CalibrationTest(0.001, 0.4, "consistency resampling", "brier_mcb", 999).verdict()
+        'consistent with calibrated (p = 0.4)'
+        """
+        if math.isnan(self.pvalue):
+            return "undefined"
+        shown = "< 0.001" if self.pvalue < 0.001 else f"= {self.pvalue:.3g}"
+        if self.pvalue < alpha:
+            return f"miscalibrated (p {shown})"
+        return f"consistent with calibrated (p {shown})"
+
+
+#: table cells (resamples × rows) drawn at once
+_CELLS = 1 << 22
+
+
+def calibration_test(
+    y_true: Any,
+    y_prob: Any,
+    *,
+    measure: str = "brier_mcb",
+    method: str = "consistency",
+    n_resamples: int = 1999,
+    pos_label: Any = 1,
+    sample_weight: Any = None,
+    random_state: Any = DEFAULT_RANDOM_STATE,
+    progress: bool | None = None,
+) -> CalibrationTest:
+    """Test whether a binary model is calibrated (P(y = 1 | p) = p for every p).
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+    y_prob : array-like of shape (n,), probabilities of the positive class
+    measure : str, default 'brier_mcb'
+        The calibration statistic (method 'consistency'): any registered binary
+        probability measure whose larger values mean worse calibration — brier_mcb (the
+        unbiased ℓ2 calibration error: the default, the test of Lee, Huang, Hassani &
+        Dobriban 2022 with the null simulated), ece, smece, ici, e50, e90, emax, cal.
+    method : {'consistency', 'spiegelhalter'}
+        'consistency': redraw y* ~ Bernoulli(p) ``n_resamples`` times on the same
+        predictions (Bröcker & Smith 2007), p-value (1 + #{T* ≥ T}) / (1 + n_resamples):
+        a test that holds its level at any n. 'spiegelhalter': Spiegelhalter's z, two-sided
+        normal p-value (analytic, one number of the Brier score; blind to some departures).
+    n_resamples : int, default 1999
+    pos_label, sample_weight
+        As in :func:`measurelab.evaluate`; consistency resampling needs whole-number
+        weights (a weight counts cases).
+    random_state : int, numpy Generator or None, default 0
+    progress : bool, optional
+        A progress bar of the resampling (default: on a terminal, after two seconds).
+
+    Returns
+    -------
+    CalibrationTest
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> p = rng.beta(2, 2, 1000)
+    >>> calibration_test(rng.random(1000) < p, p, n_resamples=499).pvalue > 0.05
+    True
+    >>> over = 1 / (1 + np.exp(-3 * np.log(p / (1 - p))))    # over-confident
+    >>> calibration_test(rng.random(1000) < p, over, n_resamples=499).verdict()
+    'miscalibrated (p = 0.002)'
+    """
+    from measurelab._util.validation import check_int
+    from measurelab._util.validation import check_flag
+    from measurelab.measures.base import registry
+
+    method = check_choice(method, "method", ("consistency", "spiegelhalter"))
+    if progress is not None:
+        check_flag(progress, "progress")
+    n_resamples = check_int(n_resamples, "n_resamples", minimum=99, maximum=10**6)
+    random_state = random_state_of(random_state, UNSET, "calibration_test")
+    y_raw = as_1d(y_true, "y_true")
+    s = check_scores(y_prob, "y_prob")
+    check_same_length(("y_true", y_raw), ("y_prob", s))
+    if s.size and (float(s.min()) < 0.0 or float(s.max()) > 1.0):
+        raise MeasurelabError("y_prob must be probabilities in [0, 1] for a calibration test")
+    y = binarize(y_raw, pos_label)
+    w = check_weights(sample_weight, y.size)
+    table = ScoreTable.from_arrays(y, s, w)
+    if table.total <= 0:
+        raise MeasurelabError("a calibration test needs at least one case")
+    if method == "spiegelhalter":
+        from measurelab.measures.calibration_test import spiegelhalter_p_value, spiegelhalter_z
+
+        z = float(spiegelhalter_z(table))
+        return CalibrationTest(z, spiegelhalter_p_value(z), "spiegelhalter",
+                               "spiegelhalter_z", 0)
+    m = registry.get(measure)
+    if (m.kind != "probability" or m.higher_is_better or m.block is None
+            or _base(m.name) == "spiegelhalter_z" or m.statistic != "scores"):
+        raise MeasurelabError(
+            f"measure={measure!r} is not a calibration error; expected one of 'brier_mcb', "
+            "'ece', 'smece', 'ici', 'e50', 'e90', 'emax', 'cal' (or method='spiegelhalter')")
+    if not table.is_integer:
+        raise MeasurelabError(
+            "consistency resampling redraws whole cases: sample_weight must be whole "
+            "numbers (or use method='spiegelhalter')")
+    observed = _statistic(m, table.scores, table.pos[None, :], table.neg[None, :])[0]
+    rng = np.random.default_rng(random_state)
+    cases = (table.pos + table.neg).astype(np.int64)
+    probs = np.clip(table.scores, 0.0, 1.0)
+    step = max(1, _CELLS // max(1, table.size))
+    null = np.empty(n_resamples)
+    from measurelab.progress import progress_bar
+
+    with progress_bar(n_resamples, desc="calibration test", unit="resample", delay=2.0,
+                      leave=False, enabled=progress is not False) as bar:
+        for a in range(0, n_resamples, step):
+            b = min(n_resamples, a + step)
+            pos = rng.binomial(cases, probs, size=(b - a, table.size)).astype(np.float64)
+            null[a:b] = _statistic(m, table.scores, pos, cases - pos)
+            bar.update(b - a)
+    if math.isnan(observed):
+        return CalibrationTest(math.nan, math.nan, "consistency resampling", m.name,
+                               n_resamples)
+    # ties with the observed value count as reaching it (a conservative p-value)
+    reach = int(np.count_nonzero(null >= observed))
+    return CalibrationTest(float(observed), (1.0 + reach) / (1.0 + n_resamples),
+                           "consistency resampling", m.name, n_resamples)
+
+
+def _statistic(m: Any, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
+    """The test statistic of every table: the raw (unclipped) estimate for brier_mcb (its
+    positive part would tie every resample at 0), else the measure's block form."""
+    import warnings
+
+    from measurelab.stats.block import BlockStats, TableBlock
+
+    blk = TableBlock(scores, pos, neg, integer=True)
+    if _base(m.name) == "brier_mcb":
+        from measurelab.measures.debiased_calibration import block_estimates
+
+        return np.asarray(block_estimates(blk).brier_mcb, dtype=np.float64)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        return m.compute_block(BlockStats(blk))
+
+
+def calibration_table(y: np.ndarray, scores: dict[str, np.ndarray], *,
+                      level: float = 0.95, n_resamples: int = 999,
+                      sample_weight: Any = None,
+                      random_state: Any = DEFAULT_RANDOM_STATE) -> Any:
+    """'Is it calibrated?' for several binary models scored on the same cases: per model
+    the Brier miscalibration with its interval, the consistency-resampling test of
+    calibration (its statistic, the unbiased ℓ2 error) and Spiegelhalter's test, and the
+    verdict at 1 − ``level``.
+
+    Columns: ``model, brier_mcb, lo, hi, pvalue, spiegelhalter_p, verdict``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> q = rng.beta(2, 2, 800)
+    >>> y = rng.random(800) < q
+    >>> t = calibration_table(y, {"calibrated": q, "over": q**3 / (q**3 + (1 - q)**3)},
+    ...                       n_resamples=199)
+    >>> for row in t.itertuples():
+    ...     print(row.model, "—", row.verdict)
+    calibrated — consistent with calibrated (p = 0.875)
+    over — miscalibrated (p = 0.005)
+    """
+    import pandas as pd
+
+    rows = []
+    for name, s in scores.items():
+        table = ScoreTable.from_arrays(np.asarray(y, dtype=bool), np.asarray(s, dtype=float),
+                                       sample_weight)
+        r = debiased_wald(table, level)
+        whole = table.is_integer
+        test = (calibration_test(y, s, n_resamples=n_resamples, sample_weight=sample_weight,
+                                 random_state=random_state) if whole else
+                calibration_test(y, s, method="spiegelhalter", sample_weight=sample_weight))
+        sp = calibration_test(y, s, method="spiegelhalter", sample_weight=sample_weight)
+        rows.append({"model": name, "brier_mcb": r.value, "lo": r.lo, "hi": r.hi,
+                     "pvalue": test.pvalue, "spiegelhalter_p": sp.pvalue,
+                     "verdict": test.verdict(1.0 - level)})
+    return pd.DataFrame(rows, columns=["model", "brier_mcb", "lo", "hi", "pvalue",
+                                       "spiegelhalter_p", "verdict"])

@@ -1,0 +1,90 @@
+"""Each measure declares its cost (``Measure.cost``), and the default set of
+``evaluate(y, p)`` holds the measures whose cost fits the budget: a 'heavy' measure is
+computed only when named, and says so in the registry listing."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import measurelab as ml
+from measurelab.measures.base import COSTS, DEFAULT_COSTS, Measure, measure, registry
+
+Y = np.array([0, 1, 1, 0, 1, 0, 0, 1])
+P = np.array([0.1, 0.8, 0.6, 0.3, 0.9, 0.4, 0.2, 0.7])
+
+
+@pytest.fixture
+def heavy():
+    """A measure that declares itself heavy (registered for the test only)."""
+
+    @measure("slow_auc", kind="rank", statistic="scores", cost="heavy",
+             source="a test measure")
+    def slow_auc(t):
+        """AUC, pretending to be expensive."""
+        return registry.get("auc").formula(t)
+
+    yield registry.get("slow_auc")
+    registry.unregister("slow_auc")
+
+
+def test_every_measure_declares_a_cost_the_budget_admits():
+    assert COSTS == ("linear", "sort", "heavy") and DEFAULT_COSTS == ("linear", "sort")
+    for m in registry:
+        assert m.cost in DEFAULT_COSTS, m.name  # no built-in measure leaves the default set
+        # the counts give the threshold measures in one pass; every other measure reads
+        # the sorted score table
+        assert m.cost == ("linear" if m.statistic == "counts" else "sort"), m.name
+        assert m.in_default_set
+
+
+def test_a_two_level_measure_costs_its_dearer_level(heavy):
+    assert registry.resolve("acc:f1")[0].cost == "linear"
+    assert registry.resolve("acc:auc")[0].cost == "sort"
+    assert registry.resolve("acc:slow_auc")[0].cost == "heavy"
+    assert registry.resolve("lift@0.2")[0].cost == "sort"  # parameters keep the cost
+
+
+def test_a_cost_outside_the_vocabulary_is_refused():
+    with pytest.raises(ml.MeasurelabError, match=r"cost='cheap' is not valid; expected one"):
+        Measure(name="x", formula=lambda c: 0.0, kind="threshold", statistic="counts",
+                range=(0.0, 1.0), higher_is_better=True, cost="cheap")
+
+
+def test_a_heavy_measure_is_computed_only_when_named(heavy):
+    default = ml.evaluate(Y, P)
+    assert "slow_auc" not in default and "auc" in default
+    # the default set is every applicable measure but the heavy one
+    named = [m.name for m in registry if m.name != "slow_auc"]
+    assert list(default) == list(ml.evaluate(Y, P, measures=named))
+    assert ml.evaluate(Y, P, measures="all").keys() == default.keys()
+    got = ml.evaluate(Y, P, measures=["slow_auc"])["slow_auc"]
+    assert got == default["auc"]
+    assert "slow_auc" not in ml.per_class(Y, P).columns
+    assert "slow_auc" in ml.per_class(Y, P, measures=["slow_auc"]).columns
+    ev = ml.Evaluator()
+    ev.update(Y, P)
+    assert "slow_auc" not in ev.compute() and "auc" in ev.compute()
+
+
+def test_the_registry_listing_shows_the_cost(heavy):
+    df = registry.to_frame()
+    assert df.loc["acc", "cost"] == "linear" and df.loc["ici", "cost"] == "sort"
+    assert df.loc["slow_auc", "cost"] == "heavy" and df.loc["slow_auc", "default"] == "no"
+    assert (df.drop(index="slow_auc")["default"] == "yes").all()
+
+
+def test_the_command_line_lists_the_cost():
+    out = subprocess.run([sys.executable, "-m", "measurelab.cli", "measures", "--json"],
+                         capture_output=True, text=True, check=True).stdout
+    rows = {r["name"]: r for r in json.loads(out)}
+    assert rows["acc"]["cost"] == "linear" and rows["smece"]["cost"] == "sort"
+    assert all(r["default"] == "yes" for r in rows.values())
+    table = subprocess.run([sys.executable, "-m", "measurelab.cli", "measures"],
+                           capture_output=True, text=True, check=True).stdout
+    assert " cost " in table.splitlines()[0]
+    assert next(ln for ln in table.splitlines() if ln.startswith("acc ")).count(" linear ")
