@@ -241,8 +241,7 @@ def calibration_test(
     >>> calibration_test(rng.random(1000) < p, over, n_resamples=499).verdict()
     'miscalibrated (p = 0.002)'
     """
-    from measurelab._util.validation import check_int
-    from measurelab._util.validation import check_flag
+    from measurelab._util.validation import check_flag, check_int
     from measurelab.measures.base import registry
 
     method = check_choice(method, "method", ("consistency", "spiegelhalter"))
