@@ -154,7 +154,7 @@ def one_simulation(prior: str, n: int, i: int, n_boot: int, test: bool,
         if test:
             out["tests"] = {
                 name: [ml.calibration_test(y, p, n_resamples=n_resamples,
-                                           random_state=i).pvalue,
+                                           random_state=i, progress=False).pvalue,
                        ml.calibration_test(y, p, method="spiegelhalter").pvalue]
                 for name, p in models.items()}
     return out
@@ -166,7 +166,8 @@ def one_size_simulation(prior: str, n: int, i: int, n_resamples: int) -> list[fl
     rng = np.random.default_rng([SCHEMA, n, i, sorted(PRIORS).index(prior), 7])
     q = draw_q(prior, n, rng)
     y = rng.random(n) < q
-    return [ml.calibration_test(y, q, n_resamples=n_resamples, random_state=i).pvalue,
+    return [ml.calibration_test(y, q, n_resamples=n_resamples, random_state=i,
+                                progress=False).pvalue,
             ml.calibration_test(y, q, method="spiegelhalter").pvalue]
 
 

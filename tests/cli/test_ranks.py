@@ -126,7 +126,8 @@ def test_scores_read_correctly_rounded(tmp_path):
     p = tmp_path / "s.csv"
     p.write_text("dataset,a,b,c\n" + "".join(
         f"d{i}," + ",".join(repr(v) for v in row) + "\n" for i, row in enumerate(vals.tolist())))
-    args = argparse.Namespace(file=str(p), long=False)
+    args = argparse.Namespace(file=str(p), long=False, fold_col=None, measure=None,
+                              dataset_col=None, model_col=None, value_col=None, run_col=None)
     assert read_table(args).to_numpy().tolist() == vals.tolist()
 
 

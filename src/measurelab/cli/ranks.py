@@ -7,11 +7,19 @@ Nemenyi critical difference and the pairs' wins/draws/losses; ``--bayes --rope R
 Bayesian signed-rank verdict of every pair (Benavoli et al. 2017); ``--html`` writes a page
 with the critical-difference diagram.
 
+A fold-level file — one row per data set, model and fold, as
+``compare_learners(...).fold_scores()`` writes it — is read when it has a fold column
+(``fold``, or ``--fold-col``): the ranks are of the mean over the folds, the runs come from
+a run column (``run`` or ``repeat``, or ``--run-col``), a measure column (``measure``)
+selects ``--measure``, and ``--bayes`` gives the correlated t-test per data set and the
+hierarchical model over data sets × folds. The command says which columns it used.
+
 Examples (shell)::
 
     measurelab ranks auc_by_dataset.csv --html ranks.html
     measurelab ranks errors.csv --lower-is-better --json
     measurelab ranks scores_long.csv --long --bayes --rope 0.01
+    measurelab ranks folds.csv --measure auc --bayes --rope 0.01
 """
 
 from __future__ import annotations
@@ -42,15 +50,24 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="the CSV is long: columns --dataset-col, --model-col, --value-col")
     p.add_argument("--dataset-col", default="dataset", metavar="NAME",
                    help="--long: column of the data set names (default dataset)")
-    p.add_argument("--model-col", default="model", metavar="NAME",
-                   help="--long: column of the model names (default model)")
-    p.add_argument("--value-col", default="score", metavar="NAME",
-                   help="--long: column of the scores (default score)")
+    p.add_argument("--model-col", default=None, metavar="NAME",
+                   help="--long: column of the model names (default model; in a fold-level "
+                        "file model or learner)")
+    p.add_argument("--value-col", default=None, metavar="NAME",
+                   help="--long: column of the scores (default score; in a fold-level file "
+                        "score or value)")
+    p.add_argument("--fold-col", default=None, metavar="NAME",
+                   help="a fold-level file: the column of the folds (default: fold, when "
+                        "the file has it)")
+    p.add_argument("--run-col", default=None, metavar="NAME",
+                   help="fold-level file: the column of the runs of cross-validation "
+                        "(default run or repeat, when the file has it; else one run)")
     p.add_argument("--lower-is-better", action="store_true",
                    help="the scores are losses or errors: the smallest ranks first")
-    p.add_argument("--measure", metavar="NAME",
-                   help="the registered measure the scores are values of: its direction "
-                        "orders them (spiegelhalter_z: the nearest to 0 ranks first)")
+    p.add_argument("--measure", default=None, metavar="NAME",
+                   help="the measure the scores are values of: in a file with a measure "
+                        "column, the rows to rank; a registered measure's direction orders "
+                        "the scores (spiegelhalter_z: the nearest to 0 ranks first)")
     p.add_argument("--alpha", default="0.05", metavar="A",
                    help="level of the tests and the critical difference (default 0.05)")
     p.add_argument("--decimals", metavar="D",
@@ -87,7 +104,8 @@ def _first_line(src: Any) -> bytes:
 
 
 def read_table(args: argparse.Namespace) -> Any:
-    """The data set × model table of the scores in ``args.file``."""
+    """The data set × model table of the scores in ``args.file`` (a fold-level file: its
+    :class:`~measurelab.cli._ranks_folds.FoldFile`)."""
     import io
 
     import pandas as pd
@@ -111,6 +129,13 @@ def read_table(args: argparse.Namespace) -> Any:
     if df.empty:
         raise MeasurelabError(f"{name}: no scores (a header and no rows); expected one row "
                               "per data set")
+    from measurelab.cli._ranks_folds import fold_file, is_fold_level
+
+    if is_fold_level(args, names):
+        check_header(raw, names, names, name)
+        return fold_file(df, args, name)
+    args.model_col = args.model_col or "model"
+    args.value_col = args.value_col or "score"
     if args.long:
         for flag, col in (("--dataset-col", args.dataset_col), ("--model-col", args.model_col),
                           ("--value-col", args.value_col)):
@@ -123,7 +148,8 @@ def read_table(args: argparse.Namespace) -> Any:
             i = int(dup.to_numpy().nonzero()[0][0])
             raise MeasurelabError(
                 f"{name}, row {i + 1}: data set {df[args.dataset_col].iloc[i]!r} and model "
-                f"{df[args.model_col].iloc[i]!r} appear twice; give one score each")
+                f"{df[args.model_col].iloc[i]!r} appear twice; give one score each (a file "
+                "of fold scores needs its fold column: --fold-col)")
         wide = df.pivot(index=args.dataset_col, columns=args.model_col, values=args.value_col)
         wide.columns = [str(c) for c in wide.columns]
         return wide
@@ -159,19 +185,41 @@ def run(args: argparse.Namespace) -> int:
     seed_value = seed(args.seed, "--seed")
     if args.html is not None:
         output_file(args.html, "--html")
+    from measurelab.cli._ranks_folds import FoldFile
+
     direction: dict[str, Any] = {"higher_is_better": not args.lower_is_better}
+    known, unknown = None, None
     if args.measure is not None:
-        if args.lower_is_better:
-            raise MeasurelabError("give --measure or --lower-is-better, not both: the "
-                                  "measure says which scores are better")
         from measurelab.measures.base import registry
 
-        direction = {"measure": registry.resolve(args.measure)[0]}
+        try:
+            known = registry.resolve(args.measure)[0]
+        except MeasurelabError as e:
+            unknown = e  # a fold file's own measure name, or a typo (decided below)
+        if known is not None and args.lower_is_better:
+            raise MeasurelabError(
+                f"give --measure or --lower-is-better, not both: {args.measure} says which "
+                f"scores are better ({known.direction} is better)")
+        if known is not None:
+            direction = {"measure": known}
     table = read_table(args)
+    folds = table if isinstance(table, FoldFile) else None
+    if unknown is not None and (folds is None or folds.measure != args.measure):
+        raise unknown  # not a measure of the file's measure column: a typo
+    higher = not args.lower_is_better
+    if folds is not None:
+        table = folds.means
+        if known is None:
+            higher = folds.higher_is_better(args.lower_is_better)
+            direction = {"higher_is_better": higher}
+        else:
+            higher = bool(known.higher_is_better)
     res = demsar(table, alpha=alpha, decimals=decimals, tie_correction=args.tie_correction,
                  **direction)
-    bayes = None
-    if args.bayes:
+    bayes = per_dataset = None
+    if args.bayes and folds is not None:
+        per_dataset, bayes = folds.bayes(rope, seed_value, higher)
+    elif args.bayes:
         bayes = res.bayes(rope=rope, seed=seed_value)
     if args.json:
         out = {"avg_ranks": {k: float(v) for k, v in res.avg_ranks.items()},
@@ -182,16 +230,31 @@ def run(args: argparse.Namespace) -> int:
                "pairs": res.wdl.to_dict("records")}
         if bayes is not None:
             out["bayes"] = bayes.to_dict("records")
+        if folds is not None:
+            out["columns"] = folds.columns
+            out["measure"] = folds.measure
+            out["runs"], out["folds"] = folds.runs, folds.folds
+            if per_dataset is not None:
+                out["bayes_method"] = "hierarchical"
+                out["bayes_per_dataset"] = per_dataset.to_dict("records")
         from measurelab.jsonable import to_jsonable
 
         print(json.dumps(to_jsonable(out), allow_nan=False))
     else:
+        if folds is not None:
+            print(folds.describe())
         print("\n".join(res.sentences()))
         print()
         print(res.wdl.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        if per_dataset is not None:
+            print()
+            print(f"Bayesian correlated t-test per data set, rope {rope:g}:")
+            print(per_dataset.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
         if bayes is not None:
             print()
-            print(f"Bayesian signed-rank test, rope {rope:g}:")
+            what = ("hierarchical model over data sets × folds" if folds is not None
+                    else "signed-rank test")
+            print(f"Bayesian {what}, rope {rope:g}:")
             print(bayes.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if args.html is not None:
         res.to_html(args.html, bayes=bayes)

@@ -23,6 +23,10 @@
   :mod:`~measurelab.inference.power` — :func:`power_roc_test` (Obuchowski–McClish, as
   pROC); :mod:`~measurelab.inference.simulation` — :func:`simulate_power` (any measure,
   through the comparison engine).
+* :mod:`~measurelab.inference.learners` — :func:`compare_learners`, learning algorithms
+  compared by cross-validation (one data set or many), with the statistics of
+  :mod:`~measurelab.inference.cvstats` (corrected repeated k-fold t, 5×2cv t and F, nested
+  cross-validation).
 
 Examples
 --------
@@ -40,6 +44,11 @@ _LAZY = {
     **dict.fromkeys(("CalibrationTest", "calibration_test"), "measurelab.inference.calibration"),
     **dict.fromkeys(("ClassifierComparison", "compare_classifiers"),
                     "measurelab.inference.classifiers"),
+    **dict.fromkeys(("CVTestResult", "NestedCVResult", "combined_f_5x2cv", "corrected_t",
+                     "nested_cv_interval", "paired_t_5x2cv"), "measurelab.inference.cvstats"),
+    "LearnerComparison": "measurelab.inference.learner_comparison",
+    "LearnerComparisonOverDatasets": "measurelab.inference.learner_datasets",
+    "compare_learners": "measurelab.inference.learners",
     **dict.fromkeys(("DemsarResult", "bonferroni_dunn_q", "demsar", "nemenyi_q"),
                     "measurelab.inference.friedman"),
     **dict.fromkeys(("Interval", "delong_paired", "holm", "mcnemar_exact",
@@ -57,10 +66,14 @@ _LAZY = {
 __all__ = [
     "BayesComparison",
     "Binormal",
+    "CVTestResult",
     "CalibrationTest",
     "ClassifierComparison",
     "DemsarResult",
     "Interval",
+    "LearnerComparison",
+    "LearnerComparisonOverDatasets",
+    "NestedCVResult",
     "NetBenefitComparison",
     "PowerResult",
     "Resample",
@@ -72,14 +85,19 @@ __all__ = [
     "bayes_pairs",
     "bonferroni_dunn_q",
     "calibration_test",
+    "combined_f_5x2cv",
     "compare_classifiers",
+    "compare_learners",
     "compare_unpaired",
+    "corrected_t",
     "delong_paired",
     "demsar",
     "holm",
     "mcnemar_exact",
     "mcnemar_interval",
     "nemenyi_q",
+    "nested_cv_interval",
+    "paired_t_5x2cv",
     "paired_ttest",
     "power_roc_test",
     "proportion_interval",

@@ -201,6 +201,7 @@ def calibration_test(
     pos_label: Any = 1,
     sample_weight: Any = None,
     random_state: Any = DEFAULT_RANDOM_STATE,
+    progress: bool | None = None,
 ) -> CalibrationTest:
     """Test whether a binary model is calibrated (P(y = 1 | p) = p for every p).
 
@@ -223,6 +224,8 @@ def calibration_test(
         As in :func:`measurelab.evaluate`; consistency resampling needs whole-number
         weights (a weight counts cases).
     random_state : int, numpy Generator or None, default 0
+    progress : bool, optional
+        A progress bar of the resampling (default: on a terminal, after two seconds).
 
     Returns
     -------
@@ -238,10 +241,12 @@ def calibration_test(
     >>> calibration_test(rng.random(1000) < p, over, n_resamples=499).verdict()
     'miscalibrated (p = 0.002)'
     """
-    from measurelab._util.validation import check_int
+    from measurelab._util.validation import check_flag, check_int
     from measurelab.measures.base import registry
 
     method = check_choice(method, "method", ("consistency", "spiegelhalter"))
+    if progress is not None:
+        check_flag(progress, "progress")
     n_resamples = check_int(n_resamples, "n_resamples", minimum=99, maximum=10**6)
     random_state = random_state_of(random_state, UNSET, "calibration_test")
     y_raw = as_1d(y_true, "y_true")
@@ -279,7 +284,7 @@ def calibration_test(
     from measurelab.progress import progress_bar
 
     with progress_bar(n_resamples, desc="calibration test", unit="resample", delay=2.0,
-                      leave=False) as bar:
+                      leave=False, enabled=progress is not False) as bar:
         for a in range(0, n_resamples, step):
             b = min(n_resamples, a + step)
             pos = rng.binomial(cases, probs, size=(b - a, table.size)).astype(np.float64)

@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from measurelab._util.cluster import CONNECT_TIMEOUT, connect  # noqa: F401  (their public face)
 from measurelab.exceptions import MeasurelabError
 from measurelab.io.frames import (
     _label_column,
@@ -231,38 +232,6 @@ def evaluate_parquet(
         )
     stats = BinaryStats(table=table, threshold=float(threshold), inclusive=inclusive)
     return compute_measures(stats, measures)
-
-
-#: seconds to wait for a Dask scheduler before giving up with one line
-CONNECT_TIMEOUT = 5.0
-
-
-def connect(address: str, timeout: float = CONNECT_TIMEOUT) -> Any:
-    """A ``distributed.Client`` of the scheduler at ``address``, or a
-    :class:`MeasurelabError` within ``timeout`` seconds if it cannot be reached.
-
-    Examples
-    --------
-    >>> connect("tcp://127.0.0.1:1", timeout=0.5)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    measurelab.exceptions.MeasurelabError: cannot reach the Dask scheduler at ...
-    """
-    from distributed import Client
-
-    from measurelab._util.validation import check_real
-
-    if not isinstance(address, str) or not address.strip():
-        raise MeasurelabError(f"address must be a scheduler address such as "
-                              f"tcp://host:8786, got {str(address)[:60]!r}")
-    timeout = check_real(timeout, "timeout", low=0, low_open=True)
-    try:
-        return Client(address, timeout=timeout)
-    except Exception as exc:  # any failure to connect is the user's address
-        raise MeasurelabError(
-            f"cannot reach the Dask scheduler at {str(address)[:60]!r} within {timeout:g} s "
-            f"({_short(exc)}); expected a running scheduler such as tcp://host:8786"
-        ) from None
 
 
 def _on_cluster(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]

@@ -172,6 +172,25 @@ def _cumulative(pos: np.ndarray, neg: np.ndarray) -> tuple[np.ndarray, bool]:
     return cum, whole
 
 
+def _settled(cum: np.ndarray) -> np.ndarray:
+    """Cumulative real weights rounded to a power-of-two grid of about 2⁻⁴⁰ of the total:
+    weight sums added in another order (chunks merged in another order) differ in their
+    last bits, and the k-d tree's splits and the span's count compare positions, so without
+    this a merge could move a split; the grid is far below any weight that matters.
+
+    Examples
+    --------
+    >>> c = np.cumsum([0.1, 0.2, 0.3])
+    >>> bool(_settled(c)[-1] == _settled(np.cumsum([0.3, 0.2, 0.1]))[-1])
+    True
+    """
+    top = float(cum[-1]) if cum.size else 0.0
+    if not top > 0:
+        return cum
+    unit = 2.0 ** (math.frexp(top)[1] - 40)
+    return np.round(cum / unit) * unit
+
+
 def _first_true(lo: np.ndarray, hi: np.ndarray,
                 pred: Callable[[np.ndarray, np.ndarray], np.ndarray]) -> np.ndarray:
     """For each entry, the first position k in [lo, hi) where the monotone predicate
@@ -400,6 +419,8 @@ def loess_surface(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, span: float =
     cum, whole = _cumulative(pos, neg)
     if integer is None:
         integer = whole
+    if not integer:
+        cum = _settled(cum)
     total = float(cum[-1])
     nf = min(float(math.floor(total * span)) if integer else total * span, total)
     if nf < 4:  # degree 2 needs more cases in the span than its 3 coefficients
