@@ -371,6 +371,10 @@ def _fits(q: np.ndarray, x: np.ndarray, pos: np.ndarray, neg: np.ndarray, cum: n
     coef = np.einsum("pkj,pj->pk", vec, proj) / scale
     vals, slopes = coef[:, 0].copy(), coef[:, 1] / rho
     for v in np.flatnonzero(~ok).tolist():
+        if hi[v] <= lo[v]:
+            # no row within the radius (its square underflows to 0 against distances of
+            # ~1e-141): a zero-width neighbourhood, where R's fit is undefined
+            return None
         vals[v], slopes[v] = _exact_fit(float(q[v]), x, pos, neg, float(rho[v]), int(lo[v]),
                                         int(hi[v]))
     return vals, slopes
