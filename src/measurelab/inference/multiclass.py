@@ -32,7 +32,13 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import as_1d, check_weights, show, unique_labels
+from measurelab._util.validation import (
+    as_1d,
+    check_weights,
+    parse_number_array,
+    show,
+    unique_labels,
+)
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import intervals as iv
 from measurelab.inference.bootstrap import draw_parts, jackknife_groups, run_blocks
@@ -41,7 +47,7 @@ from measurelab.measures.compute import compute_measures, compute_multi_block, r
 from measurelab.stats.bundle import MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiblock import MultiBlock
-from measurelab.stats.probrows import SUM_TOLERANCE
+from measurelab.stats.probrows import row_sum_tolerance, settle_rows, sum_message
 
 __all__ = ["MultiCaseDesign", "is_multiclass_input", "prepare_multiclass"]
 
@@ -52,8 +58,39 @@ HEADLINE_MULTI: tuple[str, ...] = ("acc", "f1", "prec", "sens", "mcc", "kappa", 
 THRESHOLD_MULTI: tuple[str, ...] = ("acc", "f1", "prec", "sens", "mcc", "kappa")
 
 
-def _array(s: Any) -> np.ndarray:
-    return np.asarray(s.to_numpy() if hasattr(s, "to_numpy") else s)
+def _array(s: Any, name: str = "scores") -> np.ndarray:
+    """``s`` as an array: ragged rows (a list of rows of different lengths) and complex
+    numbers are refused in one line."""
+    v = s.to_numpy() if hasattr(s, "to_numpy") else s
+    try:
+        arr = np.asarray(v)
+    except ValueError:  # numpy: "inhomogeneous shape" of ragged rows
+        lengths = sorted({len(r) for r in v if hasattr(r, "__len__")})
+        raise MeasurelabError(
+            f"{name}: the probability rows have different lengths ({lengths}); every row "
+            "needs one probability per class") from None
+    if arr.dtype == object and arr.ndim == 1 and arr.size and all(
+            hasattr(r, "__len__") and not isinstance(r, str | bytes) for r in arr.tolist()):
+        lengths = sorted({len(r) for r in arr.tolist()})
+        raise MeasurelabError(
+            f"{name}: the probability rows have different lengths ({lengths}); every row "
+            "needs one probability per class")
+    if arr.dtype.kind == "c":
+        raise MeasurelabError(f"{name} must be real numbers, got complex values")
+    return arr
+
+
+def _float_matrix(arr: np.ndarray, name: str) -> np.ndarray:
+    """A 2-d array as float64 under the one rule for numbers (text '0_1' is not 0.1)."""
+    if arr.dtype.kind in "biuf":
+        return np.asarray(arr, dtype=np.float64)
+    flat, bad = parse_number_array(arr.reshape(-1))
+    if bad is not None:
+        i, j = divmod(bad, arr.shape[1])
+        raise MeasurelabError(
+            f"probabilities of model {name!r} must be numbers, got {show(arr[i, j])} at row "
+            f"{i + 1}, column {j + 1}")
+    return flat.reshape(arr.shape)
 
 
 def is_multiclass_input(y_raw: np.ndarray, arrays: list[Any]) -> bool:
@@ -142,7 +179,8 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
         if not (isinstance(item, tuple | list) and len(item) == 2):
             raise MeasurelabError(
                 f"models must be a mapping {{name: scores}} or (name, scores) pairs, got {item!r}")
-        name, arr = str(item[0]), _array(item[1])
+        name = str(item[0])
+        arr = _array(item[1], f"models: the scores of model {name!r}")
         if name in names:
             raise MeasurelabError(f"model name {name!r} is given twice; names must be unique")
         if arr.shape[0:1] != (y.size,):
@@ -161,19 +199,22 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                     f"model {name!r} has {arr.shape[1]} probability columns but y_true has "
                     f"{k} classes ({list(labels)}); give one column per class in sorted label "
                     "order")
-            P = np.asarray(arr, dtype=np.float64)
+            P = _float_matrix(arr, name)
+            raw_dtype = arr.dtype
             bad = ~np.isfinite(P) | (P < 0) | (P > 1)
             if bad.any():
                 i, j = np.argwhere(bad)[0]
                 raise MeasurelabError(
                     f"probabilities of model {name!r} must be finite and in [0, 1], got "
                     f"{show(P[i, j])} at row {i + 1}, column {j + 1}")
+            tol = row_sum_tolerance(raw_dtype, k)
             dev = np.abs(P.sum(axis=1) - 1.0)
-            if dev.size and float(dev.max()) > SUM_TOLERANCE:
+            if dev.size and float(dev.max()) > tol:
                 i = int(np.argmax(dev))
                 raise MeasurelabError(
-                    f"probability rows of model {name!r} must sum to 1 (tolerance "
-                    f"{SUM_TOLERANCE:.2g}); row {i + 1} sums to {P[i].sum():.6g}")
+                    f"probability rows of model {name!r} must sum to 1 (tolerance {tol:g}); "
+                    f"row {i + 1} sums to {sum_message(P[i].sum())}")
+            P, _ = settle_rows(arr if raw_dtype.kind == "f" else P, f"model {name!r}")
         elif arr.ndim == 1:
             stray = [v for v in unique_labels(arr).tolist() if v not in index]
             if stray:

@@ -344,10 +344,15 @@ def multi_frame_stats(
     [[1.0, 0.0], [0.0, 1.0]]
     """
     from measurelab.metrics.evaluation import check_two_columns, multi_stats_from_indices
+    from measurelab.stats.probrows import SUM_TOLERANCE, settle_rows, sum_message
 
     y = _label_column(df[label_col].to_numpy(), label_col, name, first, "row")
     yi = matcher.indices(y, label_col, name, first)
     P = _probability_matrix(df, proba_cols, name, first)
+    if first == 1:
+        P, _ = settle_rows(P, name)
+    else:  # a later chunk: rows numbered from its first
+        P, _ = settle_rows(P, f"{name} (rows from {first})")
     w = None
     if weight_col is not None:
         w = _numeric_column(df[weight_col].to_numpy(), "weight", weight_col, name, first, "row",
@@ -358,8 +363,8 @@ def multi_frame_stats(
         except MeasurelabError:
             i = int(np.argmax(np.abs(P.sum(axis=1) - 1.0)))
             raise MeasurelabError(
-                f"{name}, row {first + i}: the two --proba-cols sum to {P[i].sum():.6g}, not "
-                "1, so they are not class probabilities; to compare two models pass several "
+                f"{name}, row {first + i}: the two --proba-cols sum to "
+                f"{sum_message(P[i].sum())}, not 1 (tolerance {SUM_TOLERANCE:g}), so they are not class probabilities; to compare two models pass several "
                 "--score-col (measurelab.compare_classifiers)"
             ) from None
     return multi_stats_from_indices(yi, P, tuple(matcher.names), w)

@@ -379,10 +379,12 @@ def _warn_row_sums(stats: MultiStats, used: Iterable[Measure]) -> None:
         return
     import warnings
 
+    from measurelab.stats.probrows import SUM_TOLERANCE
+
     warnings.warn(
-        f"{rows.n_off} of {rows.n_rows} probability rows do not sum to 1 (used as given, "
-        f"not renormalized); the worst is data row {rows.worst_row + 1}, which sums to "
-        f"{rows.worst_sum:.6g}",
+        f"{rows.n_off} of {rows.n_rows} probability rows do not sum to 1 within the "
+        f"tolerance {SUM_TOLERANCE:g} (used as given, not renormalised); the worst is data "
+        f"row {rows.worst_row + 1}, which sums to {rows.worst_sum!r}",
         UserWarning,
         stacklevel=3,
     )

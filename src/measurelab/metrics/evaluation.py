@@ -44,6 +44,7 @@ from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable, class_indices
 from measurelab.stats.scoretable import ScoreTable
+from measurelab.stats.probrows import settle_rows
 
 
 def build_stats(
@@ -84,12 +85,16 @@ def build_stats(
 def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any) -> MultiStats:
     y = as_1d(y_true, "y_true")
     check_same_length(("y_true", y), ("y_score", P))
+    raw = P
+    if raw.dtype.kind == "c":
+        raise MeasurelabError("y_score must be real numbers, got complex values")
     P = np.asarray(P, dtype=np.float64)
     if not np.isfinite(P).all():
         i, j = np.argwhere(~np.isfinite(P))[0]
         raise MeasurelabError(
             f"y_score must be finite, got {show(P[i, j])} at row {i}, column {j}"
         )
+    P, _ = settle_rows(raw if raw.dtype.kind == "f" else P, "y_score")
     w = check_weights(sample_weight, y.size)
     if P.shape[1] == 2:
         check_two_columns(P)
@@ -121,14 +126,14 @@ def check_two_columns(P: np.ndarray, where: str = "y_score") -> None:
     ...
     measurelab.exceptions.MeasurelabError: y_score has two columns whose rows do not sum to 1 ...
     """
-    from measurelab.stats.probrows import SUM_TOLERANCE
+    from measurelab.stats.probrows import SUM_TOLERANCE, sum_message
 
     dev = np.abs(P.sum(axis=1) - 1.0)
     if dev.size and float(dev.max()) > SUM_TOLERANCE:
         i = int(np.argmax(dev))
         raise MeasurelabError(
             f"{where} has two columns whose rows do not sum to 1 (row {i + 1} sums to "
-            f"{P[i].sum():.6g}), so they are not class probabilities; to compare two models "
+            f"{sum_message(P[i].sum())}; tolerance {SUM_TOLERANCE:g}), so they are not class probabilities; to compare two models "
             "use measurelab.compare_classifiers (command line: several --score-col); for "
             "one binary model pass the positive-class column alone"
         )

@@ -17,16 +17,90 @@ partitions give the summary of all rows.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from measurelab.stats.scoretable import ScoreTable
 
-#: rows whose sum is within this of 1 count as summing to 1 (scikit-learn's log_loss check:
-#: ``isclose(sum, 1, rtol=sqrt(eps))``)
-SUM_TOLERANCE = math.sqrt(float(np.finfo(np.float64).eps))
+#: How far a probability row's sum may be from 1: ``|Σp − 1| ≤ 1e-6``, or k·ε of the
+#: rows' floating type when that is larger (:func:`row_sum_tolerance`). Wide enough for the
+#: float32 softmax of a network (each of k entries rounded to 2^-24 relative) and for such
+#: rows written to text and read back as float64; far narrower than any real mistake
+#: (scores of two models side by side, a missing column). Rows within it are renormalised
+#: to sum to 1 (:func:`settle_rows`, with a warning saying how many); rows beyond it are
+#: refused by ``compare_classifiers`` and ``versus`` and used as given, with a warning, by
+#: ``evaluate``.
+SUM_TOLERANCE = 1e-6
+
+#: a row whose sum is within this many ε of float64 per column sums to 1 to rounding: used
+#: as given, not renormalised, nothing said
+_ROUNDING_ULPS = 4
+
+
+def row_sum_tolerance(dtype: Any, k: int) -> float:
+    """The tolerance of :data:`SUM_TOLERANCE` for ``k`` columns of ``dtype``:
+    ``max(1e-6, k · finfo(dtype).eps)`` (float64's ε for a non-float type).
+
+    Examples
+    --------
+    >>> row_sum_tolerance(np.float32, 3), row_sum_tolerance(np.float32, 100)
+    (1e-06, 1.1920928955078125e-05)
+    """
+    dt = np.dtype(dtype)
+    eps = float(np.finfo(dt).eps) if dt.kind == "f" else float(np.finfo(np.float64).eps)
+    return max(SUM_TOLERANCE, k * eps)
+
+
+def settle_rows(P: Any, where: str) -> tuple[np.ndarray, float]:
+    """``P`` (n × k) as float64 with the rows that sum to 1 only within the tolerance
+    (:func:`row_sum_tolerance` of its own dtype) divided by their sums, and that tolerance.
+
+    Rows within float64 rounding of 1 are used as given; a :class:`UserWarning` naming
+    ``where`` says how many rows were renormalised. Rows beyond the tolerance are returned
+    as given: the caller refuses them or warns.
+
+    Examples
+    --------
+    >>> P32 = np.array([[0.1, 0.2, 0.7000001]], dtype=np.float32)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True) as w:
+    ...     warnings.simplefilter("always")
+    ...     P, tol = settle_rows(P32, "model 'net'")
+    >>> float(abs(P.sum() - 1)) < 1e-15, tol, len(w)
+    (True, 1e-06, 1)
+    """
+    arr = np.asarray(P)
+    k = arr.shape[1] if arr.ndim == 2 else 1
+    tol = row_sum_tolerance(arr.dtype, k)
+    out = np.array(arr, dtype=np.float64)  # a copy: the caller's rows are not changed
+    if out.ndim != 2 or not out.size:
+        return out, tol
+    sums = out.sum(axis=1)
+    dev = np.abs(sums - 1.0)
+    near = (dev > _ROUNDING_ULPS * k * float(np.finfo(np.float64).eps)) & (dev <= tol)
+    if near.any():
+        out[near] /= sums[near, None]
+        i = int(np.flatnonzero(near)[np.argmax(dev[near])])
+        import warnings
+
+        warnings.warn(
+            f"{where}: {int(near.sum())} of {out.shape[0]} probability rows were renormalised "
+            f"to sum to 1 (each was within the tolerance {tol:g}; the furthest, row {i + 1}, "
+            f"summed to {float(sums[i])!r})", UserWarning, stacklevel=3)
+    return out, tol
+
+
+def sum_message(sum_: float) -> str:
+    """A row sum printed to every digit (``repr``), so 0.99999 is never shown as 1.
+
+    Examples
+    --------
+    >>> sum_message(0.9999998807907104)
+    '0.9999998807907104'
+    """
+    return repr(float(sum_))
 
 
 def true_class_rank(P: np.ndarray, yi: np.ndarray) -> np.ndarray:
