@@ -70,7 +70,7 @@ from measurelab._util.validation import (
     show,
     warn_undefined,
 )
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference._base import model_names
 
 __all__ = ["METHODS", "VERDICTS", "BayesComparison", "bayes_compare", "bayes_pairs"]
@@ -359,11 +359,15 @@ def bayes_compare(
                               f"'hierarchical'); {method!r} takes one score per data set")
     if n_samples is None:
         n_samples = DEFAULT_SAMPLES[method]
-    n_samples = check_int(n_samples, "n_samples", minimum=1, maximum=10**8)
+    n_samples = check_int(n_samples, "n_samples", minimum=1, maximum=MAX_SAMPLES)
     if prior is None:
         prior = DEFAULT_PRIOR.get(method, math.nan)
     elif method in DEFAULT_PRIOR:
         prior = _check_prior(prior)
+    else:
+        raise MeasurelabError(
+            f"prior={short_repr(prior)} is not used by {method!r} (only 'signed-rank' and "
+            "'sign' take a prior); leave it out")
     random_state = random_state_of(random_state, seed, "bayes_compare")
     rng = _rng(random_state)
     x, y = _paired(a, b, ndim=2 if method == "hierarchical" else 1, method=method)
@@ -374,14 +378,46 @@ def bayes_compare(
     if method == "correlated-t":
         return _correlated_t(x, y, runs, n_samples, rng, common)
     if method == "signed-rank":
+        if d.size > MAX_SIGNED_RANK_DATASETS:
+            raise MeasurelabError(
+                f"'signed-rank' takes one score per data set; a and b hold {d.size:,} scores, "
+                f"more than the {MAX_SIGNED_RANK_DATASETS:,} data sets it allows (per-case "
+                "scores of one data set? compare them with compare_classifiers)")
+        _warn_within_rope(d, rope, method)
+        if rope == 0 and not d.any():  # identical models: the stated tie rule
+            return BayesComparison(0.5, 0.0, 0.5, sample=np.tile([0.5, 0.0, 0.5], (n_samples, 1)),
+                                   **common, details={"n_datasets": int(d.size),
+                                                      "prior": prior, "tie": True})
         probs, sample = _signed_rank(d, rope, prior, n_samples, rng)
         return BayesComparison(*probs, sample=sample, **common,
                                details={"n_datasets": int(d.size), "prior": prior})
     if method == "sign":
+        _warn_within_rope(d, rope, method)
         return _sign(d, rope, prior, n_samples, rng, common)
     chains = check_int(chains, "chains", minimum=1, maximum=64)
     n_warmup = check_int(n_warmup, "n_warmup", minimum=1, maximum=10**6)
     return _hierarchical(d, runs, n_samples, chains, n_warmup, rng, common)
+
+
+#: posterior draws at most (an (n, 3) sample of float64: 240 MB)
+MAX_SAMPLES = 10**7
+
+#: 'signed-rank' holds the (N + 1)² pairwise sums of N data sets (200 MB at this bound)
+MAX_SIGNED_RANK_DATASETS = 5000
+
+
+def _warn_within_rope(d: np.ndarray, rope: float, method: str) -> None:
+    """Identical models (every difference exactly 0) and models whose every difference is
+    inside the rope are said to be so: the posterior then only restates the prior."""
+    if not d.any():
+        tie = (" with rope 0 the two directions are equally likely: reported as 0.5 each "
+               "(the tie rule), never decided by rounding" if rope == 0 else
+               " so the rope holds every data set")
+        warn_undefined(f"{method!r}: a and b are identical on every data set (every "
+                       f"difference is 0);{tie}")
+    elif rope > 0 and bool(np.all(np.abs(d) <= rope)):
+        warn_undefined(f"{method!r}: every difference between a and b is within the rope "
+                       f"(±{rope:g}): the models are practically equivalent on every data set")
 
 
 # -------------------------------------------------------------------------- validation
@@ -434,6 +470,14 @@ def bayes_pairs(
 
     import pandas as pd
 
+    for key in kwargs:
+        if key == "names":
+            raise MeasurelabTypeError("names is not an option of bayes_pairs: the models are "
+                                      "named by the keys (or columns) of scores")
+        if key not in _PAIR_OPTIONS:
+            raise MeasurelabTypeError(
+                f"bayes_pairs got an unexpected option {key!r}; the options passed on to "
+                f"bayes_compare are {', '.join(map(repr, _PAIR_OPTIONS))}")
     if isinstance(scores, pd.DataFrame):
         items = [(c, scores[c].to_numpy()) for c in scores.columns]
     elif isinstance(scores, Mapping):
@@ -463,8 +507,15 @@ def bayes_pairs(
                                        "verdict"])
 
 
+#: the options of bayes_compare that bayes_pairs passes on
+_PAIR_OPTIONS = ("prior", "n_samples", "chains", "n_warmup")
+
+
 def _check_method(method: Any) -> str:
-    if not isinstance(method, str) or method not in METHODS:
+    if not isinstance(method, str):
+        raise MeasurelabTypeError(f"method must be one of {', '.join(map(repr, METHODS))}, "
+                                  f"got {short_repr(method)}")
+    if method not in METHODS:
         raise MeasurelabError(f"method must be one of {', '.join(map(repr, METHODS))}, got "
                               f"{short_repr(method)}")
     return method
@@ -473,8 +524,8 @@ def _check_method(method: Any) -> str:
 def _check_rope(rope: Any) -> float:
     if isinstance(rope, bool | np.bool_) or not isinstance(rope, int | float | np.integer |
                                                             np.floating):
-        raise MeasurelabError("rope must be a number >= 0 in the measure's units (e.g. 0.01 "
-                              f"for accuracy), got {short_repr(rope)}")
+        raise MeasurelabTypeError("rope must be a number >= 0 in the measure's units (e.g. "
+                                  f"0.01 for accuracy), got {short_repr(rope)}")
     r = float(rope)
     if not math.isfinite(r) or r < 0:
         raise MeasurelabError("rope must be a finite number >= 0 in the measure's units "
@@ -485,7 +536,7 @@ def _check_rope(rope: Any) -> float:
 def _check_prior(prior: Any) -> float:
     if isinstance(prior, bool | np.bool_) or not isinstance(prior, int | float | np.integer |
                                                               np.floating):
-        raise MeasurelabError(f"prior must be a positive number, got {short_repr(prior)}")
+        raise MeasurelabTypeError(f"prior must be a positive number, got {short_repr(prior)}")
     p = float(prior)
     if not (math.isfinite(p) and p > 0):
         raise MeasurelabError(f"prior must be a positive finite number, got {show(prior)}")
@@ -494,8 +545,8 @@ def _check_prior(prior: Any) -> float:
 
 def _check_names(names: Any) -> tuple[str, str]:
     if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != 2:
-        raise MeasurelabError(f"names must be a pair of names for a and b, got "
-                              f"{short_repr(names)}")
+        raise MeasurelabTypeError(f"names must be a pair of names for a and b, got "
+                                  f"{short_repr(names)}")
     first, second = model_names(list(names), "names")
     return (first, second)
 
