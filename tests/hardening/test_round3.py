@@ -8,6 +8,7 @@ from __future__ import annotations
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import measurelab as ml
@@ -107,3 +108,59 @@ def test_cli_versus_and_evaluate_accept_float32_softmax(tmp_path, capsys):
     a, b = runs[np.float32], runs[np.float64]
     assert len(a) == len(b) > 20
     np.testing.assert_allclose(a, b, atol=1e-6)
+
+
+# ------------------------------------------------------------------------------- Bayes
+def test_signed_rank_on_per_case_scores_is_refused_before_allocating():
+    a = np.random.default_rng(0).random(20_000)
+    with pytest.raises(MeasurelabError, match=r"20,000 scores, more than the 5,000 data sets"):
+        ml.bayes_compare(a, a + 0.01, rope=0.01, method="signed-rank")
+
+
+@pytest.mark.parametrize("method", ["signed-rank", "sign"])
+def test_identical_models_are_a_stated_tie_not_a_coin_flip(method):
+    a = [0.81, 0.74, 0.9, 0.66, 0.79]
+    with pytest.warns(ml.UndefinedMeasureWarning, match="identical on every data set"):
+        r = ml.bayes_compare(a, list(a), rope=0, method=method)
+    assert r.p_a_better == r.p_b_better == 0.5 and r.p_rope == 0
+    with pytest.warns(ml.UndefinedMeasureWarning, match="identical"):
+        r2 = ml.bayes_compare(list(a), a, rope=0, method=method, names=("b", "a"))
+    assert r2.probabilities == r.probabilities  # the order of the arguments decides nothing
+
+
+def test_identical_models_through_demsar():
+    table = {"a": [0.81, 0.74, 0.9, 0.66, 0.79], "b": [0.81, 0.74, 0.9, 0.66, 0.79],
+             "c": [0.7, 0.7, 0.8, 0.6, 0.7]}
+    with pytest.warns(ml.UndefinedMeasureWarning, match="identical"):
+        t = ml.demsar(pd.DataFrame(table)).bayes(rope=0, method="signed-rank")
+    row = t[(t.a == "a") & (t.b == "b")].iloc[0]
+    assert row.p_a_better == row.p_b_better == 0.5
+
+
+def test_within_rope_is_said():
+    with pytest.warns(ml.UndefinedMeasureWarning, match="within the rope"):
+        r = ml.bayes_compare([0.8, 0.7, 0.9], [0.805, 0.7, 0.895], rope=0.01,
+                             method="signed-rank")
+    assert r.p_rope > r.p_a_better and r.p_rope > r.p_b_better
+
+
+@pytest.mark.parametrize("kw,cls,pattern", [
+    ({"rope": "0.01"}, MeasurelabTypeError, "rope must be a number"),
+    ({"rope": None}, MeasurelabTypeError, "rope must be a number"),
+    ({"method": None}, MeasurelabTypeError, "method must be one of"),
+    ({"method": "correlated-t", "prior": "abc"}, MeasurelabError, "not used by 'correlated-t'"),
+    ({"method": "correlated-t", "prior": 2.0}, MeasurelabError, "not used by 'correlated-t'"),
+    ({"n_samples": 10**9}, MeasurelabError, "n_samples must be at most"),
+])
+def test_bayes_compare_refusals(kw, cls, pattern):
+    args = {"rope": 0.01, "method": "signed-rank", **kw}
+    with pytest.raises(cls, match=pattern):
+        ml.bayes_compare([0.8, 0.7, 0.9, 0.6], [0.7, 0.7, 0.8, 0.65], **args)
+
+
+@pytest.mark.parametrize("kw,pattern", [({"n_sample": 100}, "unexpected option 'n_sample'"),
+                                        ({"names": ("x", "y")}, "names is not an option")])
+def test_bayes_pairs_options(kw, pattern):
+    with pytest.raises(MeasurelabTypeError, match=pattern):
+        ml.inference.bayes_pairs({"a": [.8, .7, .9], "b": [.7, .7, .8]}, rope=0.01,
+                       method="signed-rank", **kw)
