@@ -164,3 +164,69 @@ def test_bayes_pairs_options(kw, pattern):
     with pytest.raises(MeasurelabTypeError, match=pattern):
         ml.inference.bayes_pairs({"a": [.8, .7, .9], "b": [.7, .7, .8]}, rope=0.01,
                        method="signed-rank", **kw)
+
+
+# ------------------------------------------------------------------ reliability diagram
+def _calibrated(n: int = 300, seed: int = 0):
+    rng = np.random.default_rng(seed)
+    p = rng.random(n)
+    return rng.random(n) < p, p
+
+
+@pytest.mark.parametrize("w", [1e9, 1e5, 1e-3])
+def test_reliability_weights_scale_nothing(w):
+    """Weights multiply resampled cases (the library's rule): a constant weight, of any
+    size, gives the band of the unit weights, and allocates nothing per unit of weight."""
+    y, p = _calibrated()
+    a = ml.reliability_diagram(y, p, sample_weight=np.full(p.size, w), n_boot=100)
+    b = ml.reliability_diagram(y, p, sample_weight=np.ones(p.size), n_boot=100)
+    np.testing.assert_allclose(a[["lo", "hi"]].to_numpy(), b[["lo", "hi"]].to_numpy(),
+                               atol=1e-12)
+    assert (a.hi - a.lo).mean() < 0.5  # not the one-case band of width 1
+
+
+def test_reliability_weighted_band_is_the_case_bootstrap():
+    """Brute force from the definition: resample the cases, multiply by their weights,
+    y ~ Bernoulli(x), weighted PAV; the same draws in the same order."""
+    from scipy.optimize import isotonic_regression
+
+    y, p = _calibrated(60)
+    p = np.round(p, 1)
+    w = np.random.default_rng(1).uniform(0.5, 3, p.size)
+    rd = ml.reliability_diagram(y, p, sample_weight=w, n_boot=50, random_state=3)
+    x = np.unique(p)
+    rng = np.random.default_rng(3)
+    vals = []
+    for _ in range(50):
+        pick = rng.integers(0, p.size, p.size)
+        out = rng.random(p.size) < p[pick]
+        ws = {v: 0.0 for v in x}
+        ps = {v: 0.0 for v in x}
+        for i, o in zip(pick, out, strict=True):
+            ws[p[i]] += w[i]
+            ps[p[i]] += w[i] * o
+        hit = [v for v in x if ws[v] > 0]
+        fit = isotonic_regression([ps[v] / ws[v] for v in hit], weights=[ws[v] for v in hit]).x
+        vals.append([fit[max(np.searchsorted(hit, v, side="right") - 1, 0)] for v in x])
+    q = np.quantile(np.array(vals), [0.05, 0.95], axis=0)
+    np.testing.assert_allclose(rd.lo, q[0], atol=1e-12)
+    np.testing.assert_allclose(rd.hi, q[1], atol=1e-12)
+
+
+def test_reliability_draws_bounded_for_a_table_of_huge_counts():
+    t = ml.ScoreTable.from_arrays(np.array([0, 1]), np.array([0.2, 0.7]),
+                                  np.array([1e9, 1e9]))
+    with pytest.raises(MeasurelabError, match=r"n_boot × total count .* more than"):
+        ml.reliability_diagram(t, n_boot=1000)
+
+
+def test_plot_reliability_ax_and_plot_intervals_empty():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    y, p = _calibrated(40)
+    with pytest.raises(MeasurelabTypeError, match="ax must be a matplotlib Axes"):
+        ml.curves.plot_reliability(y, {"a": p}, ax="x", n_boot=10)
+    cmp = ml.compare_classifiers(y, {"a": p, "b": 1 - p}, measures=["acc", "auc"], n_boot=100)
+    with pytest.raises(MeasurelabError, match="measures is empty"):
+        cmp.plot_intervals(measures=[])

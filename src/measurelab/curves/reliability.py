@@ -84,8 +84,23 @@ def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
     return float(band), n_boot
 
 
+#: the most draws one band may make (replicates × cases), checked before drawing
+MAX_BAND_DRAWS = 500_000_000
+
+
+def _check_draws(cases: float, n_boot: int, what: str) -> None:
+    if cases * n_boot > MAX_BAND_DRAWS:
+        raise MeasurelabError(
+            f"the consistency band would draw n_boot × {what} = {n_boot:,} × {cases:,.0f} "
+            f"cases, more than {MAX_BAND_DRAWS:,}; give n_boot at most "
+            f"{max(1, int(MAX_BAND_DRAWS // max(cases, 1))):,} (or band=None in "
+            "plot_reliability)")
+
+
 def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int,
-                     rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+                     rng: np.random.Generator,
+                     cases: tuple[np.ndarray, np.ndarray] | None = None,
+                     ) -> tuple[np.ndarray, np.ndarray]:
     """The consistency band (lo, hi) at the distinct predictions ``x`` (increasing) of
     weights ``weight`` (the module docstring gives the method).
 
@@ -102,7 +117,15 @@ def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int
     total = float(weight.sum())
     n = max(1, round(total))
     whole = bool(np.array_equal(weight, np.round(weight)))
-    if whole:  # a case drawn uniformly: the row of each case, looked up by its number
+    if cases is not None:  # weighted cases: resample the cases, multiply by their weights
+        case_row, case_w = cases
+        n = case_row.size
+        _check_draws(n, n_boot, "cases")
+    else:
+        _check_draws(n, n_boot, "total count")
+    if cases is not None:
+        pass
+    elif whole:  # a case drawn uniformly: the row of each case, looked up by its number
         row_of_case = np.repeat(np.arange(x.size), weight.astype(np.int64))
     else:  # a row drawn with probability weight / total
         cum = np.cumsum(weight)
@@ -114,7 +137,11 @@ def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int
         at = np.arange(x.size)
     values = np.empty((n_boot, at.size))
     for b in range(n_boot):
-        if whole:
+        mult = None
+        if cases is not None:
+            pick = rng.integers(0, n, n)
+            rows, mult = case_row[pick], case_w[pick]
+        elif whole:
             rows = row_of_case[rng.integers(0, row_of_case.size, n)]
         else:  # n sorted uniform draws (normalised exponential spacings) located in one
             # pass through the cumulative weights
@@ -122,8 +149,9 @@ def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int
             u = np.cumsum(spacing[:-1]) * (total / spacing.sum())
             rows = np.minimum(np.searchsorted(cum, u, side="right"), x.size - 1)
         outcome = rng.random(n) < x[rows]  # y ~ Bernoulli(x) for each drawn case
-        drawn = np.bincount(rows, minlength=x.size).astype(np.float64)
-        pos = np.bincount(rows, weights=outcome, minlength=x.size)
+        drawn = np.bincount(rows, weights=mult, minlength=x.size).astype(np.float64)
+        pos = np.bincount(rows, weights=outcome if mult is None else outcome * mult,
+                          minlength=x.size)
         hit = np.flatnonzero(drawn > 0)
         fit = isotonic_regression(pos[hit] / drawn[hit], weights=drawn[hit]).x
         # a prediction not drawn: the value of the nearest smaller one drawn (else larger)
@@ -135,7 +163,19 @@ def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int
     return np.interp(x, x[at], q[0]), np.interp(x, x[at], q[1])
 
 
-def _diagram(t: ScoreTable, band: float, n_boot: int, rng: np.random.Generator) -> Any:
+def _cases(y_score: Any, sample_weight: Any, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The row of ``x`` of each case of positive weight, and its weight (the data are
+    validated: the table was built from them)."""
+    from measurelab._util.validation import check_scores, check_weights
+
+    s = check_scores(y_score)
+    w = check_weights(sample_weight, s.size)
+    keep = w > 0
+    return np.searchsorted(x, s[keep]).astype(np.intp), w[keep]
+
+
+def _diagram(t: ScoreTable, band: float, n_boot: int, rng: np.random.Generator,
+             y_score: Any = None, sample_weight: Any = None) -> Any:
     import pandas as pd
 
     if not t.total > 0:
@@ -147,7 +187,8 @@ def _diagram(t: ScoreTable, band: float, n_boot: int, rng: np.random.Generator) 
             f"a reliability diagram needs probabilities in [0, 1], got "
             f"{lo_s if lo_s < 0 else hi_s!r}")
     r = recalibrate(t)
-    lo, hi = consistency_band(r.scores, r.weight, band, n_boot, rng)
+    cases = None if sample_weight is None else _cases(y_score, sample_weight, r.scores)
+    lo, hi = consistency_band(r.scores, r.weight, band, n_boot, rng, cases)
     return pd.DataFrame({"x": r.scores, "cep": r.cep, "lo": lo, "hi": hi})
 
 
@@ -175,7 +216,10 @@ def reliability_diagram(
     n_boot : replicates of the band's resampling
     random_state : int, numpy Generator or None (fresh entropy); ``seed`` is another name
     pos_label : the positive class
-    sample_weight : case weights (frequencies: the band draws ``round(Σw)`` cases by weight)
+    sample_weight : case weights, as in the rest of the library: each replicate of the band
+        resamples the n cases and multiplies by their weights (so the band's width does not
+        depend on the weights' scale). Without weights (or from a table of whole counts) a
+        replicate draws as many cases as were counted; at most ``MAX_BAND_DRAWS`` draws in all
 
     Returns
     -------
@@ -191,7 +235,8 @@ def reliability_diagram(
     """
     band, n_boot = _check_band(band, n_boot)
     rng = _generator(random_state, seed, "reliability_diagram")
-    return _diagram(_table(y_true, y_score, pos_label, sample_weight), band, n_boot, rng)
+    return _diagram(_table(y_true, y_score, pos_label, sample_weight), band, n_boot, rng,
+                    y_score, sample_weight)
 
 
 def plot_reliability(
@@ -225,14 +270,19 @@ def plot_reliability(
         band, n_boot = _check_band(band, n_boot)
     hist = check_flag(hist, "hist")
     rng = _generator(random_state, seed, "plot_reliability")
+    if ax is not None and not hasattr(ax, "fill_between"):
+        raise MeasurelabTypeError(f"ax must be a matplotlib Axes or None, got "
+                                  f"{short_repr(ax)}")
     if not isinstance(scores, Mapping):
         tables = {"model": _table(y_true, scores, pos_label, sample_weight, name="scores")}
+        raw = {"model": scores}
     elif not scores:
         raise MeasurelabError("scores is an empty dict; give at least one model")
     else:
         tables = {literal(n): _table(y_true, v, pos_label, sample_weight,
                                      name=f"scores: the scores of model {n!r}")
                   for n, v in zip(model_names(scores), scores.values(), strict=True)}
+        raw = dict(zip(tables, scores.values(), strict=True))
     if ax is None:
         import matplotlib.pyplot as plt
 
@@ -244,7 +294,7 @@ def plot_reliability(
             r = recalibrate(t)
             x, cep, lo, hi = r.scores, r.cep, None, None
         else:
-            rd = _diagram(t, band, n_boot, rng)
+            rd = _diagram(t, band, n_boot, rng, raw[name], sample_weight)
             x, cep, lo, hi = (rd[c].to_numpy() for c in ("x", "cep", "lo", "hi"))
         (line,) = ax.plot(x, cep, lw=2, label=name)  # drawn literally (see _names)
         if lo is not None:

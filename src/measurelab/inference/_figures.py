@@ -73,6 +73,11 @@ def forest_plot(cmp: Any, measures: Any = None) -> Any:
     tests = cmp.tests() if len(cmp.names) > 1 else None
     rows = list(cmp._names_m) if measures is None else row_names(measures)
     unknown = [m for m in rows if m not in cmp._names_m]
+    if not rows:
+        from measurelab.exceptions import MeasurelabError
+
+        raise MeasurelabError(f"measures is empty; give at least one row to draw (rows: "
+                              f"{', '.join(cmp._names_m)}), or None for every row")
     if unknown:
         from measurelab.exceptions import MeasurelabError
 
