@@ -230,3 +230,55 @@ def test_plot_reliability_ax_and_plot_intervals_empty():
     cmp = ml.compare_classifiers(y, {"a": p, "b": 1 - p}, measures=["acc", "auc"], n_boot=100)
     with pytest.raises(MeasurelabError, match="measures is empty"):
         cmp.plot_intervals(measures=[])
+
+
+# ------------------------------------------------------------------- types, labels, rows
+_Y, _S = [0, 1, 0, 1, 1, 0], [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]
+_YK = [0, 1, 2, 0, 1, 2]
+_PK = np.array([[.6, .3, .1], [.2, .7, .1], [.1, .1, .8]] * 2)
+
+
+def test_class_labels_whose_text_collides_are_refused():
+    y = np.array([1, "1", 2, 1, "1", 2], dtype=object)
+    pred = np.array([1, "1", 2, 2, 1, 2], dtype=object)
+    for call in (lambda: ml.compare_classifiers(y, {"a": pred}, ci=None, average=None),
+                 lambda: ml.evaluate(y, pred, average=None)):
+        with pytest.raises(MeasurelabError, match=r"class labels 1 and '1' are the same text"):
+            call()
+
+
+def test_threshold_with_k_class_probabilities_is_refused():
+    with pytest.raises(MeasurelabError, match=r"threshold=0\.3 does not apply to k classes"):
+        ml.compare_classifiers(_YK, {"a": _PK}, threshold=0.3, ci=None)
+
+
+def test_ragged_complex_and_text_rows():
+    rows = [list(r) for r in _PK]
+    rows[1] = [.2, .8]
+    with pytest.raises(MeasurelabError, match=r"different lengths \(\[2, 3\]\)"):
+        ml.compare_classifiers(_YK, {"a": rows}, ci=None)
+    with pytest.raises(MeasurelabError, match="real numbers, got complex"):
+        ml.compare_classifiers(_Y, {"a": np.array(_S) + 1j}, ci=None)
+    text = _PK.astype(str).astype(object)
+    text[0, 2] = "0_1"
+    with pytest.raises(MeasurelabError, match=r"got '0_1' at row 1, column 3"):
+        ml.compare_classifiers(_YK, {"a": text}, ci=None)
+    with pytest.raises(MeasurelabError, match=r"y_score must be numeric, got .*'0_1'"):
+        ml.ScoreTable.from_arrays(np.array([0, 1]), np.array(["0_1", "0.5"]))
+    t = ml.ScoreTable.from_arrays(np.array([0, 1]), np.array(["0.25", "0.5"]))
+    assert t.scores.tolist() == [0.25, 0.5]
+
+
+def test_unpaired_lengths_name_the_parameters():
+    with pytest.raises(MeasurelabError, match=r"^s_a has 3 scores but y_a has 4 cases"):
+        ml.compare_unpaired([0, 1, 0, 1], [.1, .2, .3], [0, 1, 0, 1], [.1, .2, .3, .4])
+    with pytest.raises(MeasurelabError, match=r"^s_b has 3 scores but y_b has 4 cases"):
+        ml.compare_unpaired([0, 1, 0, 1], [.1, .2, .3, .5], [0, 1, 0, 1], [.1, .2, .3])
+
+
+def test_wrong_types_raise_the_type_error():
+    cmp = ml.compare_classifiers(_Y, {"a": _S}, ci=None)
+    with pytest.raises(MeasurelabTypeError, match="path must be a file path"):
+        cmp.to_html(123)
+    with pytest.raises(MeasurelabTypeError, match="threshold must be a number"):
+        ml.evaluate(_Y, _S, threshold="high")

@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 
 _UMASK_LOCK = threading.Lock()
 
@@ -153,8 +153,8 @@ def check_output_path(path: Any, name: str) -> Path:
     measurelab.exceptions.MeasurelabError: path '...' is a folder; give a file name inside it
     """
     if not isinstance(path, str | os.PathLike):
-        raise MeasurelabError(f"{name} must be a file path (str or Path), got "
-                              f"{type(path).__name__}")
+        raise MeasurelabTypeError(f"{name} must be a file path (str or Path), got "
+                                  f"{type(path).__name__}")
     text = os.fspath(path)
     if isinstance(text, bytes) or not str(text).strip():
         raise MeasurelabError(f"{name} is empty; give a file name such as report.html")

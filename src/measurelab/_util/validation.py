@@ -453,6 +453,14 @@ def unique_labels(y: np.ndarray) -> np.ndarray:
     import pandas as pd
 
     u = pd.unique(y)
+    if u.dtype == object and len({str(v) for v in u.tolist()}) < u.size:
+        seen: dict[str, Any] = {}
+        for v in u.tolist():
+            if str(v) in seen:
+                raise MeasurelabError(
+                    f"the class labels {seen[str(v)]!r} and {v!r} are the same text "
+                    f"{str(v)!r}; give every class a distinct label")
+            seen[str(v)] = v
     try:
         return np.sort(u)
     except TypeError:

@@ -200,6 +200,10 @@ def compare_classifiers(
     model_names([k for k, _ in items])
     arrays = [v for _k, v in items]
     if mc.is_multiclass_input(y_raw, arrays) or (labels is not None and np.size(labels) > 2):
+        if threshold != 0.5 or inclusive:
+            what = f"threshold={threshold:g}" if threshold != 0.5 else "inclusive=True"
+            raise MeasurelabError(f"{what} does not apply to k classes: the predicted class "
+                                  "is the arg-max of each row; leave it out")
         return MultiClassComparison(**mc.prepare_multiclass(
             y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
             random_state=random_state, ci_method=ci_method, sample_weight=sample_weight,

@@ -115,6 +115,11 @@ def compare_unpaired(
     na, nb = (str(x) for x in names)
     for name, v in (("s_a", s_a), ("s_b", s_b)):
         check_scores(as_1d(v.to_numpy() if hasattr(v, "to_numpy") else v, name), name)
+    for sn, yn, sv, yv in (("s_a", "y_a", s_a, y_a), ("s_b", "y_b", s_b, y_b)):
+        ns, ny = len(as_1d(sv, sn)), len(as_1d(yv, yn))
+        if ns != ny:  # the names the caller typed, not compare_classifiers' y_true
+            raise MeasurelabError(f"{sn} has {ns} scores but {yn} has {ny} cases; give one "
+                                  f"score per case of {yn}")
     rng = iv.rng_of(random_state)
     seeds = [int(x) for x in rng.integers(0, 2**63 - 1, 2)]
     common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,

@@ -101,6 +101,24 @@ def _group_sorted(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s[starts], counts
 
 
+def _numbers(values: Any, name: str) -> np.ndarray:
+    """``values`` as float64, text and objects under the one rule for numbers (``'0_1'``
+    and complex numbers are refused, not read as 0.1 or their real part)."""
+    from measurelab._util.validation import parse_number_array, show
+    from measurelab.exceptions import MeasurelabError
+
+    arr = np.asarray(values)
+    if arr.dtype.kind in "biuf":
+        return np.asarray(arr, dtype=np.float64)
+    if arr.dtype.kind == "c":
+        raise MeasurelabError(f"{name} must be real numbers, got complex values")
+    out, bad = parse_number_array(arr.reshape(-1))
+    if bad is not None:
+        raise MeasurelabError(f"{name} must be numeric, got the non-numeric value "
+                              f"{show(arr.reshape(-1)[bad])} at position {bad}")
+    return out.reshape(arr.shape)
+
+
 @dataclass(frozen=True, eq=False)
 class ScoreTable:
     """Distinct scores (increasing) with the positive and negative weight at each.
@@ -158,8 +176,8 @@ class ScoreTable:
         ``np.sort`` of all scores in all.
         """
         y = np.asarray(y_true, dtype=bool)
-        s = np.asarray(y_score, dtype=np.float64)
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        s = _numbers(y_score, "y_score")
+        w = None if sample_weight is None else _numbers(sample_weight, "sample_weight")
         if w is None and use_compiled(s.size) and not _mostly_tied(s):
             return cls(*_build_compiled(y, s))
         if w is None:
