@@ -282,3 +282,77 @@ def test_wrong_types_raise_the_type_error():
         cmp.to_html(123)
     with pytest.raises(MeasurelabTypeError, match="threshold must be a number"):
         ml.evaluate(_Y, _S, threshold="high")
+
+
+# ---------------------------------------------------------------------- pages as a set
+def _cmp():
+    return ml.compare_classifiers(_Y, {"a": _S, "b": [.3, .6, .4, .4, .7, .2]},
+                                  measures=["acc", "auc"], n_boot=100)
+
+
+def test_page_named_as_its_own_json_is_refused(tmp_path):
+    with pytest.raises(MeasurelabError, match="also the name of the page's JSON"):
+        _cmp().to_html(tmp_path / "cmp.json")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_side_file_taken_by_a_folder_leaves_nothing(tmp_path):
+    (tmp_path / "c-forest.png").mkdir()
+    with pytest.raises(MeasurelabError, match=r"'c-forest.png' written beside the page .* "
+                                              "is a folder"):
+        _cmp().to_html(tmp_path / "c.html")
+    assert [p.name for p in tmp_path.iterdir()] == ["c-forest.png"]
+
+
+def test_page_set_failure_mid_write_removes_everything(tmp_path, monkeypatch):
+    import os
+
+    from measurelab._util import pageset
+
+    real = os.replace
+    calls = []
+
+    def failing(src, dst):
+        calls.append(dst)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device", str(dst))
+        return real(src, dst)
+
+    monkeypatch.setattr(pageset.os, "replace", failing)
+    with pytest.raises(MeasurelabError, match="No space left on device; nothing was written"):
+        _cmp().to_html(tmp_path / "c.html")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_cli_page_checks_its_side_files_before_work(tmp_path, capsys):
+    import pandas as pd
+
+    from measurelab.cli import main
+
+    pd.DataFrame({"y": _Y, "a": _S, "b": [.3, .6, .4, .4, .7, .2]}).to_csv(
+        tmp_path / "s.csv", index=False)
+    (tmp_path / "cmp.json").mkdir()
+    assert main(["versus", str(tmp_path / "s.csv"), "--label-col", "y", "--score-col", "a",
+                 "--score-col", "b", "--html", str(tmp_path / "cmp.html")]) == 2
+    err = capsys.readouterr().err
+    assert "--html" in err and "is a folder" in err and len(err.strip().splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cmp.json", "s.csv"]
+    assert main(["versus", str(tmp_path / "s.csv"), "--label-col", "y", "--score-col", "a",
+                 "--score-col", "b", "--html", str(tmp_path / "cmp.json")]) == 2
+    pd.DataFrame({"a": [.8, .7, .9], "b": [.7, .7, .8]}).to_csv(tmp_path / "r.csv",
+                                                                index=False)
+    (tmp_path / "r-cd.svg").mkdir()
+    assert main(["ranks", str(tmp_path / "r.csv"), "--html", str(tmp_path / "r.html")]) == 2
+    assert not (tmp_path / "r.html").exists()
+
+
+def test_ranks_reads_local_files_and_names_compressed_content(tmp_path, capsys):
+    import gzip
+
+    from measurelab.cli import main
+
+    assert main(["ranks", "http://example.com/x.csv"]) == 2
+    assert "local files only" in capsys.readouterr().err
+    (tmp_path / "r.csv").write_bytes(gzip.compress(b"a,b\n0.8,0.7\n0.9,0.6\n"))
+    assert main(["ranks", str(tmp_path / "r.csv")]) == 2
+    assert "looks gzip-compressed" in capsys.readouterr().err

@@ -178,7 +178,7 @@ def text_type(what: str = "a name") -> Callable[[str], str]:
     return parse
 
 
-def output_file(path: Any, flag: str) -> Path:
+def output_file(path: Any, flag: str, tails: tuple[str, ...] = ()) -> Path:
     """An output file option checked before any computing: not empty, not a folder, not
     inside a file, in a writable folder (the library's check, naming ``flag``).
 
@@ -191,6 +191,10 @@ def output_file(path: Any, flag: str) -> Path:
     """
     from measurelab.io.files import check_output_path
 
+    if tails:  # a page: the files written beside it are checked with it, naming flag
+        from measurelab._util.pageset import check_page_set
+
+        return check_page_set(path, tails, flag)
     return check_output_path(path, flag)
 
 

@@ -103,6 +103,17 @@ def _first_line(src: Any) -> bytes:
     return head
 
 
+def _head(src: Any) -> bytes:
+    """The first bytes of a file or an in-memory stream (rewound)."""
+    if hasattr(src, "getvalue"):
+        return bytes(src.getvalue()[:4096])
+    try:
+        with open(src, "rb") as fh:
+            return fh.read(4096)
+    except OSError:
+        return b""  # the reader names the problem
+
+
 def read_table(args: argparse.Namespace) -> Any:
     """The data set × model table of the scores in ``args.file`` (a fold-level file: its
     :class:`~measurelab.cli._ranks_folds.FoldFile`)."""
@@ -113,8 +124,17 @@ def read_table(args: argparse.Namespace) -> Any:
     from measurelab.io import source_name
     from measurelab.io.frames import CSV_FLOATS, check_header, csv_header
 
+    from measurelab._util.validation import binary_content
+
     name = source_name(args.file)
+    if args.file != "-" and "://" in str(args.file):  # pandas would fetch a URL
+        raise MeasurelabError(f"{name}: ranks reads local files only; download the file and "
+                              "give its path ('-' reads standard input)")
     src: Any = io.BytesIO(sys.stdin.buffer.read()) if args.file == "-" else args.file
+    if not str(args.file).endswith((".gz", ".bz2", ".xz", ".zst", ".zip")):
+        what = binary_content(_head(src))
+        if what is not None:  # as versus names it, not a UTF-8 decode error
+            raise MeasurelabError(f"{name} {what}")
     try:
         df = pd.read_csv(src, float_precision=CSV_FLOATS)
     except FileNotFoundError:
@@ -183,8 +203,9 @@ def run(args: argparse.Namespace) -> int:
     elif args.rope is not None:
         raise MeasurelabError("--rope applies with --bayes")
     seed_value = seed(args.seed, "--seed")
-    if args.html is not None:
-        output_file(args.html, "--html")
+    if args.html is not None:  # the page and whatever either kind of page writes beside it
+        output_file(args.html, "--html", ("-cd.png", "-cd.svg", ".json", "-folds.csv",
+                                          "-folds.png", "-folds.svg"))
     from measurelab.cli._ranks_folds import FoldFile
 
     direction: dict[str, Any] = {"higher_is_better": not args.lower_is_better}

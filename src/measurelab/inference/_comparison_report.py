@@ -372,12 +372,12 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     matrices, then every table collapsed; with ``files`` the JSON and every figure as PNG
     and SVG beside the page."""
     from measurelab import pages
-    from measurelab._util.files import atomic_write_bytes as _write
-    from measurelab._util.files import check_output_path
+    from measurelab._util.pageset import check_page_set, side_path, write_page_set
     from measurelab._util.validation import check_flag
 
-    path = check_output_path(path, "path")
     files = check_flag(files, "files")
+    tails = [".json"] + [f"-{stem}.{ext}" for stem in FIGURE_STEMS for ext in ("png", "svg")]
+    path = check_page_set(path, tails if files else [], "path")
     check_title(title)
     plt = _fig.pyplot()
     body = _first_screen(cmp)
@@ -400,13 +400,18 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
         body.append(f"<p class='no-print'>All numbers: <a href='{pages.escape(path.stem)}"
                     ".json'>JSON</a>.</p>")
     page = pages.document(title, "\n".join(body))
-    _write(path, page.encode("utf-8"))
+    out = {path: page.encode("utf-8")}
     if files:
-        _write(path.with_name(path.stem + ".json"), cmp.to_json().encode("utf-8"))
+        out[side_path(path, ".json")] = cmp.to_json().encode("utf-8")
         for stem, data in rendered.items():
             for ext, blob in data.items():
-                _write(path.with_name(f"{path.stem}-{stem}.{ext}"), blob)
+                out[side_path(path, f"-{stem}.{ext}")] = blob
+    write_page_set(out)  # all or nothing
     return path
+
+
+#: the stems of every figure a comparison's page may write beside it
+FIGURE_STEMS = ("forest", "curves", "decision", "confusion")
 
 
 def repr_html(cmp: Any) -> str:

@@ -102,13 +102,12 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
     import matplotlib.pyplot as plt
 
     from measurelab import pages
-    from measurelab._util.files import atomic_write_bytes as _write
-    from measurelab._util.files import check_output_path
+    from measurelab._util.pageset import check_page_set
     from measurelab._util.validation import check_flag
 
-    if path is not None:
-        path = check_output_path(path, "path")
     files = check_flag(files, "files")
+    if path is not None:
+        path = check_page_set(path, ["-cd.png", "-cd.svg"] if files else [], "path")
     ax = res.plot()
     fig = ax.figure
     png = pages.figure_bytes(fig)
@@ -146,8 +145,11 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
     page = pages.document(title, "\n".join(body))
     if path is None:
         return page
-    _write(path, page.encode("utf-8"))
+    from measurelab._util.pageset import side_path, write_page_set
+
+    out = {path: page.encode("utf-8")}
     if files:
-        _write(path.with_name(path.stem + "-cd.png"), png)
-        _write(path.with_name(path.stem + "-cd.svg"), svg)
+        out[side_path(path, "-cd.png")] = png
+        out[side_path(path, "-cd.svg")] = svg
+    write_page_set(out)  # all or nothing
     return path
