@@ -19,7 +19,7 @@ Examples
 >>> check_page_set(d / "cmp.json", [".json"], "path")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-measurelab.exceptions.MeasurelabError: path ...cmp.json' is also the name of the page's JSON written beside it; name the page .html
+measurelab.exceptions.MeasurelabError: path ...cmp.json' is also the name of the page's JSON ...
 """
 
 from __future__ import annotations
@@ -33,7 +33,10 @@ from typing import Any
 from measurelab._util.files import check_output_path, file_mode
 from measurelab.exceptions import MeasurelabError
 
-__all__ = ["check_page_set", "side_path", "write_page_set"]
+__all__ = ["COMPARISON_FIGURES", "check_page_set", "side_path", "write_page_set"]
+
+#: the figures a classifier comparison's page may write beside it (PNG and SVG each)
+COMPARISON_FIGURES = ("forest", "curves", "decision", "confusion")
 
 
 def side_path(page: Path, tail: str) -> Path:

@@ -89,9 +89,9 @@ def check_common(args: argparse.Namespace) -> None:
     if args.chunk_rows < 1:
         raise MeasurelabError(f"--chunk-rows must be at least 1, got {args.chunk_rows}")
     if args.html is not None:
-        from measurelab.inference._comparison_report import FIGURE_STEMS
+        from measurelab._util.pageset import COMPARISON_FIGURES
 
-        output_file(args.html, "--html", (".json", *(f"-{f}.{e}" for f in FIGURE_STEMS
+        output_file(args.html, "--html", (".json", *(f"-{f}.{e}" for f in COMPARISON_FIGURES
                                                      for e in ("png", "svg"))))
     args.level = _level(args.ci)
     n_boot = integer(args.n_boot, "--n-boot", minimum=1)

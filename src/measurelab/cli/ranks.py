@@ -121,10 +121,9 @@ def read_table(args: argparse.Namespace) -> Any:
 
     import pandas as pd
 
+    from measurelab._util.validation import binary_content
     from measurelab.io import source_name
     from measurelab.io.frames import CSV_FLOATS, check_header, csv_header
-
-    from measurelab._util.validation import binary_content
 
     name = source_name(args.file)
     if args.file != "-" and "://" in str(args.file):  # pandas would fetch a URL

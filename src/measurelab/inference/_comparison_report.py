@@ -372,11 +372,17 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     matrices, then every table collapsed; with ``files`` the JSON and every figure as PNG
     and SVG beside the page."""
     from measurelab import pages
-    from measurelab._util.pageset import check_page_set, side_path, write_page_set
+    from measurelab._util.pageset import (
+        COMPARISON_FIGURES,
+        check_page_set,
+        side_path,
+        write_page_set,
+    )
     from measurelab._util.validation import check_flag
 
     files = check_flag(files, "files")
-    tails = [".json"] + [f"-{stem}.{ext}" for stem in FIGURE_STEMS for ext in ("png", "svg")]
+    tails = [".json"] + [f"-{stem}.{ext}" for stem in COMPARISON_FIGURES
+                          for ext in ("png", "svg")]
     path = check_page_set(path, tails if files else [], "path")
     check_title(title)
     plt = _fig.pyplot()
@@ -409,9 +415,6 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     write_page_set(out)  # all or nothing
     return path
 
-
-#: the stems of every figure a comparison's page may write beside it
-FIGURE_STEMS = ("forest", "curves", "decision", "confusion")
 
 
 def repr_html(cmp: Any) -> str:

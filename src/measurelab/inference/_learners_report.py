@@ -12,7 +12,6 @@ Examples
 from __future__ import annotations
 
 import math
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -149,24 +148,23 @@ def plot(cmp: Any) -> Any:
 
 
 # -------------------------------------------------------------------------- pages
-def _write(path: Path, data: bytes) -> None:
-    from measurelab._util.files import atomic_write_bytes
-
-    atomic_write_bytes(path, data)
-
-
 def _page_options(path: Any, title: Any, rope: Any, files: Any) -> tuple[Any, bool, Any]:
     """A page's options, checked before any work: the path (None: return the text), the
     title, the rope (None: no Bayesian verdicts) and whether to write files beside it."""
-    from measurelab._util.files import check_output_path
+    from measurelab._util.pageset import check_page_set
     from measurelab._util.validation import check_flag, check_real
 
-    if path is not None:
-        path = check_output_path(path, "path")
+    files = check_flag(files, "files")
+    if path is not None:  # the page and both kinds of side files, before any work
+        path = check_page_set(path, PAGE_TAILS if files else (), "path")
     check_title(title)
     if rope is not None:
         rope = check_real(rope, "rope", low=0.0)
-    return path, check_flag(files, "files"), rope
+    return path, files, rope
+
+
+#: the files a learners page may write beside it
+PAGE_TAILS = (".json", "-folds.csv", "-folds.png", "-folds.svg")
 
 
 def _fold_csv(frame: Any) -> bytes:
@@ -237,12 +235,15 @@ def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool)
     page = pages.document(title, "\n".join(body))
     if path is None:
         return page
-    _write(path, page.encode("utf-8"))
+    from measurelab._util.pageset import side_path, write_page_set
+
+    out = {path: page.encode("utf-8")}
     if files:
-        _write(path.with_name(path.stem + ".json"), cmp.to_json().encode("utf-8"))
-        _write(path.with_name(path.stem + "-folds.csv"), _fold_csv(folds))
-        _write(path.with_name(path.stem + "-folds.png"), png)
-        _write(path.with_name(path.stem + "-folds.svg"), svg)
+        out[side_path(path, ".json")] = cmp.to_json().encode("utf-8")
+        out[side_path(path, "-folds.csv")] = _fold_csv(folds)
+        out[side_path(path, "-folds.png")] = png
+        out[side_path(path, "-folds.svg")] = svg
+    write_page_set(out)  # all or nothing
     return path
 
 
@@ -353,9 +354,12 @@ def datasets_html(res: Any, path: Any, *, title: str, rope: float | None,
     page = pages.document(title, "\n".join(body))
     if path is None:
         return page
-    _write(path, page.encode("utf-8"))
+    from measurelab._util.pageset import side_path, write_page_set
+
+    out = {path: page.encode("utf-8")}
     if files:
-        _write(path.with_name(path.stem + "-folds.csv"), _fold_csv(folds))
+        out[side_path(path, "-folds.csv")] = _fold_csv(folds)
+    write_page_set(out)  # all or nothing
     return path
 
 

@@ -364,7 +364,8 @@ def multi_frame_stats(
             i = int(np.argmax(np.abs(P.sum(axis=1) - 1.0)))
             raise MeasurelabError(
                 f"{name}, row {first + i}: the two --proba-cols sum to "
-                f"{sum_message(P[i].sum())}, not 1 (tolerance {SUM_TOLERANCE:g}), so they are not class probabilities; to compare two models pass several "
+                f"{sum_message(P[i].sum())}, not 1 (tolerance {SUM_TOLERANCE:g}), so they "
+                "are not class probabilities; to compare two models pass several "
                 "--score-col (measurelab.compare_classifiers)"
             ) from None
     return multi_stats_from_indices(yi, P, tuple(matcher.names), w)

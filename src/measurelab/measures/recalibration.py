@@ -228,9 +228,10 @@ def decomposition(t: ScoreTable, score: str = "brier") -> Decomposition:
     [0.323733, 0.318257, 0.693147, 0.698623]
     """
     if score not in SCORES:
-        from measurelab.exceptions import MeasurelabError
+        from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 
-        raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES}")
+        cls = MeasurelabError if isinstance(score, str) else MeasurelabTypeError
+        raise cls(f"score={score!r} is not valid; expected one of {SCORES}")
     key = ("recalibration.decomposition", score)
     if key in t.memo:
         return t.memo[key]

@@ -43,8 +43,8 @@ from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
 from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable, class_indices
-from measurelab.stats.scoretable import ScoreTable
 from measurelab.stats.probrows import settle_rows
+from measurelab.stats.scoretable import ScoreTable
 
 
 def build_stats(
@@ -133,7 +133,8 @@ def check_two_columns(P: np.ndarray, where: str = "y_score") -> None:
         i = int(np.argmax(dev))
         raise MeasurelabError(
             f"{where} has two columns whose rows do not sum to 1 (row {i + 1} sums to "
-            f"{sum_message(P[i].sum())}; tolerance {SUM_TOLERANCE:g}), so they are not class probabilities; to compare two models "
+            f"{sum_message(P[i].sum())}; tolerance {SUM_TOLERANCE:g}), so they are not class "
+            "probabilities; to compare two models "
             "use measurelab.compare_classifiers (command line: several --score-col); for "
             "one binary model pass the positive-class column alone"
         )
