@@ -229,11 +229,17 @@ def check_thresholds(thresholds: Any, name: str = "thresholds") -> np.ndarray:
     >>> check_thresholds([0.1, 0.2]).tolist(), check_thresholds(0.3).tolist()
     ([0.1, 0.2], [0.3])
     """
+    from measurelab._util.validation import short_repr
+    from measurelab.exceptions import MeasurelabTypeError
+
+    raw = np.asarray(thresholds, dtype=object)
+    if thresholds is None or isinstance(thresholds, str | bytes) or any(
+            isinstance(v, str | bytes | bool) or v is None for v in raw.reshape(-1).tolist()):
+        raise MeasurelabTypeError(f"{name} must be threshold probabilities (numbers in "
+                                  f"[0, 1)), got {short_repr(thresholds)}")
     try:
         ts = np.asarray(thresholds, dtype=np.float64)
     except (TypeError, ValueError):
-        from measurelab._util.validation import short_repr
-
         raise MeasurelabError(f"{name} must be threshold probabilities (numbers in [0, 1)), "
                               f"got {short_repr(thresholds)}") from None
     if ts.ndim == 0:
