@@ -298,7 +298,7 @@ def test_page_named_as_its_own_json_is_refused(tmp_path):
 
 def test_side_file_taken_by_a_folder_leaves_nothing(tmp_path):
     (tmp_path / "c-forest.png").mkdir()
-    with pytest.raises(MeasurelabError, match=r"'c-forest.png' written beside the page .* "
+    with pytest.raises(MeasurelabError, match=r"'c-forest.png' written beside the page, .* "
                                               "is a folder"):
         _cmp().to_html(tmp_path / "c.html")
     assert [p.name for p in tmp_path.iterdir()] == ["c-forest.png"]
