@@ -349,10 +349,7 @@ def multi_frame_stats(
     y = _label_column(df[label_col].to_numpy(), label_col, name, first, "row")
     yi = matcher.indices(y, label_col, name, first)
     P = _probability_matrix(df, proba_cols, name, first)
-    if first == 1:
-        P, _ = settle_rows(P, name)
-    else:  # a later chunk: rows numbered from its first
-        P, _ = settle_rows(P, f"{name} (rows from {first})")
+    P, _ = settle_rows(P, name, first)
     w = None
     if weight_col is not None:
         w = _numeric_column(df[weight_col].to_numpy(), "weight", weight_col, name, first, "row",

@@ -53,12 +53,13 @@ def row_sum_tolerance(dtype: Any, k: int) -> float:
     return max(SUM_TOLERANCE, k * eps)
 
 
-def settle_rows(P: Any, where: str) -> tuple[np.ndarray, float]:
+def settle_rows(P: Any, where: str, first_row: int = 1) -> tuple[np.ndarray, float]:
     """``P`` (n × k) as float64 with the rows that sum to 1 only within the tolerance
     (:func:`row_sum_tolerance` of its own dtype) divided by their sums, and that tolerance.
 
     Rows within float64 rounding of 1 are used as given; a :class:`UserWarning` naming
-    ``where`` says how many rows were renormalised. Rows beyond the tolerance are returned
+    ``where`` says how many rows were renormalised (rows numbered from ``first_row``: the
+    number of the first row in a file read in chunks). Rows beyond the tolerance are returned
     as given: the caller refuses them or warns.
 
     Examples
@@ -87,7 +88,8 @@ def settle_rows(P: Any, where: str) -> tuple[np.ndarray, float]:
 
         warnings.warn(
             f"{where}: {int(near.sum())} of {out.shape[0]} probability rows were renormalised "
-            f"to sum to 1 (each was within the tolerance {tol:g}; the furthest, row {i + 1}, "
+            f"to sum to 1 (each was within the tolerance {tol:g}; the furthest, row "
+            f"{first_row + i}, "
             f"summed to {float(sums[i])!r})", UserWarning, stacklevel=3)
     return out, tol
 
