@@ -118,6 +118,8 @@ def compare_classifiers(
     seed: Any = UNSET,
     average: str | None = "macro",
     labels: Any = None,
+    groups: Any = None,
+    by: Any = None,
 ) -> ClassifierComparison:
     """Compare several models scored on the same cases: values, intervals, paired tests.
 
@@ -166,6 +168,12 @@ def compare_classifiers(
     labels : array-like, optional
         k classes only: the class labels in the order of the probability columns (default:
         the sorted labels of ``y_true``); a class no case belongs to is then kept.
+    groups : array-like of shape (n,), optional
+        Binary only: a cluster id per case (e.g. the patient of each image). The intervals
+        and tests then account for the clusters (:mod:`measurelab.inference.structured`).
+    by : array-like of shape (n,), optional
+        Binary only: a subgroup label per case; adds ``.by_group()``, ``.gaps()`` and
+        ``.group_differences()`` (:mod:`measurelab.inference.structured`).
 
     Returns
     -------
@@ -199,6 +207,9 @@ def compare_classifiers(
     items = model_items(models)
     model_names([k for k, _ in items])
     arrays = [v for _k, v in items]
+    if (groups is not None or by is not None) and (
+            mc.is_multiclass_input(y_raw, arrays) or labels is not None):
+        raise MeasurelabError("groups= and by= apply to binary input only so far")
     if mc.is_multiclass_input(y_raw, arrays) or (labels is not None and np.size(labels) > 2):
         return MultiClassComparison(**mc.prepare_multiclass(
             y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
@@ -213,6 +224,14 @@ def compare_classifiers(
     names, scores = _models(items, y_raw.size)
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
+    if groups is not None or by is not None:
+        from measurelab.inference.structured import structured_comparison
+
+        return structured_comparison(
+            y, names, scores, w, groups=groups, by=by, measures=measures, level=level,
+            n_boot=n_boot, random_state=random_state, ci_method=ci_method,
+            inclusive=inclusive, threshold=threshold, progress=progress, n_jobs=n_jobs,
+            stratify=stratify, base=ClassifierComparison, choose=_choose)
     design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
     stats = [BinaryStats(table=t, threshold=threshold, inclusive=inclusive)
              for t in design.tables]
@@ -481,6 +500,8 @@ class ClassifierComparison:
                     _auc, p10, p01 = self._delong()
                     _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+                elif pm.startswith("clustered"):
+                    row.update(self._clustered_pair(a, b, k, level))
                 elif pm == "none":
                     from measurelab.inference.calibration import withheld_reason
 

@@ -209,6 +209,8 @@ def evaluate(
     n_jobs: int | None = None,
     stratify: bool = False,
     seed: Any = UNSET,
+    groups: Any = None,
+    by: Any = None,
 ) -> EvaluationResult:
     """Evaluate predictions with many measures from one pass over the data.
 
@@ -267,6 +269,13 @@ def evaluate(
         positives and negatives apart (a design that fixed the class counts).
     seed : int, numpy Generator or None, optional
         Another name for ``random_state`` (give one of them).
+    groups : array-like of shape (n,), optional
+        With ``ci``, binary input: a cluster id per case (e.g. the patient of each image);
+        the intervals then resample clusters, AUC's is Obuchowski's clustered DeLong
+        (:mod:`measurelab.inference.structured`).
+    by : array-like of shape (n,), optional
+        With ``ci``, binary input: a subgroup label per case; the result adds
+        ``.by_group()``, ``.gaps()`` and ``.group_differences()``.
 
     Returns
     -------
@@ -301,6 +310,14 @@ def evaluate(
             )
         return _binary_per_class(stats, measures, y_true, pos_label)
     result = compute_measures(stats, measures, average=average)
+    if groups is not None or by is not None:
+        from measurelab.metrics.structured import structured_evaluation
+
+        return structured_evaluation(
+            y_true, y_score, result, ci, stats=stats, groups=groups, by=by,
+            pos_label=pos_label, sample_weight=sample_weight, ci_method=ci_method,
+            n_boot=n_boot, random_state=random_state, progress=progress, n_jobs=n_jobs,
+            stratify=stratify)
     if ci is None:
         return result
     if not isinstance(stats, BinaryStats):
