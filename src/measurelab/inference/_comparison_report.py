@@ -233,6 +233,7 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
         out.append(("forest", "Values and differences with their intervals",
                     "forest plot: each headline measure's interval per model and per pair",
                     cmp.plot_intervals(headline(cmp))))
+    out += getattr(cmp, "_page_figures", list)()  # subgroups: the per-group forest plot
     out.append(("curves",
                 "One-vs-rest ROC and precision–recall curves per class" if multi else
                 "ROC and precision–recall curves, reliability",
@@ -336,6 +337,7 @@ def _tables(cmp: Any) -> list[str]:
             out.append(pages.details(
                 f"All paired tests ({len(t)} rows; Holm-adjusted over all rows; * p_holm < "
                 f"{alpha:.2g})", pages.table(t, index=False, sortable=True, marks=marks)))
+    out += getattr(cmp, "_page_tables", list)()  # subgroups: per group, gaps
     from measurelab.inference import decision as _decision
 
     if level is not None and _decision.applies(cmp):

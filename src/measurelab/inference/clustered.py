@@ -208,14 +208,12 @@ class ClusterDesign(CaseDesign):
         super().__init__(tables, rows, y, weight, stratify=stratify)
         self.cluster = np.asarray(cluster, dtype=np.int64)
         self.n_clusters = int(self.cluster.max(initial=-1)) + 1
-        first = np.zeros(self.n_clusters, dtype=bool)
         pos_any = np.bincount(self.cluster[self.y], minlength=self.n_clusters) > 0
         neg_any = np.bincount(self.cluster[~self.y], minlength=self.n_clusters) > 0
         #: every cluster holds cases of one class only
         self.pure = bool(not (pos_any & neg_any).any())
-        del first
         #: clusters with no positive come first in the canonical order when pure
-        self.n_clusters0 = int(np.count_nonzero(~pos_any)) if self.pure else 0
+        self.n_clusters0 = int(np.count_nonzero(~pos_any))
         #: the clusters of each class are resampled apart (stratify and pure)
         self.by_class = self.stratify and self.pure
         self._expand = np.concatenate([self.cluster, [self.n_clusters]])
@@ -268,8 +266,9 @@ class ClusterDesign(CaseDesign):
 
     def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
         """Delete-a-group jackknife over clusters: the group of every case is its
-        cluster's."""
-        if self.by_class:
+        cluster's (each class's clusters spread over the groups when every cluster is of
+        one class, as the case design spreads each class's cases)."""
+        if self.pure:
             g0 = jackknife_groups(self.n_clusters0, rng, n_groups)
             g1 = jackknife_groups(self.n_clusters - self.n_clusters0, rng, n_groups)
             gc = np.concatenate([g0, g1])

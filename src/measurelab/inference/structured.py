@@ -562,6 +562,29 @@ class StructuredComparison:
         return pd.DataFrame(rows, columns=["model", "measure", "group_a", "group_b", "diff",
                                            "lo", "hi", "p", "p_holm"])
 
+    def _page_figures(self) -> list[tuple[str, str, str, Any]]:
+        """The page's per-group forest plot (with ``by`` and intervals)."""
+        if self._by is None or self.level is None:
+            return []
+        return [("groups", "Values per group with their intervals",
+                 "forest plot: each measure's value and interval per model and per group",
+                 self.plot_groups())]
+
+    def _page_tables(self) -> list[str]:
+        """The page's tables of the subgroups: per group, the largest gaps, the pairs."""
+        if self._by is None or self.level is None:
+            return []
+        from measurelab import pages
+
+        bg, gp, gd = self.by_group(), self.gaps(), self.group_differences()
+        return [pages.details(f"Values per group ({len(bg)} rows)",
+                              pages.table(bg, index=False, sortable=True)),
+                pages.details(f"Largest gap between groups per measure, fairness gaps "
+                              f"({len(gp)} rows; Holm over the rows)",
+                              pages.table(gp, index=False, sortable=True)),
+                pages.details(f"Differences between every pair of groups ({len(gd)} rows)",
+                              pages.table(gd, index=False, sortable=True))]
+
     def plot_groups(self, measures: list[str] | None = None) -> Any:
         """A per-group forest plot: a panel per measure, a row per (model, group) with its
         value and interval.
