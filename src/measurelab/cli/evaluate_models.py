@@ -48,6 +48,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="resample positives and negatives separately (a test set whose class "
                         "counts were fixed by design); default: resample the cases jointly, "
                         "as fits a random sample")
+    from measurelab.cli._structure import add_structure_arguments
+
+    add_structure_arguments(p)  # --group-col, --by-col
 
 
 def parse_pos_label(text: str) -> Any:
@@ -75,7 +78,9 @@ def wanted(args: argparse.Namespace) -> bool:
     column groups, --ci or --html)."""
     cols = args.score_col or []
     groups = getattr(args, "proba_cols", None) or []
-    return len(cols) > 1 or len(groups) > 1 or args.ci is not None or args.html is not None
+    return (len(cols) > 1 or len(groups) > 1 or args.ci is not None or args.html is not None
+            or getattr(args, "group_col", None) is not None
+            or getattr(args, "by_col", None) is not None)
 
 
 def check_common(args: argparse.Namespace) -> None:
@@ -212,13 +217,16 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
             raise MeasurelabError("--average applies to multi-class input (--proba-cols)")
         options = dict(threshold=args.threshold, pos_label=pos_label,
                        inclusive=args.inclusive)
+    from measurelab.cli._structure import format_structure, read_structure
+
+    options.update(read_structure(args, len(y)))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
                                 random_state=seed_value, ci_method=args.ci_method,
                                 sample_weight=w,
                                 n_jobs=n_jobs, stratify=bool(args.stratify), **options)
-        out = r.to_json() if args.json else format_comparison(r)
+        out = r.to_json() if args.json else format_comparison(r) + format_structure(r)
         if args.html is not None:
             r.to_html(args.html)
     shown: set[str] = set()
