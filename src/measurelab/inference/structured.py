@@ -371,7 +371,20 @@ class StructuredComparison:
         g = self._group_run()
         level = g["level"]
         methods = self._methods()
-        nm = len(self._measures)
+        cells = [(a, gi, j) for a in range(len(self.names)) for gi in range(len(g["labels"]))
+                 for j, m in enumerate(self._measures)
+                 if methods[m.name] in iv.REPLICATE_METHODS]
+        boot = {}
+        if cells:  # every bootstrap cell in one call (one inversion for all)
+            ia, ig, ij = (np.array(x) for x in zip(*cells, strict=True))
+            bi = iv.BootstrapIntervals(
+                g["reps"][:, ia, ig, ij].T, g["theta"][ia, ig, ij], g["vals"][ia, ig, ij],
+                g["jack"][:, ia, ig, ij].T,
+                np.array([methods[self._measures[j].name] != "bootstrap-percentile"
+                          for j in ij]),
+                level, iv.range_bounds([self._measures[j] for j in ij]))
+            for i, c in enumerate(cells):
+                boot[c] = (float(bi.lo[i]), float(bi.hi[i]), str(bi.method[i]))
         rows = []
         for a, name in enumerate(self.names):
             for gi, lab in enumerate(g["labels"]):
@@ -379,19 +392,13 @@ class StructuredComparison:
                 for j, m in enumerate(self._measures):
                     v = float(g["vals"][a, gi, j])
                     meth = methods[m.name]
-                    if meth in iv.REPLICATE_METHODS or meth == "none":
-                        if meth == "none":
-                            from measurelab.inference.calibration import withheld_reason
+                    if (a, gi, j) in boot:
+                        lo, hi, text = boot[(a, gi, j)]
+                    elif meth == "none":
+                        from measurelab.inference.calibration import withheld_reason
 
-                            lo = hi = math.nan
-                            text = withheld_reason(m.name)
-                        else:
-                            bi = self._boot_rows(
-                                g["reps"][:, a, gi, j][:, None], g["theta"][a, gi, j:j + 1],
-                                np.array([v]), g["jack"][:, a, gi, j][:, None],
-                                iv.range_bounds([m]),
-                                meth != "bootstrap-percentile")
-                            lo, hi, text = float(bi.lo[0]), float(bi.hi[0]), str(bi.method[0])
+                        lo = hi = math.nan
+                        text = withheld_reason(m.name)
                     elif meth.startswith("clustered-delong"):
                         cl = self._design.cluster[take[:-1]]
                         _u, cl = np.unique(cl, return_inverse=True)
@@ -416,7 +423,6 @@ class StructuredComparison:
                         text = "cluster-" + text
                     rows.append({"model": name, "group": lab, "measure": m.name, "value": v,
                                  "lo": float(lo), "hi": float(hi), "method": text})
-        del nm
         self._cache["by_group"] = rows
         return pd.DataFrame(rows, columns=["model", "group", "measure", "value", "lo", "hi",
                                            "method"])
