@@ -372,3 +372,27 @@ def test_small_coverage_simulation():
     assert cell["clustered-delong single"] >= 0.85
     assert cell["clustered-delong paired"] >= 0.85
     assert cell["case auc single"] < cell["clustered-delong single"]
+
+
+def test_unpaired_with_clusters_sums_the_clustered_variances():
+    ya, a, _b, ca = clustered_data(30, 4, 0.3, 20)
+    yb, _a2, b, cb = clustered_data(25, 5, 0.3, 21)
+    r = ml.compare_unpaired(ya, a, yb, b, measures=["auc", "f1"], groups_a=ca, groups_b=cb,
+                            n_boot=200)
+    t = r.tests().set_index("measure")
+    ta, va, *_ = brute_obuchowski(a[ya == 1], a[ya == 0], ca[ya == 1], ca[ya == 0])
+    tb, vb, *_ = brute_obuchowski(b[yb == 1], b[yb == 0], cb[yb == 1], cb[yb == 0])
+    assert abs(t.loc["auc", "diff"] - (ta - tb)) < 1e-12
+    assert abs(t.loc["auc", "se"] - math.sqrt(va + vb)) < 1e-12
+    assert t.loc["auc", "method"] == "clustered-delong-unpaired"
+    assert t.loc["f1", "interval"].startswith("cluster-bootstrap")
+    with pytest.raises(MeasurelabError, match="groups_a and groups_b together"):
+        ml.compare_unpaired(ya, a, yb, b, groups_a=ca)
+
+
+def test_curve_bands_resample_clusters():
+    y, a, _b, cid = clustered_data(40, 5, 0.6, 22)
+    r = compare_classifiers(y, {"a": a}, measures=["auc"], groups=cid, n_boot=100)
+    assert isinstance(r._design, ClusterDesign)   # the bands draw from the design
+    fig = r.plot()
+    assert len(fig.axes) >= 2

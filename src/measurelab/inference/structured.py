@@ -58,6 +58,7 @@ from measurelab.inference.clustered import (
     group_labels,
     obuchowski_variance,
     warn_mixed_clusters,
+    z_test,
 )
 from measurelab.measures.compute import compute_measures, prime_block
 from measurelab.stats.bundle import BinaryStats
@@ -151,6 +152,32 @@ def max_t_pvalue(values: np.ndarray, reps: np.ndarray) -> float:
         t_b = np.nanmax(np.abs(db_arr[:, keep] - d_arr[keep]) / se[keep], axis=1)
     t_b = t_b[np.isfinite(t_b)]
     return float((1 + np.count_nonzero(t_b >= t_obs)) / (t_b.size + 1))
+
+
+def clustered_unpaired(a: Any, b: Any, level: float) -> dict[str, float]:
+    """AUC_a − AUC_b of two models on two clustered test sets (one model each): the z-test
+    and interval on the sum of their clustered DeLong variances (the test sets are
+    independent, so the variances add).
+
+    Examples
+    --------
+    >>> from measurelab import compare_unpaired
+    >>> y = [0, 1, 0, 1, 0, 1, 0, 1]
+    >>> r = compare_unpaired(y, [.1, .9, .2, .6, .7, .8, .3, .4], y,
+    ...                      [.2, .4, .5, .6, .1, .9, .3, .7], measures=["auc"],
+    ...                      groups_a=[0, 0, 1, 1, 2, 2, 3, 3], groups_b=[0, 0, 1, 1, 2, 2, 3, 3])
+    >>> r.tests()["method"].tolist()
+    ['clustered-delong-unpaired']
+    """
+    out = []
+    for c in (a, b):
+        auc, p10, p01 = c._delong()
+        c10, c01 = c._cluster_of_placements()
+        out.append((float(auc[0]), obuchowski_variance(p10[0], p01[0], c10, c01,
+                                                       c._design.n_clusters)))
+    diff = out[0][0] - out[1][0]
+    lo, hi, se, z, p = z_test(diff, out[0][1] + out[1][1], level)
+    return {"lo": lo, "hi": hi, "se": se, "z": z, "p": p}
 
 
 _CLASSES: dict[type, type] = {}

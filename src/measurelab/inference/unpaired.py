@@ -75,6 +75,8 @@ def compare_unpaired(
     progress: bool | None = None,
     n_jobs: int | None = None,
     seed: Any = UNSET,
+    groups_a: Any = None,
+    groups_b: Any = None,
 ) -> UnpairedComparison:
     """Compare model A on test set A with model B on test set B (unpaired).
 
@@ -97,6 +99,10 @@ def compare_unpaired(
         As :func:`~measurelab.compare_classifiers`.
     seed : int, numpy Generator or None, optional
         Another name for ``random_state`` (give one of them).
+    groups_a, groups_b : array-like, optional
+        A cluster id per case of each test set (give both): each test set's bootstrap
+        resamples its clusters and AUC's unpaired test sums the two clustered DeLong
+        variances (``clustered-delong-unpaired``, a z-test).
 
     Returns
     -------
@@ -120,10 +126,13 @@ def compare_unpaired(
     common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,
                   threshold=threshold, pos_label=pos_label, inclusive=inclusive,
                   stratify=stratify, progress=progress, n_jobs=n_jobs)
+    if (groups_a is None) != (groups_b is None):
+        raise MeasurelabError("give groups_a and groups_b together (a cluster id per case of "
+                              "each test set), or neither")
     ca = compare_classifiers(y_a, {na: s_a}, random_state=seeds[0],
-                             sample_weight=sample_weight_a, **common)
+                             sample_weight=sample_weight_a, groups=groups_a, **common)
     cb = compare_classifiers(y_b, {nb: s_b}, random_state=seeds[1],
-                             sample_weight=sample_weight_b, **common)
+                             sample_weight=sample_weight_b, groups=groups_b, **common)
     if ca._names_m != cb._names_m:
         raise MeasurelabError(
             f"the measures that apply differ between the two test sets ({ca._names_m} and "
@@ -160,6 +169,9 @@ class UnpairedComparison:
             return "none"
         if m in ("debiased-wald", "bootstrap-se"):
             return "bootstrap-se"
+        if k == "auc" and m in ("delong", "delong-logit") and getattr(self._a, "clustered",
+                                                                      False):
+            return "clustered-delong-unpaired"
         return "delong-unpaired" if k == "auc" and m in ("delong", "delong-logit") \
             else "bootstrap"
 
@@ -224,14 +236,21 @@ class UnpairedComparison:
                 iv.warn_nonfinite(f"the difference in {k} of {self.names[0]!r} and "
                                   f"{self.names[1]!r}", iv.Interval(d, lo, hi, method),
                                   inf_share, nan_share, **notes)
+            elif row["method"] == "clustered-delong-unpaired":
+                from measurelab.inference.structured import clustered_unpaired
+
+                row.update(clustered_unpaired(self._a, self._b, self.level))
             else:
                 r = delong_unpaired(self._a._design.tables[0], self._b._design.tables[0],
                                     self.level)
                 row.update(lo=r["lo"], hi=r["hi"], p=r["p"], se=r["se"], z=r["z"],
                            df=r["df"], interval="delong-unpaired")
+            if getattr(self._a, "clustered", False) and row["interval"].startswith("boot"):
+                row["interval"] = "cluster-" + row["interval"]
             row["interval"] = ev.method_with_evidence(
                 row["interval"], self._a._measures[j], bounds=(row["lo"], row["hi"]),
-                unpaired=True, level=self.level, design=ev.design_name(
+                unpaired=True, level=self.level, design="cluster" if getattr(
+                    self._a, "clustered", False) else ev.design_name(
                     self._a._design.stratify,
                     weighted=self._a._w is not None or self._b._w is not None))
             rows.append(row)
