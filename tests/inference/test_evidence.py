@@ -327,7 +327,7 @@ def test_shipped_evidence_loads() -> None:
     t = ev.evidence_table()
     assert set(t.measure) <= set(registry.names())
     assert set(t.classes) <= {"binary", "k"} and set(t.kind) <= set(ev.KINDS)
-    assert set(t.design) <= {"random", "fixed"}
+    assert set(t.design) <= {"random", "fixed", "cluster"}  # cluster: issue 31
 
 
 @pytest.mark.parametrize("multiclass", [False, True])
