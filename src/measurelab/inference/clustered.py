@@ -155,10 +155,12 @@ def canonical_order(y: np.ndarray, scores: list[np.ndarray], weight: np.ndarray 
     return order, rank
 
 
-def cluster_order(codes: np.ndarray, rank: np.ndarray) -> np.ndarray:
+def cluster_order(codes: np.ndarray, rank: np.ndarray,
+                  order: np.ndarray | None = None) -> np.ndarray:
     """The position of every cluster in the canonical order of clusters: by the sorted
     canonical ranks of its cases, compared as sequences (clusters with the same sequence
-    are interchangeable). ``codes``: cluster code per case; ``rank``: canonical rank.
+    are interchangeable). ``codes``: cluster code per case; ``rank``: canonical rank;
+    ``order``: the canonical case order, when known (one stable sort instead of two).
 
     Examples
     --------
@@ -166,7 +168,11 @@ def cluster_order(codes: np.ndarray, rank: np.ndarray) -> np.ndarray:
     [1, 0, 2]
     """
     g = int(codes.max(initial=-1)) + 1
-    o = np.lexsort([rank, codes])
+    if order is None:
+        o = np.lexsort([rank, codes])
+    else:  # cases by cluster, each cluster's in canonical order
+        key = codes[order].astype(np.int64) * codes.size + np.arange(codes.size)
+        o = order[np.argsort(key)]  # unique keys: any sort is stable
     c_sorted, r_sorted = codes[o], rank[o]
     sizes = np.bincount(codes, minlength=g)
     starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
@@ -240,7 +246,7 @@ class ClusterDesign(CaseDesign):
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         tables = [ScoreTable.from_arrays(y, s, w) for s in scores]
         order, rank = canonical_order(y, scores, w, list(extra))
-        pos = cluster_order(np.asarray(groups, dtype=np.int64), rank)
+        pos = cluster_order(np.asarray(groups, dtype=np.int64), rank, order)
         rows = [np.searchsorted(t.scores, np.asarray(s, dtype=np.float64)[order])
                 for t, s in zip(tables, scores, strict=True)]
         d = cls(tables, rows, y[order], None if w is None else w[order],
