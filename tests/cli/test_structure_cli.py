@@ -68,3 +68,18 @@ def test_bad_group_col(capsys, csv, argv, message):
                           "label", *argv)
     assert code == 2
     assert message in err and "Traceback" not in err
+
+
+def test_by_col_json_has_the_group_tables(capsys, csv):
+    path, f = csv
+    code, out, _err = run(capsys, "versus", path, "--score-col", "a", "--score-col", "b",
+                          "--label-col", "label", "--by-col", "sex", "--measures", "acc",
+                          "--n-boot", 200, "--json")
+    assert code == 0
+    got = json.loads(out)
+    r = ml.compare_classifiers(f["label"], {"a": f["a"], "b": f["b"]}, by=f["sex"],
+                               measures=["acc"], n_boot=200)
+    want = r.gaps()
+    assert [g["measure"] for g in got["gaps"]] == want["measure"].tolist()
+    assert [g["gap"] for g in got["gaps"]] == pytest.approx(want["gap"].tolist(), rel=1e-12)
+    assert {row["group"] for row in got["by_group"]} == {"f", "m"}

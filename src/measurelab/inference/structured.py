@@ -595,6 +595,28 @@ class StructuredComparison:
         return pd.DataFrame(rows, columns=["model", "measure", "group_a", "group_b", "diff",
                                            "lo", "hi", "p", "p_holm"])
 
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison's JSON-ready dict and, with ``by`` and intervals, the records of
+        :meth:`by_group`, :meth:`gaps` and :meth:`group_differences` (NaN → null).
+
+        Examples
+        --------
+        >>> from measurelab import compare_classifiers
+        >>> s = [.1, .9, .4, .6, .3, .2, .7, .8]
+        >>> r = compare_classifiers([0, 1] * 4, {"m": s}, measures=["acc"],
+        ...                         by=list("aaaabbbb"), n_boot=100)
+        >>> sorted(r.to_dict())
+        ['by_group', 'gaps', 'group_differences', 'models', 'pairs', 'verdicts']
+        """
+        from measurelab.jsonable import to_jsonable
+
+        out = super().to_dict()  # type: ignore[misc]
+        if self._by is not None and self.level is not None:
+            for key, frame in (("by_group", self.by_group()), ("gaps", self.gaps()),
+                               ("group_differences", self.group_differences())):
+                out[key] = to_jsonable(frame.to_dict("records"))
+        return out
+
     def _page_figures(self) -> list[tuple[str, str, str, Any]]:
         """The page's per-group forest plot (with ``by`` and intervals)."""
         if self._by is None or self.level is None:
