@@ -23,10 +23,10 @@ from measurelab.measures._rules import ece_bins
 from measurelab.measures.agreement import _kappa_matrix, _mcc_matrix
 from measurelab.measures.base import Measure, average_rows
 from measurelab.measures.basic import _multiclass_acc, _multiclass_bacc, _multiclass_err, sens
+from measurelab.measures.calibration.binned import _ece_multi
 from measurelab.measures.probability import (
     EPS,
     _brier_multi,
-    _ece_multi,
     _mxe_multi,
     _rms_multi,
     _top_k_multi,
