@@ -53,6 +53,8 @@ from measurelab._util.validation import (
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
+from measurelab.inference import bootstrap as bt
+from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
@@ -213,7 +215,7 @@ def compare_classifiers(
     names, scores = _models(items, y_raw.size)
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
-    design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
+    design = bt.CaseDesign.from_cases(y, scores, w, stratify=stratify)
     stats = [BinaryStats(table=t, threshold=threshold, inclusive=inclusive)
              for t in design.tables]
     probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
@@ -237,7 +239,7 @@ class ClassifierComparison:
     """
 
     def __init__(self, *, names: list[str], y: np.ndarray, scores: list[np.ndarray],
-                 weight: np.ndarray | None, design: iv.CaseDesign, stats: list[BinaryStats],
+                 weight: np.ndarray | None, design: bt.CaseDesign, stats: list[BinaryStats],
                  measures: list[Measure], values: list[Any], level: float | None,
                  n_boot: int, random_state: Any, ci_method: str | None, inclusive: bool,
                  threshold: float, progress: bool | None, n_jobs: int = 1) -> None:
@@ -303,7 +305,7 @@ class ClassifierComparison:
             return "mcnemar"
         return "bootstrap"
 
-    def _boot(self) -> tuple[list[str], iv.BootstrapRun]:
+    def _boot(self) -> tuple[list[str], bt.BootstrapRun]:
         """Measures needing replicates and the run (replicates, estimates, jackknife)."""
         if "boot" in self._cache:
             return self._cache["boot"]
@@ -313,7 +315,7 @@ class ClassifierComparison:
                 if methods[k] in iv.REPLICATE_METHODS
                 or (pairs and self._pair_method(k) in ("bootstrap", "bootstrap-se"))]
         k = len(self.names)
-        run = iv.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
+        run = bt.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
         if need:
             ms = [self._measures[self._names_m.index(x)] for x in need]
             # the jackknife serves BCa's acceleration: of a model's interval, and of every
@@ -326,10 +328,10 @@ class ClassifierComparison:
         self._cache["boot"] = (need, run)
         return self._cache["boot"]
 
-    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
+    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
         """The bootstrap of the rows ``need`` (measures ``ms``) of every model (``bca``:
         with the jackknife)."""
-        return iv.run_bootstrap(self._design, ms, self.n_boot, self.random_state,
+        return bt.run_bootstrap(self._design, ms, self.n_boot, self.random_state,
                                 thresholds=[(self.threshold, self._inclusive)]
                                 * len(self.names),
                                 jackknife=bca, progress=self._progress, n_jobs=self._n_jobs)
@@ -338,7 +340,7 @@ class ClassifierComparison:
         """AUCs and placements (models × positives, models × negatives) for DeLong."""
         if "delong" not in self._cache:
             d = self._design
-            self._cache["delong"] = iv.delong_components(d.tables, d.rows, d.y)
+            self._cache["delong"] = dlm.delong_components(d.tables, d.rows, d.y)
         return self._cache["delong"]
 
     def _interval_rows(self) -> list[dict[str, Any]]:
@@ -353,12 +355,12 @@ class ClassifierComparison:
         if cells:
             col = [need.index(self._names_m[j]) for _a, j in cells]
             rows_a = [a for a, _j in cells]
-            bi = iv.BootstrapIntervals(
+            bi = bt.BootstrapIntervals(
                 run.reps[:, rows_a, col].T, run.theta[rows_a, col],
                 np.array([self._vals[a, j] for a, j in cells]),
                 run.jack[:, rows_a, col].T,
                 np.array([methods[self._names_m[j]] == "bootstrap-bca" for _a, j in cells]),
-                level, iv.range_bounds([self._measures[j] for _a, j in cells]))
+                level, bt.range_bounds([self._measures[j] for _a, j in cells]))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
                            bi.undefined[i], bi.notes(i), math.nan)
@@ -457,9 +459,9 @@ class ClassifierComparison:
                               for m, a, b, c in zip(ms, ia, ib, col, strict=True)])
             bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
                             for _a, _b, j in cells])
-            bi = iv.BootstrapIntervals(
+            bi = bt.BootstrapIntervals(
                 dr.T, theta, diffs, dj.T, bca, level,
-                iv.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
+                bt.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], _of_distance(ms[i], bi.method[i]),
                            bi.infinite[i], bi.undefined[i], bi.notes(i))
@@ -479,7 +481,7 @@ class ClassifierComparison:
                        "se": math.nan, "z": math.nan, "interval": pm}
                 if pm == "delong":
                     _auc, p10, p01 = self._delong()
-                    _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
+                    _d, lo, hi, se, z, p = dlm.delong_paired_placements(p10, p01, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
                 elif pm == "none":
                     from measurelab.inference.calibration import withheld_reason
@@ -976,7 +978,7 @@ class MultiClassComparison(ClassifierComparison):
             k if k in ("acc", "err") or interval_kind(k) is not None else "k-class",
             self.ci_method, whole_counts=whole) for k in self._names_m}
 
-    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
+    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
         from measurelab.inference.multiclass import run_multi
 
         cols = [self._columns[self._names_m.index(x)] for x in need]

@@ -34,6 +34,7 @@ import numpy as np
 
 from measurelab._util.validation import as_1d, check_weights, show, unique_labels
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
 from measurelab.inference.bootstrap import draw_parts, jackknife_groups, run_blocks
 from measurelab.measures.base import Measure, check_average, registry
@@ -267,7 +268,7 @@ def prepare_multiclass(
 
 def run_multi(design: MultiCaseDesign, columns: list[tuple[str, Measure, int | None]],
               average: str | None, n_boot: int, random_state: Any, *, jackknife: bool,
-              progress: bool | None, n_jobs: int) -> iv.BootstrapRun:
+              progress: bool | None, n_jobs: int) -> bt.BootstrapRun:
     """Every column (measure, class) of every model on ``n_boot`` replicates, in blocks."""
     import warnings
 
@@ -295,7 +296,7 @@ def run_multi(design: MultiCaseDesign, columns: list[tuple[str, Measure, int | N
     with warnings.catch_warnings(), one_blas_thread():
         warnings.simplefilter("ignore")
         return run_blocks(design, evaluate, (k, len(columns)), n_boot,
-                          iv.rng_of(random_state), jackknife=jackknife, progress=progress,
+                          bt.rng_of(random_state), jackknife=jackknife, progress=progress,
                           n_jobs=n_jobs)
 
 

@@ -471,7 +471,7 @@ def _from_data(y_true: Any, scores: Any, pos_label: Any, ncases: float | None,
                null: bool = True) -> PowerResult:
     from measurelab._util.validation import as_1d, binarize, check_same_length, check_scores
     from measurelab.inference.bootstrap import CaseDesign
-    from measurelab.inference.intervals import delong_cov
+    from measurelab.inference.delong import delong_cov
 
     if y_true is None:
         raise MeasurelabError("scores were given without y_true: give the pilot's labels")
