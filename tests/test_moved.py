@@ -25,6 +25,9 @@ MOVED = [
     ("measurelab.inference.intervals", "delong", "measurelab.inference.delong"),
     ("measurelab.inference.intervals", "CaseDesign", "measurelab.inference.bootstrap"),
     ("measurelab.inference.intervals", "bca_interval", "measurelab.inference.bootstrap"),
+    ("measurelab.inference.classifiers", "compare_classifiers", "measurelab.inference.compare"),
+    ("measurelab.inference.classifiers", "MultiClassComparison",
+     "measurelab.inference.multiclass"),
 ]
 
 

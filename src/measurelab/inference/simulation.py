@@ -135,7 +135,7 @@ def simulate_power(
     >>> abs(r.power - a) < 4 * r.se + 0.02
     True
     """
-    from measurelab.inference.classifiers import compare_classifiers
+    from measurelab.inference.compare import compare_classifiers
     from measurelab.inference.intervals import proportion_interval
     from measurelab.measures.base import registry
     from measurelab.progress import progress_bar

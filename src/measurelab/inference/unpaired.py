@@ -40,12 +40,9 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference.classifiers import (
-    ClassifierComparison,
-    _num,
-    _of_distance,
-    compare_classifiers,
-)
+from measurelab.inference._comparison_report import _num
+from measurelab.inference.classifiers import ClassifierComparison, _of_distance
+from measurelab.inference.compare import compare_classifiers
 from measurelab.measures.base import Measure
 
 __all__ = ["UnpairedComparison", "compare_unpaired"]

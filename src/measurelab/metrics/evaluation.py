@@ -408,8 +408,7 @@ def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: An
     case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
     cases for the rest; its method texts already say what the coverage studies found)."""
     from measurelab.inference import intervals as iv
-    from measurelab.inference.classifiers import MultiClassComparison
-    from measurelab.inference.multiclass import prepare_multiclass
+    from measurelab.inference.multiclass import MultiClassComparison, prepare_multiclass
 
     if check_average(average) is None:
         raise MeasurelabError(
