@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
                                  rn=0.5 if args.r is None else args.r,
                                  ra=0.5 if args.r is None else args.r)
     else:
-        from measurelab.cli.evaluate_models import read_models
+        from measurelab.cli._models import read_models
 
         args.weight_col = None
         y, models, _w, pos_label = read_models(args)
