@@ -28,6 +28,8 @@ MOVED = [
     ("measurelab.inference.classifiers", "compare_classifiers", "measurelab.inference.compare"),
     ("measurelab.inference.classifiers", "MultiClassComparison",
      "measurelab.inference.multiclass"),
+    ("measurelab.inference.power", "Binormal", "measurelab.inference.simulation"),
+    ("measurelab.inference.power", "Resample", "measurelab.inference.simulation"),
 ]
 
 

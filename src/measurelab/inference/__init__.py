@@ -59,9 +59,9 @@ _LAZY = {
                     "measurelab.inference.significance"),
     **dict.fromkeys(("UnpairedComparison", "compare_unpaired"), "measurelab.inference.unpaired"),
     **dict.fromkeys(("NetBenefitComparison",), "measurelab.inference.decision"),
-    **dict.fromkeys(("Binormal", "PowerResult", "Resample", "power_roc_test"),
-                    "measurelab.inference.power"),
-    **dict.fromkeys(("SimulatedPower", "simulate_power"), "measurelab.inference.simulation"),
+    **dict.fromkeys(("PowerResult", "power_roc_test"), "measurelab.inference.power"),
+    **dict.fromkeys(("Binormal", "Resample", "SimulatedPower", "simulate_power"),
+                    "measurelab.inference.simulation"),
 }
 __all__ = [
     "BayesComparison",
