@@ -1,4 +1,4 @@
-"""The population's calibration measures (measures/debiased_calibration.py): the cells from
+"""The population's calibration measures (measures/calibration/debiased.py): the cells from
 their definition, the estimate from a pair loop, exact unbiasedness by enumerating every
 label vector, the decomposition identity, blocks equal to single tables."""
 
