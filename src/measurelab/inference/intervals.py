@@ -49,10 +49,6 @@ from measurelab.stats.scoretable import ScoreTable
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
 BOOTSTRAP_METHODS = ("bootstrap-bca", "bootstrap-percentile")
 CI_METHODS = (*PROPORTION_METHODS, "delong-logit", "delong", *BOOTSTRAP_METHODS)
-#: the calibration measures' own methods (:mod:`measurelab.inference.calibration`): an
-#: analytic interval of an unbiased estimate, a Wald interval on the bootstrap's standard
-#: error, none (withheld); ``ci_method`` does not override them
-CALIBRATION_METHODS = ("debiased-wald", "bootstrap-se", "none")
 
 #: proportion measures: name -> (numerator, denominator) as functions of the counts
 PROPORTIONS = {

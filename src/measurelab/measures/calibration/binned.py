@@ -27,7 +27,8 @@ from measurelab.stats.scoretable import ScoreTable
 __all__ = ["ece", "ece_block"]
 
 
-def _ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> float:
+def ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> float:
+    """The k-class ECE: binned ECE of the top-label confidences (Guo et al. 2017)."""
     return ece(stats.rows.confidence, n_bins=n_bins)
 
 
@@ -61,7 +62,7 @@ def ece_block(blk: TableBlock, n_bins: int = 10) -> np.ndarray:
     statistic="scores",
     higher_is_better=False,
     aliases=("expected_calibration_error",),
-    multiclass=_ece_multi,
+    multiclass=ece_multi,
     main_param="n_bins",
     source="Naeini, Cooper & Hauskrecht 2015 (equal-width bins)",
     block=ece_block,
