@@ -264,8 +264,10 @@ def generated_source() -> str:
 
 from measurelab.metrics import _measures  # noqa: E402  (the generated functions)
 
-#: the built-in measures (registered when measurelab.measures is imported)
-_BUILT_IN = tuple(m.name for m in registry)
+#: the built-in measures: those the library's own measure modules define (a measure a
+#: user or a test registers later is not built in)
+_BUILT_IN = tuple(m.name for m in registry
+                  if m.formula.__module__.startswith("measurelab.measures."))
 
 #: the built-in measures' functions, by name: the generated module's, or built here for a
 #: built-in measure the generated module lacks (regenerate it: tools/generate_metrics.py)
