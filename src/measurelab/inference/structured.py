@@ -46,6 +46,8 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import bootstrap as bt
+from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference.bootstrap import CaseDesign, rng_of, run_blocks
@@ -368,8 +370,8 @@ class StructuredComparison:
 
     def _boot_rows(self, reps: np.ndarray, theta: np.ndarray, value: np.ndarray,
                    jack: np.ndarray, bounds: np.ndarray, bca: bool
-                   ) -> iv.BootstrapIntervals:
-        return iv.BootstrapIntervals(reps.T, theta, value, jack.T,
+                   ) -> bt.BootstrapIntervals:
+        return bt.BootstrapIntervals(reps.T, theta, value, jack.T,
                                      np.full(value.size, bca), self._need_level(), bounds)
 
     def by_group(self) -> Any:
@@ -404,12 +406,12 @@ class StructuredComparison:
         boot = {}
         if cells:  # every bootstrap cell in one call (one inversion for all)
             ia, ig, ij = (np.array(x) for x in zip(*cells, strict=True))
-            bi = iv.BootstrapIntervals(
+            bi = bt.BootstrapIntervals(
                 g["reps"][:, ia, ig, ij].T, g["theta"][ia, ig, ij], g["vals"][ia, ig, ij],
                 g["jack"][:, ia, ig, ij].T,
                 np.array([methods[self._measures[j].name] != "bootstrap-percentile"
                           for j in ij]),
-                level, iv.range_bounds([self._measures[j] for j in ij]))
+                level, bt.range_bounds([self._measures[j] for j in ij]))
             for i, c in enumerate(cells):
                 boot[c] = (float(bi.lo[i]), float(bi.hi[i]), str(bi.method[i]))
         rows = []
@@ -429,7 +431,7 @@ class StructuredComparison:
                     elif meth.startswith("clustered-delong"):
                         cl = self._design.cluster[take[:-1]]
                         _u, cl = np.unique(cl, return_inverse=True)
-                        _auc, p10, p01 = iv.delong_components(gd.tables, gd.rows, gd.y)
+                        _auc, p10, p01 = dlm.delong_components(gd.tables, gd.rows, gd.y)
                         var = obuchowski_variance(p10[a], p01[a], cl[gd.y], cl[~gd.y],
                                                   int(cl.max(initial=-1)) + 1)
                         lo, hi, _se = clustered_delong_interval(
@@ -580,7 +582,7 @@ class StructuredComparison:
         jack = (np.stack([g["jack"][:, a, x, j] - g["jack"][:, a, y, j]
                           for a, x, y, j in cells], axis=1)
                 if g["jack"].size else np.empty((0, len(cells))))
-        bnd = iv.range_bounds([self._measures[j] for *_r, j in cells], difference=True)
+        bnd = bt.range_bounds([self._measures[j] for *_r, j in cells], difference=True)
         for i, (*_r, j) in enumerate(cells):
             lo_r, hi_r = (float(x) for x in self._measures[j].range)
             if math.isfinite(lo_r) and math.isfinite(hi_r):
