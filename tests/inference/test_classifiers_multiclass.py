@@ -170,8 +170,10 @@ def test_errors(data):
         ml.compare_classifiers(y, {"a": models["a"], "z": np.full((y.size, 5), 0.2)})
     with pytest.raises(MeasurelabError, match="which is no class"):
         ml.compare_classifiers(y, {"a": np.where(y == 0, 9, y)})
-    with pytest.raises(MeasurelabError, match="1-d"):  # (n, 2) of two classes: as before
-        ml.compare_classifiers(y % 2, {"a": np.full((y.size, 2), 0.5)})
+    # (n, 2) of two classes: predict_proba's binary output, its positive column (issue 33)
+    two = ml.compare_classifiers(y % 2, {"a": np.full((y.size, 2), 0.5)}, ci=None)
+    assert two.values().equals(ml.compare_classifiers(y % 2, {"a": np.full(y.size, 0.5)},
+                                                      ci=None).values())
 
 
 def test_weights_and_threads(data):

@@ -219,6 +219,10 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
                                 sample_weight=w,
                                 n_jobs=n_jobs, stratify=bool(args.stratify), **options)
         out = r.to_json() if args.json else format_comparison(r)
+        if not args.json and hasattr(args, "output"):  # versus: the answer first
+            from measurelab.cli._answer import comparison_text
+
+            out = comparison_text(r, args.output, out if args.output != "answer" else "")
         if args.html is not None:
             r.to_html(args.html)
     shown: set[str] = set()

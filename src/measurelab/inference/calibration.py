@@ -171,6 +171,11 @@ class CalibrationTest(NamedTuple):
     measure: str
     n_resamples: int
 
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import calibration_test_repr
+
+        return calibration_test_repr(self)
+
     def verdict(self, alpha: float = 0.05) -> str:
         """'consistent with calibrated' or 'miscalibrated' at level ``alpha``.
 

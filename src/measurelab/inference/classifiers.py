@@ -45,6 +45,7 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
+    binary_score_vector,
     check_flag,
     check_scores,
     check_weights,
@@ -68,11 +69,16 @@ from measurelab.stats.checks import check_threshold_value
 __all__ = ["ClassifierComparison", "MultiClassComparison", "compare_classifiers"]
 
 
-def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
+def _models(models: Any, n: int, y_raw: np.ndarray | None = None, pos_label: Any = 1,
+            notes: list[str] | None = None) -> tuple[list[str], list[np.ndarray]]:
     items = model_items(models)
     names = model_names([k for k, _ in items])
     scores: list[np.ndarray] = []
     for name, (_k, s) in zip(names, items, strict=True):
+        if y_raw is not None:  # predict_proba's (n, 2), text predicted labels
+            s, note = binary_score_vector(s, y_raw, pos_label, f"scores of {name!r}")
+            if note is not None and notes is not None:
+                notes.append(note)
         arr = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
         if arr.size != n:
             raise MeasurelabError(
@@ -210,7 +216,8 @@ def compare_classifiers(
     if check_average(average) != "macro":
         raise MeasurelabError(
             f"average={average!r} applies to k classes only; binary input takes the default")
-    names, scores = _models(items, y_raw.size)
+    notes: list[str] = []
+    names, scores = _models(items, y_raw.size, y_raw, pos_label, notes)
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
     design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
@@ -226,7 +233,7 @@ def compare_classifiers(
         measures=used, values=values, level=level, n_boot=n_boot,
         random_state=random_state,
         ci_method=ci_method, inclusive=inclusive, threshold=threshold,
-        progress=progress, n_jobs=n_jobs,
+        progress=progress, n_jobs=n_jobs, notes=notes, pos_label=pos_label,
     )
 
 
@@ -240,8 +247,12 @@ class ClassifierComparison:
                  weight: np.ndarray | None, design: iv.CaseDesign, stats: list[BinaryStats],
                  measures: list[Measure], values: list[Any], level: float | None,
                  n_boot: int, random_state: Any, ci_method: str | None, inclusive: bool,
-                 threshold: float, progress: bool | None, n_jobs: int = 1) -> None:
+                 threshold: float, progress: bool | None, n_jobs: int = 1,
+                 notes: list[str] | None = None, pos_label: Any = 1) -> None:
         self.names = names
+        #: what was done to the input (an (n, 2) matrix's positive column, text labels)
+        self.notes = list(notes or [])
+        self.pos_label = pos_label
         self.level = level
         self.n_boot = n_boot
         #: what seeds the bootstrap and the curve bands (``random_state`` of the call)
@@ -262,6 +273,11 @@ class ClassifierComparison:
     def seed(self) -> Any:
         """Another name for :attr:`random_state` (read-only)."""
         return self.random_state
+
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import comparison_repr
+
+        return comparison_repr(self)
 
     # ------------------------------------------------------------------ values
     def values(self) -> Any:

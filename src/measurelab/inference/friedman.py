@@ -161,6 +161,11 @@ class DemsarResult:
     def n_models(self) -> int:
         return int(self.table.shape[1])
 
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import demsar_repr
+
+        return demsar_repr(self)
+
     def cd_bonferroni_dunn(self, alpha: float | None = None) -> float:
         """Critical difference of the Bonferroni–Dunn test (comparisons with one control)."""
         a = self.alpha if alpha is None else check_level(alpha, "alpha")

@@ -141,6 +141,11 @@ class UnpairedComparison:
         self.names = [a.names[0], b.names[0]]
         self._rows: list[dict[str, Any]] | None = None
 
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import unpaired_repr
+
+        return unpaired_repr(self)
+
     def values(self) -> Any:
         """Measure values: rows = measures, columns = the two models."""
         import pandas as pd
