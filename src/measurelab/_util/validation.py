@@ -632,7 +632,7 @@ def binary_score_vector(scores: Any, y_raw: np.ndarray, pos_label: Any,
     lr: an (n, 2) probability matrix; its column 1 (the probability of pos_label=1) is the score
     >>> binary_score_vector(np.array(["b", "a"]), np.array(["a", "b"]), "b")[0].tolist()
     [1.0, 0.0]
-    """  # noqa: E501
+    """
     if type(scores).__module__.startswith("pandas") and hasattr(scores, "to_numpy"):
         scores = scores.to_numpy()
     arr = np.asarray(scores)
