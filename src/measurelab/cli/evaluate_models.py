@@ -252,7 +252,8 @@ def format_comparison(r: Any) -> str:
             parts += ["", "paired tests (diff = a - b; p Holm-adjusted over all rows):",
                       r.tests().drop(columns=["se", "z"]).to_string(index=False, **fmt)]
     if len(r.names) > 1:
-        parts += ["", "preferences:", r.preferences().to_string(index=False, **fmt)]
+        parts += ["", "preferences:", r.preferences().drop(
+            columns=["p_holm", "significant", "beats"]).to_string(index=False, **fmt)]
         verdicts = r.verdicts()
         if len(verdicts):  # Sokolova's verdicts are binary
             parts += ["", "likelihood verdicts (Sokolova 2006):",

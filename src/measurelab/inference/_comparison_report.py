@@ -120,10 +120,17 @@ def describe(cmp: Any) -> str:
 HEADLINE_ROWS: tuple[str, ...] = ("auc", "ap", "apr", "brier", "mxe", "f1", "mcc", "acc")
 
 
+#: a comparison with at most this many rows shows every row on its first screen
+ALL_ROWS_UP_TO = 10
+
+
 def headline(cmp: Any) -> list[str]:
-    """The rows of the first screen: the headline measures the comparison has (at most
-    eight rows; per-class rows of a headline measure count as its rows), else its first
-    eight rows."""
+    """The rows of the first screen: every row when the comparison reports at most
+    :data:`ALL_ROWS_UP_TO` (the summary and the forest plot then cover every measure
+    reported); else the headline measures it has (at most eight rows; per-class rows of a
+    headline measure count as its rows), else its first eight rows."""
+    if len(cmp._names_m) <= ALL_ROWS_UP_TO:
+        return list(cmp._names_m)
     base = [r.split("[", 1)[0] for r in cmp._names_m]
     rows = [r for r, b in zip(cmp._names_m, base, strict=True) if b in HEADLINE_ROWS]
     return (rows or list(cmp._names_m))[:8]
@@ -178,6 +185,32 @@ def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
                           f"{a} and {b}: no significant difference on ") + _join(none))
         out.append("; ".join(parts) + ".")
     return out
+
+
+def untested_sentence(cmp: Any, rows: list[str] | None = None) -> str:
+    """The measures reported that no pair test covers (withheld intervals), named so that
+    the summary mentions every measure reported; '' when there are none.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1] * 10, {"a": [.2, .7] * 10, "b": [.4, .6] * 10},
+    ...                         measures=["acc"], n_boot=100)
+    >>> untested_sentence(r)
+    ''
+    """
+    if cmp.level is None or len(cmp.names) < 2:
+        return ""
+    rows = headline(cmp) if rows is None else rows
+    t = cmp.tests()
+    t = t[t["measure"].isin(rows)]
+    withheld = t["interval"].astype(str).str.startswith("no interval")
+    names = [m for m in dict.fromkeys(t.loc[withheld, "measure"].astype(str))
+             if m not in set(t.loc[~withheld, "measure"].astype(str))]
+    if not names:
+        return ""
+    return (f"Not tested between models (no interval; see the tests table's interval "
+            f"column): {_join(names)}.")
 
 
 def _join(items: list[str]) -> str:
@@ -355,7 +388,7 @@ def _tables(cmp: Any) -> list[str]:
         out.append(pages.details("Detectable differences (80% power)",
                                  pages.table(cmp.detectable(), index=False, sortable=True)))
     if len(cmp.names) > 1:
-        pref = cmp.preferences()
+        pref = cmp.preferences().drop(columns=["p_holm", "significant", "beats"])  # named
         out.append(pages.details("Which model each measure prefers",
                                  pages.table(pref, index=False, sortable=True)))
         verdicts = cmp.verdicts()

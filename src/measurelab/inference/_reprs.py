@@ -125,3 +125,37 @@ def calibration_test_repr(t: Any) -> str:
     extra = f", {t.n_resamples} resamples" if t.n_resamples else ""
     return (f"CalibrationTest: {t.verdict()}; {t.measure} = {t.statistic:.4g} "
             f"({t.method}{extra})")
+
+
+def noted_empty_frame(columns: list[str], note: str) -> Any:
+    """An empty DataFrame with ``columns`` that says why it is empty: ``attrs["note"]``,
+    and its printed form starts with the note.
+
+    Examples
+    --------
+    >>> t = noted_empty_frame(["a", "b"], "nothing to show for k classes")
+    >>> len(t), t.attrs["note"]
+    (0, 'nothing to show for k classes')
+    >>> print(t)
+    nothing to show for k classes
+    Empty DataFrame
+    Columns: [a, b]
+    Index: []
+    """
+    import pandas as pd
+
+    class NotedFrame(pd.DataFrame):
+        """A DataFrame whose printed form starts with its ``attrs['note']``."""
+
+        @property
+        def _constructor(self) -> Any:
+            return pd.DataFrame  # operations on it give plain frames
+
+        def __repr__(self) -> str:
+            note = self.attrs.get("note", "")
+            return (note + "\n" if note else "") + super().__repr__()
+
+    NotedFrame.__name__ = "DataFrame"  # printed as pandas prints any empty frame
+    out = NotedFrame([], columns=columns)
+    out.attrs["note"] = note
+    return out

@@ -89,6 +89,10 @@ def _models(models: Any, n: int, y_raw: np.ndarray | None = None, pos_label: Any
     return names, scores
 
 
+#: the columns of ``preferences()`` named for what they compare (beside the old ones)
+_PREFERENCE_COLUMNS = ("p_holm_vs_runner_up", "better_than_runner_up",
+                       "significantly_better_than")
+
 #: the default measures of a comparison: one of each kind of question (ranking: auc, ap;
 #: probabilities: brier, mxe; decisions at the threshold: f1, mcc, acc), no near-duplicates
 HEADLINE: tuple[str, ...] = ("auc", "ap", "brier", "mxe", "f1", "mcc", "acc")
@@ -634,7 +638,9 @@ class ClassifierComparison:
         beats``. ``p_holm`` is the Holm-adjusted p of the preferred model against the
         runner-up, ``significant`` whether it is below 1 − ci, and ``beats`` lists every
         model the preferred one is significantly better than. ``prefers`` is '' when the
-        best value is tied.
+        best value is tied. The same facts under names that say what they compare (issue
+        33): ``p_holm_vs_runner_up`` (= ``p_holm``), ``better_than_runner_up``
+        (= ``significant``) and ``significantly_better_than`` (= ``beats``).
 
         Examples
         --------
@@ -671,9 +677,13 @@ class ClassifierComparison:
                 "p_holm": p,
                 "significant": bool(not tied and p < alpha),
                 "beats": ", ".join(beats),
+                "p_holm_vs_runner_up": p,
+                "better_than_runner_up": bool(not tied and p < alpha),
+                "significantly_better_than": ", ".join(beats),
             })
         return pd.DataFrame(rows, columns=["measure", "direction", "prefers", "value",
-                                           "runner_up", "p_holm", "significant", "beats"])
+                                           "runner_up", "p_holm", "significant", "beats",
+                                           *_PREFERENCE_COLUMNS])
 
     # -------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
@@ -892,6 +902,7 @@ class ClassifierComparison:
         Calibration (test by consistency resampling): good miscalibrated (p = 0.002); poor miscalibrated (p = 0.001).
         """  # noqa: E501
         lines = [*_report.pair_sentences(self), _report.best_sentence(self)]
+        lines += [x for x in [_report.untested_sentence(self)] if x]
         calib = _report.calibration_sentence(self) if self.level is not None else ""
         return "\n".join(lines + ([calib] if calib else []))
 
@@ -1012,18 +1023,25 @@ class MultiClassComparison(ClassifierComparison):
         return np.argmax(self._design.P[a], axis=1) == self._design.yi
 
     def verdicts(self) -> Any:
-        """Sokolova's verdicts are defined for two classes: an empty table for k classes.
+        """Sokolova's verdicts are defined for two classes: an empty table for k classes,
+        which says why (its ``attrs["note"]``, shown when it is printed).
 
         Examples
         --------
         >>> r = compare_classifiers([0, 1, 2], {"a": [0, 1, 2]}, measures=["acc"], ci=None)
         >>> len(r.verdicts())
         0
+        >>> print(r.verdicts())  # doctest: +ELLIPSIS
+        No verdicts: Sokolova's likelihood verdicts compare two classes' ...
         """
-        import pandas as pd
+        from measurelab.inference._reprs import noted_empty_frame
 
-        return pd.DataFrame([], columns=["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a",
-                                         "dp_band_b"])
+        return noted_empty_frame(
+            ["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a", "dp_band_b"],
+            "No verdicts: Sokolova's likelihood verdicts compare two classes' likelihood "
+            "ratios (rho+, rho-), which a k-class task does not have; for one class against "
+            "the rest compare the models on that class's binary labels and scores with "
+            "compare_classifiers(y == c, {name: P[:, j]}).")
 
     def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
         """One-vs-rest ROC and PR curves of every class and model with pointwise
