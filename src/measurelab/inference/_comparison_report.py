@@ -63,6 +63,7 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
 
     plt = _fig.pyplot()
     bands = cmp.curve_bands(n_boot)
+    level = cmp.level if cmp.level is not None else 0.95
     probs = all(0.0 <= s.min() and s.max() <= 1.0 for s in cmp._scores)
     fig, axes = plt.subplots(1, 3 if probs else 2, figsize=(13 if probs else 9, 4.2))
     x = bands["grid"]
@@ -81,10 +82,10 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
         ax.set_prop_cycle(color=[_fig.colour(i) for i in range(len(cmp.names))])
         plot_reliability(cmp._y.astype(np.int8), dict(zip(cmp.names, cmp._scores,
                                                           strict=True)),
-                         band=0.9, n_boot=min(cmp.n_boot, 500), random_state=cmp.random_state,
-                         sample_weight=cmp._w, ax=ax)
-        ax.set_title("reliability (CORP; 90% consistency bands)")
-        ax.set_ylabel("recalibrated probability (CEP)")
+                         band=level, n_boot=min(cmp.n_boot, 500),
+                         random_state=cmp.random_state, sample_weight=cmp._w, ax=ax)
+        ax.set_title(f"reliability (CORP; {level:.0%} consistency bands)")  # the page's level
+        ax.set_ylabel("observed frequency of positives")
         ax.set_xlabel("predicted probability")
     for ax in axes[:2]:
         ax.legend(fontsize=8, loc="lower right" if ax is axes[0] else "best")
@@ -414,6 +415,11 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     check_title(title)
     plt = _fig.pyplot()
     body = _first_screen(cmp)
+    body += [x for x in [untested_sentence(cmp)] if x]
+    body.append(pages.provenance(provenance_items(cmp)))
+    from measurelab.measures.glossary import glossary_html
+
+    body.append(glossary_html(cmp._names_m))
     rendered: dict[str, dict[str, bytes]] = {}
     for stem, head, alt, fig in figures(cmp):
         png = pages.figure_bytes(fig)
@@ -440,6 +446,48 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
             for ext, blob in data.items():
                 _write(path.with_name(f"{path.stem}-{stem}.{ext}"), blob)
     return path
+
+
+def provenance_items(cmp: Any) -> dict[str, Any]:
+    """Where a comparison's numbers come from: the input, n, positives (or classes), the
+    threshold, the positive label, n_boot, the seed, the level, the version and the date.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1, 0, 1], {"a": [.1, .9, .2, .8]}, ci=None)
+    >>> p = provenance_items(r)
+    >>> p["n"], p["positives"], p["positive label"], p["level"]
+    ('4', '2', '1', 'none (values only)')
+    """
+    import datetime
+
+    import measurelab
+
+    d = cmp._design
+    multi = hasattr(d, "labels")
+    out: dict[str, Any] = {
+        "input": getattr(cmp, "source", None) or "arrays given to compare_classifiers",
+        "models": ", ".join(cmp.names),
+        "n": f"{(d.n if multi else len(cmp._y)):,}",
+    }
+    if multi:
+        out["classes"] = ", ".join(str(c) for c in d.labels)
+    else:
+        out["positives"] = f"{int(cmp._y.sum()):,}"
+        out["positive label"] = str(getattr(cmp, "pos_label", 1))
+        out["threshold"] = f"{cmp.threshold:g}" + (" (score ≥ t)" if cmp._inclusive else
+                                                    " (score > t)")
+    out["level"] = "none (values only)" if cmp.level is None else f"{cmp.level:.0%}"
+    if cmp.level is not None:
+        out["n_boot"] = str(cmp.n_boot)
+        out["resampling"] = "stratified by class" if d.stratify else "cases jointly"
+    out["seed"] = repr(cmp.random_state)
+    out["measurelab"] = measurelab.__version__
+    out["date"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    if getattr(cmp, "notes", []):
+        out["notes"] = "; ".join(cmp.notes)
+    return out
 
 
 def repr_html(cmp: Any) -> str:
