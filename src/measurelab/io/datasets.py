@@ -14,7 +14,7 @@ Examples
 True
 >>> datasets.load("sonar", encode=True)   # numbers a model takes; the positive class stated
 Dataset 'sonar': 208 cases, 60 numeric features (encoded); binary target: 1 = 'Rock', 0 = the rest
-"""  # noqa: E501
+"""
 
 from __future__ import annotations
 
@@ -93,7 +93,7 @@ class Dataset(tuple):
         return self[1]
 
     def __repr__(self) -> str:
-        X, y = self
+        X = self[0]
         what = (f"binary target: 1 = {self.positive!r}, 0 = the rest" if self.positive
                 is not None else f"{len(self.classes)} classes "
                 f"{'coded 0..' + str(len(self.classes) - 1) if self.encoded else 'as text'}: "

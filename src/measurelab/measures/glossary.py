@@ -114,8 +114,7 @@ def glossary_entry(name: str) -> dict[str, str]:
         "full_name": full,
         "aliases": ", ".join(a for a in m.aliases if a != m.name),
         "range": _range_text(*m.range),
-        "direction": (f"{direction} is better" if direction in ("higher", "lower")
-                      else f"{direction} is better"),
+        "direction": f"{direction} is better",
         "meaning": first,
     }
 

@@ -130,8 +130,8 @@ def decompose_score(
         ``y_score`` and ``sample_weight``)
     y_score : array-like of shape (n,), probabilities of the positive class in [0, 1]
     score : 'brier' or 'log' (or another name: 'logloss', 'log_loss', 'mxe',
-        'cross-entropy', …; see :data:`SCORE_ALIASES`) (the log loss in nats; p clipped to [ε, 1 − ε] as
-        :func:`measurelab.metrics.mxe`)
+        'cross-entropy', …; see :data:`SCORE_ALIASES`); the log loss is in nats, p clipped
+        to [ε, 1 − ε] as :func:`measurelab.metrics.mxe`
     pos_label : the positive class
     sample_weight : case weights
 
