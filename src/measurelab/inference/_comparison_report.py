@@ -58,13 +58,14 @@ def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[st
     return out
 
 
-def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
-    """:meth:`ClassifierComparison.plot` of ``cmp``."""
+def plot(cmp: Any, *, n_boot: int | None = None, reliability: bool = True) -> Any:
+    """:meth:`ClassifierComparison.plot` of ``cmp`` (``reliability=False``: without the
+    reliability panel, which the page draws as a figure of its own, a panel per model)."""
 
     plt = _fig.pyplot()
     bands = cmp.curve_bands(n_boot)
     level = cmp.level if cmp.level is not None else 0.95
-    probs = all(0.0 <= s.min() and s.max() <= 1.0 for s in cmp._scores)
+    probs = reliability and all(0.0 <= s.min() and s.max() <= 1.0 for s in cmp._scores)
     fig, axes = plt.subplots(1, 3 if probs else 2, figsize=(13 if probs else 9, 4.2))
     x = bands["grid"]
     for i, n in enumerate(cmp.names):
@@ -267,12 +268,20 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
         out.append(("forest", "Values and differences with their intervals",
                     "forest plot: each headline measure's interval per model and per pair",
                     cmp.plot_intervals(headline(cmp))))
+    from measurelab.inference import _calibration_figure as _cal
+
     out.append(("curves",
                 "One-vs-rest ROC and precision–recall curves per class" if multi else
-                "ROC and precision–recall curves, reliability",
-                "ROC and precision-recall curves with bootstrap bands", cmp.plot()))
+                "ROC and precision–recall curves",
+                "ROC and precision-recall curves with bootstrap bands",
+                cmp.plot() if multi else plot(cmp, reliability=False)))
     from measurelab.inference import decision as _decision
 
+    if _cal.applies(cmp):
+        out.append(("calibration", "Calibration: one panel per model" + (
+            " (top label: the largest probability)" if multi else ""),
+            "reliability diagram per model with its consistency band, calibration numbers "
+            "and a histogram of the predictions", _cal.figure(cmp)))
     if _decision.applies(cmp):
         out.append(("decision", "Decision curves: net benefit over threshold probabilities",
                     "decision curves with bootstrap bands, treat all and treat none",
@@ -288,12 +297,30 @@ def _after_figure(cmp: Any, stem: str) -> list[str]:
     which thresholds a model is worth using, or more useful than another)."""
     from measurelab.pages import escape
 
+    if stem == "calibration":  # where is it off? the ranges outside the band
+        return _calibration_ranges_html(cmp)
     if stem != "decision" or cmp.level is None:
         return []
     nb = cmp.net_benefit()
     lines = nb.summary().splitlines()
     return ["<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>" for x in lines)
             + "</ul>"]
+
+
+def _calibration_ranges_html(cmp: Any) -> list[str]:
+    from measurelab import pages
+    from measurelab.inference import _calibration_figure as _cal
+
+    t = _cal.calibration_ranges(cmp)
+    level = cmp.level if cmp.level is not None else 0.95
+    if not len(t):
+        return [f"<p>Every model's curve stays inside its {level:.0%} band: no range of "
+                "predictions where it is detectably off.</p>"]
+    return [f"<p>Where the curves leave their {level:.0%} bands ('below predicted': the "
+            "model predicts too high there; 'above predicted': too low). The bands are "
+            "pointwise: a short excursion can be chance; the calibration test on each panel "
+            "answers for the whole curve.</p>",
+            pages.table(t, index=False, sortable=True, float_fmt=".3g")]
 
 
 def _planning(cmp: Any) -> list[str]:
@@ -341,6 +368,9 @@ def _first_screen(cmp: Any) -> list[str]:
         parts.append("<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>"
                                                       for x in sentences) + "</ul>")
     parts.append(f"<p class='best'>{escape(best_sentence(cmp))}</p>")
+    untested = untested_sentence(cmp)
+    if untested:
+        parts.append(f"<p class='muted'>{escape(untested)}</p>")
     calib = calibration_sentence(cmp)
     if calib:
         parts.append(f"<p class='calibration'>{escape(calib)}</p>")
@@ -415,11 +445,6 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     check_title(title)
     plt = _fig.pyplot()
     body = _first_screen(cmp)
-    body += [x for x in [untested_sentence(cmp)] if x]
-    body.append(pages.provenance(provenance_items(cmp)))
-    from measurelab.measures.glossary import glossary_html
-
-    body.append(glossary_html(cmp._names_m))
     rendered: dict[str, dict[str, bytes]] = {}
     for stem, head, alt, fig in figures(cmp):
         png = pages.figure_bytes(fig)
@@ -433,6 +458,10 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
                  pages.figure(pages.png_data_uri(png), alt)]
         body += _after_figure(cmp, stem)
     body += _planning(cmp)
+    from measurelab.measures.glossary import glossary_html
+
+    body += ["<h2>What the numbers are</h2>", pages.provenance(provenance_items(cmp)),
+             glossary_html(cmp._names_m, open=True)]
     body.append("<h2>Tables</h2>")
     body += _tables(cmp)
     if files:

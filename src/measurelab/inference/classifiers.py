@@ -601,6 +601,37 @@ class ClassifierComparison:
                                  level=self.level or 0.95, n_resamples=n_resamples,
                                  sample_weight=self._w, random_state=self.random_state)
 
+    def plot_calibration(self) -> Any:
+        """The calibration figure: one panel per model (the reliability curve, its
+        consistency band at ``ci``, brier_mcb with its interval, smooth ECE and ICI, the
+        test's verdict, a histogram of the predictions); top-label for k classes.
+
+        Examples
+        --------
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> r = compare_classifiers([0, 1] * 30, {"a": [.3, .8] * 30, "b": [.4, .6] * 30},
+        ...                         measures=["brier"], n_boot=100)
+        >>> len(r.plot_calibration().axes)   # a curve and a histogram per model
+        4
+        """
+        from measurelab.inference import _calibration_figure as _cal
+
+        return _cal.figure(self)
+
+    def calibration_ranges(self) -> Any:
+        """Where each model's reliability curve leaves its consistency band ("where is
+        it off?"): ``model, from, to, observed, largest_gap, cases``.
+
+        Examples
+        --------
+        >>> r = compare_classifiers([0, 1, 0] * 60, {"m": [0.8, 0.9, 0.9] * 60}, n_boot=100)
+        >>> r.calibration_ranges()["observed"].tolist()
+        ['below predicted']
+        """
+        from measurelab.inference import _calibration_figure as _cal
+
+        return _cal.calibration_ranges(self)
+
     # ----------------------------------------------------------- verdicts etc.
     def verdicts(self) -> Any:
         """Sokolova's likelihood verdict (ρ+, ρ−) and both DP bands for each pair.
@@ -767,7 +798,7 @@ class ClassifierComparison:
         ...                         measures=["auc"], n_boot=100)
         >>> fig = r.plot()
         >>> [ax.get_title() for ax in fig.axes][:3]
-        ['ROC', 'precision–recall', 'reliability (CORP; 90% consistency bands)']
+        ['ROC', 'precision–recall', 'reliability (CORP; 95% consistency bands)']
         """
         return _report.plot(self, n_boot=n_boot)
 
