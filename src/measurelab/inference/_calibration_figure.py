@@ -142,7 +142,7 @@ def calibration_ranges(cmp: Any) -> Any:
     """
     import pandas as pd
 
-    ys, ss, _, _ = _binary_view(cmp)
+    _, ss, _, _ = _binary_view(cmp)
     w = _weight(cmp)
     rows = []
     for name, s in zip(cmp.names, ss, strict=True):
