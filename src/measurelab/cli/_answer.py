@@ -61,6 +61,8 @@ def bayes_sentences(bayes: Any, rope: float, direction: str) -> str:
                 }.get(v, f"{a} vs {b} undecided")
 
         def pr(x: float) -> str:
+            if float(x) > 0.999:
+                return "> 0.999"
             t = p_text(float(x))
             return t if t.startswith("<") else f"= {t}"
 

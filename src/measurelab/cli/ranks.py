@@ -270,6 +270,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"Bayesian {what}, rope {rope:g}:")
             print(bayes.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if args.html is not None:
+        object.__setattr__(res, "source", f"{args.file} (measurelab ranks)")  # provenance
         res.to_html(args.html, bayes=bayes)
         if not args.json:
             print(f"wrote {args.html}")

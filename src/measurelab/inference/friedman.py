@@ -253,7 +253,9 @@ class DemsarResult:
                              "p_rope": r.p_rope, "p_b_better": r.p_b_better,
                              "verdict": r.verdict(threshold)})
         cols = ["a", "b", "p_a_better", "p_rope", "p_b_better", "verdict"]
-        return pd.DataFrame(rows, columns=cols)
+        out = pd.DataFrame(rows, columns=cols)
+        out.attrs.update(rope=float(rope), method=method, threshold=threshold)  # for pages
+        return out
 
     def groups(self) -> list[list[str]]:
         """Maximal runs of models (in rank order) whose ranks lie within CD of each other.
