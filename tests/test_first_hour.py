@@ -87,7 +87,7 @@ def test_print_answers(holdout):
 
 
 def test_page_explains_itself(holdout, tmp_path):
-    _d, y, _proba, cmp = holdout
+    *_, cmp = holdout
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         page = cmp.to_html(tmp_path / "cmp.html").read_text(encoding="utf-8")
@@ -223,7 +223,9 @@ def test_calibration_panels_show_the_numbers(calibration):
         shown = next(t for t in texts if f"brier_mcb {table.loc[name, 'brier_mcb']:.3f}" in t)
         assert f"95% CI {table.loc[name, 'lo']:.3f} to {table.loc[name, 'hi']:.3f}" in shown
         assert f"smECE {ml.evaluate(y, s, measures=['smece'])['smece']:.3f}" in shown
-        assert "(no interval)" in shown and table.loc[name, "verdict"] in shown
+        verdict = str(table.loc[name, "verdict"]).replace("consistent with calibrated",
+                                                          "consistent")
+        assert "(no interval)" in shown and f"calibration test: {verdict}" in shown
     labels = {ax.get_ylabel() for ax in fig.axes} | {ax.get_xlabel() for ax in fig.axes}
     assert "observed frequency of positives" in labels and "predicted probability" in labels
     assert not any("CEP" in x for x in labels)

@@ -121,7 +121,8 @@ def panel_text(cmp: Any, row: Any) -> str:
                      f"{_fmt(row['lo'])} to {_fmt(row['hi'])})")
     lines.append(f"smECE {_fmt(row['smece'])}, ICI {_fmt(row['ici'])} (no interval)")
     if "verdict" in row and isinstance(row.get("verdict"), str):
-        lines.append(f"test: {row['verdict']}")
+        lines.append(f"calibration test: {row['verdict']}".replace(
+            "consistent with calibrated", "consistent"))
     return "\n".join(lines)
 
 
@@ -199,10 +200,10 @@ def figure(cmp: Any) -> Any:
             ax.set_ylabel(ylabel)
         row = nums.loc[name].to_dict()
         ax.text(0.03, 0.97, panel_text(cmp, row), transform=ax.transAxes, va="top",
-                ha="left", fontsize=7.5, family="monospace",
+                ha="left", fontsize=7, family="monospace",
                 bbox={"boxstyle": "round,pad=0.3", "fc": "white", "ec": "0.7", "alpha": 0.9})
         if a == 0:
-            ax.legend(loc="lower right", fontsize=7)
+            ax.legend(loc="lower right", fontsize=6.5, framealpha=0.9)
         hx.hist(ss[a], bins=25, range=(0, 1), weights=w, color=colour, alpha=0.75,
                 edgecolor="white", lw=0.4)
         hx.set_xlabel(xlabel)
