@@ -323,3 +323,39 @@ def test_k_class_comparison_names_every_measure(k, tmp_path):
         assert "top label" in page and f"({k} classes: " in repr(cmp).splitlines()[0]
         v = cmp.verdicts()
         assert len(v) == 0 and "two classes" in v.attrs["note"] and "No verdicts" in repr(v)
+
+
+@pytest.mark.parametrize("route", ["auc", "calibration_test", "reliability_diagram",
+                                   "roc_curve", "compare_unpaired", "decompose_score",
+                                   "evaluate_ci"])
+def test_every_binary_entry_point_takes_predict_proba(route):
+    g = np.random.default_rng(2)
+    y = g.integers(0, 2, 150)
+    p = np.clip(0.3 * y + 0.7 * g.random(150), 0, 1)
+    P = np.c_[1 - p, p]
+    call = {
+        "auc": lambda s: ml.metrics.auc(y, s),
+        "calibration_test": lambda s: tuple(ml.calibration_test(y, s, n_resamples=99)),
+        "reliability_diagram": lambda s: ml.reliability_diagram(y, s, n_boot=50),
+        "roc_curve": lambda s: ml.roc_curve(y, s),
+        "compare_unpaired": lambda s: ml.compare_unpaired(y, s, y[::-1], p[::-1],
+                                                          n_boot=100).values(),
+        "decompose_score": lambda s: ml.decompose_score(y, s, "logloss"),
+        "evaluate_ci": lambda s: ml.evaluate(y, s, measures=["auc", "brier"], ci=0.95,
+                                             n_boot=100, sample_weight=np.ones(150))
+        .intervals(),
+    }[route]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        two, one = call(P), call(p)   # the (n, 2) route and the score vector: identical
+    if isinstance(one, pd.DataFrame):
+        pd.testing.assert_frame_equal(two, one)
+    elif route == "roc_curve":
+        for a, b in zip(two, one, strict=True):
+            np.testing.assert_array_equal(a, b)
+    else:
+        assert two == one
+    # the column of the positive label: pos_label=0 takes column 0
+    if route == "auc":
+        assert ml.metrics.auc(y, P, pos_label=0) == pytest.approx(
+            skm.roc_auc_score(1 - y, P[:, 0]), abs=1e-12)
