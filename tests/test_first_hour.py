@@ -359,3 +359,27 @@ def test_every_binary_entry_point_takes_predict_proba(route):
     if route == "auc":
         assert ml.metrics.auc(y, P, pos_label=0) == pytest.approx(
             skm.roc_auc_score(1 - y, P[:, 0]), abs=1e-12)
+
+
+def test_every_page_has_provenance_and_glossary(tmp_path):
+    g = np.random.default_rng(4)
+    y = g.integers(0, 2, 120)
+    p = np.clip(0.3 * y + 0.7 * g.random(120), 0, 1)
+    pages_ = {"evaluate": ml.evaluate(y, p, measures=["auc", "mxe"], ci=0.9,
+                                      n_boot=100).to_html(None)}
+    X, yy = datasets.load("sonar", encode=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        lc = ml.compare_learners({"nb": GaussianNB(), "lr": LogisticRegression(max_iter=300)},
+                                 X.iloc[:, :8], yy, measures=["auc", "brier"])
+        pages_["learners"] = lc.to_html(None)
+        t = pd.DataFrame({"a": [.8, .7, .9, .6], "b": [.7, .6, .8, .65]})
+        pages_["ranks"] = demsar(t).to_html(None, bayes=demsar(t).bayes(rope=0.01))
+    for what, page in pages_.items():
+        prov = re.search(r"<p class='provenance'>(.*?)</p>", page)
+        assert prov and "measurelab: " in prov.group(1) and "date: " in prov.group(1), what
+    assert "Glossary" in pages_["evaluate"] and "Mean cross-entropy" in pages_["evaluate"]
+    assert "measures: 2" in pages_["evaluate"]
+    assert "Glossary" in pages_["learners"] and "Brier score" in pages_["learners"]
+    assert "rope: ±0.01" in pages_["ranks"] and "scores: one score per data set" in \
+        pages_["ranks"]
