@@ -22,7 +22,8 @@ import math
 from typing import Any
 
 __all__ = ["STYLESHEET", "details", "document", "escape", "figure", "figure_bytes",
-           "is_probability_column", "png_data_uri", "provenance", "table"]
+           "is_probability_column", "library_version", "png_data_uri", "provenance", "stamp",
+           "table"]
 
 #: the one stylesheet of every page (Okabe–Ito colours: blue #0072B2, vermillion #D55E00,
 #: bluish green #009E73, orange #E69F00)
@@ -111,6 +112,35 @@ def is_probability_column(name: Any) -> bool:
     """
     c = str(name).lower()
     return c in ("p", "pvalue", "p_value") or c.startswith("p_") or c.endswith("_p")
+
+
+def library_version() -> str:
+    """measurelab's version, as the running package states it (``measurelab.__version__``,
+    read from the loaded package: pages sit below it in the layers).
+
+    Examples
+    --------
+    >>> import measurelab
+    >>> library_version() == measurelab.__version__
+    True
+    """
+    import sys
+
+    return str(getattr(sys.modules.get("measurelab"), "__version__", "unknown"))
+
+
+def stamp() -> dict[str, str]:
+    """The last two items of every provenance line: the version and the UTC date.
+
+    Examples
+    --------
+    >>> sorted(stamp())
+    ['date', 'measurelab']
+    """
+    import datetime
+
+    return {"measurelab": library_version(),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
 
 
 def provenance(items: Any) -> str:

@@ -22,11 +22,9 @@ def add_output_options(p: Any) -> None:
 def comparison_text(r: Any, mode: str, tables: str) -> str:
     """A comparison's plain text: its first line (what was compared, on how many cases,
     the resampling), notes on the input and the summary sentences, then ``tables``."""
-    from measurelab.inference._reprs import comparison_header
-
     if mode == "tables":
         return tables
-    answer = [comparison_header(r)]
+    answer = [repr(r).split("\n", 1)[0]]  # the repr's first line: what was compared
     answer += [f"Note: {n}" for n in getattr(r, "notes", [])]
     if r.level is not None:
         answer.append(r.summary())
@@ -49,7 +47,8 @@ def bayes_sentences(bayes: Any, rope: float, direction: str) -> str:
     Bayesian verdicts (rope ±0.01: differences smaller count as equivalent; higher is better):
     gb better than lr: P(lr better) < 0.001, P(equivalent) = 0.01, P(gb better) = 0.99.
     """
-    from measurelab.inference._reprs import p_text
+    def p_text(p: float) -> str:
+        return "n/a" if p != p else ("< 0.001" if p < 0.001 else f"{p:.3g}")
 
     lines = [f"Bayesian verdicts (rope ±{rope:g}: differences smaller count as equivalent; "
              f"{direction} is better):"]

@@ -80,7 +80,9 @@ def numbers(cmp: Any) -> Any:
 
     import pandas as pd
 
-    from measurelab.metrics import evaluate
+    from measurelab.measures.compute import compute_measures
+    from measurelab.stats.bundle import BinaryStats
+    from measurelab.stats.scoretable import ScoreTable
 
     if "calibration_numbers" in cmp._cache:
         return cmp._cache["calibration_numbers"]
@@ -96,7 +98,8 @@ def numbers(cmp: Any) -> Any:
     for name, y, s in zip(cmp.names, ys, ss, strict=True):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            e = evaluate(y, s, measures=["smece", "ici"], sample_weight=w)
+            stats = BinaryStats(table=ScoreTable.from_arrays(y.astype(bool), s, w))
+            e = compute_measures(stats, ["smece", "ici"], probabilities_ok=True)
         row = {"model": name, "smece": float(e["smece"]), "ici": float(e["ici"])}
         if table is not None:
             r = table.loc[name]

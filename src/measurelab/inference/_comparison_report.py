@@ -489,10 +489,7 @@ def provenance_items(cmp: Any) -> dict[str, Any]:
     >>> p["n"], p["positives"], p["positive label"], p["level"]
     ('4', '2', '1', 'none (values only)')
     """
-    import datetime
-
-    import measurelab
-
+    from measurelab import pages
     d = cmp._design
     multi = hasattr(d, "labels")
     out: dict[str, Any] = {
@@ -512,8 +509,7 @@ def provenance_items(cmp: Any) -> dict[str, Any]:
         out["n_boot"] = str(cmp.n_boot)
         out["resampling"] = "stratified by class" if d.stratify else "cases jointly"
     out["seed"] = repr(cmp.random_state)
-    out["measurelab"] = measurelab.__version__
-    out["date"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out.update(pages.stamp())
     if getattr(cmp, "notes", []):
         out["notes"] = "; ".join(cmp.notes)
     return out

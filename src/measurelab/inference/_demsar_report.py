@@ -70,10 +70,7 @@ def provenance_items(res: Any, bayes: Any = None, source: Any = None) -> dict[st
     >>> p["scores"]
     'one score per data set and model (higher is better)'
     """
-    import datetime
-
-    import measurelab
-
+    from measurelab import pages
     what = (f"values of {res.measure.name} per data set and model" if res.measure is not None
             else "one score per data set and model")
     out: dict[str, Any] = {
@@ -87,8 +84,7 @@ def provenance_items(res: Any, bayes: Any = None, source: Any = None) -> dict[st
         out["rope"] = (f"±{bayes.attrs['rope']:g} (differences smaller count as "
                        "practically equivalent)")
         out["bayesian test"] = str(bayes.attrs.get("method", ""))
-    out["measurelab"] = measurelab.__version__
-    out["date"] = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    out.update(pages.stamp())
     return out
 
 

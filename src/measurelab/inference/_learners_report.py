@@ -197,9 +197,6 @@ def _tests_table(tests: Any, alpha: float) -> str:
 
 def _about(cmp: Any, comparisons: list[Any], rope: float | None) -> list[str]:
     """The page's provenance line and the glossary of its measures."""
-    import datetime
-
-    import measurelab
     from measurelab import pages
     from measurelab.measures.glossary import glossary_html
 
@@ -207,8 +204,7 @@ def _about(cmp: Any, comparisons: list[Any], rope: float | None) -> list[str]:
              "design": str(cmp.design()), "method": str(cmp.method),
              "level": f"{cmp.level:.0%}" if cmp.level is not None else None,
              "rope": None if rope is None else f"±{rope:g}",
-             "measurelab": measurelab.__version__,
-             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+             **pages.stamp()}
     return ["<h2>What the numbers are</h2>", pages.provenance(items),
             glossary_html(cmp._names_m, open=True)]
 

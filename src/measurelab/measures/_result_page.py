@@ -102,15 +102,11 @@ def plot(result: Any, measures: Any = None) -> Any:
 
 def _provenance(result: Any) -> dict[str, Any]:
     """A result page's provenance: the measures, the intervals' level, version, date."""
-    import datetime
-
-    import measurelab
-
+    from measurelab import pages
     level = getattr(result, "confidence_level", None)  # when the result carries it
     level = None if result._intervals is None or level is None else f"{float(level):.0%}"
     return {"input": "measurelab.evaluate", "measures": str(len(result)), "level": level,
-            "measurelab": measurelab.__version__,
-            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+            **pages.stamp()}
 
 
 def to_html(result: Any, path: str | Path | None, title: str) -> Any:
