@@ -13,7 +13,7 @@ Examples (shell)::
     measurelab versus preds.csv --score-col lr --score-col gb --ci none   # values only
     measurelab versus preds.csv --score-col lr --score-col gb --quiet     # the answer only
 
-(``measurelab compare`` compares *measures*, not classifiers.)
+(``measurelab compare-measures`` compares *measures*, not classifiers.)
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import argparse
 from typing import Any
 
 from measurelab.cli._answer import add_output_options
+from measurelab.cli._models import add_arguments, check_common, run_models
 from measurelab.cli._options import int_type, real_type, text_type
-from measurelab.cli.evaluate_models import add_arguments, check_common, run_models
 from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
 
