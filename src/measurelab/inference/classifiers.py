@@ -438,6 +438,7 @@ class ClassifierComparison:
         Examples
         --------
         >>> import matplotlib; matplotlib.use("Agg")
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1] * 30, {"a": [.3, .8] * 30, "b": [.4, .6] * 30},
         ...                         measures=["brier"], n_boot=100)
         >>> len(r.plot_calibration().axes)   # a curve and a histogram per model
@@ -453,6 +454,7 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0] * 60, {"m": [0.8, 0.9, 0.9] * 60}, n_boot=100)
         >>> r.calibration_ranges()["observed"].tolist()
         ['below predicted']
