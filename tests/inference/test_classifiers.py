@@ -174,7 +174,7 @@ def test_plot_and_html(three, tmp_path):
     r = ml.compare_classifiers(y, models, measures=["acc", "auc"], n_boot=100)
     fig = r.plot()
     titles = [ax.get_title() for ax in fig.axes]
-    assert titles[:3] == ["ROC", "precision–recall", "reliability (CORP; 90% consistency bands)"]
+    assert titles[:3] == ["ROC", "precision–recall", "reliability (CORP; 95% consistency bands)"]
     # the CORP curve of each model is its isotonic recalibration (PAV), drawn in the diagram
     from sklearn.isotonic import IsotonicRegression
 

@@ -226,7 +226,12 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
                                 random_state=seed_value, ci_method=args.ci_method,
                                 sample_weight=w,
                                 n_jobs=n_jobs, stratify=bool(args.stratify), **options)
+        r.source = f"{args.file} (measurelab {getattr(args, 'command', None) or 'evaluate'})"
         out = r.to_json() if args.json else format_comparison(r) + format_structure(r)
+        if not args.json and hasattr(args, "output"):  # versus: the answer first
+            from measurelab.cli._answer import comparison_text
+
+            out = comparison_text(r, args.output, out if args.output != "answer" else "")
         if args.html is not None:
             r.to_html(args.html)
     shown: set[str] = set()
@@ -256,7 +261,8 @@ def format_comparison(r: Any) -> str:
             parts += ["", "paired tests (diff = a - b; p Holm-adjusted over all rows):",
                       r.tests().drop(columns=["se", "z"]).to_string(index=False, **fmt)]
     if len(r.names) > 1:
-        parts += ["", "preferences:", r.preferences().to_string(index=False, **fmt)]
+        parts += ["", "preferences:", r.preferences().drop(
+            columns=["p_holm", "significant", "beats"]).to_string(index=False, **fmt)]
         verdicts = r.verdicts()
         if len(verdicts):  # Sokolova's verdicts are binary
             parts += ["", "likelihood verdicts (Sokolova 2006):",

@@ -48,6 +48,7 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
+    binary_score_vector,
     check_choice,
     check_same_length,
     check_scores,
@@ -171,6 +172,11 @@ class CalibrationTest(NamedTuple):
     measure: str
     n_resamples: int
 
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import calibration_test_repr
+
+        return calibration_test_repr(self)
+
     def verdict(self, alpha: float = 0.05) -> str:
         """'consistent with calibrated' or 'miscalibrated' at level ``alpha``.
 
@@ -250,6 +256,7 @@ def calibration_test(
     n_resamples = check_int(n_resamples, "n_resamples", minimum=99, maximum=10**6)
     random_state = random_state_of(random_state, UNSET, "calibration_test")
     y_raw = as_1d(y_true, "y_true")
+    y_prob = binary_score_vector(y_prob, y_raw, pos_label, "y_prob")[0]  # predict_proba's
     s = check_scores(y_prob, "y_prob")
     check_same_length(("y_true", y_raw), ("y_prob", s))
     if s.size and (float(s.min()) < 0.0 or float(s.max()) > 1.0):

@@ -56,6 +56,10 @@ from measurelab.stats.bundle import BinaryStats
 
 __all__ = ["ClassifierComparison"]
 
+#: the columns of ``preferences()`` named for what they compare (beside the old ones)
+_PREFERENCE_COLUMNS = ("p_holm_vs_runner_up", "better_than_runner_up",
+                       "significantly_better_than")
+
 
 class ClassifierComparison:
     """The result of :func:`compare_classifiers`; every table is a pandas DataFrame.
@@ -72,8 +76,12 @@ class ClassifierComparison:
                  weight: np.ndarray | None, design: bt.CaseDesign, stats: list[BinaryStats],
                  measures: list[Measure], values: list[Any], level: float | None,
                  n_boot: int, random_state: Any, ci_method: str | None, inclusive: bool,
-                 threshold: float, progress: bool | None, n_jobs: int = 1) -> None:
+                 threshold: float, progress: bool | None, n_jobs: int = 1,
+                 notes: list[str] | None = None, pos_label: Any = 1) -> None:
         self.names = names
+        #: what was done to the input (an (n, 2) matrix's positive column, text labels)
+        self.notes = list(notes or [])
+        self.pos_label = pos_label
         self.level = level
         self.n_boot = n_boot
         #: what seeds the bootstrap and the curve bands (``random_state`` of the call)
@@ -94,6 +102,11 @@ class ClassifierComparison:
     def seed(self) -> Any:
         """Another name for :attr:`random_state` (read-only)."""
         return self.random_state
+
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import comparison_repr
+
+        return comparison_repr(self)
 
     # ------------------------------------------------------------------ values
     def values(self) -> Any:
@@ -419,6 +432,39 @@ class ClassifierComparison:
                                  level=self.level or 0.95, n_resamples=n_resamples,
                                  sample_weight=self._w, random_state=self.random_state)
 
+    def plot_calibration(self) -> Any:
+        """The calibration figure: one panel per model (the reliability curve, its
+        consistency band at ``ci``, brier_mcb with its interval, smooth ECE and ICI, the
+        test's verdict, a histogram of the predictions); top-label for k classes.
+
+        Examples
+        --------
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> from measurelab.inference import compare_classifiers
+        >>> r = compare_classifiers([0, 1] * 30, {"a": [.3, .8] * 30, "b": [.4, .6] * 30},
+        ...                         measures=["brier"], n_boot=100)
+        >>> len(r.plot_calibration().axes)   # a curve and a histogram per model
+        4
+        """
+        from measurelab.inference import _calibration_figure as _cal
+
+        return _cal.figure(self)
+
+    def calibration_ranges(self) -> Any:
+        """Where each model's reliability curve leaves its consistency band ("where is
+        it off?"): ``model, from, to, observed, largest_gap, cases``.
+
+        Examples
+        --------
+        >>> from measurelab.inference import compare_classifiers
+        >>> r = compare_classifiers([0, 1, 0] * 60, {"m": [0.8, 0.9, 0.9] * 60}, n_boot=100)
+        >>> r.calibration_ranges()["observed"].tolist()
+        ['below predicted']
+        """
+        from measurelab.inference import _calibration_figure as _cal
+
+        return _cal.calibration_ranges(self)
+
     # ----------------------------------------------------------- verdicts etc.
     def verdicts(self) -> Any:
         """Sokolova's likelihood verdict (ρ+, ρ−) and both DP bands for each pair.
@@ -457,7 +503,9 @@ class ClassifierComparison:
         beats``. ``p_holm`` is the Holm-adjusted p of the preferred model against the
         runner-up, ``significant`` whether it is below 1 − ci, and ``beats`` lists every
         model the preferred one is significantly better than. ``prefers`` is '' when the
-        best value is tied.
+        best value is tied. The same facts under names that say what they compare (issue
+        33): ``p_holm_vs_runner_up`` (= ``p_holm``), ``better_than_runner_up``
+        (= ``significant``) and ``significantly_better_than`` (= ``beats``).
 
         Examples
         --------
@@ -495,9 +543,13 @@ class ClassifierComparison:
                 "p_holm": p,
                 "significant": bool(not tied and p < alpha),
                 "beats": ", ".join(beats),
+                "p_holm_vs_runner_up": p,
+                "better_than_runner_up": bool(not tied and p < alpha),
+                "significantly_better_than": ", ".join(beats),
             })
         return pd.DataFrame(rows, columns=["measure", "direction", "prefers", "value",
-                                           "runner_up", "p_holm", "significant", "beats"])
+                                           "runner_up", "p_holm", "significant", "beats",
+                                           *_PREFERENCE_COLUMNS])
 
     # -------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
@@ -564,7 +616,7 @@ class ClassifierComparison:
         ...                         measures=["auc"], n_boot=100)
         >>> fig = r.plot()
         >>> [ax.get_title() for ax in fig.axes][:3]
-        ['ROC', 'precision–recall', 'reliability (CORP; 90% consistency bands)']
+        ['ROC', 'precision–recall', 'reliability (CORP; 95% consistency bands)']
         """
         return _report.plot(self, n_boot=n_boot)
 

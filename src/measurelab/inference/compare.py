@@ -24,6 +24,7 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
+    binary_score_vector,
     check_flag,
     check_scores,
     check_weights,
@@ -48,11 +49,16 @@ from measurelab.stats.checks import check_threshold_value
 __all__ = ["HEADLINE", "compare_classifiers"]
 
 
-def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
+def _models(models: Any, n: int, y_raw: np.ndarray | None = None, pos_label: Any = 1,
+            notes: list[str] | None = None) -> tuple[list[str], list[np.ndarray]]:
     items = model_items(models)
     names = model_names([k for k, _ in items])
     scores: list[np.ndarray] = []
     for name, (_k, s) in zip(names, items, strict=True):
+        if y_raw is not None:  # predict_proba's (n, 2), text predicted labels
+            s, note = binary_score_vector(s, y_raw, pos_label, f"scores of {name!r}")
+            if note is not None and notes is not None:
+                notes.append(note)
         arr = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
         if arr.size != n:
             raise MeasurelabError(
@@ -199,7 +205,8 @@ def compare_classifiers(
     if check_average(average) != "macro":
         raise MeasurelabError(
             f"average={average!r} applies to k classes only; binary input takes the default")
-    names, scores = _models(items, y_raw.size)
+    notes: list[str] = []
+    names, scores = _models(items, y_raw.size, y_raw, pos_label, notes)
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
     if groups is not None or by is not None:
@@ -223,5 +230,5 @@ def compare_classifiers(
         measures=used, values=values, level=level, n_boot=n_boot,
         random_state=random_state,
         ci_method=ci_method, inclusive=inclusive, threshold=threshold,
-        progress=progress, n_jobs=n_jobs,
+        progress=progress, n_jobs=n_jobs, notes=notes, pos_label=pos_label,
     )

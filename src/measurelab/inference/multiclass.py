@@ -52,10 +52,11 @@ __all__ = ["MultiCaseDesign", "MultiClassComparison", "is_multiclass_input",
            "prepare_multiclass"]
 
 #: the default measures of a k-class comparison (probability rows); labels only: the
-#: threshold ones
-HEADLINE_MULTI: tuple[str, ...] = ("acc", "f1", "prec", "sens", "mcc", "kappa", "auc", "mxe",
-                                   "brier", "ece", "top_k_acc")
-THRESHOLD_MULTI: tuple[str, ...] = ("acc", "f1", "prec", "sens", "mcc", "kappa")
+#: threshold ones. One measure per question, as the binary headline (issue 33): no
+#: top_k_acc (k = 1 is accuracy again, scored differently on tied rows), no kappa (beside
+#: mcc), no prec/sens (f1 combines them), so Holm's adjustment over them stays sharp
+HEADLINE_MULTI: tuple[str, ...] = ("acc", "f1", "mcc", "auc", "mxe", "brier", "ece")
+THRESHOLD_MULTI: tuple[str, ...] = ("acc", "f1", "mcc")
 
 
 def _array(s: Any) -> np.ndarray:
@@ -385,7 +386,8 @@ class MultiClassComparison(ClassifierComparison):
         return np.argmax(self._design.P[a], axis=1) == self._design.yi
 
     def verdicts(self) -> Any:
-        """Sokolova's verdicts are defined for two classes: an empty table for k classes.
+        """Sokolova's verdicts are defined for two classes: an empty table for k classes,
+        which says why (its ``attrs["note"]``, shown when it is printed).
 
         Examples
         --------
@@ -393,11 +395,17 @@ class MultiClassComparison(ClassifierComparison):
         >>> r = compare_classifiers([0, 1, 2], {"a": [0, 1, 2]}, measures=["acc"], ci=None)
         >>> len(r.verdicts())
         0
+        >>> print(r.verdicts())  # doctest: +ELLIPSIS
+        No verdicts: Sokolova's likelihood verdicts compare two classes' ...
         """
-        import pandas as pd
+        from measurelab.inference._reprs import noted_empty_frame
 
-        return pd.DataFrame([], columns=["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a",
-                                         "dp_band_b"])
+        return noted_empty_frame(
+            ["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a", "dp_band_b"],
+            "No verdicts: Sokolova's likelihood verdicts compare two classes' likelihood "
+            "ratios (rho+, rho-), which a k-class task does not have; for one class against "
+            "the rest compare the models on that class's binary labels and scores with "
+            "compare_classifiers(y == c, {name: P[:, j]}).")
 
     def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
         """One-vs-rest ROC and PR curves of every class and model with pointwise

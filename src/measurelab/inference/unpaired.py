@@ -32,6 +32,7 @@ from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
     as_1d,
+    binary_score_vector,
     check_flag,
     check_scores,
     random_state_of,
@@ -117,6 +118,8 @@ def compare_unpaired(
             or str(names[0]) == str(names[1])):
         raise MeasurelabError(f"names must be two different names, got {names!r}")
     na, nb = (str(x) for x in names)
+    s_a = binary_score_vector(s_a, as_1d(y_a, "y_a"), pos_label, "s_a")[0]  # predict_proba
+    s_b = binary_score_vector(s_b, as_1d(y_b, "y_b"), pos_label, "s_b")[0]
     for name, v in (("s_a", s_a), ("s_b", s_b)):
         check_scores(as_1d(v.to_numpy() if hasattr(v, "to_numpy") else v, name), name)
     rng = bt.rng_of(random_state)
@@ -147,6 +150,11 @@ class UnpairedComparison:
         self.level = level
         self.names = [a.names[0], b.names[0]]
         self._rows: list[dict[str, Any]] | None = None
+
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import unpaired_repr
+
+        return unpaired_repr(self)
 
     def values(self) -> Any:
         """Measure values: rows = measures, columns = the two models."""

@@ -86,6 +86,31 @@ def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
     return t
 
 
+#: other names of the two proper scores (the measures' names and their aliases too)
+SCORE_ALIASES = {
+    "brier": "brier", "brier_score": "brier", "mse": "brier", "brier_mcb": "brier",
+    "log": "log", "logloss": "log", "log_loss": "log", "log-loss": "log", "mxe": "log",
+    "cross-entropy": "log", "cross_entropy": "log", "logloss_mcb": "log",
+}
+
+
+def score_name(score: Any) -> str:
+    """'brier' or 'log' for any name of the two scores (case and spaces ignored), or a
+    one-line error listing the names.
+
+    Examples
+    --------
+    >>> score_name("logloss"), score_name("Cross-Entropy"), score_name("mxe")
+    ('log', 'log', 'log')
+    """
+    key = score.strip().lower() if isinstance(score, str) else None
+    if key not in SCORE_ALIASES:
+        names = ", ".join(repr(k) for k in SCORE_ALIASES)
+        raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES} "
+                              f"(or another name of them: {names})")
+    return SCORE_ALIASES[key]
+
+
 def decompose_score(
     y_true: Any,
     y_score: Any = None,
@@ -104,8 +129,9 @@ def decompose_score(
     y_true : array-like of shape (n,), or a :class:`~measurelab.ScoreTable` (then omit
         ``y_score`` and ``sample_weight``)
     y_score : array-like of shape (n,), probabilities of the positive class in [0, 1]
-    score : 'brier' or 'log' (the log loss in nats; p clipped to [ε, 1 − ε] as
-        :func:`measurelab.metrics.mxe`)
+    score : 'brier' or 'log' (or another name: 'logloss', 'log_loss', 'mxe',
+        'cross-entropy', …; see :data:`SCORE_ALIASES`); the log loss is in nats, p clipped
+        to [ε, 1 − ε] as :func:`measurelab.metrics.mxe`
     pos_label : the positive class
     sample_weight : case weights
 
@@ -124,8 +150,7 @@ def decompose_score(
     >>> round(d.mcb - d.dsc + d.unc - d.score, 12)
     0.0
     """
-    if score not in SCORES:
-        raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES}")
+    score = score_name(score)
     t = _table(y_true, y_score, pos_label, sample_weight, "decompose_score")
     return ScoreDecomposition(*decomposition(t, score))
 

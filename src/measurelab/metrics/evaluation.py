@@ -21,6 +21,7 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
+    binary_score_vector,
     check_count,
     check_flag,
     check_same_length,
@@ -66,9 +67,19 @@ def build_stats(
     threshold = check_threshold_value(threshold)
     inclusive = check_flag(inclusive, "inclusive")
     score_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    if score_arr.ndim == 2 and score_arr.shape[1] == 2 and labels is None:
+        y_two = as_1d(y_true, "y_true")
+        if y_two.dtype == bool or unique_labels(y_two).size <= 2:
+            # a binary task: predict_proba's (n, 2) gives the positive class's column
+            check_same_length(("y_true", y_two), ("y_score", score_arr))
+            if score_arr.dtype.kind in "biuf":
+                check_two_columns(np.asarray(score_arr, dtype=np.float64))
+            score_arr = binary_score_vector(score_arr, y_two, pos_label)[0]
     if score_arr.ndim == 2 and score_arr.shape[1] > 1:
         return _build_multi(y_true, score_arr, labels=labels, sample_weight=sample_weight)
     y_raw = as_1d(y_true, "y_true")
+    if labels is None and score_arr.dtype.kind in "UOS" and unique_labels(y_raw).size <= 2:
+        score_arr = np.asarray(binary_score_vector(score_arr, y_raw, pos_label)[0])
     check_same_length(("y_true", y_raw), ("y_score", as_1d(score_arr, "y_score")))
     if labels is not None or (y_raw.dtype != bool and unique_labels(y_raw).size > 2):
         # more than two classes and one column: the column holds predicted labels
@@ -330,8 +341,10 @@ def evaluate(
     if sample_weight is not None:
         from measurelab.inference.bootstrap import CaseDesign
 
-        y = binarize(as_1d(y_true, "y_true"), pos_label)
-        design = CaseDesign.from_cases(y, [check_scores(y_score)],
+        y_raw = as_1d(y_true, "y_true")
+        y = binarize(y_raw, pos_label)
+        design = CaseDesign.from_cases(y, [check_scores(
+            binary_score_vector(y_score, y_raw, pos_label)[0])],
                                        check_weights(sample_weight, y.size),
                                        stratify=stratify)
     return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot,
