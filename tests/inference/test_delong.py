@@ -1,4 +1,5 @@
-"""DeLong's interval and tests (SPEC §6) against R's pROC, run live through ``Rscript``.
+"""DeLong's interval and tests (docs/METHODS.md#delong) against R's pROC, run live through
+``Rscript``.
 
 pROC 1.18's ``roc.test(paired = FALSE)`` (``delong.unpaired.test``) computes, for curves R
 and S, each AUC's DeLong variance V = S10/m + S01/n (ddof 1), the statistic

@@ -1,4 +1,4 @@
-"""``measurelab versus``: compare classifiers scored on the same cases (SPEC §6).
+"""``measurelab versus``: compare classifiers scored on the same cases (docs/METHODS.md#comparing).
 
 Every model's value with an interval, paired tests for every pair Holm-adjusted over all
 rows, the measures' preferences and (binary) Sokolova's verdicts; ``--html`` writes the

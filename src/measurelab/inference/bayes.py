@@ -4,7 +4,7 @@ Instead of a p-value, :func:`bayes_compare` gives the posterior probability that
 classifier *a* is practically better than *b*, that the two are practically equivalent
 (the difference lies inside a *region of practical equivalence*, the **rope**, given in the
 measure's units: 0.01 is one point of accuracy or AUC), or that *b* is practically better.
-Four models (SPEC §9):
+Four models (docs/METHODS.md#bayesian):
 
 * ``'correlated-t'`` — one data set, the fold scores of k-fold cross-validation repeated
   ``runs`` times: the posterior of the mean difference is Student t with n − 1 degrees of
@@ -733,7 +733,8 @@ def equicorrelated_loglik(xp: Any, mean: Any, ss: Any, n: Any, rho: Any, delta: 
 
 def _hierarchical_model(mean: Any, ss: Any, n: Any, rho: Any, delta_hi: Any,
                         std0_hi: Any, std_hi: Any) -> None:
-    """SPEC §9's hierarchical model in NumPyro; the data set means δᵢ = δ₀ + σ₀·zᵢ with
+    """The hierarchical model of Corani et al. 2017 (docs/METHODS.md#hierarchical) in NumPyro; the
+    data set means δᵢ = δ₀ + σ₀·zᵢ with
     zᵢ ~ t(ν, 0, 1), which is δᵢ ~ t(ν, δ₀, σ₀) written so that NUTS does not meet the
     funnel of σ₀ → 0 (the non-centred form: the same model)."""
     import jax.numpy as jnp

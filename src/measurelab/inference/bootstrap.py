@@ -1,4 +1,5 @@
-"""The bootstrap engine: case resampling in blocks, over a canonical order (SPEC §6).
+"""The bootstrap engine: case resampling in blocks, over a canonical order
+(docs/METHODS.md#bootstrap).
 
 * **What is resampled.** By default the cases jointly: a replicate draws n cases with
   replacement from all n (the test set is a random sample, so its class counts vary).
@@ -64,8 +65,8 @@ from measurelab.measures.compute import prime_block
 from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
-#: the fewest replicates an interval is computed from (SPEC §6): below it the tails hold a
-#: handful of replicates and the ends are noise
+#: the fewest replicates an interval is computed from (docs/METHODS.md#bootstrap-intervals):
+#: below it the tails hold a handful of replicates and the ends are noise
 MIN_BOOT = 100
 #: case multiplicities held at once (a block of replicates × cases): bounds memory
 _BLOCK_CELLS = 1 << 22

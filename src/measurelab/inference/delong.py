@@ -1,4 +1,5 @@
-"""DeLong's interval of one AUC and DeLong's unpaired test of two (SPEC §6).
+"""DeLong's interval of one AUC and DeLong's unpaired test of two (docs/METHODS.md#delong,
+#unpaired).
 
 * :func:`delong_placements`, :func:`delong_variance` — the placements of a score table
   (ties ½) and DeLong's variance of its AUC, O(rows).
