@@ -33,12 +33,10 @@ def _same(a: dict, b: dict) -> None:
             assert va == vb, (k, va, vb)  # exactly
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  host="127.0.0.1", protocol="tcp://",
-                                  dashboard_address=None) as c:
-        yield c
+@pytest.fixture
+def cluster(dask_cluster):
+    """The session's cluster (tests/conftest.py)."""
+    return dask_cluster
 
 
 def _write_parts(folder: Path, df: pd.DataFrame, cuts: list[int], row_group: int) -> None:
