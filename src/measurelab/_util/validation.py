@@ -405,26 +405,6 @@ def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
     return arr
 
 
-def _is_number(v: Any) -> bool:
-    try:
-        float(v)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def check_probabilities(y_score: np.ndarray, name: str = "y_score") -> None:
-    """Raise unless every score lies in [0, 1] (needed by probability measures)."""
-    if y_score.size == 0:
-        return
-    lo, hi = float(y_score.min()), float(y_score.max())
-    if lo < 0.0 or hi > 1.0:
-        bad = lo if lo < 0.0 else hi
-        raise MeasurelabError(
-            f"probability measures need {name} in [0, 1], got {show(bad)}"
-        )
-
-
 def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     """Return float64 non-negative weights of length ``n`` (or None)."""
     if sample_weight is None:
