@@ -38,20 +38,11 @@ def rng() -> np.random.Generator:
 def dask_cluster():
     """One Dask cluster for the whole session (two in-process workers of one thread each,
     TCP, no dashboard): every distributed test uses it rather than starting its own. A test
-    that uses it is marked ``cluster`` and put in one xdist group (below), so under
-    ``--dist loadgroup`` the session starts one cluster."""
+    that uses it is marked ``cluster`` and put in one xdist group (the root conftest.py),
+    so under ``--dist loadgroup`` the session starts one cluster."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   host="127.0.0.1", protocol="tcp://",
                                   dashboard_address=None) as c:
         yield c
 
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    # a test that uses the session's cluster is a cluster test, and the cluster tests
-    # share one xdist group, hence one worker and one cluster
-    for item in items:
-        if "dask_cluster" in getattr(item, "fixturenames", ()):
-            item.add_marker(pytest.mark.cluster)
-        if item.get_closest_marker("cluster") is not None:
-            item.add_marker(pytest.mark.xdist_group("cluster"))
