@@ -19,7 +19,7 @@ import pytest
 
 import measurelab as ml
 from measurelab._kernels import routing
-from measurelab.measures import calibration
+from measurelab.measures.calibration import cal as calibration
 from measurelab.stats.scoretable import ScoreTable
 from tests._kernels.test_routing import force_routes
 from tests.conftest import make_binary

@@ -166,7 +166,7 @@ def test_signed_rank_theta_is_the_double_sum(d, rope, w):
 def test_signed_rank_draws_are_dirichlet_in_blocks(monkeypatch):
     """The block loop: the draws of each block (Gamma(prior), then Exp(1)s, a column per
     draw) give the θ of the definition, block after block."""
-    monkeypatch.setattr(bayes_mod, "_BLOCK", 60)
+    monkeypatch.setattr(bayes_mod.dirichlet, "_BLOCK", 60)
     a, b = _datasets(5, 5, 0.01)
     r = bayes_compare(a, b, rope=0.01, method="signed-rank", n_samples=25, seed=9)
     g = np.random.default_rng(9)

@@ -41,7 +41,7 @@ def test_values_equal_evaluate_per_model(three):
         assert v[name].to_dict() == dict(ml.evaluate(y, s))
     # the default is the headline set, in its order
     d = ml.compare_classifiers(y, models, ci=None).values()
-    assert list(d.index) == list(ml.inference.classifiers.HEADLINE)
+    assert list(d.index) == list(ml.inference.compare.HEADLINE)
     assert d.to_dict() == v.loc[list(d.index)].to_dict()
     # scores that are not probabilities: the headline set without brier and mxe
     z = ml.compare_classifiers(y, {k: 3 * s - 1 for k, s in models.items()}, ci=None)

@@ -10,6 +10,7 @@ import pytest
 
 import measurelab as ml
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
 from measurelab.inference.evidence import plain_method
 from measurelab.inference.multiclass import run_multi
@@ -82,7 +83,7 @@ def test_replicates_equal_scalar_route(data):
     d = r._design
     run = run_multi(d, r._columns, r.average, B, 3, jackknife=False, progress=False,
                     n_jobs=1)
-    mult = d.draw(iv.rng_of(3), B)  # one block: the same draws as the run
+    mult = d.draw(bt.rng_of(3), B)  # one block: the same draws as the run
     labels = np.array(d.labels)
     for b in (0, 17, B - 1):
         for a in range(3):
@@ -132,7 +133,7 @@ def test_stratify_keeps_class_counts(data):
     y, models = data
     r = ml.compare_classifiers(y, models, measures=["f1"], n_boot=B, stratify=True)
     d = r._design
-    mult = d.draw(iv.rng_of(0), 50)
+    mult = d.draw(bt.rng_of(0), 50)
     per_class = np.stack([mult[:, d.yi == c].sum(axis=1) for c in range(d.k)], axis=1)
     assert np.array_equal(per_class, np.tile(d.class_n, (50, 1)).astype(float))
 

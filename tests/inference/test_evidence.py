@@ -375,3 +375,12 @@ def test_offered_intervals() -> None:
     yk, pa, _pb = probe_data(multiclass=True)
     assert np.bincount(yk).tolist() == [150, 90, 60]
     assert np.allclose(pa.sum(axis=1), 1.0)
+
+
+def test_replacing_a_measure_keeps_its_place() -> None:
+    from measurelab import registry
+
+    before = registry.names()
+    original = registry.get("acc")
+    registry.register(original, replace=True)
+    assert registry.names() == before

@@ -14,7 +14,7 @@ from scipy import stats as sps
 
 import measurelab as ml
 from measurelab import UndefinedMeasureWarning
-from measurelab.measures import calibration
+from measurelab.measures.calibration import cal as calibration
 from measurelab.stats.scoretable import ScoreTable
 from tests.conftest import make_binary
 

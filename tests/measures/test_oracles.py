@@ -181,7 +181,7 @@ def test_cal_against_sliding_windows(n, window, ties, rng):
 @pytest.mark.parametrize("ties", [True, False])
 def test_cal_both_computation_paths_agree(ties, rng, monkeypatch):
     """Closed-form pieces (many ties) and per-case expansion (few ties) give one value."""
-    from measurelab.measures import calibration
+    from measurelab.measures.calibration import cal as calibration
 
     y, s, _ = make_binary(rng, 700, ties=ties)
     monkeypatch.setattr(calibration, "_EXPAND_FACTOR", 0)  # always closed form

@@ -1,4 +1,4 @@
-"""The CORP decomposition measures (measures/recalibration.py): the hand-computed values
+"""The CORP decomposition measures (measures/calibration/corp.py): the hand-computed values
 of a six-case example, the PAV against scipy and scikit-learn, and the decomposition against
 model-diagnostics' ``decompose`` (skipped where it is not installed)."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import measurelab as ml
-from measurelab.measures.recalibration import decomposition, pav, recalibrate
+from measurelab.measures.calibration.corp import decomposition, pav, recalibrate
 from measurelab.stats.scoretable import ScoreTable
 
 Y = np.array([0, 0, 0, 1, 1, 1])

@@ -11,7 +11,7 @@ Examples (shell)::
         --proba-cols rf=rf_0,rf_1,rf_2 --json                  # k-class models
     measurelab versus preds.csv --score-col lr --score-col gb --ci none   # values only
 
-(``measurelab compare`` compares *measures*, not classifiers.)
+(``measurelab compare-measures`` compares *measures*, not classifiers.)
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from measurelab.cli._models import add_arguments, check_common, run_models
 from measurelab.cli._options import int_type, real_type, text_type
-from measurelab.cli.evaluate_models import add_arguments, check_common, run_models
 from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
 

@@ -1,6 +1,7 @@
-"""Figures and the HTML page of a classifier comparison (:mod:`measurelab.inference.classifiers`):
-ROC and precision–recall curves with bootstrap bands, the reliability diagram, and one
-self-contained page of the tables and figures.
+"""The report of a classifier comparison (:mod:`measurelab.inference.classifiers` holds the
+statistics): ROC and precision–recall curves with bootstrap bands, the reliability diagram,
+the summary in words, the JSON form, the notebook display and one self-contained page of
+the tables and figures (the forest plot and confusion matrices are :mod:`._figures`).
 
 Examples
 --------
@@ -21,6 +22,7 @@ import numpy as np
 from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import check_title
+from measurelab.jsonable import to_jsonable
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -460,3 +462,58 @@ def reliability(table: ScoreTable, bins: int = 10, level: float = 0.95
         if tot[i] > 0 and tot[i] == round(tot[i]) and pos[i] == round(pos[i]):
             lo[i], hi[i] = iv.proportion_interval(pos[i], tot[i], level)
     return mean_s, frac, lo, hi
+
+# ---------------------------------------------------------------- words, JSON, tables
+def summary(cmp: Any) -> str:
+    """:meth:`ClassifierComparison.summary` of ``cmp``."""
+    lines = [*pair_sentences(cmp), best_sentence(cmp)]
+    calib = calibration_sentence(cmp) if cmp.level is not None else ""
+    return "\n".join(lines + ([calib] if calib else []))
+
+
+def to_dict(cmp: Any) -> dict[str, Any]:
+    """:meth:`ClassifierComparison.to_dict` of ``cmp``."""
+    if cmp.level is None:
+        return {"models": {n: {k: _num(cmp._vals[a, j]) for j, k in
+                               enumerate(cmp._names_m)}
+                           for a, n in enumerate(cmp.names)}}
+    models: dict[str, dict[str, Any]] = {n: {} for n in cmp.names}
+    for r in cmp._interval_rows():
+        e = {"value": _num(r["value"]), "lo": _num(r["lo"]), "hi": _num(r["hi"]),
+             "method": r["method"]}
+        if r["measure"] == "auc":
+            e["se"] = _num(r["se"])
+        models[r["model"]][r["measure"]] = e
+    pairs = []
+    for r in cmp._test_rows():
+        e = {k: (_num(r[k]) if isinstance(r[k], float) else r[k])
+             for k in ("a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method",
+                       "interval")}
+        if r["measure"] == "auc":
+            e["se"], e["z"] = _num(r["se"]), _num(r["z"])
+        pairs.append(e)
+    verdicts = [{k: (_num(v) if isinstance(v, float) else v) for k, v in row.items()}
+                for row in cmp.verdicts().to_dict("records")]
+    return {"models": models, "pairs": pairs, "verdicts": verdicts}
+
+
+def to_json(cmp: Any) -> str:
+    """:meth:`ClassifierComparison.to_json` of ``cmp`` (strict: no NaN tokens)."""
+    import json
+
+    return json.dumps(cmp.to_dict(), allow_nan=False)
+
+
+def confusion_tables(cmp: Any) -> dict[str, Any]:
+    """:meth:`ClassifierComparison.confusion_matrices` of ``cmp``: DataFrames."""
+    import pandas as pd
+
+    labels, mats = _fig.confusion_matrices(cmp)
+    return {n: pd.DataFrame(m, index=pd.Index(labels, name="true"),
+                            columns=pd.Index(labels, name="predicted"))
+            for n, m in mats.items()}
+
+
+def _num(x: float) -> float | str | None:
+    """A number of the tables as a float for JSON (NaN → None, ±inf → "inf"/"-inf")."""
+    return to_jsonable(float(x))

@@ -14,7 +14,7 @@ measure                interval
 =====================  =================================================================
 brier_mcb              ``debiased-wald``: the unbiased estimate ± z·SE (its standard
                        error from the linear and quadratic parts of the cell
-                       U-statistics, :mod:`measurelab.measures.debiased_calibration`),
+                       U-statistics, :mod:`measurelab.measures.calibration.debiased`),
                        cut at 0 — the lower end is 0 when the data are consistent with
                        calibration
 brier_dsc, logloss_dsc ``bootstrap-se``: the estimate ± z·SE, the SE from the case
@@ -123,7 +123,7 @@ def debiased_wald(table: ScoreTable, level: float) -> Interval:
     >>> r.lo, r.method
     (0.0, 'debiased-wald')
     """
-    from measurelab.measures.debiased_calibration import estimates
+    from measurelab.measures.calibration.debiased import estimates
 
     e = estimates(table)
     raw, se = float(e.brier_mcb[0]), math.sqrt(float(e.var[0]))
@@ -260,7 +260,10 @@ def calibration_test(
     if table.total <= 0:
         raise MeasurelabError("a calibration test needs at least one case")
     if method == "spiegelhalter":
-        from measurelab.measures.calibration_test import spiegelhalter_p_value, spiegelhalter_z
+        from measurelab.measures.calibration.spiegelhalter import (
+            spiegelhalter_p_value,
+            spiegelhalter_z,
+        )
 
         z = float(spiegelhalter_z(table))
         return CalibrationTest(z, spiegelhalter_p_value(z), "spiegelhalter",
@@ -308,7 +311,7 @@ def _statistic(m: Any, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> 
 
     blk = TableBlock(scores, pos, neg, integer=True)
     if _base(m.name) == "brier_mcb":
-        from measurelab.measures.debiased_calibration import block_estimates
+        from measurelab.measures.calibration.debiased import block_estimates
 
         return np.asarray(block_estimates(blk).brier_mcb, dtype=np.float64)
     with warnings.catch_warnings(), np.errstate(all="ignore"):

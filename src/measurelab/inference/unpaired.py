@@ -37,14 +37,12 @@ from measurelab._util.validation import (
     random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import bootstrap as bt
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference.classifiers import (
-    ClassifierComparison,
-    _num,
-    _of_distance,
-    compare_classifiers,
-)
+from measurelab.inference._comparison_report import _num
+from measurelab.inference.classifiers import ClassifierComparison, _of_distance
+from measurelab.inference.compare import compare_classifiers
 from measurelab.measures.base import Measure
 
 __all__ = ["UnpairedComparison", "compare_unpaired"]
@@ -107,7 +105,7 @@ def compare_unpaired(
     """
     random_state = random_state_of(random_state, seed, "compare_unpaired")
     level = iv.check_level(ci)
-    n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
+    n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     check_flag(stratify, "stratify")
     if (not isinstance(names, tuple | list) or len(names) != 2
             or str(names[0]) == str(names[1])):
@@ -115,7 +113,7 @@ def compare_unpaired(
     na, nb = (str(x) for x in names)
     for name, v in (("s_a", s_a), ("s_b", s_b)):
         check_scores(as_1d(v.to_numpy() if hasattr(v, "to_numpy") else v, name), name)
-    rng = iv.rng_of(random_state)
+    rng = bt.rng_of(random_state)
     seeds = [int(x) for x in rng.integers(0, 2**63 - 1, 2)]
     common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,
                   threshold=threshold, pos_label=pos_label, inclusive=inclusive,
@@ -163,8 +161,8 @@ class UnpairedComparison:
         return "delong-unpaired" if k == "auc" and m in ("delong", "delong-logit") \
             else "bootstrap"
 
-    def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> iv.BootstrapRun:
-        return iv.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
+    def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> bt.BootstrapRun:
+        return bt.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
                                 thresholds=[(c.threshold, c._inclusive)],
                                 jackknife=True, progress=c._progress, n_jobs=c._n_jobs)
 
@@ -195,8 +193,8 @@ class UnpairedComparison:
                                    pair(ra.theta[0], rb.jack[:, 0, :])]).T
             bca = np.array([iv.default_method(k, self._a.ci_method, whole_counts=False)
                             != "bootstrap-percentile" for k in boot])
-            bi = iv.BootstrapIntervals(reps, theta, diff, jack, bca, self.level,
-                                       iv.range_bounds(ms, difference=True))
+            bi = bt.BootstrapIntervals(reps, theta, diff, jack, bca, self.level,
+                                       bt.range_bounds(ms, difference=True))
             for j, k in enumerate(boot):
                 cells[k] = (bi.lo[j], bi.hi[j], bi.p[j], _of_distance(ms[j], bi.method[j]),
                             bi.infinite[j], bi.undefined[j], bi.notes(j))

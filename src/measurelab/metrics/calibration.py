@@ -2,8 +2,8 @@
 Spiegelhalter's test (:func:`spiegelhalter_test`).
 
 The numbers are those of the registry's measures — ``brier_mcb``, ``brier_dsc``,
-``logloss_mcb``, ``logloss_dsc`` (:mod:`measurelab.measures.recalibration`) and
-``spiegelhalter_z`` (:mod:`measurelab.measures.calibration_test`) — computed once on the
+``logloss_mcb``, ``logloss_dsc`` (:mod:`measurelab.measures.calibration.corp`) and
+``spiegelhalter_z`` (:mod:`measurelab.measures.calibration.spiegelhalter`) — computed once on the
 data's score table, with the parts that are no measure of their own (the uncertainty, the
 score, the p-value). docs/CALIBRATION.md says which calibration number to trust for what.
 
@@ -21,8 +21,8 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from measurelab.exceptions import MeasurelabError
-from measurelab.measures.calibration_test import spiegelhalter_p_value, spiegelhalter_z
-from measurelab.measures.recalibration import SCORES, decomposition
+from measurelab.measures.calibration.corp import SCORES, decomposition
+from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value, spiegelhalter_z
 from measurelab.metrics.evaluation import build_stats
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
@@ -141,7 +141,7 @@ def spiegelhalter_test(
     √Σ w(1 − 2p)²p(1 − p) and its two-sided normal p-value 2·Φ(−|z|).
 
     z > 0: on balance too extreme (over-confident), z < 0: too cautious; see
-    :mod:`measurelab.measures.calibration_test` for the sign and the zero-variance rule.
+    :mod:`measurelab.measures.calibration.spiegelhalter` for the sign and the zero-variance rule.
 
     Examples
     --------

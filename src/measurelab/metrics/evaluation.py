@@ -312,7 +312,7 @@ def evaluate(
     design = None
     stratify = check_flag(stratify, "stratify")
     if sample_weight is not None:
-        from measurelab.inference.intervals import CaseDesign
+        from measurelab.inference.bootstrap import CaseDesign
 
         y = binarize(as_1d(y_true, "y_true"), pos_label)
         design = CaseDesign.from_cases(y, [check_scores(y_score)],
@@ -340,7 +340,7 @@ def with_intervals(
     """``result`` with an interval for each value, from the score table of ``stats``
     (docs/METHODS.md#interval-methods), the bootstrap seeded by ``random_state`` (``seed`` is
     another name for it).
-    ``design`` (an :class:`~measurelab.inference.intervals.CaseDesign`) resamples weighted
+    ``design`` (an :class:`~measurelab.inference.bootstrap.CaseDesign`) resamples weighted
     cases; by default the table's whole counts are the cases (resampled jointly, or by
     class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates. Each
     method text says what the coverage studies found for its setting
@@ -354,11 +354,12 @@ def with_intervals(
     >>> r.intervals()["method"].tolist()   # the coverage studies ran at level 0.95
     ['wilson (no coverage evidence at level 0.9)']
     """
+    from measurelab.inference import bootstrap as bt
     from measurelab.inference import intervals as iv
 
     random_state = random_state_of(random_state, seed, "with_intervals")
     level = iv.check_level(ci)
-    n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
+    n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)
     table = stats.require_table("ci")
     whole = table.is_integer and design is None
@@ -368,16 +369,16 @@ def with_intervals(
     extra: dict[str, tuple[float, float]] = {}
     if boot:
         if design is None:
-            design = iv.CaseDesign.from_table(table, stratify=stratify)
-        run = iv.run_bootstrap(
+            design = bt.CaseDesign.from_table(table, stratify=stratify)
+        run = bt.run_bootstrap(
             design, [result.measure(k) for k in boot], n_boot, random_state,
             thresholds=[(stats.threshold, stats.inclusive)],
             jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress,
             n_jobs=n_jobs)
-        bi = iv.BootstrapIntervals(
+        bi = bt.BootstrapIntervals(
             run.reps[:, 0, :].T, run.theta[0], np.array([float(result[k]) for k in boot]),
             run.jack[:, 0, :].T, np.array([methods[k] == "bootstrap-bca" for k in boot]),
-            level, iv.range_bounds([result.measure(k) for k in boot]))
+            level, bt.range_bounds([result.measure(k) for k in boot]))
         for j, k in enumerate(boot):
             if methods[k] == "bootstrap-se":
                 from measurelab.inference.calibration import replicate_wald
@@ -409,8 +410,7 @@ def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: An
     case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
     cases for the rest; its method texts already say what the coverage studies found)."""
     from measurelab.inference import intervals as iv
-    from measurelab.inference.classifiers import MultiClassComparison
-    from measurelab.inference.multiclass import prepare_multiclass
+    from measurelab.inference.multiclass import MultiClassComparison, prepare_multiclass
 
     if check_average(average) is None:
         raise MeasurelabError(
