@@ -1,5 +1,5 @@
 """The compiled CAL (``measures/_cal_kernel.py``) against the numpy route, enumeration of
-every tie ordering and the per-window hypergeometric convolution (SPEC §8).
+every tie ordering and the per-window hypergeometric convolution (docs/METHODS.md#cal-ties).
 
 Tolerances: pure tables with cases ≤ ``_EXPAND_FACTOR`` × distinct scores (untied data
 included) must give the numpy value bit for bit; every other table is summed in another

@@ -1,4 +1,5 @@
-"""DeLong's interval and tests (SPEC §6) against R's pROC, run live through ``Rscript``.
+"""DeLong's interval and tests (docs/METHODS.md#delong) against R's pROC, run live through
+``Rscript``.
 
 pROC 1.18's ``roc.test(paired = FALSE)`` (``delong.unpaired.test``) computes, for curves R
 and S, each AUC's DeLong variance V = S10/m + S01/n (ddof 1), the statistic
@@ -111,6 +112,7 @@ unpaired("unp", r1, r2); paired("par", r1, r2)
 
 
 # ------------------------------------------------------------------------ against pROC
+@pytest.mark.r
 def test_asah_unpaired_matches_proc_and_published(asah):
     r, d = asah
     y = d["y"]
@@ -140,6 +142,7 @@ def test_asah_unpaired_matches_proc_and_published(asah):
     assert u["lo"] < 0 < u["hi"]
 
 
+@pytest.mark.r
 def test_asah_paired_delong_matches_proc_and_published(asah):
     r, d = asah
     y = d["y"]
@@ -158,6 +161,7 @@ def test_asah_paired_delong_matches_proc_and_published(asah):
     assert np.diag(cov).tolist() == pytest.approx([r["wfns_var"], r["s100b_var"]], rel=1e-12)
 
 
+@pytest.mark.r
 @pytest.mark.parametrize("predictor", ["wfns", "s100b"])
 def test_asah_single_model_wald_matches_ci_auc(asah, predictor):
     r, d = asah
@@ -175,6 +179,7 @@ def test_asah_single_model_wald_matches_ci_auc(asah, predictor):
     assert g.hi - g.value < g.value - g.lo  # shorter on the side of 1
 
 
+@pytest.mark.r
 def test_random_tied_data_matches_proc(tmp_path):
     """Seeded data with heavy ties: two test sets of different sizes, two models on one."""
     g = np.random.default_rng(20240611)

@@ -1,4 +1,5 @@
-"""Intervals and paired tests (SPEC §6) against independent routes: brute-force DeLong
+"""Intervals and paired tests (docs/METHODS.md#interval-methods) against independent routes:
+brute-force DeLong
 structural components, scipy's binomtest, closed forms, a hand-computed Holm, a
 case-resampling bootstrap, and coverage by simulation."""
 

@@ -163,7 +163,7 @@ def test_apr_large_tie_groups_block_boundaries(rng, monkeypatch):
 
 def _brute_cal(yb, s, window):
     """Sliding windows over the sorted cases; ties in expectation over random orderings
-    (SPEC §8), window by window from scipy's hypergeometric pmf."""
+    (docs/METHODS.md#cal-ties), window by window from scipy's hypergeometric pmf."""
     from tests.measures.test_calibration import convolution_oracle
 
     return convolution_oracle(np.asarray(yb, dtype=int), np.asarray(s), window)

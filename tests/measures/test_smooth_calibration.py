@@ -124,6 +124,7 @@ def _sets():
     return out
 
 
+@pytest.mark.r
 def test_ici_family_equals_r_loess(tmp_path):
     sets = _sets()
     outside = 0
@@ -262,6 +263,7 @@ def _naive_bayes():
     return y[test], GaussianNB().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
 
 
+@pytest.mark.r
 def test_naive_bayes_extremes_stay_in_the_unit_interval(tmp_path):
     pytest.importorskip("sklearn")
     y, p = _naive_bayes()

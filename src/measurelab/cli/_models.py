@@ -1,4 +1,5 @@
-"""``measurelab evaluate`` with several models, intervals or an HTML page (SPEC §6).
+"""``measurelab evaluate`` with several models, intervals or an HTML page
+(docs/METHODS.md#comparing).
 
 The path taken when ``--score-col`` is repeated, or ``--ci`` / ``--html`` is given:
 

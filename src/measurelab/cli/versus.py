@@ -1,4 +1,4 @@
-"""``measurelab versus``: compare classifiers scored on the same cases (SPEC §6).
+"""``measurelab versus``: compare classifiers scored on the same cases (docs/METHODS.md#comparing).
 
 First the answer (what was compared, then the summary sentences), then every model's
 value with an interval, paired tests for every pair Holm-adjusted over all

@@ -78,7 +78,8 @@ def plot(cmp: Any, *, n_boot: int | None = None, reliability: bool = True) -> An
     axes[0].plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
     axes[0].set(xlabel="false positive rate", ylabel="true positive rate", title="ROC")
     axes[1].set(xlabel="recall", ylabel="precision", title="precision–recall")
-    if probs:  # the CORP reliability diagram with consistency bands (SPEC §10)
+    # the CORP reliability diagram with consistency bands (docs/METHODS.md#reliability-diagram)
+    if probs:
         from measurelab.curves.reliability import plot_reliability
 
         ax = axes[2]

@@ -1,4 +1,4 @@
-"""Comparing classifiers on the same test cases, honestly (SPEC §6).
+"""Comparing classifiers on the same test cases, honestly (docs/METHODS.md#comparing).
 
 :func:`compare_classifiers` evaluates several models scored on the same cases and returns
 a :class:`ClassifierComparison`: every measure's value per model with an interval, paired
@@ -606,7 +606,8 @@ class ClassifierComparison:
     def plot(self, *, n_boot: int | None = None) -> Any:
         """A matplotlib Figure: ROC and PR curves with bootstrap bands, and, when the scores
         are probabilities, the CORP reliability diagram of every model with its 90%
-        consistency band and the distribution of the predictions beneath (SPEC §10; the
+        consistency band and the distribution of the predictions beneath
+        (docs/METHODS.md#reliability-diagram; the
         strip is a second, hidden axis).
 
         Examples

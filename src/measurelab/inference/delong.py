@@ -1,5 +1,5 @@
 """DeLong's method, all of it: the interval of one AUC, the covariance of several, the
-paired and the unpaired test (SPEC §6).
+paired and the unpaired test (docs/METHODS.md#delong, #unpaired).
 
 * :func:`delong_placements`, :func:`delong_variance` — the placements of a score table
   (ties ½) and DeLong's variance of its AUC, O(rows).

@@ -1,4 +1,5 @@
-"""Uncertainty of measure values: intervals for one model, paired tests for two (SPEC §6).
+"""Uncertainty of measure values: intervals for one model, paired tests for two
+(docs/METHODS.md#interval-methods).
 
 Everything here works on counts or on score tables, below the measures' API, so both
 :func:`measurelab.evaluate` (``ci=``) and :mod:`measurelab.inference.classifiers` use it.

@@ -1,4 +1,5 @@
-"""Comparing classifiers of k ≥ 3 classes on the same cases (SPEC §6, issue 19).
+"""Comparing classifiers of k ≥ 3 classes on the same cases (docs/METHODS.md#multiclass-comparison,
+issue 19).
 
 The k-class counterpart of :mod:`measurelab.inference.classifiers`, on the same bootstrap
 engine (:mod:`measurelab.inference.bootstrap`): one multiplicity per case, shared by every

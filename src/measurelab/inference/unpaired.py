@@ -1,4 +1,4 @@
-"""Two models on two different test sets: unpaired intervals and tests (SPEC §6).
+"""Two models on two different test sets: unpaired intervals and tests (docs/METHODS.md#unpaired).
 
 :func:`compare_unpaired` answers "is model A's measure on its test set different from model
 B's on its own?" — two studies, two hospitals, a model and a published one. AUC: DeLong's

@@ -1,7 +1,8 @@
 """Probability measures from the score table: RMS, MXE (cross-entropy), Brier and top-k
 accuracy (binned ECE, a calibration measure, is :mod:`measurelab.measures.calibration.binned`).
 
-Binary: scores are probabilities of the positive class in [0, 1]. Multi-class (SPEC §7): one
+Binary: scores are probabilities of the positive class in [0, 1]. Multi-class
+(docs/METHODS.md#multiclass): one
 probability column per class; MXE = −mean log p(true class) (scikit-learn's ``log_loss``),
 Brier = mean Σ_k (p_k − [y = k])² (scikit-learn ≥ 1.7 ``brier_score_loss``: halved for two
 columns, which equals the binary Brier), RMS = √(Σ_k-Brier / k), top-k accuracy

@@ -2188,7 +2188,7 @@ def cal(
 
     Notes
     -----
-    Source: Caruana 2004 CAL (perf CA2, sliding windows of 100; ties: expectation over random orderings inside tie groups, SPEC §8).
+    Source: Caruana 2004 CAL (perf CA2, sliding windows of 100; ties: expectation over random orderings inside tie groups).
 
     Examples
     --------

@@ -122,7 +122,7 @@ def decompose_score(
     """The CORP decomposition of the Brier score or the log loss: miscalibration (MCB),
     discrimination (DSC) and uncertainty (UNC) from the PAV (isotonic) recalibration of
     the outcomes on the predictions, ``score = mcb − dsc + unc`` (Dimitriadis, Gneiting &
-    Jordan 2021; SPEC §10).
+    Jordan 2021; docs/METHODS.md#corp).
 
     Parameters
     ----------

@@ -260,7 +260,8 @@ def evaluate(
         warning naming the worst row; two columns that are not probabilities (the scores
         of two models) are an error.
     ci : float in (0, 1), optional
-        Add an interval to every value (SPEC §6), read with ``.intervals()``: Wilson for
+        Add an interval to every value (docs/METHODS.md#interval-methods), read with
+        ``.intervals()``: Wilson for
         proportions, DeLong (logit scale) for AUC, a BCa bootstrap of the cases for the
         rest. k classes (not with ``average=None``): Wilson for acc, the bootstrap of the
         cases for every other measure (Hand–Till's AUC included), as
@@ -367,7 +368,8 @@ def with_intervals(
     seed: Any = UNSET,
 ) -> EvaluationResult:
     """``result`` with an interval for each value, from the score table of ``stats``
-    (SPEC §6), the bootstrap seeded by ``random_state`` (``seed`` is another name for it).
+    (docs/METHODS.md#interval-methods), the bootstrap seeded by ``random_state`` (``seed`` is
+    another name for it).
     ``design`` (an :class:`~measurelab.inference.bootstrap.CaseDesign`) resamples weighted
     cases; by default the table's whole counts are the cases (resampled jointly, or by
     class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates. Each

@@ -8,7 +8,7 @@ Instead of a p-value, :func:`bayes_compare` gives the posterior probability that
 classifier *a* is practically better than *b*, that the two are practically equivalent
 (the difference lies inside a *region of practical equivalence*, the **rope**, given in the
 measure's units: 0.01 is one point of accuracy or AUC), or that *b* is practically better.
-Four models (SPEC §9):
+Four models (docs/METHODS.md#bayesian):
 
 * ``'correlated-t'`` — one data set, the fold scores of k-fold cross-validation repeated
   ``runs`` times: the posterior of the mean difference is Student t with n − 1 degrees of

@@ -51,7 +51,8 @@ def equicorrelated_loglik(xp: Any, mean: Any, ss: Any, n: Any, rho: Any, delta: 
 
 def _hierarchical_model(mean: Any, ss: Any, n: Any, rho: Any, delta_hi: Any,
                         std0_hi: Any, std_hi: Any) -> None:
-    """SPEC §9's hierarchical model in NumPyro; the data set means δᵢ = δ₀ + σ₀·zᵢ with
+    """The hierarchical model of Corani et al. 2017 (docs/METHODS.md#hierarchical) in NumPyro;
+    the data set means δᵢ = δ₀ + σ₀·zᵢ with
     zᵢ ~ t(ν, 0, 1), which is δᵢ ~ t(ν, δ₀, σ₀) written so that NUTS does not meet the
     funnel of σ₀ → 0 (the non-centred form: the same model)."""
     import jax.numpy as jnp

@@ -1,5 +1,5 @@
-"""The bootstrap: case resampling in blocks over a canonical order (SPEC §6), and the
-intervals and tests made from its replicates.
+"""The bootstrap: case resampling in blocks over a canonical order
+(docs/METHODS.md#bootstrap), and the intervals and tests made from its replicates.
 
 * :mod:`.engine` — the design, the draws, the blocks (:class:`CaseDesign`,
   :func:`run_bootstrap`, :func:`run_blocks`);

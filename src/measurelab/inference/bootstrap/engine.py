@@ -26,8 +26,8 @@ from measurelab.measures.compute import prime_block
 from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
-#: the fewest replicates an interval is computed from (SPEC §6): below it the tails hold a
-#: handful of replicates and the ends are noise
+#: the fewest replicates an interval is computed from (docs/METHODS.md#bootstrap-intervals):
+#: below it the tails hold a handful of replicates and the ends are noise
 MIN_BOOT = 100
 #: case multiplicities held at once (a block of replicates × cases): bounds memory
 _BLOCK_CELLS = 1 << 22

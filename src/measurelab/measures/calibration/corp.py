@@ -18,8 +18,8 @@ only the pooled blocks (their positive weight and weight): S of the recalibrated
 probabilities is a sum over blocks, S(p) a sum over the rows in steps, so no row-sized
 array is made.
 
-**Decomposition** (SPEC §10; Dimitriadis, Gneiting & Jordan 2021, "Stable reliability
-diagrams for probabilistic classifiers", PNAS 118(8) e2016191118). For a proper
+**Decomposition** (docs/METHODS.md#corp; Dimitriadis, Gneiting & Jordan 2021, "Stable
+reliability diagrams for probabilistic classifiers", PNAS 118(8) e2016191118). For a proper
 score S averaged over the cases, with r the recalibrated probabilities and π the overall
 fraction positive (climatology):
 
@@ -34,9 +34,10 @@ below 0 gives 0.
 
 Agreement with model-diagnostics 1.5's ``decompose`` (``SquaredError``, ``LogLoss``),
 weighted and not, with ties: 3e-16 measured, 1e-12 asserted
-(tests/measures/test_recalibration.py). SPEC §10's reference values are reproduced
-exactly. A bootstrap block computes each table's PAV once for the four measures. Binary
-only (the references define none for k classes).
+(tests/measures/test_recalibration.py). The hand-computed values of the six-case
+example (derived there by hand from the PAV fit) are reproduced exactly. A bootstrap
+block computes each table's PAV once for the four measures. Binary only (the references
+define none for k classes).
 
 **In-sample.** PAV fitted and scored on the same cases describes *this sample*: as an
 estimate of the population's miscalibration it is biased upwards (PAV fits the noise), by
