@@ -356,3 +356,42 @@ def test_ranks_reads_local_files_and_names_compressed_content(tmp_path, capsys):
     (tmp_path / "r.csv").write_bytes(gzip.compress(b"a,b\n0.8,0.7\n0.9,0.6\n"))
     assert main(["ranks", str(tmp_path / "r.csv")]) == 2
     assert "looks gzip-compressed" in capsys.readouterr().err
+
+
+def test_every_figure_of_the_comparison_page_goes_through_the_page_set(tmp_path):
+    """The figures main's pages gained (subgroups, calibration panels) are side files the
+    page set checks first and writes with the rest."""
+    from measurelab._util.pageset import COMPARISON_FIGURES
+    from measurelab.inference._comparison_report import figures
+
+    g = np.random.default_rng(3)
+    y = g.integers(0, 2, 120)
+    s = np.clip(0.35 * y + 0.65 * g.random(120), 0.0, 1.0)
+    t = np.clip(0.25 * y + 0.75 * g.random(120), 0.0, 1.0)
+    r = ml.compare_classifiers(y, {"a": s, "b": t}, measures=["acc", "auc", "brier"],
+                               n_boot=100, by=np.where(g.random(120) < 0.5, "f", "m"))
+    stems = [stem for stem, *_ in figures(r)]
+    assert {"groups", "calibration"} <= set(stems) and set(stems) <= set(COMPARISON_FIGURES)
+    for stem in ("groups", "calibration"):
+        (tmp_path / f"c-{stem}.svg").mkdir()
+        with pytest.raises(MeasurelabError, match=rf"'c-{stem}.svg' written beside the page"):
+            r.to_html(tmp_path / "c.html")
+        assert [p.name for p in tmp_path.iterdir()] == [f"c-{stem}.svg"]
+        (tmp_path / f"c-{stem}.svg").rmdir()
+    r.to_html(tmp_path / "c.html")
+    assert {f"c-{stem}.{ext}" for stem in stems for ext in ("png", "svg")} <= {
+        p.name for p in tmp_path.iterdir()}
+
+
+def test_predict_proba_row_off_by_more_than_the_tolerance_prints_its_sum_in_full():
+    from measurelab._util.validation import _ROW_SUM_TOLERANCE
+    from measurelab.stats.probrows import SUM_TOLERANCE
+
+    assert _ROW_SUM_TOLERANCE == SUM_TOLERANCE  # one tolerance, binary and k classes
+    P = np.array([[0.5, 0.5000011], [0.4, 0.6], [0.3, 0.7], [0.8, 0.2]])
+    with pytest.raises(MeasurelabError, match=r"row 0 \(0\.5, 0\.5000011; sum 1\.0000011\)"):
+        ml.compare_classifiers([0, 1, 1, 0], {"x": P})
+    P32 = np.array([[0.3, 0.7000001], [0.6, 0.4], [0.2, 0.8], [0.9, 0.1]], dtype=np.float32)
+    a = ml.compare_classifiers([0, 1, 1, 0], {"x": P32}, ci=None).values()
+    b = ml.compare_classifiers([0, 1, 1, 0], {"x": P32.astype(np.float64)}, ci=None).values()
+    pd.testing.assert_frame_equal(a, b)

@@ -36,7 +36,7 @@ from measurelab.exceptions import MeasurelabError
 __all__ = ["COMPARISON_FIGURES", "check_page_set", "side_path", "write_page_set"]
 
 #: the figures a classifier comparison's page may write beside it (PNG and SVG each)
-COMPARISON_FIGURES = ("forest", "curves", "decision", "confusion")
+COMPARISON_FIGURES = ("forest", "groups", "curves", "calibration", "decision", "confusion")
 
 
 def side_path(page: Path, tail: str) -> Path:
