@@ -291,17 +291,13 @@ class ClassifierComparison:
                 for k in self._names_m}
 
     def _pair_method(self, k: str) -> str:
-        m = self._methods()[k]
-        if m == "none":
-            return "none"
-        if m in ("debiased-wald", "bootstrap-se"):
-            return "bootstrap-se"
-        if k == "auc" and m in ("delong", "delong-logit"):
-            return "delong"
-        if k in ("acc", "err") and self._w is None and self.ci_method not in \
-                iv.BOOTSTRAP_METHODS:
-            return "mcnemar"
-        return "bootstrap"
+        """The method of a paired difference of measure ``k`` (the registry's:
+        :func:`~measurelab.inference.methods.difference_form`)."""
+        from measurelab.inference.methods import Setting, difference_form
+
+        setting = Setting(k, multiclass=isinstance(self, MultiClassComparison),
+                          whole_counts=self._w is None, kind="paired")
+        return difference_form(setting, self._methods()[k]).name
 
     def _boot(self) -> tuple[list[str], iv.BootstrapRun]:
         """Measures needing replicates and the run (replicates, estimates, jackknife)."""
@@ -489,7 +485,7 @@ class ClassifierComparison:
                     p, lo, hi = self._mcnemar(a, b, level)
                     if k == "err":
                         lo, hi = -hi, -lo
-                    row.update(lo=lo, hi=hi, p=p, interval="tango-score")
+                    row.update(lo=lo, hi=hi, p=p, interval=_paired_label("mcnemar"))
                 else:
                     lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
                     row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
@@ -912,6 +908,14 @@ class ClassifierComparison:
         return _report.repr_html(self)
 
 
+def _paired_label(name: str) -> str:
+    """The interval text of a paired method (McNemar's test: Tango's interval)."""
+    from measurelab.inference.methods import get
+
+    form = get(name).paired
+    return name if form is None else form.label
+
+
 def _of_distance(m: Measure, method: Any) -> str:
     """The interval method of a pair row, saying when its difference is one of distances
     to the measure's target value.
@@ -970,11 +974,8 @@ class MultiClassComparison(ClassifierComparison):
     def _methods(self) -> dict[str, str]:
         whole = self._w is None
         # only accuracy and error are proportions of the cases for k classes
-        from measurelab.inference.calibration import interval_kind
-
-        return {k: iv.default_method(
-            k if k in ("acc", "err") or interval_kind(k) is not None else "k-class",
-            self.ci_method, whole_counts=whole) for k in self._names_m}
+        return {k: iv.default_method(k, self.ci_method, whole_counts=whole, multiclass=True)
+                for k in self._names_m}
 
     def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
         from measurelab.inference.multiclass import run_multi
