@@ -170,7 +170,7 @@ def test_the_docs_table_is_the_registrys():
 def test_the_clis_choices_are_the_registrys():
     import argparse
 
-    from measurelab.cli.evaluate_models import add_arguments
+    from measurelab.cli._models import add_arguments
 
     p = argparse.ArgumentParser()
     add_arguments(p)
@@ -236,3 +236,10 @@ def test_agresti_coull_needs_whole_counts_and_an_empty_denominator_is_undefined(
     assert all(math.isnan(x) for x in iv.proportion_interval(0, 0, 0.95, "agresti-coull"))
     assert iv.default_method("sens", "agresti-coull", whole_counts=False) == "bootstrap-bca"
     assert iv.default_method("f1", "agresti-coull") == "bootstrap-bca"
+
+
+def test_the_paired_delong_form_is_inference_delongs_test():
+    from measurelab.inference.delong import delong_paired_placements
+
+    assert get("delong").paired.compute is delong_paired_placements
+    assert get("delong-logit").paired is get("delong").paired

@@ -3,7 +3,7 @@
 
 **The curve.** The conditional event probability (CEP) at each distinct predicted
 probability x is the PAV (isotonic) recalibration of the outcomes on the predictions
-(:func:`measurelab.measures.recalibration.recalibrate`): no bins to choose, consistent,
+(:func:`measurelab.measures.calibration.corp.recalibrate`): no bins to choose, consistent,
 and the same values the CORP score decomposition uses. A calibrated model's curve follows
 the diagonal.
 
@@ -51,7 +51,7 @@ from measurelab._util.validation import (
 from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
-from measurelab.measures.recalibration import recalibrate
+from measurelab.measures.calibration.corp import recalibrate
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["plot_reliability", "reliability_diagram"]

@@ -17,7 +17,11 @@ from typing import Any
 
 from measurelab._util.validation import warn_undefined
 from measurelab.inference._base import Interval
-from measurelab.inference.delong import delong_interval, delong_unpaired
+from measurelab.inference.delong import (
+    delong_interval,
+    delong_paired_placements,
+    delong_unpaired,
+)
 from measurelab.inference.methods._registry import Form, IntervalMethod, Setting, register
 
 
@@ -56,9 +60,10 @@ def delong_form(scale: str) -> Any:
     return compute
 
 
-#: the paired form: DeLong's test on the placements of every model (the comparison keeps
-#: them, so it computes the rows); the unpaired form: Welch–Satterthwaite DeLong
-_PAIRED = Form("delong")
+#: the paired form: DeLong's test on the placements of every model
+#: (:func:`~measurelab.inference.delong.delong_paired_placements`; the comparison keeps the
+#: placements and computes its rows from them); the unpaired form: Welch–Satterthwaite DeLong
+_PAIRED = Form("delong", delong_paired_placements)
 _UNPAIRED = Form("delong-unpaired", delong_unpaired)
 
 DELONG_LOGIT = register(IntervalMethod(
