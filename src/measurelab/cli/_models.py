@@ -39,12 +39,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--n-jobs", default="1", metavar="N",
                    help="threads evaluating bootstrap replicates (default 1; -1: every CPU; "
                         "the results do not depend on it)")
-    p.add_argument("--ci-method", metavar="M",
-                   choices=["wilson", "clopper-pearson", "delong-logit", "delong",
-                            "bootstrap-bca", "bootstrap-percentile"],
+    from measurelab.inference.methods import forceable_names
+
+    p.add_argument("--ci-method", metavar="M", choices=forceable_names(),
                    help="force one interval method where it applies (default: Wilson for "
                         "proportions, DeLong on the logit scale for AUC ('delong': plain "
-                        "Wald, as pROC), BCa bootstrap for the rest)")
+                        "Wald, as pROC), BCa bootstrap for the rest); one of "
+                        + ", ".join(forceable_names()))
     p.add_argument("--stratify", action="store_true",
                    help="resample positives and negatives separately (a test set whose class "
                         "counts were fixed by design); default: resample the cases jointly, "

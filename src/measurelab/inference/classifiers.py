@@ -137,17 +137,13 @@ class ClassifierComparison:
                 for k in self._names_m}
 
     def _pair_method(self, k: str) -> str:
-        m = self._methods()[k]
-        if m == "none":
-            return "none"
-        if m in ("debiased-wald", "bootstrap-se"):
-            return "bootstrap-se"
-        if k == "auc" and m in ("delong", "delong-logit"):
-            return "delong"
-        if k in ("acc", "err") and self._w is None and self.ci_method not in \
-                iv.BOOTSTRAP_METHODS:
-            return "mcnemar"
-        return "bootstrap"
+        """The method of a paired difference of measure ``k`` (the registry's:
+        :func:`~measurelab.inference.methods.difference_form`)."""
+        from measurelab.inference.methods import Setting, difference_form
+
+        setting = Setting(k, multiclass=self._multiclass,
+                          whole_counts=self._w is None, kind="paired")
+        return difference_form(setting, self._methods()[k]).name
 
     def _boot(self) -> tuple[list[str], bt.BootstrapRun]:
         """Measures needing replicates and the run (replicates, estimates, jackknife)."""
@@ -338,7 +334,7 @@ class ClassifierComparison:
                     p, lo, hi = self._mcnemar(a, b, level)
                     if k == "err":
                         lo, hi = -hi, -lo
-                    row.update(lo=lo, hi=hi, p=p, interval="tango-score")
+                    row.update(lo=lo, hi=hi, p=p, interval=_paired_label("mcnemar"))
                 else:
                     lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
                     row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
@@ -787,6 +783,14 @@ class ClassifierComparison:
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the forest plot."""
         return _report.repr_html(self)
+
+
+def _paired_label(name: str) -> str:
+    """The interval text of a paired method (McNemar's test: Tango's interval)."""
+    from measurelab.inference.methods import get
+
+    form = get(name).paired
+    return name if form is None else form.label
 
 
 def _of_distance(m: Measure, method: Any) -> str:

@@ -44,28 +44,28 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as _boot
 from measurelab.inference._base import Interval
 from measurelab.inference._base import check_level as check_level  # re-exported
-from measurelab.inference.delong import delong_interval
+from measurelab.inference.methods import (
+    Setting,
+    check_ci_method,
+    choose,
+    forceable_names,
+    get,
+    replicate_names,
+)
+from measurelab.inference.methods.proportion import PROPORTIONS as PROPORTIONS  # re-exported
+from measurelab.inference.methods.proportion import counts_interval, proportion_names
 from measurelab.stats.scoretable import ScoreTable
 
-PROPORTION_METHODS = ("wilson", "clopper-pearson")
-BOOTSTRAP_METHODS = ("bootstrap-bca", "bootstrap-percentile")
-CI_METHODS = (*PROPORTION_METHODS, "delong-logit", "delong", *BOOTSTRAP_METHODS)
-
-#: proportion measures: name -> (numerator, denominator) as functions of the counts
-PROPORTIONS = {
-    "acc": (lambda c: c.tp + c.tn, lambda c: c.tp + c.fp + c.fn + c.tn),
-    "err": (lambda c: c.fp + c.fn, lambda c: c.tp + c.fp + c.fn + c.tn),
-    "sens": (lambda c: c.tp, lambda c: c.tp + c.fn),
-    "spec": (lambda c: c.tn, lambda c: c.tn + c.fp),
-    "prec": (lambda c: c.tp, lambda c: c.tp + c.fp),
-    "npv": (lambda c: c.tn, lambda c: c.tn + c.fn),
-}
-
+# the names of the interval-method registry (:mod:`measurelab.inference.methods`)
+PROPORTION_METHODS = proportion_names()
+BOOTSTRAP_METHODS = tuple(n for n in forceable_names() if get(n).replicates)
+CI_METHODS = forceable_names()
 
 # ----------------------------------------------------------------- proportions
 def proportion_interval(k: float, n: float, level: float = 0.95,
                         method: str = "wilson") -> tuple[float, float]:
-    """Wilson score (default) or Clopper–Pearson interval of the proportion k/n.
+    """Wilson score (default), Clopper–Pearson or another registered proportion method's
+    interval of the proportion k/n.
 
     Counts must be whole numbers; n = 0 gives (nan, nan).
 
@@ -78,20 +78,7 @@ def proportion_interval(k: float, n: float, level: float = 0.95,
     n = check_real(n, "n", low=0.0)
     level = check_level(level, "level")
     method = check_choice(method, "method", PROPORTION_METHODS)
-    if k > n:
-        raise MeasurelabError(f"k={k:g} successes is more than n={n:g} cases")
-    if n == 0:
-        return (math.nan, math.nan)
-    if k != round(k) or n != round(n):
-        raise MeasurelabError(
-            f"{method} intervals need whole counts, got {k!r} of {n!r}; use a bootstrap "
-            "method for weighted data"
-        )
-    from scipy.stats import binomtest
-
-    ci = binomtest(int(k), int(n)).proportion_ci(
-        confidence_level=level, method="wilson" if method == "wilson" else "exact")
-    return (float(ci.low), float(ci.high))
+    return counts_interval(k, n, level, method)
 
 
 # ------------------------------------------------------------ McNemar and Holm
@@ -267,18 +254,20 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
     n_jobs = check_n_jobs(n_jobs)
     stratify = check_flag(stratify, "stratify")
     check_progress(progress)
-    if ci_method is not None:
-        default_method("acc", ci_method)  # validates the name
+    check_ci_method(ci_method)
     return level, n_boot, n_jobs, stratify
 
 
-def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True) -> str:
+def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True,
+                   multiclass: bool = False) -> str:
     """The interval method of one measure: Wilson for proportions, DeLong on the logit
     scale for AUC, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a
     proportion method applies to proportions only, ``delong-logit`` and ``delong`` (plain
     Wald, pROC's convention) to AUC only; elsewhere the default). Calibration measures
     have their own (:mod:`measurelab.inference.calibration`): 'debiased-wald',
-    'bootstrap-se', or 'none' where no interval covers.
+    'bootstrap-se', or 'none' where no interval covers. ``multiclass``: k classes, where
+    only accuracy and error are proportions of the cases. The interval-method registry
+    decides (:func:`measurelab.inference.methods.choose`).
 
     Examples
     --------
@@ -289,23 +278,8 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     >>> default_method("brier_mcb", None), default_method("ici", "bootstrap-bca")
     ('debiased-wald', 'none')
     """
-    if ci_method is not None and not (isinstance(ci_method, str) and ci_method in CI_METHODS):
-        raise MeasurelabError(
-            f"ci_method={short_repr(ci_method)} is not valid; expected one of "
-            f"{list(CI_METHODS)}"
-        )
-    from measurelab.inference.calibration import interval_kind
-
-    own = interval_kind(name)
-    if own is not None:
-        return own
-    if ci_method in BOOTSTRAP_METHODS:
-        return ci_method
-    if name in PROPORTIONS and whole_counts:
-        return ci_method if ci_method in PROPORTION_METHODS else "wilson"
-    if name == "auc" and whole_counts:
-        return "delong" if ci_method == "delong" else "delong-logit"
-    return "bootstrap-bca"
+    setting = Setting(name, multiclass=multiclass, whole_counts=whole_counts)
+    return choose(setting, ci_method).name
 
 
 def measure_interval(name: str, value: float, method: str, level: float, *,
@@ -325,39 +299,15 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
     >>> round(r.lo, 4), round(r.hi, 4), r.method
     (0.7222, 0.8749, 'wilson')
     """
-    value = float(value)
-    what = what or name
-    if method in PROPORTION_METHODS:
-        num, den = PROPORTIONS[name]
-        n = float(den(counts))
-        lo, hi = proportion_interval(float(num(counts)), n, level, method)
-        if n == 0:
-            warn_undefined(f"the {method} interval of {what} is undefined: no cases in its "
-                           "denominator")
-        return Interval(value, lo, hi, method)
-    if method in ("delong", "delong-logit"):
-        import warnings
-
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always")
-            r = delong_interval(table, level, scale="logit" if method == "delong-logit"
-                                else "wald")
-        for w in caught:  # the same warning, naming what it is about
-            warn_undefined(f"{what}: {w.message}")
-        return Interval(value, r.lo, r.hi, r.method, r.se)
-    if method == "debiased-wald":
-        from measurelab.inference.calibration import debiased_wald
-
-        return debiased_wald(table, level)._replace(value=value)
-    if method == "none":
-        from measurelab.inference.calibration import withheld_reason
-
-        return Interval(value, math.nan, math.nan, withheld_reason(name))
-    raise MeasurelabError(f"{method!r} is not an analytic interval method")
+    m = get(method)
+    if m.replicates or m.single is None or m.single.compute is None:
+        raise MeasurelabError(f"{method!r} is not an analytic interval method")
+    return m.single.compute(name, float(value), level, table=table, counts=counts,
+                            what=what or name)
 
 
 #: methods whose interval needs the bootstrap's replicates
-REPLICATE_METHODS = (*BOOTSTRAP_METHODS, "bootstrap-se")
+REPLICATE_METHODS = replicate_names()
 
 
 def warn_withheld(names: list[str]) -> None:

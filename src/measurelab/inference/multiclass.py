@@ -406,11 +406,8 @@ class MultiClassComparison(ClassifierComparison):
     def _methods(self) -> dict[str, str]:
         whole = self._w is None
         # only accuracy and error are proportions of the cases for k classes
-        from measurelab.inference.calibration import interval_kind
-
-        return {k: iv.default_method(
-            k if k in ("acc", "err") or interval_kind(k) is not None else "k-class",
-            self.ci_method, whole_counts=whole) for k in self._names_m}
+        return {k: iv.default_method(k, self.ci_method, whole_counts=whole, multiclass=True)
+                for k in self._names_m}
 
     def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
         cols = [self._columns[self._names_m.index(x)] for x in need]

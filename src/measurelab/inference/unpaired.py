@@ -174,17 +174,14 @@ class UnpairedComparison:
         return pd.concat([self._a.intervals(), self._b.intervals()], ignore_index=True)
 
     def _pair_method(self, k: str) -> str:
+        from measurelab.inference.methods import Setting, difference_form
+
         whole = self._a._w is None and self._b._w is None
         m = iv.default_method(k, self._a.ci_method, whole_counts=whole)
-        if m == "none":
-            return "none"
-        if m in ("debiased-wald", "bootstrap-se"):
-            return "bootstrap-se"
         if k == "auc" and m in ("delong", "delong-logit") and getattr(self._a, "clustered",
                                                                       False):
             return "clustered-delong-unpaired"
-        return "delong-unpaired" if k == "auc" and m in ("delong", "delong-logit") \
-            else "bootstrap"
+        return difference_form(Setting(k, whole_counts=whole, kind="unpaired"), m).name
 
     def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> bt.BootstrapRun:
         return bt.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
