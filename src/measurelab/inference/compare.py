@@ -169,9 +169,10 @@ def compare_classifiers(
     -----
     k ≥ 3 classes: give each model an (n, k) matrix of probabilities (columns in sorted
     label order, rows summing to 1) or an (n,) vector of predicted labels; see
-    :mod:`measurelab.inference.multiclass`. The default measures are then acc, f1, prec,
-    sens, mcc, kappa, auc (Hand–Till), mxe, brier, ece and top_k_acc (the threshold ones
-    only when a model gives labels); acc has Wilson intervals and McNemar's paired test,
+    :mod:`measurelab.inference.multiclass`. The default measures are then acc, f1, mcc,
+    auc (Hand–Till), mxe, brier and ece (``HEADLINE_MULTI``; acc, f1 and mcc when a model gives
+    labels; ece is a description, without an interval), with Holm
+    over them; acc has Wilson intervals and McNemar's paired test,
     every other measure the paired bootstrap of the cases (``stratify``: within each
     class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
 
