@@ -132,9 +132,12 @@ class ClassifierComparison:
         return self.level
 
     def _methods(self) -> dict[str, str]:
-        whole = self._w is None
-        return {k: iv.default_method(k, self.ci_method, whole_counts=whole)
+        if "methods" not in self._cache:  # asked once per pair row: choose once
+            whole = self._w is None
+            self._cache["methods"] = {
+                k: iv.default_method(k, self.ci_method, whole_counts=whole)
                 for k in self._names_m}
+        return dict(self._cache["methods"])
 
     def _pair_method(self, k: str) -> str:
         """The method of a paired difference of measure ``k`` (the registry's:
