@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 
 import pytest
+
+# figures are drawn off screen in tests and doctests (and in the interpreters they start):
+# the test session chooses the backend, the library never does
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 
 @pytest.fixture(autouse=True)
