@@ -152,7 +152,7 @@ def test_check_output_path(tmp_path: Path) -> None:
 def test_check_output_folder(tmp_path: Path) -> None:
     assert mv.check_output_folder(tmp_path / "new", "out") == tmp_path / "new"
     (tmp_path / "f").write_text("x")
-    with pytest.raises(MeasurelabError, match=r"^out '.*f' is a file; give a folder$"):
+    with pytest.raises(MeasurelabError, match=r"^out '.*' is a file; give a folder$"):
         mv.check_output_folder(tmp_path / "f", "out")
     with pytest.raises(MeasurelabError, match="the study needs a folder"):
         mv.check_output_folder(tmp_path / "f", "out", "is a file; the study needs a folder")

@@ -39,18 +39,19 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
     check_flag,
     check_int,
+    check_level,
+    make_rng,
     random_state_of,
-    short_repr,
-    show,
 )
 from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
-from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.exceptions import MeasurelabError
 from measurelab.measures.recalibration import recalibrate
 from measurelab.stats.scoretable import ScoreTable
 
@@ -65,23 +66,13 @@ MAX_BAND_CELLS = 50_000_000
 
 
 def _generator(random_state: Any, seed: Any, where: str) -> np.random.Generator:
-    return np.random.default_rng(random_state_of(random_state, seed, where))
+    return make_rng(random_state_of(random_state, seed, where))
 
 
 def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
-    if isinstance(band, bool | np.bool_) or not isinstance(band, int | float | np.integer
-                                                            | np.floating):
-        raise MeasurelabTypeError(f"band={short_repr(band)} is not valid; expected a level "
-                                  "0 < band < 1, e.g. 0.9")
-    if not 0 < float(band) < 1:
-        raise MeasurelabError(f"band={show(band)} is not valid; expected a level 0 < band < 1, "
-                              "e.g. 0.9")
-    n_boot = check_int(n_boot, "n_boot")
     top = MAX_BAND_CELLS // MAX_BAND_POINTS
-    if not 1 <= n_boot <= top:
-        raise MeasurelabError(f"n_boot={n_boot} is not valid; expected a positive integer, at "
-                              f"most {top:,}")
-    return float(band), n_boot
+    return (check_level(band, "confidence_level"),
+            check_int(n_boot, "n_boot", minimum=1, maximum=top))
 
 
 def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int,
@@ -155,7 +146,8 @@ def reliability_diagram(
     y_true: Any,
     y_score: Any = None,
     *,
-    band: float = 0.9,
+    confidence_level: float = 0.9,
+    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
     random_state: Any = DEFAULT_RANDOM_STATE,
     seed: Any = UNSET,
@@ -173,7 +165,8 @@ def reliability_diagram(
     y_score : array-like of shape (n,), probabilities of the positive class in [0, 1]
     band : level of the consistency band (0.9: between the 5 % and 95 % quantiles)
     n_boot : replicates of the band's resampling
-    random_state : int, numpy Generator or None (fresh entropy); ``seed`` is another name
+    random_state : int, numpy Generator or None (fresh entropy); ``seed`` is its deprecated
+        former name
     pos_label : the positive class
     sample_weight : case weights (frequencies: the band draws ``round(Σw)`` cases by weight)
 
@@ -189,6 +182,8 @@ def reliability_diagram(
     >>> rd[["x", "cep"]].values.tolist()
     [[0.1, 0.25], [0.2, 0.25], [0.3, 0.25], [0.4, 0.25], [0.5, 1.0], [0.9, 1.0]]
     """
+    band = renamed(confidence_level, band, "confidence_level", "band", "reliability_diagram",
+                   0.9)
     band, n_boot = _check_band(band, n_boot)
     rng = _generator(random_state, seed, "reliability_diagram")
     return _diagram(_table(y_true, y_score, pos_label, sample_weight), band, n_boot, rng)
@@ -198,7 +193,8 @@ def plot_reliability(
     y_true: Any,
     scores: Mapping[str, Any] | Any,
     *,
-    band: float | None = 0.9,
+    confidence_level: float | None = 0.9,
+    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
     random_state: Any = DEFAULT_RANDOM_STATE,
     seed: Any = UNSET,
@@ -208,7 +204,8 @@ def plot_reliability(
     hist: bool = True,
 ) -> Any:
     """CORP reliability diagrams of several models on one matplotlib Axes: each model's
-    recalibrated curve with its consistency band (shaded; ``band=None`` draws none), the
+    recalibrated curve with its consistency band (shaded; ``confidence_level=None`` draws
+    none; ``band`` is its deprecated former name), the
     diagonal, and the distribution of the predictions beneath (a histogram strip per
     model, on a hidden second axis). Returns the Axes.
 
@@ -219,6 +216,7 @@ def plot_reliability(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [0.25, 0.25, 0.25, 0.25, 1.0, 1.0]
     """
+    band = renamed(confidence_level, band, "confidence_level", "band", "plot_reliability", 0.9)
     if band is None:
         _check_band(0.9, n_boot)  # n_boot is checked even when no band uses it
     else:

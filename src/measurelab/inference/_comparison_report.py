@@ -81,7 +81,8 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
         ax.set_prop_cycle(color=[_fig.colour(i) for i in range(len(cmp.names))])
         plot_reliability(cmp._y.astype(np.int8), dict(zip(cmp.names, cmp._scores,
                                                           strict=True)),
-                         band=0.9, n_boot=min(cmp.n_boot, 500), random_state=cmp.random_state,
+                         confidence_level=0.9, n_boot=min(cmp.n_boot, 500),
+                         random_state=cmp.random_state,
                          sample_weight=cmp._w, ax=ax)
         ax.set_title("reliability (CORP; 90% consistency bands)")
         ax.set_ylabel("recalibrated probability (CEP)")

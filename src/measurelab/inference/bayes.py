@@ -38,7 +38,7 @@ Accuracy of two classifiers on ten data sets; b is better by two points on every
 
 >>> a = [0.80, 0.71, 0.92, 0.65, 0.88, 0.77, 0.83, 0.69, 0.95, 0.74]
 >>> b = [x + 0.02 for x in a]
->>> r = bayes_compare(a, b, rope=0.01, method="signed-rank", seed=0)
+>>> r = bayes_compare(a, b, rope=0.01, method="signed-rank", random_state=0)
 >>> r.p_b_better, r.verdict()
 (1.0, 'b better')
 
@@ -65,6 +65,7 @@ from measurelab._util.validation import (
     UNSET,
     check_flag,
     check_int,
+    make_rng,
     random_state_of,
     short_repr,
     show,
@@ -98,6 +99,10 @@ _JITTER = 0.1
 @dataclass(frozen=True, eq=False, repr=False)
 class BayesComparison:
     """The outcome of :func:`bayes_compare`.
+
+    Not a test: a posterior over the difference, so it has no ``statistic``, ``pvalue`` or
+    ``confidence_interval``; it answers with the probabilities of the three regions (and
+    the posterior sample, whose quantiles are credible intervals).
 
     Attributes
     ----------
@@ -298,7 +303,7 @@ def bayes_compare(
         Seeds the draws: the same seed gives the same answer (for ``'hierarchical'`` it
         seeds JAX's random key).
     seed : int, numpy Generator or None, optional
-        Another name for ``random_state`` (give one of them).
+        The deprecated former name of ``random_state``.
 
     Returns
     -------
@@ -411,7 +416,8 @@ def bayes_pairs(
     threshold : float, default 0.95
         The probability a verdict needs.
     random_state, seed
-        One generator seeded once draws for every pair in turn (``seed``: another name).
+        One generator seeded once draws for every pair in turn (``seed``: its deprecated
+        former name).
     **kwargs
         Passed on to :func:`bayes_compare` (``prior``, ``n_samples``, ``chains``, ...).
 
@@ -501,12 +507,7 @@ def _check_names(names: Any) -> tuple[str, str]:
 
 
 def _rng(random_state: Any) -> np.random.Generator:
-    try:
-        return np.random.default_rng(random_state)
-    except (TypeError, ValueError) as e:
-        raise MeasurelabError(
-            "random_state must be a non-negative integer, a numpy Generator or None, got "
-            f"{short_repr(random_state)} ({e})") from None
+    return make_rng(random_state)
 
 
 def _scores(v: Any, name: str, ndim: int, method: str) -> np.ndarray:

@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from measurelab._util.results import ConfidenceInterval, no_interval
 from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
@@ -185,6 +186,13 @@ class CalibrationTest(NamedTuple):
         if self.pvalue < alpha:
             return f"miscalibrated (p {shown})"
         return f"consistent with calibrated (p {shown})"
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Refused: the test compares a miscalibration measure with its distribution under
+        calibration and estimates no quantity to bound (the measure's own interval is
+        ``calibration_interval``)."""
+        no_interval("CalibrationTest", "a test of 'the model is calibrated' estimates no "
+                    "quantity to bound; take the calibration measure's interval instead")
 
 
 #: table cells (resamples × rows) drawn at once

@@ -40,6 +40,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.results import deprecated_attribute
 from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
@@ -159,7 +160,7 @@ def compare_classifiers(
         negatives are resampled separately, for a design that fixed the class counts
         (a case–control sample, a test set built with a chosen balance).
     seed : int, numpy Generator or None, optional
-        Another name for ``random_state`` (give one of them).
+        The deprecated former name of ``random_state``.
     average : 'macro', 'weighted', 'micro' or None, default 'macro'
         k classes only (as in :func:`measurelab.evaluate`); None reports each per-class
         measure as rows ``measure[class]`` (e.g. ``f1[cat]``).
@@ -260,7 +261,8 @@ class ClassifierComparison:
 
     @property
     def seed(self) -> Any:
-        """Another name for :attr:`random_state` (read-only)."""
+        """The deprecated former name of :attr:`random_state` (read-only)."""
+        deprecated_attribute(self, "seed", "random_state")
         return self.random_state
 
     # ------------------------------------------------------------------ values

@@ -35,6 +35,9 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.results import NOT_GIVEN, renamed
+from measurelab._util.results import ConfidenceInterval as ConfidenceInterval  # public
+from measurelab._util.results import ZTestResult as ZTestResult  # public
 from measurelab._util.threads import check_n_jobs
 from measurelab._util.validation import (
     check_choice,
@@ -83,25 +86,28 @@ PROPORTIONS = {
 
 
 # ----------------------------------------------------------------- proportions
-def proportion_interval(k: float, n: float, level: float = 0.95,
-                        method: str = "wilson") -> tuple[float, float]:
+def proportion_interval(k: float, n: float, confidence_level: float = 0.95,
+                        method: str = "wilson", *, level: Any = NOT_GIVEN
+                        ) -> ConfidenceInterval:
     """Wilson score (default) or Clopper–Pearson interval of the proportion k/n.
 
-    Counts must be whole numbers; n = 0 gives (nan, nan).
+    Counts must be whole numbers; n = 0 gives (nan, nan). Returns a
+    :class:`ConfidenceInterval` ``(low, high)``, which unpacks as ``lo, hi``.
 
     Examples
     --------
     >>> [round(x, 4) for x in proportion_interval(8, 10, 0.95, "clopper-pearson")]
     [0.4439, 0.9748]
     """
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "proportion_interval", 0.95), "confidence_level")
     k = check_real(k, "k", low=0.0)
     n = check_real(n, "n", low=0.0)
-    level = check_level(level, "level")
     method = check_choice(method, "method", PROPORTION_METHODS)
     if k > n:
         raise MeasurelabError(f"k={k:g} successes is more than n={n:g} cases")
     if n == 0:
-        return (math.nan, math.nan)
+        return ConfidenceInterval(math.nan, math.nan)
     if k != round(k) or n != round(n):
         raise MeasurelabError(
             f"{method} intervals need whole counts, got {k!r} of {n!r}; use a bootstrap "
@@ -111,7 +117,7 @@ def proportion_interval(k: float, n: float, level: float = 0.95,
 
     ci = binomtest(int(k), int(n)).proportion_ci(
         confidence_level=level, method="wilson" if method == "wilson" else "exact")
-    return (float(ci.low), float(ci.high))
+    return ConfidenceInterval(float(ci.low), float(ci.high))
 
 
 # --------------------------------------------------------------------- DeLong
@@ -170,8 +176,10 @@ def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
 
 
 def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
-                  level: float = 0.95) -> tuple[float, float, float, float, float, float]:
-    """DeLong's paired test of AUC_a − AUC_b: (diff, lo, hi, se, z, p), two-sided.
+                  confidence_level: float = 0.95, *, level: Any = NOT_GIVEN
+                  ) -> ZTestResult:
+    """DeLong's paired test of AUC_a − AUC_b, two-sided: a :class:`ZTestResult`
+    ``(diff, lo, hi, se, statistic, pvalue)`` (it unpacks as the former 6-tuple).
 
     Examples
     --------
@@ -188,16 +196,16 @@ def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
                               f"{auc.shape} and {cov.shape}")
     a = check_int(a, "a", minimum=0, maximum=m - 1)
     b = check_int(b, "b", minimum=0, maximum=m - 1)
-    level = check_level(level, "level")
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "delong_paired", 0.95), "confidence_level")
     diff = float(auc[a] - auc[b])
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     if not math.isfinite(var) or var < 0:
-        return (diff, math.nan, math.nan, math.nan, math.nan, math.nan)
+        return ZTestResult(diff, math.nan, math.nan, math.nan, math.nan, math.nan)
     return _z_test(diff, var, level)
 
 
-def _z_test(diff: float, var: float, level: float
-            ) -> tuple[float, float, float, float, float, float]:
+def _z_test(diff: float, var: float, level: float) -> ZTestResult:
     """(diff, lo, hi, se, z, p) of a two-sided z-test with the interval on the same
     standard error; a zero variance gives z = 0, p = 1 for a zero difference, else ±inf, 0
     (the interval is then [diff, diff])."""
@@ -207,11 +215,11 @@ def _z_test(diff: float, var: float, level: float
     if se == 0:
         p = 1.0 if diff == 0 else 0.0
         z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
-        return (diff, diff, diff, 0.0, z, p)
+        return ZTestResult(diff, diff, diff, 0.0, z, p)
     z = diff / se
     p = float(2.0 * norm.sf(abs(z)))
     zc = _z(level)
-    return (diff, diff - zc * se, diff + zc * se, se, z, p)
+    return ZTestResult(diff, diff - zc * se, diff + zc * se, se, z, p)
 
 
 def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray
@@ -243,9 +251,9 @@ def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.nd
 
 
 def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
-                             level: float = 0.95
-                             ) -> tuple[float, float, float, float, float, float]:
-    """DeLong's paired test of AUC_a − AUC_b from the placements: (diff, lo, hi, se, z, p).
+                             level: float = 0.95) -> ZTestResult:
+    """DeLong's paired test of AUC_a − AUC_b from the placements: a :class:`ZTestResult`
+    ``(diff, lo, hi, se, statistic, pvalue)``.
 
     Var(A − B) = Var(V10_a − V10_b)/n₁ + Var(V01_a − V01_b)/n₀ (the same as
     Var A + Var B − 2 Cov(A, B), computed from the differences so that models ranking the
@@ -257,13 +265,13 @@ def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
     --------
     >>> p10 = np.array([[0.5, 1.0, 1.0], [0.5, 1.0, 1.0]])
     >>> p01 = np.array([[0.0, 1 / 3], [0.0, 1 / 3]])
-    >>> delong_paired_placements(p10, p01, 0, 1)
+    >>> tuple(delong_paired_placements(p10, p01, 0, 1))
     (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
     """
     n1, n0 = p10.shape[1], p01.shape[1]
     if n1 < 2 or n0 < 2:
         nan = math.nan
-        return (nan, nan, nan, nan, nan, nan)
+        return ZTestResult(nan, nan, nan, nan, nan, nan)
     d10 = p10[a] - p10[b]
     d01 = p01[a] - p01[b]
     var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
@@ -305,7 +313,8 @@ def _discordant(b: Any, c: Any, *n_cases: Any) -> tuple[int, ...]:
     return b, c, n
 
 
-def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
+def mcnemar_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
+                     level: Any = NOT_GIVEN) -> ConfidenceInterval:
     """Exact conditional interval of acc_A − acc_B = (b − c)/n from the discordant counts
     (b: A right and B wrong; c: the reverse), consistent with :func:`mcnemar_exact`.
 
@@ -318,18 +327,20 @@ def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float
     >>> [round(x, 4) for x in mcnemar_interval(12, 3, 100)]
     [0.0057, 0.137]
     >>> mcnemar_interval(0, 0, 50)
-    (0.0, 0.0)
+    ConfidenceInterval(low=0.0, high=0.0)
     """
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "mcnemar_interval", 0.95), "confidence_level")
     b, c, n = _discordant(b, c, n)
-    level = check_level(level, "level")
     d = b + c
     if d == 0 or n <= 0:
-        return (0.0, 0.0)
+        return ConfidenceInterval(0.0, 0.0)
     lo, hi = proportion_interval(b, d, level, "clopper-pearson")
-    return (d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
+    return ConfidenceInterval(d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
 
 
-def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
+def tango_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
+                   level: Any = NOT_GIVEN) -> ConfidenceInterval:
     """Tango's score interval of acc_A − acc_B from paired decisions (Tango 1998, Stat Med
     17:891): unconditional, so it keeps its level when one model wins almost every
     disagreement (the conditional interval's coverage falls to 0.6 there).
@@ -355,7 +366,9 @@ def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, 
     b, c, n = _discordant(b, c, n)
     if n == 0:
         raise MeasurelabError("tango_interval needs n >= 1 cases, got n=0")
-    z = float(norm.ppf(0.5 + check_level(level, "level") / 2.0))
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "tango_interval", 0.95), "confidence_level")
+    z = float(norm.ppf(0.5 + level / 2.0))
 
     def score(d: float) -> float:
         big_b = b + c - d * (2 * n - b + c)
@@ -373,7 +386,7 @@ def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, 
                                                     xtol=1e-14)
     hi = 1.0 if score(1.0 - eps) >= -z else brentq(lambda d: score(d) + z, est, 1.0 - eps,
                                                    xtol=1e-14)
-    return (float(lo), float(hi))
+    return ConfidenceInterval(float(lo), float(hi))
 
 
 def holm(pvalues: Any) -> np.ndarray:
@@ -468,7 +481,7 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
     >>> check_run_options(0.95, 2000, 1, False, None)
     (0.95, 2000, 1, False)
     """
-    level = None if ci is None else check_level(ci)
+    level = None if ci is None else check_level(ci, "ci")
     n_boot = check_n_boot(n_boot, minimum=1 if ci is None else MIN_BOOT)
     n_jobs = check_n_jobs(n_jobs)
     stratify = check_flag(stratify, "stratify")

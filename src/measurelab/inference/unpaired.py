@@ -96,7 +96,7 @@ def compare_unpaired(
     threshold, pos_label, inclusive, stratify, progress, n_jobs
         As :func:`~measurelab.compare_classifiers`.
     seed : int, numpy Generator or None, optional
-        Another name for ``random_state`` (give one of them).
+        The deprecated former name of ``random_state``.
 
     Returns
     -------
@@ -106,7 +106,7 @@ def compare_unpaired(
         DeLong's unpaired test; NaN for bootstrap rows) — ``z`` is pROC's D.
     """
     random_state = random_state_of(random_state, seed, "compare_unpaired")
-    level = iv.check_level(ci)
+    level = iv.check_level(ci, "ci")
     n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
     check_flag(stratify, "stratify")
     if (not isinstance(names, tuple | list) or len(names) != 2
