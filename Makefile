@@ -3,7 +3,7 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test install install-test lint bench clean chromium proc
+.PHONY: demo test test-fast install install-test lint bench clean chromium proc
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -36,10 +36,16 @@ proc:
 	    "'sudo apt-get update && sudo apt-get install -y r-base-core r-cran-proc'" \
 	    "(tests/inference/test_delong.py skips its pROC checks without it)"; fi
 
+# --dist loadgroup keeps the tests of the session's Dask cluster on one worker (one cluster).
 test: install-test chromium proc
 	$(BIN)/ruff check conftest.py src tests $(wildcard benchmarks)
 	$(BIN)/lint-imports --no-cache
-	$(BIN)/python -m pytest -n 2 -q
+	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
+
+# The edit-test loop: no browser, R, Dask cluster or slow tests (docs/DEVELOPING.md, "Tests").
+FAST := not slow and not browser and not r and not cluster
+test-fast: install-test
+	$(BIN)/python -m pytest -n 2 -q -m "$(FAST)"
 
 bench: install-test
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f; done

@@ -12,6 +12,98 @@ import pytest
 # the test session chooses the backend, the library never does
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+#: Tests (node-id prefixes) that take more than about 2 s on a quiet 2-core machine
+#: (``pytest --durations``, docs/DEVELOPING.md "Tests"): marked ``slow``, so ``make test``
+#: runs them and ``make test-fast`` leaves them out. Listed here rather than decorated so
+#: that a parameter, a doctest or a whole file can be named.
+SLOW = (
+    # NumPyro's hierarchical model: JAX compiles and samples 4 chains
+    "tests/inference/test_bayes.py::test_hierarchical_clearly_better",
+    "tests/inference/test_bayes.py::test_hierarchical_equivalent",
+    "tests/inference/test_bayes.py::test_hierarchical_same_seed_same_answer",
+    "tests/inference/test_bayes.py::test_hierarchical_runs_and_constant_data_sets",
+    "tests/inference/test_bayes.py::test_plot_hierarchical",
+    "tests/inference/test_learners.py::test_hierarchical_verdicts_over_data_sets",
+    # simulations: the studies' small versions, coverage, size and power (the harnesses'
+    # tiny tests and test_intervals' fast coverage check stay in make test-fast)
+    "tests/inference/test_coverage.py::test_coverage_small",
+    "tests/inference/test_coverage.py::test_population_matches_exact",
+    "tests/inference/test_coverage.py::test_calibrated_generator",
+    "tests/inference/test_coverage.py::test_verdict_reaches_the_library",
+    "tests/inference/test_calibration_inference.py::test_a_small_calibration_study",
+    "tests/inference/test_calibration_inference.py::test_calibration_test_holds_its_level",
+    "tests/inference/test_decisions_study.py::",
+    "tests/inference/test_learners.py::test_size_small_simulation",
+    "tests/inference/test_intervals.py::test_tango_interval_covers_where_the_conditional",
+    # property tests over many drawn cases
+    "tests/stats/test_block.py::test_block_equals_scalar_hypothesis",
+    "tests/stats/test_merge_property.py::test_chunks_in_any_order_equal_whole",
+    "tests/inference/test_intervals.py::test_tango_interval_equals_its_definition",
+    "tests/inference/test_intervals.py::test_bounded_interval_ends_stay_in_range_and_rest",
+    "tests/inference/test_intervals.py::test_threads_give_the_replicates_of_one_thread",
+    "tests/metaeval/test_pairs.py::test_compiled_route_equals_brute_force",
+    "src/measurelab/metaeval/consistency.py::measurelab.metaeval.consistency.compare_on_ranked",
+    "tests/_kernels/test_fused.py::test_fused_and_numpy_routes_agree_on_every_measure",
+    "tests/_kernels/test_calibration_kernels.py::test_loess_fits_and_ici_family_agree",
+    "tests/_kernels/test_calibration_kernels.py::test_smece_grid_is_equal_bit_for_bit",
+    # oracles that refit (mlxtend's 5x2cv) or loop by hand
+    "tests/inference/test_cvstats.py::test_5x2cv_equals_mlxtend_on_the_same_splits",
+    "tests/inference/test_learners.py::test_fold_scores_equal_a_hand_written_loop",
+    "tests/metrics/test_scorers.py::test_a_fold_of_one_class_needs_the_positive_class_or",
+    # the guides' examples (hundreds of fits)
+    "tests/docs/test_comparing.py::",
+    "tests/docs/test_calibration.py::test_calibration_examples_run",
+    "tests/docs/test_decisions_docs.py::test_examples_run[POWER.md]",
+    "tests/inference/test_bayes.py::test_bayesian_guide_examples_run",
+    # pages and figures rendered in full
+    "tests/inference/test_comparison_page.py::",
+    "tests/inference/test_classifiers.py::test_plot_and_html",
+    "tests/inference/test_figures.py::test_multiclass_html_has_figures_before_tables",
+    "tests/inference/test_figures.py::test_html_png_decodes",
+    "tests/inference/test_figures.py::test_to_html_creates_missing_folder",
+    "tests/inference/test_decision.py::test_plot_and_page",
+    "tests/inference/test_learners.py::test_summary_plot_and_page",
+    "tests/test_pages.py::test_comparison_demsar_reproduction_and_evaluation_pages_share",
+    "tests/hardening/test_api.py::test_names_are_drawn_literally[",
+    "tests/hardening/test_api.py::test_entry_point_refuses_bad_parameters[ClassifierCompar",
+    "tests/hardening/test_api.py::test_pages_escape_names",
+    "src/measurelab/inference/classifiers.py::measurelab.inference.classifiers.ClassifierCo",
+    # command lines with bootstrap intervals at their default sizes
+    "tests/cli/test_compare_multiclass.py::test_ci_json_equals_the_api",
+    "tests/cli/test_evaluate_models.py::test_ci_json_equals_the_api",
+    "tests/cli/test_versus.py::test_versus_defaults_to_intervals_and_equals_the_api",
+    # fresh interpreters: a route chosen in a cold process, scikit-learn's private classes,
+    # an unreachable scheduler waited out (5 s each)
+    "tests/_kernels/test_fused.py::test_route_depends_on_the_table_alone",
+    "tests/test_layout.py::test_no_scikit_learn_private_class_is_subclassed",
+    "tests/test_bad_inputs.py::test_unreachable_scheduler_fails_within_seconds",
+    # the study runner: a reference study, real processes killed, resumed, run together
+    "tests/lab/study/test_runner.py::",
+    "tests/lab/study/test_store.py::",
+    "src/measurelab/lab/study/analysis.py::measurelab.lab.study.analysis.analyze",
+    # the demo, the reproductions and their reports
+    "tests/cli/test_demo.py::test_demo_writes_report_and_agrees_with_sklearn",
+    "src/measurelab/cli/demo.py::measurelab.cli.demo.run_demo",
+    "tests/inference/test_classifiers.py::test_demo_comparison_section",
+    "tests/lab/report/test_site.py::",
+    "tests/papers/test_huang2007_ann.py::test_report_verdicts_follow_the_rule",
+    "tests/papers/test_huang2007_ann.py::test_tiny_run_tables_and_resume",
+    "tests/papers/test_ling2003.py::test_write_produces_files",
+    "tests/papers/test_ling2003_nb_trees.py::",
+)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+        # a test of the session's Dask cluster (tests/conftest.py) is a cluster test, and
+        # the cluster tests share one xdist group, hence one worker and one cluster
+        if "dask_cluster" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.cluster)
+        if item.get_closest_marker("cluster") is not None:
+            item.add_marker(pytest.mark.xdist_group("cluster"))
+
 
 @pytest.fixture(autouse=True)
 def _close_figures() -> Iterator[None]:

@@ -24,7 +24,7 @@ import warnings
 import numpy as np
 
 import measurelab as ml
-from measurelab.inference import intervals as iv
+from measurelab.inference import delong as dlm
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -86,7 +86,7 @@ def bench_delong(n: int) -> None:
         ml.metrics.auc(y, s)
         best_auc = min(best_auc, time.perf_counter() - t0)
         t0 = time.perf_counter()
-        iv.delong(ScoreTable.from_arrays(y, s))
+        dlm.delong(ScoreTable.from_arrays(y, s))
         best_dl = min(best_dl, time.perf_counter() - t0)
     print(f"   measurelab auc {best_auc:.2f} s, DeLong interval (table + placements) "
           f"{best_dl:.2f} s: ratio {best_dl / best_auc:.2f}x (target <= 3x)")

@@ -32,3 +32,17 @@ def make_binary(
 @pytest.fixture
 def rng() -> np.random.Generator:
     return np.random.default_rng(20261122)
+
+
+@pytest.fixture(scope="session")
+def dask_cluster():
+    """One Dask cluster for the whole session (two in-process workers of one thread each,
+    TCP, no dashboard): every distributed test uses it rather than starting its own. A test
+    that uses it is marked ``cluster`` and put in one xdist group (the root conftest.py),
+    so under ``--dist loadgroup`` the session starts one cluster."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  host="127.0.0.1", protocol="tcp://",
+                                  dashboard_address=None) as c:
+        yield c
+

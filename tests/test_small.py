@@ -113,7 +113,8 @@ def test_compare_table_abbreviates_big_integers_and_json_is_exact(
         capsys: pytest.CaptureFixture) -> None:
     from measurelab.metaeval.consistency import compare_on_ranked_lists
 
-    args = ["compare", "auc", "acc", "--n", "120", "--pos", "60", "--exact", "--no-progress"]
+    args = ["compare-measures", "auc", "acc", "--n", "120", "--pos", "60", "--exact",
+            "--no-progress"]
     assert main(args) == 0
     out = capsys.readouterr().out
     assert "digits)" in out and "--json prints them exactly" in out

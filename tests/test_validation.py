@@ -149,11 +149,12 @@ def test_check_output_path(tmp_path: Path) -> None:
         mv.check_output_path(tmp_path / "f" / "b.csv", "out")
 
 
-def test_check_output_folder(tmp_path: Path) -> None:
+def test_check_output_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     assert mv.check_output_folder(tmp_path / "new", "out") == tmp_path / "new"
     (tmp_path / "f").write_text("x")
-    with pytest.raises(MeasurelabError, match=r"^out '.*' is a file; give a folder$"):
-        mv.check_output_folder(tmp_path / "f", "out")
+    monkeypatch.chdir(tmp_path)  # a short path, quoted whole whatever the temporary folder
+    with pytest.raises(MeasurelabError, match=r"^out 'f' is a file; give a folder$"):
+        mv.check_output_folder("f", "out")
     with pytest.raises(MeasurelabError, match="the study needs a folder"):
         mv.check_output_folder(tmp_path / "f", "out", "is a file; the study needs a folder")
     with pytest.raises(MeasurelabError, match=r"'.*f' is a file, not a folder"):

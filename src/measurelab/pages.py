@@ -22,7 +22,8 @@ import math
 from typing import Any
 
 __all__ = ["STYLESHEET", "details", "document", "escape", "figure", "figure_bytes",
-           "png_data_uri", "table"]
+           "is_probability_column", "library_version", "png_data_uri", "provenance", "stamp",
+           "table"]
 
 #: the one stylesheet of every page (Okabe–Ito colours: blue #0072B2, vermillion #D55E00,
 #: bluish green #009E73, orange #E69F00)
@@ -49,6 +50,7 @@ STYLESHEET = (
     "details{margin:0.4em 0 0.8em}summary{cursor:pointer;font-weight:600}"
     "nav{margin-bottom:1em;font-size:0.9em}nav a,.files a{color:var(--accent)}"
     ".files{font-size:0.7em;font-weight:normal;color:var(--muted)}"
+    "p.provenance{font-size:0.85em;color:var(--muted)}"
     "pre{background:#f6f8fa;padding:0.5em;overflow-x:auto}"
     "table.index th,table.index td{text-align:left}"
     "@media print{nav,.no-print{display:none}details{display:block}"
@@ -99,7 +101,63 @@ def document(title: str, body: str, *, nav: str = "", lang: str = "en") -> str:
             f"{nav_html}<h1>{escape(title)}</h1>\n{body}\n{_SORTER}</body></html>\n")
 
 
-def _cell(v: Any, float_fmt: str, mark: bool) -> str:
+def is_probability_column(name: Any) -> bool:
+    """Whether a column holds p-values or probabilities, shown '< 0.001' below 0.001:
+    ``p``, ``pvalue``, ``p_*`` (``p_holm``, ``p_a_better``, ``p_rope``), ``*_p``.
+
+    Examples
+    --------
+    >>> [is_probability_column(c) for c in ("p_holm", "friedman_p", "prob", "diff")]
+    [True, True, False, False]
+    """
+    c = str(name).lower()
+    return c in ("p", "pvalue", "p_value") or c.startswith("p_") or c.endswith("_p")
+
+
+def library_version() -> str:
+    """measurelab's version, as the running package states it (``measurelab.__version__``,
+    read from the loaded package: pages sit below it in the layers).
+
+    Examples
+    --------
+    >>> import measurelab
+    >>> library_version() == measurelab.__version__
+    True
+    """
+    import sys
+
+    return str(getattr(sys.modules.get("measurelab"), "__version__", "unknown"))
+
+
+def stamp() -> dict[str, str]:
+    """The last two items of every provenance line: the version and the UTC date.
+
+    Examples
+    --------
+    >>> sorted(stamp())
+    ['date', 'measurelab']
+    """
+    import datetime
+
+    return {"measurelab": library_version(),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")}
+
+
+def provenance(items: Any) -> str:
+    """Where a page's numbers come from, as one compact line of ``name: value`` pairs
+    (``items`` a mapping; None values left out), e.g. the input, n, positives, the
+    threshold, the positive label, n_boot, the seed, the level, the version and the date.
+
+    Examples
+    --------
+    >>> provenance({"n": 200, "seed": 0, "input": None})
+    "<p class='provenance'><b>Provenance</b> — n: 200 · seed: 0</p>"
+    """
+    pairs = [f"{escape(k)}: {escape(v)}" for k, v in dict(items).items() if v is not None]
+    return "<p class='provenance'><b>Provenance</b> — " + " · ".join(pairs) + "</p>"
+
+
+def _cell(v: Any, float_fmt: str, mark: bool, prob: bool = False) -> str:
     import numpy as np
 
     cls = ["sig"] if mark else []
@@ -113,7 +171,8 @@ def _cell(v: Any, float_fmt: str, mark: bool) -> str:
         if math.isnan(x):
             return "<td data-v='' class='muted'>—</td>"
         attr = f" class='{' '.join(cls)}'" if cls else ""
-        return f"<td data-v='{x!r}'{attr}>{x:{float_fmt}}</td>"
+        shown = "&lt; 0.001" if prob and 0.0 <= x < 0.001 else f"{x:{float_fmt}}"
+        return f"<td data-v='{x!r}'{attr}>{shown}</td>"
     text = str(v)
     if len(text) > 25:
         cls.append("text")
@@ -147,12 +206,13 @@ def table(df: Any, *, float_fmt: str = ".4g", index: bool = True, sortable: bool
     head = "".join(f"<th>{escape(n or '')}</th>" for n in names)
     head += "".join(f"<th>{escape(c)}</th>" for c in df.columns)
     mark_rows = None if marks is None else marks.to_numpy()
+    probs = [is_probability_column(c) for c in df.columns]  # '< 0.001' below 0.001
     body = []
     for r, (key, row) in enumerate(df.iterrows()):
         keys = key if isinstance(key, tuple) else (key,)
         tds = "".join(f"<th>{escape(k)}</th>" for k in keys) if index else ""
         tds += "".join(_cell(v, float_fmt, bool(mark_rows[r, c]) if mark_rows is not None
-                             else False) for c, v in enumerate(row.tolist()))
+                             else False, probs[c]) for c, v in enumerate(row.tolist()))
         body.append(f"<tr>{tds}</tr>")
     cls = " class='sortable'" if sortable else ""
     cap = f"<caption>{escape(caption)}</caption>" if caption else ""

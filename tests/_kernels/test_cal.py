@@ -1,5 +1,5 @@
 """The compiled CAL (``measures/_cal_kernel.py``) against the numpy route, enumeration of
-every tie ordering and the per-window hypergeometric convolution (SPEC §8).
+every tie ordering and the per-window hypergeometric convolution (docs/METHODS.md#cal-ties).
 
 Tolerances: pure tables with cases ≤ ``_EXPAND_FACTOR`` × distinct scores (untied data
 included) must give the numpy value bit for bit; every other table is summed in another
@@ -19,7 +19,7 @@ import pytest
 
 import measurelab as ml
 from measurelab._kernels import routing
-from measurelab.measures import calibration
+from measurelab.measures.calibration import cal as calibration
 from measurelab.stats.scoretable import ScoreTable
 from tests._kernels.test_routing import force_routes
 from tests.conftest import make_binary

@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from measurelab.measures import _loess, recalibration, smooth_calibration
+from measurelab.measures.calibration import _loess, _rows, loess, smooth
+from measurelab.measures.calibration import corp as recalibration
 from measurelab.stats.scoretable import ScoreTable
 from tests._kernels.test_routing import force_routes
 
@@ -69,7 +70,7 @@ def test_cumulative_weights_are_numpys_cumsum(monkeypatch):
 def test_loess_fits_and_ici_family_agree(monkeypatch):
     checked = 0
     for t in _tables(1, 120):
-        s, pos, neg = smooth_calibration._rows(t)
+        s, pos, neg = _rows.weighted_rows(t)
         a, b = _both(monkeypatch, ["loess"], lambda s=s, pos=pos, neg=neg, t=t:
                      _loess.loess_surface(s, pos, neg, integer=t.is_integer))
         if a is None:
@@ -79,7 +80,7 @@ def test_loess_fits_and_ici_family_agree(monkeypatch):
         np.testing.assert_allclose(_loess.surface_at(a, s), _loess.surface_at(b, s),
                                    rtol=0, atol=1e-12)
         ia, ib = _both(monkeypatch, ["loess"],
-                       lambda t=t: smooth_calibration._ici_summaries(_fresh(t)))
+                       lambda t=t: loess._ici_summaries(_fresh(t)))
         for k in ("mean", "median", "p90", "max"):
             assert ia[k] == pytest.approx(ib[k], rel=1e-12, abs=1e-14), (k, t)
         checked += 1
@@ -107,9 +108,9 @@ def test_smece_grid_is_equal_bit_for_bit(monkeypatch):
         pos = np.stack([t.pos * rng.integers(0, 3, t.size) for _ in range(3)])
         neg = np.stack([t.neg * rng.integers(0, 3, t.size) for _ in range(3)])
         a, b = _both(monkeypatch, ["smece_grid"], lambda t=t, pos=pos, neg=neg: (
-            smooth_calibration._smece_block_values(t.scores, pos, neg),
-            smooth_calibration.smece_bandwidth(_fresh(t)),
-            smooth_calibration._Smoother(t.scores, t.pos[None], t.neg[None]).values(
+            smooth._smece_block_values(t.scores, pos, neg),
+            smooth.smece_bandwidth(_fresh(t)),
+            smooth._Smoother(t.scores, t.pos[None], t.neg[None]).values(
                 np.array([0.003, 0.2]), np.array([0, 0]))))
         assert np.array_equal(a[0], b[0], equal_nan=True) and a[1] == b[1]
         assert np.array_equal(a[2], b[2])

@@ -59,7 +59,8 @@ def test_ci_json_equals_the_api(capsys, frame, tmp_path):
                                  n_boot=200, random_state=3)
     assert json.loads(out) == json.loads(api.to_json())
     page = html.read_text()
-    assert page.count("data:image/png;base64,") == 3 and "3 classes" in page
+    # forest, curves, top-label calibration panels (issue 33), confusion
+    assert page.count("data:image/png;base64,") == 4 and "3 classes" in page
 
 
 def test_parquet_named_groups_per_class_rows_and_weights(capsys, frame, tmp_path):

@@ -210,8 +210,7 @@ def test_perf_text_and_empty_stdin_are_not_multiclass(capsys, tmp_path, monkeypa
     assert code == 2 and "<stdin> is empty" in err
 
 
-def test_scheduler_equals_local_reader(capsys, tmp_path, frame):
-    distributed = pytest.importorskip("distributed")
+def test_scheduler_equals_local_reader(capsys, tmp_path, frame, dask_cluster):
     d = tmp_path / "parts"
     d.mkdir()
     for i, (a, b) in enumerate([(0, 450), (450, 900)]):
@@ -223,13 +222,11 @@ def test_scheduler_equals_local_reader(capsys, tmp_path, frame):
     pq.write_table(pa.Table.from_pandas(bad, preserve_index=False), tmp_path / "bad.parquet",
                    row_group_size=100)
     argv = ["--proba-cols", "c0,c1,c2", "--weight-col", "w", "--average", "none", "--json"]
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  host="127.0.0.1", protocol="tcp://",
-                                  dashboard_address=None) as c:
-        code, out, err = run_cli(capsys, str(d), "--scheduler", c.scheduler_address, *argv)
-        assert code == 0, err
-        code2, _out2, err2 = run_cli(capsys, str(tmp_path / "bad.parquet"), "--scheduler",
-                                    c.scheduler_address, *argv)
+    c = dask_cluster
+    code, out, err = run_cli(capsys, str(d), "--scheduler", c.scheduler_address, *argv)
+    assert code == 0, err
+    code2, _out2, err2 = run_cli(capsys, str(tmp_path / "bad.parquet"), "--scheduler",
+                                c.scheduler_address, *argv)
     code3, local, _err3 = run_cli(capsys, str(d), *argv)
     assert code3 == 0 and json.loads(out) == json.loads(local)
     _exact(json.loads(out), json.loads(json.dumps(_api(frame, None).to_dict())))

@@ -173,7 +173,7 @@ def _commands(d: Path) -> dict[str, tuple[list[str], dict[str, tuple[str, list[s
                   {"--alpha": ("level", []), "--decimals": ("int", []),
                    "--seed": ("seed", ["--bayes", "--rope", "0.01"]),
                    "--rope": ("number", ["--bayes"]), "--html": ("out_file", [])}),
-        "compare": (["compare", "auc", "acc", "--n", "10", "--pos", "5"],
+        "compare": (["compare-measures", "auc", "acc", "--n", "10", "--pos", "5"],
                     {"--n": ("int", []), "--pos": ("int", []), "--cutoff": ("int", []),
                      "--sample": ("int", []), "--seed": ("seed", ["--sample", "5"])}),
         "study": (study, {"--workers": ("size", []), "--seed": ("seed", []),
@@ -265,8 +265,8 @@ def _cases(d: Path) -> list[tuple[list[str], list[str]]]:
         (["ranks", f["ranks.csv"], "--decimals", "100000"], ["--decimals"]),
         (["ranks", f["ranks.csv"], "--bayes", "--rope", "-1"], ["--rope"]),
         (["ranks", f["ranks.csv"], "--bayes"], ["--rope"]),
-        (["compare", "auc", "acc", "--n", "10", "--pos", "20"], ["pos"]),
-        (["compare", "nosuch", "acc", "--n", "10", "--pos", "5"], ["nosuch"]),
+        (["compare-measures", "auc", "acc", "--n", "10", "--pos", "20"], ["pos"]),
+        (["compare-measures", "nosuch", "acc", "--n", "10", "--pos", "5"], ["nosuch"]),
         (["measures", "--kind", "x"], ["--kind"]),
         # studies: a file too small, a --target that applies to nothing, a --pos-label
         # that is no class, a repeated target column, a grid or problem that is unknown

@@ -1,4 +1,5 @@
-"""Bayesian comparison of classifiers (Benavoli, Corani, Demšar & Zaffalon 2017; SPEC §9).
+"""Bayesian comparison of classifiers (Benavoli, Corani, Demšar & Zaffalon 2017;
+docs/METHODS.md#bayesian).
 
 Oracles: baycomp, the authors' library (``two_on_single`` to 1e-9; ``SignedRankTest`` and
 ``SignTest`` within Monte Carlo error at 50,000 draws); the signed-rank θ written as the
@@ -135,7 +136,7 @@ def test_signed_rank_agrees_with_baycomp(n, shift, rope, grid, higher):
 
 
 def _theta_by_definition(d, rope, w):
-    """The double sum of SPEC §9, written out."""
+    """The double sum of docs/METHODS.md#signed-rank, written out."""
     z = [0.0, *d]
     w = np.asarray(w, dtype=float) / np.sum(w)
 
@@ -165,7 +166,7 @@ def test_signed_rank_theta_is_the_double_sum(d, rope, w):
 def test_signed_rank_draws_are_dirichlet_in_blocks(monkeypatch):
     """The block loop: the draws of each block (Gamma(prior), then Exp(1)s, a column per
     draw) give the θ of the definition, block after block."""
-    monkeypatch.setattr(bayes_mod, "_BLOCK", 60)
+    monkeypatch.setattr(bayes_mod.dirichlet, "_BLOCK", 60)
     a, b = _datasets(5, 5, 0.01)
     r = bayes_compare(a, b, rope=0.01, method="signed-rank", n_samples=25, random_state=9)
     g = np.random.default_rng(9)

@@ -24,7 +24,7 @@ from measurelab.inference.calibration import (
     replicate_wald,
     withheld_reason,
 )
-from measurelab.measures.debiased_calibration import estimates
+from measurelab.measures.calibration.debiased import estimates
 from measurelab.stats.scoretable import ScoreTable
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -151,6 +151,7 @@ LAYOUT = ("<script>var r=function(s){var e=document.querySelector(s);if(!e)retur
           "table:r('table')}));</script>")
 
 
+@pytest.mark.browser
 def test_first_screen_in_chromium_shows_summary_and_forest(page, tmp_path):
     exe = _chromium()
     probe = page.parent / "probe.html"

@@ -1,4 +1,5 @@
-"""DeLong's interval and tests (SPEC §6) against R's pROC, run live through ``Rscript``.
+"""DeLong's interval and tests (docs/METHODS.md#delong) against R's pROC, run live through
+``Rscript``.
 
 pROC 1.18's ``roc.test(paired = FALSE)`` (``delong.unpaired.test``) computes, for curves R
 and S, each AUC's DeLong variance V = S10/m + S01/n (ddof 1), the statistic
@@ -27,7 +28,7 @@ from scipy.stats import norm
 
 from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
 from measurelab.inference import delong as dl
-from measurelab.inference import intervals as iv
+from measurelab.inference import delong as dlm
 from measurelab.stats.scoretable import ScoreTable
 
 # pROC's documented results on its aSAH data (outcome Good/Poor, predictors wfns and s100b)
@@ -111,6 +112,7 @@ unpaired("unp", r1, r2); paired("par", r1, r2)
 
 
 # ------------------------------------------------------------------------ against pROC
+@pytest.mark.r
 def test_asah_unpaired_matches_proc_and_published(asah):
     r, d = asah
     y = d["y"]
@@ -140,6 +142,7 @@ def test_asah_unpaired_matches_proc_and_published(asah):
     assert u["lo"] < 0 < u["hi"]
 
 
+@pytest.mark.r
 def test_asah_paired_delong_matches_proc_and_published(asah):
     r, d = asah
     y = d["y"]
@@ -147,8 +150,8 @@ def test_asah_paired_delong_matches_proc_and_published(asah):
     assert r["par_p"] == pytest.approx(ASAH_PAIRED_P, abs=1e-7)
     ta, ra = _table(y, d["wfns"])
     tb, rb = _table(y, d["s100b"])
-    auc, cov = iv.delong_cov([ta, tb], [ra, rb], y)
-    _, lo, hi, _, z, p = iv.delong_paired(auc, cov, 0, 1)
+    auc, cov = dlm.delong_cov([ta, tb], [ra, rb], y)
+    _, lo, hi, _, z, p = dlm.delong_paired(auc, cov, 0, 1)
     assert z == pytest.approx(ASAH_PAIRED_Z, abs=1e-6)
     assert p == pytest.approx(ASAH_PAIRED_P, abs=1e-7)
     assert z == pytest.approx(r["par_Z"], rel=1e-12)
@@ -158,6 +161,7 @@ def test_asah_paired_delong_matches_proc_and_published(asah):
     assert np.diag(cov).tolist() == pytest.approx([r["wfns_var"], r["s100b_var"]], rel=1e-12)
 
 
+@pytest.mark.r
 @pytest.mark.parametrize("predictor", ["wfns", "s100b"])
 def test_asah_single_model_wald_matches_ci_auc(asah, predictor):
     r, d = asah
@@ -168,13 +172,14 @@ def test_asah_single_model_wald_matches_ci_auc(asah, predictor):
     assert w.se ** 2 == pytest.approx(r[f"{predictor}_var"], rel=1e-12)
     assert (w.lo, w.hi) == pytest.approx((r[f"{predictor}_lo"], r[f"{predictor}_hi"]), rel=1e-12)
     # the same variance as intervals.delong; the logit interval is asymmetric, inside [0, 1]
-    assert w == iv.delong(t)._replace(method="delong")
+    assert w == dlm.delong(t)._replace(method="delong")
     g = dl.delong_interval(t)
     assert g.method == "delong-logit" and g.se == w.se
     assert 0 < g.lo < g.value < g.hi < 1
     assert g.hi - g.value < g.value - g.lo  # shorter on the side of 1
 
 
+@pytest.mark.r
 def test_random_tied_data_matches_proc(tmp_path):
     """Seeded data with heavy ties: two test sets of different sizes, two models on one."""
     g = np.random.default_rng(20240611)
@@ -204,8 +209,8 @@ unpaired("unp", ra1, rb); paired("par", ra1, ra2)
             assert w.se ** 2 == pytest.approx(r[f"{tag}_var"], rel=1e-10)
             assert (w.lo, w.hi) == pytest.approx((r[f"{tag}_lo"], r[f"{tag}_hi"]), rel=1e-10)
         u = dl.delong_unpaired(ta1, tb)
-        auc, cov = iv.delong_cov([ta1, ta2], [r1, r2], ya)
-        _, lo, hi, _, z, p = iv.delong_paired(auc, cov, 0, 1)
+        auc, cov = dlm.delong_cov([ta1, ta2], [r1, r2], ya)
+        _, lo, hi, _, z, p = dlm.delong_paired(auc, cov, 0, 1)
     assert (u["z"], u["df"], u["p"]) == pytest.approx((r["unp_D"], r["unp_df"], r["unp_p"]),
                                                       rel=1e-10)
     assert (z, p, lo, hi) == pytest.approx((r["par_Z"], r["par_p"], r["par_lo"], r["par_hi"]),

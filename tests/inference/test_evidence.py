@@ -327,7 +327,7 @@ def test_shipped_evidence_loads() -> None:
     t = ev.evidence_table()
     assert set(t.measure) <= set(registry.names())
     assert set(t.classes) <= {"binary", "k"} and set(t.kind) <= set(ev.KINDS)
-    assert set(t.design) <= {"random", "fixed"}
+    assert set(t.design) <= {"random", "fixed", "cluster"}  # cluster: issue 31
 
 
 @pytest.mark.parametrize("multiclass", [False, True])
@@ -375,3 +375,12 @@ def test_offered_intervals() -> None:
     yk, pa, _pb = probe_data(multiclass=True)
     assert np.bincount(yk).tolist() == [150, 90, 60]
     assert np.allclose(pa.sum(axis=1), 1.0)
+
+
+def test_replacing_a_measure_keeps_its_place() -> None:
+    from measurelab import registry
+
+    before = registry.names()
+    original = registry.get("acc")
+    registry.register(original, replace=True)
+    assert registry.names() == before

@@ -123,7 +123,8 @@ def test_one_model_forest_has_no_difference_column():
 def test_multiclass_html_has_figures_before_tables(multi, tmp_path):
     _y, _models, r = multi
     page = r.to_html(tmp_path / "cmp.html").read_text()
-    assert page.count("data:image/png;base64,") == 3
+    # forest, curves, the top-label calibration panels (issue 33), confusion
+    assert page.count("data:image/png;base64,") == 4
     assert page.index("<img") < page.index("<table")
     assert "3 classes" in page and "$b$" in page
     assert not list(tmp_path.glob("*.tmp"))

@@ -1,4 +1,5 @@
-"""Intervals and paired tests (SPEC §6) against independent routes: brute-force DeLong
+"""Intervals and paired tests (docs/METHODS.md#interval-methods) against independent routes:
+brute-force DeLong
 structural components, scipy's binomtest, closed forms, a hand-computed Holm, a
 case-resampling bootstrap, and coverage by simulation."""
 
@@ -15,6 +16,8 @@ from scipy.stats import beta, binomtest, norm, rankdata
 from sklearn.metrics import roc_auc_score
 
 import measurelab as ml
+from measurelab.inference import bootstrap as bt
+from measurelab.inference import delong as dlm
 from measurelab.inference import intervals as iv
 from measurelab.inference.evidence import plain_method
 from measurelab.stats.confusion import BinaryCounts
@@ -69,17 +72,17 @@ def test_delong_against_brute_force_structural_components(rng, ties, swap):
             y = ~y
         t1, t2 = ScoreTable.from_arrays(y, s1), ScoreTable.from_arrays(y, s2)
         auc_b, cov_b = _brute_delong(y, [s1, s2])
-        one = iv.delong(t1, 0.95)
+        one = dlm.delong(t1, 0.95)
         assert abs(one.value - auc_b[0]) < 1e-12
         assert abs(one.value - roc_auc_score(y, s1)) < 1e-12
         assert abs(one.se**2 - cov_b[0, 0]) < 1e-12
         z = norm.ppf(0.975)
         assert abs(one.lo - max(0.0, auc_b[0] - z * math.sqrt(cov_b[0, 0]))) < 1e-12
         assert abs(one.hi - min(1.0, auc_b[0] + z * math.sqrt(cov_b[0, 0]))) < 1e-12
-        auc, cov = iv.delong_cov([t1, t2], [_rows(t1, s1), _rows(t2, s2)], y)
+        auc, cov = dlm.delong_cov([t1, t2], [_rows(t1, s1), _rows(t2, s2)], y)
         np.testing.assert_allclose(auc, auc_b, rtol=0, atol=1e-12)
         np.testing.assert_allclose(cov, cov_b, rtol=0, atol=1e-12)
-        d, lo, hi, se, zs, p = iv.delong_paired(auc, cov, 0, 1, 0.95)
+        d, lo, hi, se, zs, p = dlm.delong_paired(auc, cov, 0, 1, 0.95)
         var_b = cov_b[0, 0] + cov_b[1, 1] - 2 * cov_b[0, 1]
         assert abs(se - math.sqrt(var_b)) < 1e-12
         assert abs(zs - (auc_b[0] - auc_b[1]) / math.sqrt(var_b)) < 1e-9
@@ -91,16 +94,16 @@ def test_delong_same_in_any_case_order(rng):
     yl, s, _ = make_binary(rng, 200)
     y = yl == 1
     perm = rng.permutation(y.size)
-    a = iv.delong(ScoreTable.from_arrays(y, s))
-    b = iv.delong(ScoreTable.from_arrays(y[perm], s[perm]))
+    a = dlm.delong(ScoreTable.from_arrays(y, s))
+    b = dlm.delong(ScoreTable.from_arrays(y[perm], s[perm]))
     assert a == b
 
 
 def test_delong_undefined_cases():
     one_class = ScoreTable.from_arrays(np.ones(4, bool), np.arange(4.0))
-    assert math.isnan(iv.delong(one_class).value)
+    assert math.isnan(dlm.delong(one_class).value)
     const = ScoreTable.from_arrays(np.array([0, 1, 0, 1], bool), np.full(4, 0.3))
-    r = iv.delong(const)
+    r = dlm.delong(const)
     assert r.value == 0.5 and math.isnan(r.lo) and math.isnan(r.hi)
 
 
@@ -172,7 +175,7 @@ def test_replicate_table_equals_table_of_the_resampled_cases(rng):
     yl, s, _ = make_binary(rng, 300, ties=True)
     y = yl == 1
     s2 = np.round(s[::-1] * 0.7, 2)
-    d = iv.CaseDesign.from_cases(y, [s, s2])
+    d = bt.CaseDesign.from_cases(y, [s, s2])
     order = np.lexsort((s2, s, y))  # the canonical order, by its definition
     mult = d.draw(np.random.default_rng(5), 3)
     assert mult.sum(axis=1).tolist() == [300.0] * 3  # n cases drawn jointly
@@ -190,8 +193,8 @@ def test_stratified_draws_keep_the_class_counts_and_joint_draws_do_not(rng):
     yl, s, _ = make_binary(rng, 200)
     y = yl == 1
     g = np.random.default_rng(0)
-    strat = iv.CaseDesign.from_cases(y, [s], stratify=True)
-    joint = iv.CaseDesign.from_cases(y, [s])
+    strat = bt.CaseDesign.from_cases(y, [s], stratify=True)
+    joint = bt.CaseDesign.from_cases(y, [s])
     ts = _tables_of(strat, strat.draw(g, 50))
     assert {t.n_pos for t in ts} == {float(y.sum())}
     tj = _tables_of(joint, joint.draw(g, 50))
@@ -206,7 +209,7 @@ def test_block_bootstrap_equals_case_resampling_in_distribution(rng):
     B = 2000
     from measurelab import registry
 
-    run = iv.run_bootstrap(iv.CaseDesign.from_table(ScoreTable.from_arrays(y, s)),
+    run = bt.run_bootstrap(bt.CaseDesign.from_table(ScoreTable.from_arrays(y, s)),
                            [registry.get("auc")], B, 1, jackknife=False)
     a = run.reps[:, 0, 0]
     g = np.random.default_rng(2)
@@ -238,8 +241,8 @@ def test_block_route_equals_scalar_measures_on_every_replicate(rng):
     names = ["acc", "f1", "auc", "apr", "brier", "mxe", "lift", "sar"]
     ms = [registry.get(k) for k in names]
     for weight in (None, w):
-        d = iv.CaseDesign.from_cases(y, [s, s2], weight)
-        run = iv.run_bootstrap(d, ms, 7, 3, thresholds=[(0.4, True), (0.5, False)])
+        d = bt.CaseDesign.from_cases(y, [s, s2], weight)
+        run = bt.run_bootstrap(d, ms, 7, 3, thresholds=[(0.4, True), (0.5, False)])
         g = np.random.default_rng(3)
         mult = d.draw(g, 7)
         thr = [(0.4, True), (0.5, False)]
@@ -297,11 +300,11 @@ def test_threads_give_the_replicates_of_one_thread(rng):
 
     yl, s, _ = make_binary(rng, 3000)
     y = np.asarray(yl) == 1
-    d = iv.CaseDesign.from_cases(y, [np.asarray(s), np.asarray(s)[::-1].copy()])
+    d = bt.CaseDesign.from_cases(y, [np.asarray(s), np.asarray(s)[::-1].copy()])
     ms = [registry.get(k) for k in ("f1", "apr", "cal", "mxe")]
-    one = iv.run_bootstrap(d, ms, 700, 7)
+    one = bt.run_bootstrap(d, ms, 700, 7)
     for jobs in (2, -1):
-        many = iv.run_bootstrap(d, ms, 700, 7, n_jobs=jobs)
+        many = bt.run_bootstrap(d, ms, 700, 7, n_jobs=jobs)
         assert np.array_equal(one.reps, many.reps) and np.array_equal(one.jack, many.jack)
     c1 = ml.compare_classifiers(yl, {"a": s, "b": np.asarray(s) ** 2}, measures=["apr"],
                                 n_boot=100)
@@ -340,8 +343,8 @@ def test_too_few_replicates_are_refused(rng):
 
 def test_bca_reduces_to_percentile_when_unbiased_and_unaccelerated():
     reps = np.linspace(-3, 3, 1001)  # symmetric: z0 = 0; symmetric jackknife: a = 0
-    assert iv.bca_interval(0.0, reps, np.array([-1.0, 0.0, 1.0]), 0.9) == pytest.approx(
-        iv.percentile_interval(reps, 0.9), abs=1e-12)
+    assert bt.bca_interval(0.0, reps, np.array([-1.0, 0.0, 1.0]), 0.9) == pytest.approx(
+        bt.percentile_interval(reps, 0.9), abs=1e-12)
 
 
 def test_grouped_jackknife_keeps_the_acceleration_ratio():
@@ -351,7 +354,7 @@ def test_grouped_jackknife_keeps_the_acceleration_ratio():
     x = g.exponential(size=4000)
     full = x.mean()
     one = (full * x.size - x) / (x.size - 1)
-    groups = iv.jackknife_groups(x.size, g, 100)
+    groups = bt.jackknife_groups(x.size, g, 100)
     grp = np.array([x[groups != k].mean() for k in range(100)])
 
     def acc(j: np.ndarray) -> float:
@@ -372,7 +375,7 @@ def test_p_is_the_inverted_interval():
     jack = g.normal(0, 0.01, (4, 50))
     for bca in (False, True):
         for level in (0.8, 0.9, 0.95, 0.99):
-            bi = iv.BootstrapIntervals(reps, theta, theta, jack, np.full(4, bca), level)
+            bi = bt.BootstrapIntervals(reps, theta, theta, jack, np.full(4, bca), level)
             excl = (bi.lo > 0) | (bi.hi < 0)
             assert np.array_equal(excl, bi.p < 1 - level)
             for other in (0.5, 0.7, 0.975):  # other levels agree away from the p itself
@@ -383,7 +386,7 @@ def test_p_is_the_inverted_interval():
     # identical models: every replicated difference 0 gives p = 1, interval [0, 0]
     assert bi.p[3] == 1.0 and bi.lo[3] == bi.hi[3] == 0.0
     # the percentile p against the two-sided tail count (an independent route)
-    bi = iv.BootstrapIntervals(reps[:1], theta[:1], theta[:1], jack[:1], np.array([False]),
+    bi = bt.BootstrapIntervals(reps[:1], theta[:1], theta[:1], jack[:1], np.array([False]),
                                0.95)
     tail = 2 * min((reps[0] <= 0).mean(), (reps[0] >= 0).mean())
     assert abs(bi.p[0] - max(tail, 1 / 1000)) < 3 / 999
@@ -395,12 +398,12 @@ def test_bca_falls_back_at_the_edge_and_the_value_stays_inside():
     g = np.random.default_rng(0)
     v = 0.000171
     reps = np.r_[np.full(60, v), v + g.exponential(0.01, 1940)][None, :]
-    bi = iv.BootstrapIntervals(reps, np.array([v]), np.array([v]), g.normal(0, 1e-3, (1, 50)),
+    bi = bt.BootstrapIntervals(reps, np.array([v]), np.array([v]), g.normal(0, 1e-3, (1, 50)),
                                np.array([True]), 0.95)
     assert bi.method[0] == "bootstrap-percentile (BCa at edge)"
     assert bi.lo[0] == v and bi.hi[0] > v + 0.01
-    pct = iv.percentile_interval(np.r_[g.normal(1, 0.1, 999)], 0.95)
-    bi = iv.BootstrapIntervals(g.normal(1, 0.1, (1, 999)), np.array([0.5]), np.array([0.5]),
+    pct = bt.percentile_interval(np.r_[g.normal(1, 0.1, 999)], 0.95)
+    bi = bt.BootstrapIntervals(g.normal(1, 0.1, (1, 999)), np.array([0.5]), np.array([0.5]),
                                np.empty((1, 0)), np.array([False]), 0.95)
     assert bi.lo[0] == 0.5 and bi.hi[0] > pct[0]  # the value is inside its interval
 
@@ -522,7 +525,7 @@ def test_evaluate_ci_constant_model_warns_not_crashes():
 
 def test_jackknife_leaves_each_case_out_once(rng):
     yl, s, _ = make_binary(rng, 90)
-    d = iv.CaseDesign.from_cases(yl == 1, [s, s[::-1].copy()])
+    d = bt.CaseDesign.from_cases(yl == 1, [s, s[::-1].copy()])
     jm = d.jackknife_multiplicities(np.random.default_rng(1), n_groups=7)
     assert jm.shape == (7, 90) and (jm.sum(axis=0) == 6).all()
 
@@ -530,7 +533,7 @@ def test_jackknife_leaves_each_case_out_once(rng):
 def test_case_design_from_table_needs_whole_counts():
     t = ScoreTable.from_arrays([True, False], [0.3, 0.6], [0.5, 1.0])
     with pytest.raises(ml.MeasurelabError, match="whole case counts"):
-        iv.CaseDesign.from_table(t)
+        bt.CaseDesign.from_table(t)
 
 
 @pytest.mark.parametrize("stratify", [False, True])
@@ -542,7 +545,7 @@ def test_compiled_count_equals_bincount(monkeypatch, stratify):
     g = np.random.default_rng(0)
     n = (1 << 16) + 5
     y = g.random(n) < 0.3
-    d = iv.CaseDesign.from_cases(y, [g.random(n)], stratify=stratify)
+    d = bt.CaseDesign.from_cases(y, [g.random(n)], stratify=stratify)
     fast = d.draw(np.random.default_rng(4), 3)
     force_routes(monkeypatch, False, ["bootstrap_draws"])
     slow = d.draw(np.random.default_rng(4), 3)
@@ -626,13 +629,13 @@ def test_tango_interval_refuses_impossible_counts():
 def test_range_bounds_follow_the_registry():
     from measurelab.measures.base import registry
 
-    got = iv.range_bounds(["sens", "youden", "brier", "lr_pos", "dp", "mxe", "lift"])
+    got = bt.range_bounds(["sens", "youden", "brier", "lr_pos", "dp", "mxe", "lift"])
     assert got.tolist() == [[0, 1], [-1, 1], [0, 2], [-np.inf, np.inf], [-np.inf, np.inf],
                             [-np.inf, np.inf], [-np.inf, np.inf]]
     # a difference of two values of a measure bounded in [lo, hi] lives in [lo-hi, hi-lo]
-    assert iv.range_bounds(["sens", "brier", "mcc"], difference=True).tolist() == [
+    assert bt.range_bounds(["sens", "brier", "mcc"], difference=True).tolist() == [
         [-1, 1], [-2, 2], [-2, 2]]
-    assert iv.range_bounds([registry.get("logloss_dsc")])[0, 1] == math.log(2)
+    assert bt.range_bounds([registry.get("logloss_dsc")])[0, 1] == math.log(2)
 
 
 def _pct_substituted(r: np.ndarray, level: float, lo_b: float, hi_b: float):
@@ -647,22 +650,22 @@ def test_undefined_replicates_of_a_bounded_measure_count_at_its_range_ends():
     r = g.uniform(0.3, 0.7, 1000)
     r[:80] = np.nan  # 8% undefined: both ends of a 90% interval reach them
     value = np.array([0.5])
-    bi = iv.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
+    bi = bt.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
                                np.array([False]), 0.90, np.array([[0.0, 1.0]]))
     assert (bi.lo[0], bi.hi[0]) == pytest.approx(_pct_substituted(r, 0.90, 0.0, 1.0),
                                                  abs=1e-12)
     assert (bi.lo[0], bi.hi[0]) == (0.0, 1.0)
     assert bi.rests[0].tolist() == [True, True]
     assert bi.method[0] == "bootstrap-percentile (8% undefined: counted at the ends of [0, 1])"
-    assert iv.percentile_interval(r, 0.90, (0.0, 1.0)) == (0.0, 1.0)
+    assert bt.percentile_interval(r, 0.90, (0.0, 1.0)) == (0.0, 1.0)
     # at 80% no end reaches them: the ends are those of the defined replicates' order
-    bi80 = iv.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
+    bi80 = bt.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
                                  np.array([False]), 0.80, np.array([[0.0, 1.0]]))
     assert (bi80.lo[0], bi80.hi[0]) == pytest.approx(_pct_substituted(r, 0.80, 0, 1), abs=1e-12)
     assert 0.3 < bi80.lo[0] < bi80.hi[0] < 0.7 and not bi80.rests.any()
     assert bi80.method[0] == "bootstrap-percentile"
     # an unbounded measure keeps the infinite convention (and its plain method)
-    inf = iv.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
+    inf = bt.BootstrapIntervals(r[None, :], value, value, np.empty((1, 0)),
                                 np.array([False]), 0.90)
     assert (inf.lo[0], inf.hi[0]) == (-np.inf, np.inf) and inf.method[0] == \
         "bootstrap-percentile"
@@ -686,7 +689,7 @@ def test_bounded_interval_ends_stay_in_range_and_rest_exactly_where_stated(
     jack = g.normal(theta[0], 0.05, (1, 20))
 
     def run(bd):
-        return iv.BootstrapIntervals(r[None, :], theta, theta, jack, np.array([bca]), level,
+        return bt.BootstrapIntervals(r[None, :], theta, theta, jack, np.array([bca]), level,
                                      np.array([bd]))
 
     bi = run(bounds)
@@ -738,8 +741,8 @@ def test_k_class_comparison_on_a_small_test_set_has_no_infinite_end_for_bounded_
         warnings.simplefilter("ignore", ml.UndefinedMeasureWarning)
         r = ml.compare_classifiers(y, models, measures=measures, n_boot=400, random_state=0)
         ivs, tests = r.intervals(), r.tests()
-    rng_of = {m: tuple(iv.range_bounds([m])[0]) for m in measures}
-    diff_of = {m: tuple(iv.range_bounds([m], difference=True)[0]) for m in measures}
+    rng_of = {m: tuple(bt.range_bounds([m])[0]) for m in measures}
+    diff_of = {m: tuple(bt.range_bounds([m], difference=True)[0]) for m in measures}
     _assert_in_range(ivs, rng_of.get)
     _assert_in_range(tests.rename(columns={"diff": "value"}), diff_of.get)
     macro = ivs.set_index(["model", "measure"])
@@ -816,7 +819,7 @@ def test_k_class_replicates_equal_the_scalar_route_on_the_resampled_cases():
         d = kw["design"]
         run = run_multi(d, kw["columns"], average, 60, 11, jackknife=False, progress=False,
                         n_jobs=1)
-        mult = d.draw(iv.rng_of(11), 60)
+        mult = d.draw(bt.rng_of(11), 60)
         missing = 0
         for b in range(60):
             keep = mult[b] > 0

@@ -335,15 +335,11 @@ def test_the_same_numbers_with_n_jobs(data, learners):
     pd.testing.assert_frame_equal(one.fold_scores(), two.fold_scores())
 
 
-def test_the_same_numbers_on_a_dask_cluster(data, learners):
-    distributed = pytest.importorskip("distributed")
+def test_the_same_numbers_on_a_dask_cluster(data, learners, dask_cluster):
     X, y = data
     local = compare(learners, X, y, cv=4, measures=["acc", "auc"])
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  host="127.0.0.1", protocol="tcp://",
-                                  dashboard_address=None) as c:
-        far = compare(learners, X, y, cv=4, measures=["acc", "auc"],
-                      scheduler=c.scheduler_address)
+    far = compare(learners, X, y, cv=4, measures=["acc", "auc"],
+                  scheduler=dask_cluster.scheduler_address)
     pd.testing.assert_frame_equal(local.fold_scores(), far.fold_scores())
     with pytest.raises(MeasurelabError, match="cannot reach the Dask scheduler"):
         compare(learners, X, y, cv=4, scheduler="tcp://127.0.0.1:1")

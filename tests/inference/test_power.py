@@ -148,6 +148,7 @@ def _pilot(seed: int = 3):
     return y, a, b
 
 
+@pytest.mark.r
 def test_equal_to_proc(tmp_path: Path):
     y, a, b = _pilot()
     csv = tmp_path / "pilot.csv"

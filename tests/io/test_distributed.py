@@ -5,9 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import math
-import subprocess
-import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
@@ -16,6 +15,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import measurelab as ml
+from measurelab.cli import main
 from measurelab.exceptions import MeasurelabError
 from measurelab.io.distributed import evaluate_parquet, parquet_parts
 from tests.conftest import make_binary
@@ -33,12 +33,10 @@ def _same(a: dict, b: dict) -> None:
             assert va == vb, (k, va, vb)  # exactly
 
 
-@pytest.fixture(scope="module")
-def cluster():
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  host="127.0.0.1", protocol="tcp://",
-                                  dashboard_address=None) as c:
-        yield c
+@pytest.fixture
+def cluster(dask_cluster):
+    """The session's cluster (tests/conftest.py)."""
+    return dask_cluster
 
 
 def _write_parts(folder: Path, df: pd.DataFrame, cuts: list[int], row_group: int) -> None:
@@ -124,20 +122,24 @@ def test_string_labels_and_single_file(tmp_path: Path, cluster) -> None:
         evaluate_parquet(f, scheduler=None, label_col="nope", score_col="score")
 
 
-def test_cli_scheduler_equals_api(data, cluster) -> None:
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> SimpleNamespace:
+    """``measurelab *argv`` in this process, as ``subprocess.run`` would report it."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return SimpleNamespace(returncode=code, stdout=out, stderr=err)
+
+
+def test_cli_scheduler_equals_api(data, cluster, capsys) -> None:
     folder, df = data
-    r = subprocess.run(
-        [sys.executable, "-m", "measurelab.cli", "evaluate", str(folder), "--scheduler",
-         cluster.scheduler_address, "--label-col", "y", "--score-col", "p", "--json"],
-        capture_output=True, text=True, timeout=120)
+    r = _cli(capsys, "evaluate", str(folder), "--scheduler", cluster.scheduler_address,
+             "--label-col", "y", "--score-col", "p", "--json")
     assert r.returncode == 0, r.stderr
     got = json.loads(r.stdout)
     want = ml.evaluate(df["y"].to_numpy(), df["p"].to_numpy()).to_dict()
     _same(got, json.loads(json.dumps(want)))
     # the local reader of the same folder agrees too
-    r2 = subprocess.run(
-        [sys.executable, "-m", "measurelab.cli", "evaluate", str(folder), "--label-col", "y",
-         "--score-col", "p", "--json"], capture_output=True, text=True, timeout=120)
+    r2 = _cli(capsys, "evaluate", str(folder), "--label-col", "y", "--score-col", "p",
+              "--json")
     assert r2.returncode == 0, r2.stderr
     _same(json.loads(r2.stdout), got)
 

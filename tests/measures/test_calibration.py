@@ -1,4 +1,5 @@
-"""CAL with ties (SPEC §8): the expectation of perf's CA2 over random orderings inside tie
+"""CAL with ties (docs/METHODS.md#cal-ties): the expectation of perf's CA2 over random orderings
+inside tie
 groups, against enumeration of every ordering, Monte Carlo, per-window convolution of
 hypergeometric counts (scipy), and the untied definition."""
 
@@ -13,7 +14,7 @@ from scipy import stats as sps
 
 import measurelab as ml
 from measurelab import UndefinedMeasureWarning
-from measurelab.measures import calibration
+from measurelab.measures.calibration import cal as calibration
 from measurelab.stats.scoretable import ScoreTable
 from tests.conftest import make_binary
 
@@ -43,7 +44,8 @@ def enumerate_orders(y: np.ndarray, s: np.ndarray, window: int) -> float:
 
 
 def convolution_oracle(y: np.ndarray, s: np.ndarray, window: int) -> float:
-    """SPEC §8 window by window with scipy's hypergeometric pmf: the positives of a cut
+    """docs/METHODS.md#cal-ties window by window with scipy's hypergeometric pmf: the positives of a
+    cut
     group are H(m, p, k); the window's count is their convolution plus the fixed part."""
     order = np.argsort(s, kind="stable")
     y, s = y[order].astype(int), s[order]

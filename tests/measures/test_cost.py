@@ -5,13 +5,12 @@ computed only when named, and says so in the registry listing."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import numpy as np
 import pytest
 
 import measurelab as ml
+from measurelab.cli import main
 from measurelab.measures.base import COSTS, DEFAULT_COSTS, Measure, measure, registry
 
 Y = np.array([0, 1, 1, 0, 1, 0, 0, 1])
@@ -78,13 +77,18 @@ def test_the_registry_listing_shows_the_cost(heavy):
     assert (df.drop(index="slow_auc")["default"] == "yes").all()
 
 
-def test_the_command_line_lists_the_cost():
-    out = subprocess.run([sys.executable, "-m", "measurelab.cli", "measures", "--json"],
-                         capture_output=True, text=True, check=True).stdout
+def _cli(capsys, *argv: str) -> str:
+    """``measurelab *argv`` in this process (the entry point's own process is tested in
+    tests/cli/test_evaluate.py and tests/cli/test_compare.py)."""
+    assert main(list(argv)) == 0
+    return capsys.readouterr().out
+
+
+def test_the_command_line_lists_the_cost(capsys):
+    out = _cli(capsys, "measures", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
     assert rows["acc"]["cost"] == "linear" and rows["smece"]["cost"] == "sort"
     assert all(r["default"] == "yes" for r in rows.values())
-    table = subprocess.run([sys.executable, "-m", "measurelab.cli", "measures"],
-                           capture_output=True, text=True, check=True).stdout
+    table = _cli(capsys, "measures")
     assert " cost " in table.splitlines()[0]
     assert next(ln for ln in table.splitlines() if ln.startswith("acc ")).count(" linear ")

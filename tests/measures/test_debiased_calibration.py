@@ -1,4 +1,4 @@
-"""The population's calibration measures (measures/debiased_calibration.py): the cells from
+"""The population's calibration measures (measures/calibration/debiased.py): the cells from
 their definition, the estimate from a pair loop, exact unbiasedness by enumerating every
 label vector, the decomposition identity, blocks equal to single tables."""
 
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import measurelab as ml
-from measurelab.measures.debiased_calibration import (
+from measurelab.measures.calibration.debiased import (
     binned,
     block_estimates,
     estimates,
@@ -185,7 +185,7 @@ def test_undefined_without_a_pair_of_similar_cases():
 def test_large_tables_are_read_in_chunks_with_the_same_values(monkeypatch):
     """150,000 rows (three chunks): a block of replicates gives each table's bits, and
     the values equal one pass over all rows at once (to rounding)."""
-    import measurelab.measures.debiased_calibration as dc
+    import measurelab.measures.calibration.debiased as dc
 
     rng = np.random.default_rng(8)
     n = 150_000

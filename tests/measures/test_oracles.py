@@ -163,7 +163,7 @@ def test_apr_large_tie_groups_block_boundaries(rng, monkeypatch):
 
 def _brute_cal(yb, s, window):
     """Sliding windows over the sorted cases; ties in expectation over random orderings
-    (SPEC §8), window by window from scipy's hypergeometric pmf."""
+    (docs/METHODS.md#cal-ties), window by window from scipy's hypergeometric pmf."""
     from tests.measures.test_calibration import convolution_oracle
 
     return convolution_oracle(np.asarray(yb, dtype=int), np.asarray(s), window)
@@ -181,7 +181,7 @@ def test_cal_against_sliding_windows(n, window, ties, rng):
 @pytest.mark.parametrize("ties", [True, False])
 def test_cal_both_computation_paths_agree(ties, rng, monkeypatch):
     """Closed-form pieces (many ties) and per-case expansion (few ties) give one value."""
-    from measurelab.measures import calibration
+    from measurelab.measures.calibration import cal as calibration
 
     y, s, _ = make_binary(rng, 700, ties=ties)
     monkeypatch.setattr(calibration, "_EXPAND_FACTOR", 0)  # always closed form

@@ -1,5 +1,5 @@
-"""The CORP decomposition measures (measures/recalibration.py): SPEC §10's reference
-values, the PAV against scipy and scikit-learn, and the decomposition against
+"""The CORP decomposition measures (measures/calibration/corp.py): the hand-computed values
+of a six-case example, the PAV against scipy and scikit-learn, and the decomposition against
 model-diagnostics' ``decompose`` (skipped where it is not installed)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import measurelab as ml
-from measurelab.measures.recalibration import decomposition, pav, recalibrate
+from measurelab.measures.calibration.corp import decomposition, pav, recalibrate
 from measurelab.stats.scoretable import ScoreTable
 
 Y = np.array([0, 0, 0, 1, 1, 1])
@@ -19,7 +19,7 @@ P = np.array([0.4, 0.3, 0.2, 0.1, 0.5, 0.9])
 NAMES = ["brier_mcb_insample", "brier_dsc_insample", "logloss_mcb_insample", "logloss_dsc_insample"]
 
 
-def test_spec_reference_values():
+def test_reference_values_by_hand():
     # PAV in order of p: y = 1 0 0 0 | 1 1 -> the first four pooled at 1/4, then 1, 1
     t = ScoreTable.from_arrays(Y == 1, P)
     assert recalibrate(t).cep.tolist() == [0.25, 0.25, 0.25, 0.25, 1.0, 1.0]

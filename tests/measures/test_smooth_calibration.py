@@ -15,8 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import measurelab as ml
-from measurelab.measures._loess import kd_vertices, loess_fit
-from measurelab.measures.smooth_calibration import loess_curve, smece_bandwidth
+from measurelab.measures.calibration._loess import kd_vertices, loess_fit
+from measurelab.measures.calibration.loess import loess_curve
+from measurelab.measures.calibration.smooth import smece_bandwidth
 from measurelab.stats.scoretable import ScoreTable
 
 ICI = ["ici", "e50", "e90", "emax"]
@@ -47,7 +48,7 @@ def test_smece_equals_relplot(n, kind):
 def test_smece_at_every_bandwidth_equals_relplot():
     """smECE_σ itself, on relplot's grids (odd and even sizes, σ below 0.01 too)."""
     relplot = pytest.importorskip("relplot.metrics")
-    from measurelab.measures.smooth_calibration import _Smoother
+    from measurelab.measures.calibration.smooth import _Smoother
 
     y, p = _data(12, 3000, None, "over")
     t = ScoreTable.from_arrays(y == 1, p)
@@ -123,6 +124,7 @@ def _sets():
     return out
 
 
+@pytest.mark.r
 def test_ici_family_equals_r_loess(tmp_path):
     sets = _sets()
     outside = 0
@@ -261,6 +263,7 @@ def _naive_bayes():
     return y[test], GaussianNB().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
 
 
+@pytest.mark.r
 def test_naive_bayes_extremes_stay_in_the_unit_interval(tmp_path):
     pytest.importorskip("sklearn")
     y, p = _naive_bayes()
@@ -297,8 +300,8 @@ def test_percentiles_equal_sorting_every_case(seed):
     """E50 and E90 find their cases by counting errors into bins; with many equal errors
     (perfect and clipped predictions), whole weights and one crowded bin they equal the
     percentiles of the expanded, sorted cases exactly."""
-    from measurelab.measures._loess import Surface
-    from measurelab.measures.smooth_calibration import _summaries
+    from measurelab.measures.calibration._loess import Surface
+    from measurelab.measures.calibration.loess import _summaries
 
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 400))
@@ -320,7 +323,7 @@ def test_percentiles_equal_sorting_every_case(seed):
 
 
 def _loess_surface_at(surface, s):
-    from measurelab.measures._loess import surface_at
+    from measurelab.measures.calibration._loess import surface_at
 
     return surface_at(surface, s)
 

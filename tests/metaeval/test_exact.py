@@ -100,7 +100,7 @@ def test_package_enumeration_matches_both_routes(n, pos, k):
     assert r.counts == want.swapped()
 
 
-# Ling et al. (2003) tables, balanced lists, cutoff in the middle (SPEC §4):
+# Ling et al. (2003) Tables 3–4, balanced lists, cutoff in the middle:
 # n: (R, S, C), (P, Q, D)
 LING2003 = {
     4: ((9, 0, 1.0), (5, 0, math.inf)),

@@ -31,7 +31,7 @@ def _data(seed: int, n: int = 400, grid: int | None = None):
     return y, np.clip(p, 0.01, 0.99)
 
 
-def test_spec_reference_values():
+def test_reference_values_by_hand():
     d = decompose_score([0, 0, 0, 1, 1, 1], [.4, .3, .2, .1, .5, .9])
     assert d.mcb == pytest.approx(0.61 / 6, rel=1e-14) and d.dsc == pytest.approx(0.125)
     assert d.unc == 0.25 and d.score == pytest.approx(1.36 / 6, rel=1e-14)

@@ -9,6 +9,7 @@ import math
 import pickle
 import warnings
 from contextlib import redirect_stdout
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -35,7 +36,7 @@ def test_a_real_function_with_its_own_name_signature_and_docstring(name):
     m = ml.registry.get(name)
     assert inspect.isfunction(f)
     assert (f.__name__, f.__qualname__, f.__module__) == (name, name,
-                                                          "measurelab.metrics.functions")
+                                                          "measurelab.metrics._measures")
     assert pickle.loads(pickle.dumps(f)) is f
     params = inspect.signature(f).parameters
     assert list(params)[:2] == ["y_true", "y_score"]
@@ -114,3 +115,24 @@ def test_the_function_equals_evaluate_on_random_data(name, seed):
                         f(yk, P, average=average)
                     continue
                 assert _same(f(yk, P, average=average), want), average
+
+
+def test_the_generated_module_is_up_to_date():
+    """measurelab/metrics/_measures.py is what tools/generate_metrics.py writes from the
+    registry today (regenerate it after changing a built-in measure)."""
+    path = Path(functions.__file__).with_name("_measures.py")
+    assert path.read_text(encoding="utf-8") == functions.generated_source()
+
+
+def test_every_built_in_function_is_a_static_definition():
+    """grep and type checkers find ``def <name>(`` for every built-in measure, and the
+    functions the package gives are those definitions."""
+    from measurelab.metrics import _measures
+
+    text = Path(_measures.__file__).read_text(encoding="utf-8")
+    for name in NAMES:
+        assert f"\ndef {name}(" in text
+        assert FUNCTIONS[name] is getattr(_measures, name)
+        assert inspect.getdoc(FUNCTIONS[name]) == inspect.getdoc(
+            functions.data_function(ml.registry.get(name)))
+    assert sorted(_measures.__all__) == NAMES

@@ -1,5 +1,5 @@
 """k-class probability measures, average=None, per_class and the two-column error (issue 9,
-SPEC §7), against scikit-learn and brute force from the definitions."""
+docs/METHODS.md#multiclass), against scikit-learn and brute force from the definitions."""
 
 from __future__ import annotations
 

@@ -47,7 +47,7 @@ def test_rank_formula_equals_brute_force_on_every_list():
 
 
 def test_pair_kinds_match_ling_2003_counts():
-    # Ling 2003 balanced tables (SPEC §4): n = 6: S 1, Q 4, P 62; n = 8: S 34, Q 52, P 762
+    # Ling 2003 balanced tables (its Tables 3–4): n = 6: S 1, Q 4, P 62; n = 8: S 34, Q 52, P 762
     for n, (S, Q, P) in {6: (1, 4, 62), 8: (34, 52, 762)}.items():
         c = pair_kinds(n)["counts"]
         assert (c["auc_up_acc_down"], c["same_auc_diff_acc"], c["same_acc_diff_auc"]) == (

@@ -10,7 +10,8 @@ from measurelab.lab.learn import mlp
 
 
 def test_paper_constants_are_consistent():
-    # AUC:acc column is AUC + acc/100 rounded (display), as the SPEC states for Table 7
+    # AUC:acc column is AUC + acc/100 rounded (display), as Huang & Ling print it in Table 7
+    # (docs/METHODS.md#two-level)
     for name, rows in H.PAPER_TABLE7.items():
         for model, (acc, auc, both) in rows.items():
             if both < 1.0:   # the paper prints 1.00 where the display exceeds 1

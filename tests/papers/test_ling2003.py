@@ -1,5 +1,6 @@
 """Ling, Huang & Zhang (2003) ranked-list reproduction, checked by independent routes:
-the published counts (SPEC §4), brute-force pair counting over hand-built lists, and the
+the published counts (Ling et al. 2003, Tables 3–4), brute-force pair counting over hand-built
+lists, and the
 closed form of the lemma."""
 
 from __future__ import annotations
@@ -12,8 +13,8 @@ import pytest
 
 from measurelab.lab.experiments import ling2003 as L
 
-#: SPEC §4, typed in again here (not imported from the module under test)
-SPEC_COUNTS = {
+#: Ling et al. (2003) Tables 3–4, typed in again here (not imported from the module under test)
+PAPER_COUNTS = {
     4: (9, 0, 5, 0),
     6: (113, 1, 62, 4),
     8: (1459, 34, 762, 52),
@@ -55,9 +56,9 @@ def report():
     return L.run(quick=True, progress=False)
 
 
-def test_quick_run_reproduces_every_spec_count(report):
+def test_quick_run_reproduces_every_paper_count(report):
     bal = report.tables["balanced"]
-    for n, (R, S, P, Q) in SPEC_COUNTS.items():
+    for n, (R, S, P, Q) in PAPER_COUNTS.items():
         for q, v in zip("RSPQ", (R, S, P, Q), strict=True):
             assert int(bal.loc[(n, q), "ours"]) == v
             assert int(bal.loc[(n, q), "generating_function"]) == v
@@ -66,8 +67,8 @@ def test_quick_run_reproduces_every_spec_count(report):
 
 
 @pytest.mark.parametrize("n", [4, 6, 8])
-def test_brute_force_by_definition_equals_spec(n):
-    assert _brute(_lists(n, n // 2, n // 2)) == SPEC_COUNTS[n]
+def test_brute_force_by_definition_equals_the_paper(n):
+    assert _brute(_lists(n, n // 2, n // 2)) == PAPER_COUNTS[n]
 
 
 @pytest.mark.parametrize("n, pos, k", [(8, 2, 4), (8, 3, 3), (9, 4, 6), (7, 5, 2)])

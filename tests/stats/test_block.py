@@ -179,7 +179,7 @@ def test_walked_block_equals_scalar(kind, how):
 @pytest.mark.parametrize("kind", KINDS)
 def test_cal_numpy_route_equals_scalar(kind):
     """CAL's block formula without numba (vectorized, table by table for mixed groups)."""
-    from measurelab.measures.calibration import _cal_block_numpy
+    from measurelab.measures.calibration.cal import _cal_block_numpy
 
     rng = np.random.default_rng(3 + KINDS.index(kind))
     t = make_table(rng, kind)

@@ -1,5 +1,5 @@
-"""The compiled loops of :mod:`measurelab.measures._loess` and of the ICI family
-(:mod:`measurelab.measures.smooth_calibration`; numba, loaded on first use).
+"""The compiled loops of :mod:`measurelab.measures.calibration._loess` and of the ICI family
+(:mod:`measurelab.measures.calibration.loess`; numba, loaded on first use).
 
 A vertex's local quadratic fit needs eight weighted sums over its neighbourhood, a run of
 consecutive rows of the sorted distinct x values: ``Σ w·tᵏ`` (k = 0..4) and

@@ -1,4 +1,4 @@
-"""The compiled PAV of :mod:`measurelab.measures.recalibration` (numba; loaded on first
+"""The compiled PAV of :mod:`measurelab.measures.calibration.corp` (numba; loaded on first
 use).
 
 The isotonic regression of the rows' means is read off the lower convex hull of the

@@ -1,4 +1,4 @@
-"""The compiled grid binning of smooth ECE (:mod:`measurelab.measures.smooth_calibration`;
+"""The compiled grid binning of smooth ECE (:mod:`measurelab.measures.calibration.smooth`;
 numba, loaded on first use).
 
 Every case is split linearly onto the two neighbouring points of an e-point grid of

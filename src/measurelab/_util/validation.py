@@ -508,26 +508,6 @@ def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:
     return arr
 
 
-def _is_number(v: Any) -> bool:
-    try:
-        float(v)
-    except (TypeError, ValueError):
-        return False
-    return True
-
-
-def check_probabilities(y_score: np.ndarray, name: str = "y_score") -> None:
-    """Raise unless every score lies in [0, 1] (needed by probability measures)."""
-    if y_score.size == 0:
-        return
-    lo, hi = float(y_score.min()), float(y_score.max())
-    if lo < 0.0 or hi > 1.0:
-        bad = lo if lo < 0.0 else hi
-        raise MeasurelabError(
-            f"probability measures need {name} in [0, 1], got {show(bad)}"
-        )
-
-
 def check_weights(sample_weight: Any, n: int) -> np.ndarray | None:
     """Return float64 non-negative weights of length ``n`` (or None)."""
     if sample_weight is None:
@@ -679,3 +659,94 @@ def _same_int(a: Any, b: Any) -> bool:
     ints = (int, np.integer)
     return (isinstance(a, ints) and isinstance(b, ints) and not isinstance(a, bool)
             and not isinstance(b, bool) and int(a) == int(b))
+
+
+# ------------------------------------------------------- scikit-learn's binary outputs
+#: how far a row of an (n, 2) probability matrix may sum from 1
+_ROW_SUM_TOLERANCE = 1e-6
+
+
+def positive_column_index(y_raw: np.ndarray, pos_label: Any) -> int:
+    """The column of ``pos_label`` in an (n, 2) ``predict_proba`` matrix: scikit-learn orders
+    the columns by the sorted class labels, so the positive class is column 1 when it is the
+    larger label (``1`` of 0/1, ``True``), column 0 when it is the smaller one.
+
+    Examples
+    --------
+    >>> positive_column_index(np.array(["no", "yes", "no"]), "yes")
+    1
+    >>> positive_column_index(np.array([0, 1]), 0)
+    0
+    """
+    if y_raw.dtype == bool:
+        return 1 if pos_label in (1, True) else 0
+    labels = unique_labels(y_raw).tolist()
+    if len(labels) == 2 and pos_label in labels:
+        return labels.index(pos_label)
+    if len(labels) == 1 and pos_label not in labels:  # the one label present is negative
+        try:
+            return 1 if labels[0] < pos_label else 0
+        except TypeError:
+            return 1
+    if len(labels) == 1:  # the one label present is the positive one
+        return 1 if pos_label in (1, True) or not isinstance(pos_label, int | float) else 0
+    return 1
+
+
+def binary_score_vector(scores: Any, y_raw: np.ndarray, pos_label: Any,
+                        name: str = "y_score") -> tuple[Any, str | None]:
+    """The score vector of a binary task from what scikit-learn gives, and a note saying
+    what was done (None when the scores were a vector already).
+
+    - an (n, 2) ``predict_proba`` matrix: the column of ``pos_label`` (columns in sorted
+      label order, as scikit-learn's ``classes_``); rows that are not probabilities (outside
+      [0, 1], or not summing to 1) are a one-line error;
+    - predicted labels that are text (``'yes'``/``'no'``) and are labels of ``y_true``:
+      1.0 where the prediction is ``pos_label``, else 0.0.
+
+    Anything else is returned unchanged for the usual checks.
+
+    Examples
+    --------
+    >>> y = np.array([0, 1, 1])
+    >>> s, note = binary_score_vector(np.array([[.8, .2], [.3, .7], [.4, .6]]), y, 1, "lr")
+    >>> s.tolist()
+    [0.2, 0.7, 0.6]
+    >>> print(note)
+    lr: an (n, 2) probability matrix; its column 1 (the probability of pos_label=1) is the score
+    >>> binary_score_vector(np.array(["b", "a"]), np.array(["a", "b"]), "b")[0].tolist()
+    [1.0, 0.0]
+    """
+    if type(scores).__module__.startswith("pandas") and hasattr(scores, "to_numpy"):
+        scores = scores.to_numpy()
+    arr = np.asarray(scores)
+    if arr.ndim == 2 and arr.shape[1] == 2:
+        if arr.dtype.kind not in "biuf":
+            raise MeasurelabError(f"{name} is an (n, 2) array of {arr.dtype.name} values; "
+                                  "expected class probabilities (predict_proba's output)")
+        P = arr.astype(np.float64)
+        bad = ~np.isfinite(P).all(axis=1) | (P < 0).any(axis=1) | (P > 1).any(axis=1)
+        dev = np.abs(P.sum(axis=1) - 1.0)
+        bad |= ~(dev <= _ROW_SUM_TOLERANCE)
+        if bad.any():
+            i = int(np.flatnonzero(bad)[0])
+            raise MeasurelabError(
+                f"{name} is an (n, 2) array whose row {i} ({P[i, 0]:.6g}, {P[i, 1]:.6g}) is "
+                "not a pair of class probabilities (each in [0, 1], summing to 1); give one "
+                "score per case (1-d), or predict_proba's output")
+        col = positive_column_index(y_raw, pos_label)
+        return P[:, col], (f"{name}: an (n, 2) probability matrix; its column {col} (the "
+                           f"probability of pos_label={short_repr(pos_label)}) is the score")
+    if arr.ndim == 1 and arr.dtype.kind in "UOS" and arr.size:
+        if parse_number_array(arr)[1] is None:
+            return scores, None  # numbers written as text: the usual rule
+        try:
+            known = set(unique_labels(y_raw).tolist())
+            seen = set(unique_labels(arr).tolist())
+        except TypeError:
+            return scores, None
+        if seen <= known | {pos_label}:
+            return (arr == pos_label).astype(np.float64), (
+                f"{name}: predicted labels; 1 where the prediction is "
+                f"pos_label={short_repr(pos_label)}, else 0")
+    return scores, None

@@ -1,7 +1,9 @@
 """The ``measurelab`` command line.
 
-Each subcommand lives in its own module ``measurelab.cli.<name>`` with two functions,
-``add_parser(subparsers)`` and ``run(args) -> int``. Errors of the user's input
+Each subcommand lives in its own module ``measurelab.cli.<name>`` (``-`` in a command's
+name is ``_`` in its module's) with two functions, ``add_parser(subparsers)`` and
+``run(args) -> int``; helpers shared by commands are private modules (``_models``,
+``_options`` …). Errors of the user's input
 (:class:`MeasurelabError`) print one line on standard error and exit with status 2.
 """
 
@@ -14,8 +16,10 @@ from collections.abc import Sequence
 
 from measurelab.exceptions import MeasurelabError
 
-SUBCOMMANDS = ("measures", "evaluate", "versus", "ranks", "compare", "study", "reproduce",
-               "demo", "power")
+SUBCOMMANDS = ("measures", "evaluate", "versus", "ranks", "compare-measures", "study",
+               "reproduce", "demo", "power")
+#: old command names, still accepted (deprecated): the command each one runs
+ALIASES = {"compare": "compare-measures"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -38,9 +42,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         if only is not None and name != only:
             continue
         try:
-            mod = importlib.import_module(f"measurelab.cli.{name}")
+            mod = importlib.import_module(f"measurelab.cli.{name.replace('-', '_')}")
         except ModuleNotFoundError as exc:
-            if exc.name == f"measurelab.cli.{name}":
+            if exc.name == f"measurelab.cli.{name.replace('-', '_')}":
                 continue  # subcommand not built yet
             raise
         p = mod.add_parser(sub)
@@ -52,6 +56,7 @@ def _command(argv: Sequence[str]) -> str | None:
     """The subcommand named on the command line (the first non-option word), if any."""
     for a in argv:
         if not a.startswith("-"):
+            a = ALIASES.get(a, a)
             return a if a in SUBCOMMANDS else None
     return None
 

@@ -264,10 +264,11 @@ COMPARE_MEASURES = ("acc", "f1", "mcc", "auc", "apr", "rms", "mxe", "cal")
 
 def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
                         file: IO[str]) -> tuple[str, Path, str]:
-    """Compare the three models honestly (SPEC §6): intervals, paired tests with Holm,
+    """Compare the three models honestly (docs/METHODS.md#comparing): intervals, paired tests with
+    Holm,
     verdicts; print the tests, write ``demo-comparison.html``, return a markdown section,
     the page and the comparison's summary in words."""
-    from measurelab.inference.classifiers import compare_classifiers
+    from measurelab.inference.compare import compare_classifiers
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -293,7 +294,7 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
     n_sig = int(prefs["significant"].sum())
     best = prefs.loc[prefs["prefers"] != "", "prefers"].unique().tolist()
     lines = [
-        "## Are the differences real? (SPEC §6)",
+        "## Are the differences real?",
         "",
         "95% intervals (Wilson for proportions, DeLong on the logit scale for AUC, a BCa bootstrap "
         "of the cases, 1000 replicates, for the rest):",

@@ -24,14 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.cli._options import int_type, real_type, text_type
-from measurelab.cli.evaluate_models import (
+from measurelab.cli._models import (
     add_arguments,
     check_common,
     parse_pos_label,
     run_models,
     wanted,
 )
+from measurelab.cli._options import int_type, real_type, text_type
 from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
 

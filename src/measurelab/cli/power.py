@@ -141,8 +141,8 @@ def _params(auc: float, auc2: float, r: float) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from measurelab.inference.power import Binormal, Resample, power_roc_test
-    from measurelab.inference.simulation import simulate_power
+    from measurelab.inference.power import power_roc_test
+    from measurelab.inference.simulation import Binormal, Resample, simulate_power
 
     _check(args)
     rs = seed(args.seed)
@@ -172,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
                                  rn=0.5 if args.r is None else args.r,
                                  ra=0.5 if args.r is None else args.r)
     else:
-        from measurelab.cli.evaluate_models import read_models
+        from measurelab.cli._models import read_models
 
         args.weight_col = None
         y, models, _w, pos_label = read_models(args)

@@ -81,6 +81,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         "for accuracy or AUC)")
     p.add_argument("--seed", default="0", metavar="S", help="seed of the posterior sample")
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    from measurelab.cli._answer import add_output_options
+
+    add_output_options(p)  # --quiet: the sentences only; --tables: the tables only
     p.add_argument("--html", metavar="FILE", help="write a page with the CD diagram")
     return p
 
@@ -242,22 +245,33 @@ def run(args: argparse.Namespace) -> int:
 
         print(json.dumps(to_jsonable(out), allow_nan=False))
     else:
-        if folds is not None:
+        mode = getattr(args, "output", "answer+tables")
+        if folds is not None and mode != "tables":
             print(folds.describe())
-        print("\n".join(res.sentences()))
-        print()
-        print(res.wdl.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-        if per_dataset is not None:
+        if mode != "tables":
+            print("\n".join(res.sentences()))
+            if bayes is not None:
+                from measurelab.cli._answer import bayes_sentences
+
+                print(bayes_sentences(bayes, rope, res.direction))
+        if mode == "answer":
+            pass
+        else:
+            if mode != "tables":
+                print()
+            print(res.wdl.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
+        if per_dataset is not None and mode != "answer":
             print()
             print(f"Bayesian correlated t-test per data set, rope {rope:g}:")
             print(per_dataset.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
-        if bayes is not None:
+        if bayes is not None and mode != "answer":
             print()
             what = ("hierarchical model over data sets × folds" if folds is not None
                     else "signed-rank test")
             print(f"Bayesian {what}, rope {rope:g}:")
             print(bayes.to_string(index=False, float_format=lambda v: f"{v:.4g}"))
     if args.html is not None:
+        object.__setattr__(res, "source", f"{args.file} (measurelab ranks)")  # provenance
         res.to_html(args.html, bayes=bayes)
         if not args.json:
             print(f"wrote {args.html}")

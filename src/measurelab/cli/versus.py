@@ -1,6 +1,7 @@
-"""``measurelab versus``: compare classifiers scored on the same cases (SPEC §6).
+"""``measurelab versus``: compare classifiers scored on the same cases (docs/METHODS.md#comparing).
 
-Every model's value with an interval, paired tests for every pair Holm-adjusted over all
+First the answer (what was compared, then the summary sentences), then every model's
+value with an interval, paired tests for every pair Holm-adjusted over all
 rows, the measures' preferences and (binary) Sokolova's verdicts; ``--html`` writes the
 comparison page (the answer first, figures, every table), ``--json`` the numbers.
 
@@ -10,8 +11,9 @@ Examples (shell)::
     measurelab versus preds.parquet --proba-cols lr=lr_0,lr_1,lr_2 \\
         --proba-cols rf=rf_0,rf_1,rf_2 --json                  # k-class models
     measurelab versus preds.csv --score-col lr --score-col gb --ci none   # values only
+    measurelab versus preds.csv --score-col lr --score-col gb --quiet     # the answer only
 
-(``measurelab compare`` compares *measures*, not classifiers.)
+(``measurelab compare-measures`` compares *measures*, not classifiers.)
 """
 
 from __future__ import annotations
@@ -19,8 +21,9 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from measurelab.cli._answer import add_output_options
+from measurelab.cli._models import add_arguments, check_common, run_models
 from measurelab.cli._options import int_type, real_type, text_type
-from measurelab.cli.evaluate_models import add_arguments, check_common, run_models
 from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
 
@@ -66,6 +69,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help=f"rows read at a time (default {DEFAULT_CHUNK_ROWS})")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --n-jobs, --ci-method, --stratify
+    add_output_options(p)  # --quiet (the answer only), --tables (the tables only)
     p.set_defaults(ci="0.95")
     return p
 

@@ -152,8 +152,9 @@ def _curve(table: ScoreTable, ts: np.ndarray) -> DecisionCurve:
                          np.zeros(ts.size), table.n_pos / table.total)
 
 
-def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
-    return (check_level(band, "confidence_level"),
+def _check_band(band: Any, n_boot: Any, name: str = "confidence_level"
+                ) -> tuple[float, int]:
+    return (check_level(band, name),
             check_int(n_boot, "n_boot", minimum=1, maximum=10**6))
 
 
@@ -240,9 +241,10 @@ def decision_curve_bands(
     >>> bool(np.all(m["lo"] <= m["net_benefit"])), bool(np.all(m["net_benefit"] <= m["hi"]))
     (True, True)
     """
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
     band = renamed(confidence_level, band, "confidence_level", "band", "decision_curve_bands",
                    0.95)
-    level, n_boot = _check_band(band, n_boot)
+    level, n_boot = _check_band(band, n_boot, name)
     stratify = check_flag(stratify, "stratify")
     if progress is not None:
         check_flag(progress, "progress")
@@ -387,10 +389,11 @@ def plot_decision_curve(
     """
     standardized = check_flag(standardized, "standardized")
     references = check_flag(references, "references")
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
     band = renamed(confidence_level, band, "confidence_level", "band", "plot_decision_curve",
                    None)
     if band is not None:
-        _check_band(band, n_boot)
+        _check_band(band, n_boot, name)
     y, models, w = _models(y_true, scores, pos_label, sample_weight)
     ts = DEFAULT_THRESHOLDS.copy() if thresholds is None else check_thresholds(thresholds)
     curves = {n: _curve(ScoreTable.from_arrays(y, s, w), ts) for n, s in models.items()}

@@ -39,6 +39,7 @@ import numpy as np
 from measurelab._util.validation import (
     as_1d,
     binarize,
+    binary_score_vector,
     check_flag,
     check_same_length,
     check_scores,
@@ -154,6 +155,7 @@ def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, *,
     if y_score is None:
         raise MeasurelabError("y_score is missing: give y_true and y_score, or a ScoreTable")
     y_raw = as_1d(y_true, "y_true")
+    y_score = binary_score_vector(y_score, y_raw, pos_label, name)[0]  # predict_proba's
     s_raw = as_1d(y_score, name)
     check_same_length(("y_true", y_raw), (name, s_raw))
     y = binarize(y_raw, pos_label)

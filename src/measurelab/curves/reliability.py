@@ -3,7 +3,7 @@
 
 **The curve.** The conditional event probability (CEP) at each distinct predicted
 probability x is the PAV (isotonic) recalibration of the outcomes on the predictions
-(:func:`measurelab.measures.recalibration.recalibrate`): no bins to choose, consistent,
+(:func:`measurelab.measures.calibration.corp.recalibrate`): no bins to choose, consistent,
 and the same values the CORP score decomposition uses. A calibrated model's curve follows
 the diagonal.
 
@@ -52,7 +52,7 @@ from measurelab._util.validation import (
 from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
 from measurelab.exceptions import MeasurelabError
-from measurelab.measures.recalibration import recalibrate
+from measurelab.measures.calibration.corp import recalibrate
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["plot_reliability", "reliability_diagram"]
@@ -69,9 +69,10 @@ def _generator(random_state: Any, seed: Any, where: str) -> np.random.Generator:
     return make_rng(random_state_of(random_state, seed, where))
 
 
-def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
+def _check_band(band: Any, n_boot: Any, name: str = "confidence_level"
+                ) -> tuple[float, int]:
     top = MAX_BAND_CELLS // MAX_BAND_POINTS
-    return (check_level(band, "confidence_level"),
+    return (check_level(band, name),
             check_int(n_boot, "n_boot", minimum=1, maximum=top))
 
 
@@ -182,9 +183,10 @@ def reliability_diagram(
     >>> rd[["x", "cep"]].values.tolist()
     [[0.1, 0.25], [0.2, 0.25], [0.3, 0.25], [0.4, 0.25], [0.5, 1.0], [0.9, 1.0]]
     """
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
     band = renamed(confidence_level, band, "confidence_level", "band", "reliability_diagram",
                    0.9)
-    band, n_boot = _check_band(band, n_boot)
+    band, n_boot = _check_band(band, n_boot, name)
     rng = _generator(random_state, seed, "reliability_diagram")
     return _diagram(_table(y_true, y_score, pos_label, sample_weight), band, n_boot, rng)
 
@@ -216,11 +218,12 @@ def plot_reliability(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [0.25, 0.25, 0.25, 0.25, 1.0, 1.0]
     """
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
     band = renamed(confidence_level, band, "confidence_level", "band", "plot_reliability", 0.9)
     if band is None:
         _check_band(0.9, n_boot)  # n_boot is checked even when no band uses it
     else:
-        band, n_boot = _check_band(band, n_boot)
+        band, n_boot = _check_band(band, n_boot, name)
     hist = check_flag(hist, "hist")
     rng = _generator(random_state, seed, "plot_reliability")
     if not isinstance(scores, Mapping):

@@ -3,12 +3,13 @@
 * :mod:`~measurelab.inference.bootstrap` — the case-resampling block bootstrap engine
   (weights over the sorted table, a block of replicates as a matrix) and its intervals
   (percentile, BCa);
-* :mod:`~measurelab.inference.intervals` — Wilson, DeLong, McNemar, Holm and the choice of
-  interval per measure; :mod:`~measurelab.inference.delong` — DeLong's logit interval and
-  the unpaired test;
-* :mod:`~measurelab.inference.classifiers` — :func:`compare_classifiers`, several models
-  on one test set; :mod:`~measurelab.inference.unpaired` — :func:`compare_unpaired`, two
-  test sets;
+* :mod:`~measurelab.inference.intervals` — Wilson, McNemar, Holm and the choice of
+  interval per measure; :mod:`~measurelab.inference.delong` — all of DeLong (one AUC, the
+  covariance of several, the paired and unpaired tests);
+* :mod:`~measurelab.inference.compare` — :func:`compare_classifiers`, several models on
+  one test set (binary: :mod:`~measurelab.inference.classifiers`, k classes:
+  :mod:`~measurelab.inference.multiclass`); :mod:`~measurelab.inference.unpaired` —
+  :func:`compare_unpaired`, two test sets;
 * :mod:`~measurelab.inference.significance` — paired t and Wilcoxon tests, win/draw/loss;
   :mod:`~measurelab.inference.friedman` — :func:`demsar` (ranks, Friedman, Nemenyi and
   Bonferroni–Dunn over many data sets);
@@ -42,8 +43,8 @@ _LAZY = {
     **dict.fromkeys(("BayesComparison", "bayes_compare", "bayes_pairs"),
                     "measurelab.inference.bayes"),
     **dict.fromkeys(("CalibrationTest", "calibration_test"), "measurelab.inference.calibration"),
-    **dict.fromkeys(("ClassifierComparison", "compare_classifiers"),
-                    "measurelab.inference.classifiers"),
+    "ClassifierComparison": "measurelab.inference.classifiers",
+    "compare_classifiers": "measurelab.inference.compare",
     **dict.fromkeys(("CVTestResult", "NestedCVResult", "combined_f_5x2cv", "corrected_t",
                      "nested_cv_interval", "paired_t_5x2cv"), "measurelab.inference.cvstats"),
     "LearnerComparison": "measurelab.inference.learner_comparison",
@@ -52,17 +53,17 @@ _LAZY = {
     **dict.fromkeys(("DemsarResult", "RankTestResult", "bonferroni_dunn_q", "demsar", "nemenyi_q"),
                     "measurelab.inference.friedman"),
     **dict.fromkeys(("ConfidenceInterval", "ZTestResult"), "measurelab.inference.intervals"),
-    **dict.fromkeys(("Interval", "delong_paired", "holm", "mcnemar_exact",
-                     "mcnemar_interval", "proportion_interval", "tango_interval"),
-                    "measurelab.inference.intervals"),
+    **dict.fromkeys(("Interval", "holm", "mcnemar_exact", "mcnemar_interval",
+                     "proportion_interval", "tango_interval"), "measurelab.inference.intervals"),
+    "delong_paired": "measurelab.inference.delong",
     **dict.fromkeys(("TTestResult", "WilcoxonResult", "paired_ttest", "wdl_table",
                      "wilcoxon_signed_rank", "win_draw_loss"),
                     "measurelab.inference.significance"),
     **dict.fromkeys(("UnpairedComparison", "compare_unpaired"), "measurelab.inference.unpaired"),
     **dict.fromkeys(("NetBenefitComparison",), "measurelab.inference.decision"),
-    **dict.fromkeys(("Binormal", "PowerResult", "Resample", "power_roc_test"),
-                    "measurelab.inference.power"),
-    **dict.fromkeys(("SimulatedPower", "simulate_power"), "measurelab.inference.simulation"),
+    **dict.fromkeys(("PowerResult", "power_roc_test"), "measurelab.inference.power"),
+    **dict.fromkeys(("Binormal", "Resample", "SimulatedPower", "simulate_power"),
+                    "measurelab.inference.simulation"),
 }
 __all__ = [
     "BayesComparison",

@@ -1,6 +1,7 @@
-"""Figures and the HTML page of a classifier comparison (:mod:`measurelab.inference.classifiers`):
-ROC and precision–recall curves with bootstrap bands, the reliability diagram, and one
-self-contained page of the tables and figures.
+"""The report of a classifier comparison (:mod:`measurelab.inference.classifiers` holds the
+statistics): ROC and precision–recall curves with bootstrap bands, the reliability diagram,
+the summary in words, the JSON form, the notebook display and one self-contained page of
+the tables and figures (the forest plot and confusion matrices are :mod:`._figures`).
 
 Examples
 --------
@@ -21,6 +22,7 @@ import numpy as np
 from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import check_title
+from measurelab.jsonable import to_jsonable
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -58,12 +60,14 @@ def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[st
     return out
 
 
-def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
-    """:meth:`ClassifierComparison.plot` of ``cmp``."""
+def plot(cmp: Any, *, n_boot: int | None = None, reliability: bool = True) -> Any:
+    """:meth:`ClassifierComparison.plot` of ``cmp`` (``reliability=False``: without the
+    reliability panel, which the page draws as a figure of its own, a panel per model)."""
 
     plt = _fig.pyplot()
     bands = cmp.curve_bands(n_boot)
-    probs = all(0.0 <= s.min() and s.max() <= 1.0 for s in cmp._scores)
+    level = cmp.level if cmp.level is not None else 0.95
+    probs = reliability and all(0.0 <= s.min() and s.max() <= 1.0 for s in cmp._scores)
     fig, axes = plt.subplots(1, 3 if probs else 2, figsize=(13 if probs else 9, 4.2))
     x = bands["grid"]
     for i, n in enumerate(cmp.names):
@@ -74,18 +78,18 @@ def plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     axes[0].plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
     axes[0].set(xlabel="false positive rate", ylabel="true positive rate", title="ROC")
     axes[1].set(xlabel="recall", ylabel="precision", title="precision–recall")
-    if probs:  # the CORP reliability diagram with consistency bands (SPEC §10)
+    # the CORP reliability diagram with consistency bands (docs/METHODS.md#reliability-diagram)
+    if probs:
         from measurelab.curves.reliability import plot_reliability
 
         ax = axes[2]
         ax.set_prop_cycle(color=[_fig.colour(i) for i in range(len(cmp.names))])
         plot_reliability(cmp._y.astype(np.int8), dict(zip(cmp.names, cmp._scores,
                                                           strict=True)),
-                         confidence_level=0.9, n_boot=min(cmp.n_boot, 500),
-                         random_state=cmp.random_state,
-                         sample_weight=cmp._w, ax=ax)
-        ax.set_title("reliability (CORP; 90% consistency bands)")
-        ax.set_ylabel("recalibrated probability (CEP)")
+                         confidence_level=level, n_boot=min(cmp.n_boot, 500),
+                         random_state=cmp.random_state, sample_weight=cmp._w, ax=ax)
+        ax.set_title(f"reliability (CORP; {level:.0%} consistency bands)")  # the page's level
+        ax.set_ylabel("observed frequency of positives")
         ax.set_xlabel("predicted probability")
     for ax in axes[:2]:
         ax.legend(fontsize=8, loc="lower right" if ax is axes[0] else "best")
@@ -121,10 +125,17 @@ def describe(cmp: Any) -> str:
 HEADLINE_ROWS: tuple[str, ...] = ("auc", "ap", "apr", "brier", "mxe", "f1", "mcc", "acc")
 
 
+#: a comparison with at most this many rows shows every row on its first screen
+ALL_ROWS_UP_TO = 10
+
+
 def headline(cmp: Any) -> list[str]:
-    """The rows of the first screen: the headline measures the comparison has (at most
-    eight rows; per-class rows of a headline measure count as its rows), else its first
-    eight rows."""
+    """The rows of the first screen: every row when the comparison reports at most
+    :data:`ALL_ROWS_UP_TO` (the summary and the forest plot then cover every measure
+    reported); else the headline measures it has (at most eight rows; per-class rows of a
+    headline measure count as its rows), else its first eight rows."""
+    if len(cmp._names_m) <= ALL_ROWS_UP_TO:
+        return list(cmp._names_m)
     base = [r.split("[", 1)[0] for r in cmp._names_m]
     rows = [r for r, b in zip(cmp._names_m, base, strict=True) if b in HEADLINE_ROWS]
     return (rows or list(cmp._names_m))[:8]
@@ -181,6 +192,32 @@ def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
     return out
 
 
+def untested_sentence(cmp: Any, rows: list[str] | None = None) -> str:
+    """The measures reported that no pair test covers (withheld intervals), named so that
+    the summary mentions every measure reported; '' when there are none.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1] * 10, {"a": [.2, .7] * 10, "b": [.4, .6] * 10},
+    ...                         measures=["acc"], n_boot=100)
+    >>> untested_sentence(r)
+    ''
+    """
+    if cmp.level is None or len(cmp.names) < 2:
+        return ""
+    rows = headline(cmp) if rows is None else rows
+    t = cmp.tests()
+    t = t[t["measure"].isin(rows)]
+    withheld = t["interval"].astype(str).str.startswith("no interval")
+    names = [m for m in dict.fromkeys(t.loc[withheld, "measure"].astype(str))
+             if m not in set(t.loc[~withheld, "measure"].astype(str))]
+    if not names:
+        return ""
+    return (f"Not tested between models (no interval; see the tests table's interval "
+            f"column): {_join(names)}.")
+
+
 def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -234,12 +271,21 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
         out.append(("forest", "Values and differences with their intervals",
                     "forest plot: each headline measure's interval per model and per pair",
                     cmp.plot_intervals(headline(cmp))))
+    out += getattr(cmp, "_page_figures", list)()  # subgroups: the per-group forest plot
+    from measurelab.inference import _calibration_figure as _cal
+
     out.append(("curves",
                 "One-vs-rest ROC and precision–recall curves per class" if multi else
-                "ROC and precision–recall curves, reliability",
-                "ROC and precision-recall curves with bootstrap bands", cmp.plot()))
+                "ROC and precision–recall curves",
+                "ROC and precision-recall curves with bootstrap bands",
+                cmp.plot() if multi else plot(cmp, reliability=False)))
     from measurelab.inference import decision as _decision
 
+    if _cal.applies(cmp):
+        out.append(("calibration", "Calibration: one panel per model" + (
+            " (top label: the largest probability)" if multi else ""),
+            "reliability diagram per model with its consistency band, calibration numbers "
+            "and a histogram of the predictions", _cal.figure(cmp)))
     if _decision.applies(cmp):
         out.append(("decision", "Decision curves: net benefit over threshold probabilities",
                     "decision curves with bootstrap bands, treat all and treat none",
@@ -255,12 +301,30 @@ def _after_figure(cmp: Any, stem: str) -> list[str]:
     which thresholds a model is worth using, or more useful than another)."""
     from measurelab.pages import escape
 
+    if stem == "calibration":  # where is it off? the ranges outside the band
+        return _calibration_ranges_html(cmp)
     if stem != "decision" or cmp.level is None:
         return []
     nb = cmp.net_benefit()
     lines = nb.summary().splitlines()
     return ["<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>" for x in lines)
             + "</ul>"]
+
+
+def _calibration_ranges_html(cmp: Any) -> list[str]:
+    from measurelab import pages
+    from measurelab.inference import _calibration_figure as _cal
+
+    t = _cal.calibration_ranges(cmp)
+    level = cmp.level if cmp.level is not None else 0.95
+    if not len(t):
+        return [f"<p>Every model's curve stays inside its {level:.0%} band: no range of "
+                "predictions where it is detectably off.</p>"]
+    return [f"<p>Where the curves leave their {level:.0%} bands ('below predicted': the "
+            "model predicts too high there; 'above predicted': too low). The bands are "
+            "pointwise: a short excursion can be chance; the calibration test on each panel "
+            "answers for the whole curve.</p>",
+            pages.table(t, index=False, sortable=True, float_fmt=".3g")]
 
 
 def _planning(cmp: Any) -> list[str]:
@@ -308,6 +372,9 @@ def _first_screen(cmp: Any) -> list[str]:
         parts.append("<ul class='summary'>" + "".join(f"<li>{escape(x)}</li>"
                                                       for x in sentences) + "</ul>")
     parts.append(f"<p class='best'>{escape(best_sentence(cmp))}</p>")
+    untested = untested_sentence(cmp)
+    if untested:
+        parts.append(f"<p class='muted'>{escape(untested)}</p>")
     calib = calibration_sentence(cmp)
     if calib:
         parts.append(f"<p class='calibration'>{escape(calib)}</p>")
@@ -337,6 +404,7 @@ def _tables(cmp: Any) -> list[str]:
             out.append(pages.details(
                 f"All paired tests ({len(t)} rows; Holm-adjusted over all rows; * p_holm < "
                 f"{alpha:.2g})", pages.table(t, index=False, sortable=True, marks=marks)))
+    out += getattr(cmp, "_page_tables", list)()  # subgroups: per group, gaps
     from measurelab.inference import decision as _decision
 
     if level is not None and _decision.applies(cmp):
@@ -356,7 +424,7 @@ def _tables(cmp: Any) -> list[str]:
         out.append(pages.details("Detectable differences (80% power)",
                                  pages.table(cmp.detectable(), index=False, sortable=True)))
     if len(cmp.names) > 1:
-        pref = cmp.preferences()
+        pref = cmp.preferences().drop(columns=["p_holm", "significant", "beats"])  # named
         out.append(pages.details("Which model each measure prefers",
                                  pages.table(pref, index=False, sortable=True)))
         verdicts = cmp.verdicts()
@@ -395,6 +463,10 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
                  pages.figure(pages.png_data_uri(png), alt)]
         body += _after_figure(cmp, stem)
     body += _planning(cmp)
+    from measurelab.measures.glossary import glossary_html
+
+    body += ["<h2>What the numbers are</h2>", pages.provenance(provenance_items(cmp)),
+             glossary_html(cmp._names_m, open=True)]
     body.append("<h2>Tables</h2>")
     body += _tables(cmp)
     if files:
@@ -408,6 +480,44 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
             for ext, blob in data.items():
                 _write(path.with_name(f"{path.stem}-{stem}.{ext}"), blob)
     return path
+
+
+def provenance_items(cmp: Any) -> dict[str, Any]:
+    """Where a comparison's numbers come from: the input, n, positives (or classes), the
+    threshold, the positive label, n_boot, the seed, the level, the version and the date.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1, 0, 1], {"a": [.1, .9, .2, .8]}, ci=None)
+    >>> p = provenance_items(r)
+    >>> p["n"], p["positives"], p["positive label"], p["level"]
+    ('4', '2', '1', 'none (values only)')
+    """
+    from measurelab import pages
+    d = cmp._design
+    multi = hasattr(d, "labels")
+    out: dict[str, Any] = {
+        "input": getattr(cmp, "source", None) or "arrays given to compare_classifiers",
+        "models": ", ".join(cmp.names),
+        "n": f"{(d.n if multi else len(cmp._y)):,}",
+    }
+    if multi:
+        out["classes"] = ", ".join(str(c) for c in d.labels)
+    else:
+        out["positives"] = f"{int(cmp._y.sum()):,}"
+        out["positive label"] = str(getattr(cmp, "pos_label", 1))
+        out["threshold"] = f"{cmp.threshold:g}" + (" (score ≥ t)" if cmp._inclusive else
+                                                    " (score > t)")
+    out["level"] = "none (values only)" if cmp.level is None else f"{cmp.level:.0%}"
+    if cmp.level is not None:
+        out["n_boot"] = str(cmp.n_boot)
+        out["resampling"] = "stratified by class" if d.stratify else "cases jointly"
+    out["seed"] = repr(cmp.random_state)
+    out.update(pages.stamp())
+    if getattr(cmp, "notes", []):
+        out["notes"] = "; ".join(cmp.notes)
+    return out
 
 
 def repr_html(cmp: Any) -> str:
@@ -460,3 +570,59 @@ def reliability(table: ScoreTable, bins: int = 10, level: float = 0.95
         if tot[i] > 0 and tot[i] == round(tot[i]) and pos[i] == round(pos[i]):
             lo[i], hi[i] = iv.proportion_interval(pos[i], tot[i], level)
     return mean_s, frac, lo, hi
+
+# ---------------------------------------------------------------- words, JSON, tables
+def summary(cmp: Any) -> str:
+    """:meth:`ClassifierComparison.summary` of ``cmp``."""
+    lines = [*pair_sentences(cmp), best_sentence(cmp)]
+    lines += [x for x in [untested_sentence(cmp)] if x]  # every measure reported is named
+    calib = calibration_sentence(cmp) if cmp.level is not None else ""
+    return "\n".join(lines + ([calib] if calib else []))
+
+
+def to_dict(cmp: Any) -> dict[str, Any]:
+    """:meth:`ClassifierComparison.to_dict` of ``cmp``."""
+    if cmp.level is None:
+        return {"models": {n: {k: _num(cmp._vals[a, j]) for j, k in
+                               enumerate(cmp._names_m)}
+                           for a, n in enumerate(cmp.names)}}
+    models: dict[str, dict[str, Any]] = {n: {} for n in cmp.names}
+    for r in cmp._interval_rows():
+        e = {"value": _num(r["value"]), "lo": _num(r["lo"]), "hi": _num(r["hi"]),
+             "method": r["method"]}
+        if r["measure"] == "auc":
+            e["se"] = _num(r["se"])
+        models[r["model"]][r["measure"]] = e
+    pairs = []
+    for r in cmp._test_rows():
+        e = {k: (_num(r[k]) if isinstance(r[k], float) else r[k])
+             for k in ("a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method",
+                       "interval")}
+        if r["measure"] == "auc":
+            e["se"], e["z"] = _num(r["se"]), _num(r["z"])
+        pairs.append(e)
+    verdicts = [{k: (_num(v) if isinstance(v, float) else v) for k, v in row.items()}
+                for row in cmp.verdicts().to_dict("records")]
+    return {"models": models, "pairs": pairs, "verdicts": verdicts}
+
+
+def to_json(cmp: Any) -> str:
+    """:meth:`ClassifierComparison.to_json` of ``cmp`` (strict: no NaN tokens)."""
+    import json
+
+    return json.dumps(cmp.to_dict(), allow_nan=False)
+
+
+def confusion_tables(cmp: Any) -> dict[str, Any]:
+    """:meth:`ClassifierComparison.confusion_matrices` of ``cmp``: DataFrames."""
+    import pandas as pd
+
+    labels, mats = _fig.confusion_matrices(cmp)
+    return {n: pd.DataFrame(m, index=pd.Index(labels, name="true"),
+                            columns=pd.Index(labels, name="predicted"))
+            for n, m in mats.items()}
+
+
+def _num(x: float) -> float | str | None:
+    """A number of the tables as a float for JSON (NaN → None, ±inf → "inf"/"-inf")."""
+    return to_jsonable(float(x))

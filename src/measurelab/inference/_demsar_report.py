@@ -48,6 +48,46 @@ def sentences(res: Any) -> list[str]:
     return out
 
 
+def _prob(p: float) -> str:
+    """A probability for a sentence: '< 0.001' below 0.001 (never a bare 0), else 2
+    significant digits ('> 0.999' above 0.999)."""
+    if p < 0.001:
+        return "< 0.001"
+    if p > 0.999:
+        return "> 0.999"
+    return f"{p:.2g}"
+
+
+def provenance_items(res: Any, bayes: Any = None, source: Any = None) -> dict[str, Any]:
+    """Where a ranks page's numbers come from: the scores (what they are, which are
+    better), the data sets and models, alpha, the rope, the version and the date.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from measurelab.inference import demsar
+    >>> p = provenance_items(demsar(pd.DataFrame({"a": [.9, .8], "b": [.8, .7]})))
+    >>> p["scores"]
+    'one score per data set and model (higher is better)'
+    """
+    from measurelab import pages
+    what = (f"values of {res.measure.name} per data set and model" if res.measure is not None
+            else "one score per data set and model")
+    out: dict[str, Any] = {
+        "input": source or "the table given to demsar",
+        "scores": f"{what} ({res.direction} is better)",
+        "data sets": str(res.n_datasets), "models": str(res.n_models),
+        "alpha": f"{res.alpha:g}",
+        "ties": "Friedman statistic corrected for ties" if res.tie_correction else None,
+    }
+    if bayes is not None and "rope" in getattr(bayes, "attrs", {}):
+        out["rope"] = (f"±{bayes.attrs['rope']:g} (differences smaller count as "
+                       "practically equivalent)")
+        out["bayesian test"] = str(bayes.attrs.get("method", ""))
+    out.update(pages.stamp())
+    return out
+
+
 def bayes_sentences(bayes: Any) -> list[str]:
     """A sentence per pair from :meth:`DemsarResult.bayes`'s table, naming the models.
 
@@ -57,8 +97,8 @@ def bayes_sentences(bayes: Any) -> list[str]:
     >>> t = pd.DataFrame([{"a": "nb", "b": "tree", "p_a_better": 0.0, "p_rope": 0.02,
     ...                    "p_b_better": 0.98, "verdict": "b better"}])
     >>> print(bayes_sentences(t)[0])
-    tree is practically better than nb (posterior probability 0.98; nb better 0, equivalent 0.02).
-    """
+    tree is practically better than nb (posterior probability 0.98; nb better < 0.001, equivalent 0.02).
+    """  # noqa: E501
     out = []
     for r in bayes.itertuples(index=False):
         probs = {f"{r.a} better": r.p_a_better, "equivalent": r.p_rope,
@@ -73,11 +113,11 @@ def bayes_sentences(bayes: Any) -> list[str]:
             head = f"{r.a} and {r.b} are practically equivalent"
         else:
             head = f"{r.a} vs {r.b}: undecided"
-        others = ", ".join(f"{k} {v:.2g}" for k, v in probs.items() if k != key)
+        others = ", ".join(f"{k} {_prob(v)}" for k, v in probs.items() if k != key)
         if key is None:
             out.append(f"{head} ({others}).")
         else:
-            out.append(f"{head} (posterior probability {probs[key]:.2g}; {others}).")
+            out.append(f"{head} (posterior probability {_prob(probs[key])}; {others}).")
     return out
 
 
@@ -121,7 +161,9 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
                          "critical difference diagram: average ranks, models joined by a bar "
                          "do not differ significantly")]
     if bayes is not None and len(bayes):
-        body += ["<h2>Bayesian verdicts (Benavoli et al. 2017)</h2>",
+        rope = bayes.attrs.get("rope")
+        body += ["<h2>Bayesian verdicts (Benavoli et al. 2017)" + (
+            f", rope ±{rope:g}" if rope is not None else "") + "</h2>",
                  "<ul class='summary'>" + "".join(f"<li>{pages.escape(x)}</li>"
                                                   for x in bayes_sentences(bayes)) + "</ul>",
                  pages.table(bayes, index=False, sortable=True)]
@@ -134,6 +176,12 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
         for c in ("sign_p", "wilcoxon_p"):
             if c in wdl.columns:
                 marks[c] = wdl[c] < res.alpha
+    body += ["<h2>What the numbers are</h2>",
+             pages.provenance(provenance_items(res, bayes, getattr(res, "source", None)))]
+    if res.measure is not None:
+        from measurelab.measures.glossary import glossary_html
+
+        body.append(glossary_html([res.measure.name], open=True))
     body += ["<h2>Tables</h2>",
              pages.details(f"Average ranks ({res.n_models} models)",
                            pages.table(res.avg_ranks.rename("average rank").to_frame())),

@@ -21,6 +21,7 @@ import numpy as np
 
 from measurelab._util.figures import pyplot as pyplot  # the one figure helper
 from measurelab.curves.points import precision_recall_curve, roc_curve
+from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
 from measurelab.measures.compute import row_names
 from measurelab.stats.scoretable import ScoreTable
@@ -301,7 +302,7 @@ def check_band_size(cmp: Any, n_boot: Any, grid: Any, curves: int) -> tuple[int,
     from measurelab._util.validation import check_int
     from measurelab.exceptions import MeasurelabError
 
-    nb = iv.check_n_boot(min(cmp.n_boot, 200) if n_boot is None else n_boot, "n_boot")
+    nb = bt.check_n_boot(min(cmp.n_boot, 200) if n_boot is None else n_boot, "n_boot")
     grid = check_int(grid, "grid", minimum=2, maximum=MAX_GRID)
     if nb * grid * curves > MAX_BAND_CELLS:
         raise MeasurelabError(

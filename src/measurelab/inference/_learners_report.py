@@ -195,6 +195,20 @@ def _tests_table(tests: Any, alpha: float) -> str:
     return pages.table(shown, index=False, sortable=True, marks=marks)
 
 
+def _about(cmp: Any, comparisons: list[Any], rope: float | None) -> list[str]:
+    """The page's provenance line and the glossary of its measures."""
+    from measurelab import pages
+    from measurelab.measures.glossary import glossary_html
+
+    items = {"learners": ", ".join(cmp.names), "data sets": str(len(comparisons)),
+             "design": str(cmp.design()), "method": str(cmp.method),
+             "level": f"{cmp.level:.0%}" if cmp.level is not None else None,
+             "rope": None if rope is None else f"±{rope:g}",
+             **pages.stamp()}
+    return ["<h2>What the numbers are</h2>", pages.provenance(items),
+            glossary_html(cmp._names_m, open=True)]
+
+
 def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool) -> Any:
     """:meth:`LearnerComparison.to_html`."""
     from measurelab import pages
@@ -218,6 +232,7 @@ def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool)
                          "differences of every pair")]
     if bayes is not None:
         body += _bayes_block(bayes, rope, "correlated t-test")
+    body += _about(cmp, [cmp], rope)
     folds = cmp.fold_scores()
     body += ["<h2>Tables</h2>",
              pages.details(f"Values and intervals ({len(cmp.names)} learners)",
@@ -338,6 +353,7 @@ def datasets_html(res: Any, path: Any, *, title: str, rope: float | None,
                                pages.table(d.wdl, index=False, sortable=True))]
     if bayes is not None:
         body += _bayes_block(bayes, rope, "hierarchical model over data sets × folds")
+    body += _about(first, list(res.comparisons.values()), rope)
     folds = res.fold_scores()
     body += ["<h2>Tables</h2>",
              pages.details(f"Tests per data set (* p_holm < {alpha:g}, Holm within each "

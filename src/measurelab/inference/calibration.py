@@ -14,7 +14,7 @@ measure                interval
 =====================  =================================================================
 brier_mcb              ``debiased-wald``: the unbiased estimate ± z·SE (its standard
                        error from the linear and quadratic parts of the cell
-                       U-statistics, :mod:`measurelab.measures.debiased_calibration`),
+                       U-statistics, :mod:`measurelab.measures.calibration.debiased`),
                        cut at 0 — the lower end is 0 when the data are consistent with
                        calibration
 brier_dsc, logloss_dsc ``bootstrap-se``: the estimate ± z·SE, the SE from the case
@@ -49,6 +49,7 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
+    binary_score_vector,
     check_choice,
     check_same_length,
     check_scores,
@@ -124,7 +125,7 @@ def debiased_wald(table: ScoreTable, level: float) -> Interval:
     >>> r.lo, r.method
     (0.0, 'debiased-wald')
     """
-    from measurelab.measures.debiased_calibration import estimates
+    from measurelab.measures.calibration.debiased import estimates
 
     e = estimates(table)
     raw, se = float(e.brier_mcb[0]), math.sqrt(float(e.var[0]))
@@ -171,6 +172,11 @@ class CalibrationTest(NamedTuple):
     method: str
     measure: str
     n_resamples: int
+
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import calibration_test_repr
+
+        return calibration_test_repr(self)
 
     def verdict(self, alpha: float = 0.05) -> str:
         """'consistent with calibrated' or 'miscalibrated' at level ``alpha``.
@@ -258,6 +264,7 @@ def calibration_test(
     n_resamples = check_int(n_resamples, "n_resamples", minimum=99, maximum=10**6)
     random_state = random_state_of(random_state, UNSET, "calibration_test")
     y_raw = as_1d(y_true, "y_true")
+    y_prob = binary_score_vector(y_prob, y_raw, pos_label, "y_prob")[0]  # predict_proba's
     s = check_scores(y_prob, "y_prob")
     check_same_length(("y_true", y_raw), ("y_prob", s))
     if s.size and (float(s.min()) < 0.0 or float(s.max()) > 1.0):
@@ -268,7 +275,10 @@ def calibration_test(
     if table.total <= 0:
         raise MeasurelabError("a calibration test needs at least one case")
     if method == "spiegelhalter":
-        from measurelab.measures.calibration_test import spiegelhalter_p_value, spiegelhalter_z
+        from measurelab.measures.calibration.spiegelhalter import (
+            spiegelhalter_p_value,
+            spiegelhalter_z,
+        )
 
         z = float(spiegelhalter_z(table))
         return CalibrationTest(z, spiegelhalter_p_value(z), "spiegelhalter",
@@ -316,7 +326,7 @@ def _statistic(m: Any, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> 
 
     blk = TableBlock(scores, pos, neg, integer=True)
     if _base(m.name) == "brier_mcb":
-        from measurelab.measures.debiased_calibration import block_estimates
+        from measurelab.measures.calibration.debiased import block_estimates
 
         return np.asarray(block_estimates(blk).brier_mcb, dtype=np.float64)
     with warnings.catch_warnings(), np.errstate(all="ignore"):

@@ -1,4 +1,4 @@
-"""Comparing classifiers on the same test cases, honestly (SPEC §6).
+"""Comparing classifiers on the same test cases, honestly (docs/METHODS.md#comparing).
 
 :func:`compare_classifiers` evaluates several models scored on the same cases and returns
 a :class:`ClassifierComparison`: every measure's value per model with an interval, paired
@@ -21,6 +21,7 @@ Examples
 >>> y = np.array([0, 0, 1, 1, 0, 1, 1, 0, 1, 0])
 >>> a = np.array([0.1, 0.3, 0.8, 0.7, 0.4, 0.9, 0.6, 0.2, 0.55, 0.45])
 >>> b = np.array([0.2, 0.6, 0.7, 0.4, 0.3, 0.8, 0.5, 0.1, 0.35, 0.65])
+>>> from measurelab.inference import compare_classifiers
 >>> r = compare_classifiers(y, {"a": a, "b": b}, measures=["acc", "auc"], n_boot=200)
 >>> r.values().round(3).to_dict()
 {'a': {'acc': 1.0, 'auc': 1.0}, 'b': {'acc': 0.5, 'auc': 0.76}}
@@ -30,219 +31,58 @@ Examples
 
 from __future__ import annotations
 
-import json
 import math
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from measurelab._util.lazy import moved_face
 from measurelab._util.results import deprecated_attribute
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    as_1d,
-    binarize,
-    check_flag,
-    check_scores,
-    check_weights,
-    random_state_of,
-)
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
+from measurelab.inference import bootstrap as bt
+from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference._base import model_items, model_names
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
 from measurelab.inference.calibration import replicate_wald
-from measurelab.jsonable import to_jsonable
-from measurelab.measures.base import Measure, check_average, registry
-from measurelab.measures.compute import compute_measures, resolve_measures
+from measurelab.measures.base import Measure
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.bundle import BinaryStats
-from measurelab.stats.checks import check_threshold_value
 
-__all__ = ["ClassifierComparison", "MultiClassComparison", "compare_classifiers"]
+__all__ = ["ClassifierComparison"]
 
-
-def _models(models: Any, n: int) -> tuple[list[str], list[np.ndarray]]:
-    items = model_items(models)
-    names = model_names([k for k, _ in items])
-    scores: list[np.ndarray] = []
-    for name, (_k, s) in zip(names, items, strict=True):
-        arr = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
-        if arr.size != n:
-            raise MeasurelabError(
-                f"model {name!r} has {arr.size} scores but y_true has {n} cases; every model "
-                "must score the same cases"
-            )
-        scores.append(check_scores(arr, f"models: the scores of model {name!r}"))
-    return names, scores
-
-
-#: the default measures of a comparison: one of each kind of question (ranking: auc, ap;
-#: probabilities: brier, mxe; decisions at the threshold: f1, mcc, acc), no near-duplicates
-HEADLINE: tuple[str, ...] = ("auc", "ap", "brier", "mxe", "f1", "mcc", "acc")
-
-
-def _choose(measures: Any, probabilities: bool) -> list[Measure] | None:
-    """The measures asked for: the headline set by default (its probability measures only
-    for probabilities), every applicable measure for 'all'."""
-    if measures is None:
-        return [registry.get(k) for k in HEADLINE
-                if probabilities or not registry.get(k).needs_probabilities]
-    if isinstance(measures, str) and measures == "all":
-        return None
-    return resolve_measures(measures)
-
-
-def compare_classifiers(
-    y_true: Any,
-    models: Mapping[str, Any] | Sequence[tuple[str, Any]],
-    *,
-    measures: Iterable[str | Measure] | str | None = None,
-    ci: float | None = 0.95,
-    n_boot: int = 2000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
-    ci_method: str | None = None,
-    sample_weight: Any = None,
-    threshold: float = 0.5,
-    pos_label: Any = 1,
-    inclusive: bool = False,
-    progress: bool | None = None,
-    n_jobs: int | None = None,
-    stratify: bool = False,
-    seed: Any = UNSET,
-    average: str | None = "macro",
-    labels: Any = None,
-) -> ClassifierComparison:
-    """Compare several models scored on the same cases: values, intervals, paired tests.
-
-    Parameters
-    ----------
-    y_true : array-like of shape (n,)
-        Binary labels, or k ≥ 3 classes (see Notes).
-    models : mapping ``{name: scores}`` (or ``(name, scores)`` pairs)
-        One score vector of length n per model, higher = more likely positive; for k
-        classes an (n, k) probability matrix or an (n,) vector of predicted labels.
-    measures : names or Measure objects, or 'all', optional
-        Default: the headline set :data:`HEADLINE` (auc, ap, brier, mxe, f1, mcc, acc; the
-        probability measures when the scores are probabilities): a short list of measures
-        that say different things, so Holm's adjustment over the rows reported leaves a
-        real difference visible. ``'all'``: every measure that applies.
-    ci : float in (0, 1) or None, default 0.95
-        Confidence level of the intervals (and of the tests' decisions in
-        :meth:`ClassifierComparison.preferences`); ``None`` gives values only.
-    n_boot : int, default 2000
-        Replicates of the paired bootstrap (at least 100 when ``ci`` is set).
-    random_state : int, numpy Generator or None, default 0
-        Seeds the bootstrap and the curve bands of :meth:`ClassifierComparison.plot`
-        (None: fresh entropy, not reproducible).
-    ci_method : str, optional
-        'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or 'bootstrap-percentile';
-        default Wilson for proportions, DeLong for AUC, BCa for the rest.
-    sample_weight : array-like of shape (n,), optional
-        Case weights (intervals then come from the bootstrap; McNemar is replaced by it).
-    threshold, pos_label, inclusive
-        As in :func:`measurelab.evaluate`.
-    progress : bool, optional
-        Progress bar of the bootstrap (default: on a terminal, after two seconds).
-    n_jobs : int, optional
-        Threads evaluating bootstrap replicates (None: 1; -1: every CPU). The replicates
-        and so every interval and p-value are the same whatever ``n_jobs``.
-    stratify : bool, default False
-        False (default): the bootstrap resamples the cases jointly, as fits a test set
-        that is a random sample (its class counts are random too). True: positives and
-        negatives are resampled separately, for a design that fixed the class counts
-        (a case–control sample, a test set built with a chosen balance).
-    seed : int, numpy Generator or None, optional
-        The deprecated former name of ``random_state``.
-    average : 'macro', 'weighted', 'micro' or None, default 'macro'
-        k classes only (as in :func:`measurelab.evaluate`); None reports each per-class
-        measure as rows ``measure[class]`` (e.g. ``f1[cat]``).
-    labels : array-like, optional
-        k classes only: the class labels in the order of the probability columns (default:
-        the sorted labels of ``y_true``); a class no case belongs to is then kept.
-
-    Returns
-    -------
-    ClassifierComparison
-
-    Notes
-    -----
-    k ≥ 3 classes: give each model an (n, k) matrix of probabilities (columns in sorted
-    label order, rows summing to 1) or an (n,) vector of predicted labels; see
-    :mod:`measurelab.inference.multiclass`. The default measures are then acc, f1, prec,
-    sens, mcc, kappa, auc (Hand–Till), mxe, brier, ece and top_k_acc (the threshold ones
-    only when a model gives labels); acc has Wilson intervals and McNemar's paired test,
-    every other measure the paired bootstrap of the cases (``stratify``: within each
-    class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
-
-    Examples
-    --------
-    >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"m": [0.2, 0.9, 0.4, 0.6, 0.3, 0.1]},
-    ...                         measures=["sens"])
-    >>> r.intervals()[["model", "measure", "method"]].values.tolist()  # doctest: +ELLIPSIS
-    [['m', 'sens', 'wilson...']]
-    """
-    random_state = random_state_of(random_state, seed, "compare_classifiers")
-    threshold = check_threshold_value(threshold)
-    inclusive = check_flag(inclusive, "inclusive")
-    level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
-                                                           ci_method, progress)
-    y_raw = as_1d(y_true, "y_true")
-    from measurelab.inference import multiclass as mc
-
-    items = model_items(models)
-    model_names([k for k, _ in items])
-    arrays = [v for _k, v in items]
-    if mc.is_multiclass_input(y_raw, arrays) or (labels is not None and np.size(labels) > 2):
-        return MultiClassComparison(**mc.prepare_multiclass(
-            y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
-            random_state=random_state, ci_method=ci_method, sample_weight=sample_weight,
-            progress=progress, n_jobs=n_jobs, stratify=stratify, labels=labels))
-    if labels is not None:
-        raise MeasurelabError("labels= applies to k classes only; binary input takes "
-                              "pos_label")
-    if check_average(average) != "macro":
-        raise MeasurelabError(
-            f"average={average!r} applies to k classes only; binary input takes the default")
-    names, scores = _models(items, y_raw.size)
-    y = binarize(y_raw, pos_label)
-    w = check_weights(sample_weight, y.size)
-    design = iv.CaseDesign.from_cases(y, scores, w, stratify=stratify)
-    stats = [BinaryStats(table=t, threshold=threshold, inclusive=inclusive)
-             for t in design.tables]
-    probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
-    chosen = _choose(measures, probs)
-    first = compute_measures(stats[0], chosen, probabilities_ok=probs)
-    used = [first.measure(k) for k in first]
-    values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
-    return ClassifierComparison(
-        names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
-        measures=used, values=values, level=level, n_boot=n_boot,
-        random_state=random_state,
-        ci_method=ci_method, inclusive=inclusive, threshold=threshold,
-        progress=progress, n_jobs=n_jobs,
-    )
+#: the columns of ``preferences()`` named for what they compare (beside the old ones)
+_PREFERENCE_COLUMNS = ("p_holm_vs_runner_up", "better_than_runner_up",
+                       "significantly_better_than")
 
 
 class ClassifierComparison:
     """The result of :func:`compare_classifiers`; every table is a pandas DataFrame.
 
-    Intervals, tests and bootstrap replicates are computed once, on first use.
+    Intervals, tests and bootstrap replicates are computed once, on first use. The class
+    holds the statistics; its figures, page and serialisation are
+    :mod:`~measurelab.inference._comparison_report` (the methods here delegate).
     """
 
+    #: a k-class comparison (:class:`~measurelab.inference.multiclass.MultiClassComparison`)
+    _multiclass = False
+
     def __init__(self, *, names: list[str], y: np.ndarray, scores: list[np.ndarray],
-                 weight: np.ndarray | None, design: iv.CaseDesign, stats: list[BinaryStats],
+                 weight: np.ndarray | None, design: bt.CaseDesign, stats: list[BinaryStats],
                  measures: list[Measure], values: list[Any], level: float | None,
                  n_boot: int, random_state: Any, ci_method: str | None, inclusive: bool,
-                 threshold: float, progress: bool | None, n_jobs: int = 1) -> None:
+                 threshold: float, progress: bool | None, n_jobs: int = 1,
+                 notes: list[str] | None = None, pos_label: Any = 1) -> None:
         self.names = names
+        #: what was done to the input (an (n, 2) matrix's positive column, text labels)
+        self.notes = list(notes or [])
+        self.pos_label = pos_label
         self.level = level
         self.n_boot = n_boot
         #: what seeds the bootstrap and the curve bands (``random_state`` of the call)
@@ -265,12 +105,18 @@ class ClassifierComparison:
         deprecated_attribute(self, "seed", "random_state")
         return self.random_state
 
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import comparison_repr
+
+        return comparison_repr(self)
+
     # ------------------------------------------------------------------ values
     def values(self) -> Any:
         """Measure values: rows = measures, columns = models.
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
         ...                         measures=["acc"], ci=None)
         >>> r.values().to_dict()
@@ -305,7 +151,7 @@ class ClassifierComparison:
             return "mcnemar"
         return "bootstrap"
 
-    def _boot(self) -> tuple[list[str], iv.BootstrapRun]:
+    def _boot(self) -> tuple[list[str], bt.BootstrapRun]:
         """Measures needing replicates and the run (replicates, estimates, jackknife)."""
         if "boot" in self._cache:
             return self._cache["boot"]
@@ -315,7 +161,7 @@ class ClassifierComparison:
                 if methods[k] in iv.REPLICATE_METHODS
                 or (pairs and self._pair_method(k) in ("bootstrap", "bootstrap-se"))]
         k = len(self.names)
-        run = iv.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
+        run = bt.BootstrapRun(np.empty((0, k, 0)), np.empty((k, 0)), np.empty((0, k, 0)))
         if need:
             ms = [self._measures[self._names_m.index(x)] for x in need]
             # the jackknife serves BCa's acceleration: of a model's interval, and of every
@@ -328,10 +174,10 @@ class ClassifierComparison:
         self._cache["boot"] = (need, run)
         return self._cache["boot"]
 
-    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
+    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
         """The bootstrap of the rows ``need`` (measures ``ms``) of every model (``bca``:
         with the jackknife)."""
-        return iv.run_bootstrap(self._design, ms, self.n_boot, self.random_state,
+        return bt.run_bootstrap(self._design, ms, self.n_boot, self.random_state,
                                 thresholds=[(self.threshold, self._inclusive)]
                                 * len(self.names),
                                 jackknife=bca, progress=self._progress, n_jobs=self._n_jobs)
@@ -340,7 +186,7 @@ class ClassifierComparison:
         """AUCs and placements (models × positives, models × negatives) for DeLong."""
         if "delong" not in self._cache:
             d = self._design
-            self._cache["delong"] = iv.delong_components(d.tables, d.rows, d.y)
+            self._cache["delong"] = dlm.delong_components(d.tables, d.rows, d.y)
         return self._cache["delong"]
 
     def _interval_rows(self) -> list[dict[str, Any]]:
@@ -355,12 +201,12 @@ class ClassifierComparison:
         if cells:
             col = [need.index(self._names_m[j]) for _a, j in cells]
             rows_a = [a for a, _j in cells]
-            bi = iv.BootstrapIntervals(
+            bi = bt.BootstrapIntervals(
                 run.reps[:, rows_a, col].T, run.theta[rows_a, col],
                 np.array([self._vals[a, j] for a, j in cells]),
                 run.jack[:, rows_a, col].T,
                 np.array([methods[self._names_m[j]] == "bootstrap-bca" for _a, j in cells]),
-                level, iv.range_bounds([self._measures[j] for _a, j in cells]))
+                level, bt.range_bounds([self._measures[j] for _a, j in cells]))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], str(bi.method[i]), bi.infinite[i],
                            bi.undefined[i], bi.notes(i), math.nan)
@@ -396,7 +242,7 @@ class ClassifierComparison:
         (:func:`~measurelab.inference.evidence.method_with_evidence`)."""
         return ev.method_with_evidence(
             method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
-            multiclass=isinstance(self, MultiClassComparison),
+            multiclass=self._multiclass,
             design=ev.design_name(self._design.stratify, weighted=self._w is not None),
             average=getattr(self, "average", "macro"), **kind)
 
@@ -419,6 +265,7 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
         ...                         measures=["acc"])
         >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
@@ -459,9 +306,9 @@ class ClassifierComparison:
                               for m, a, b, c in zip(ms, ia, ib, col, strict=True)])
             bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
                             for _a, _b, j in cells])
-            bi = iv.BootstrapIntervals(
+            bi = bt.BootstrapIntervals(
                 dr.T, theta, diffs, dj.T, bca, level,
-                iv.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
+                bt.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
             for i, c in enumerate(cells):
                 boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], _of_distance(ms[i], bi.method[i]),
                            bi.infinite[i], bi.undefined[i], bi.notes(i))
@@ -481,8 +328,10 @@ class ClassifierComparison:
                        "se": math.nan, "z": math.nan, "interval": pm}
                 if pm == "delong":
                     _auc, p10, p01 = self._delong()
-                    _d, lo, hi, se, z, p = iv.delong_paired_placements(p10, p01, a, b, level)
+                    _d, lo, hi, se, z, p = dlm.delong_paired_placements(p10, p01, a, b, level)
                     row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+                elif pm.startswith("clustered"):
+                    row.update(self._clustered_pair(a, b, k, level))
                 elif pm == "none":
                     from measurelab.inference.calibration import withheld_reason
 
@@ -541,6 +390,7 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.2, 0.8, 0.7, 0.3],
         ...     "b": [0.3, 0.6, 0.4, 0.4, 0.45, 0.2]}, measures=["acc"], n_boot=100)
         >>> t = r.tests()
@@ -566,6 +416,7 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0] * 20,
         ...                         {"a": [0.1, 0.9, 0.3, 0.8, 0.7, 0.2] * 20}, ci=None)
         >>> r.calibration(n_resamples=199)["verdict"].tolist()
@@ -583,12 +434,46 @@ class ClassifierComparison:
                                  level=self.level or 0.95, n_resamples=n_resamples,
                                  sample_weight=self._w, random_state=self.random_state)
 
+    def plot_calibration(self) -> Any:
+        """The calibration figure: one panel per model (the reliability curve, its
+        consistency band at ``ci``, brier_mcb with its interval, smooth ECE and ICI, the
+        test's verdict, a histogram of the predictions); top-label for k classes.
+
+        Examples
+        --------
+        >>> import matplotlib; matplotlib.use("Agg")
+        >>> from measurelab.inference import compare_classifiers
+        >>> r = compare_classifiers([0, 1] * 30, {"a": [.3, .8] * 30, "b": [.4, .6] * 30},
+        ...                         measures=["brier"], n_boot=100)
+        >>> len(r.plot_calibration().axes)   # a curve and a histogram per model
+        4
+        """
+        from measurelab.inference import _calibration_figure as _cal
+
+        return _cal.figure(self)
+
+    def calibration_ranges(self) -> Any:
+        """Where each model's reliability curve leaves its consistency band ("where is
+        it off?"): ``model, from, to, observed, largest_gap, cases``.
+
+        Examples
+        --------
+        >>> from measurelab.inference import compare_classifiers
+        >>> r = compare_classifiers([0, 1, 0] * 60, {"m": [0.8, 0.9, 0.9] * 60}, n_boot=100)
+        >>> r.calibration_ranges()["observed"].tolist()
+        ['below predicted']
+        """
+        from measurelab.inference import _calibration_figure as _cal
+
+        return _cal.calibration_ranges(self)
+
     # ----------------------------------------------------------- verdicts etc.
     def verdicts(self) -> Any:
         """Sokolova's likelihood verdict (ρ+, ρ−) and both DP bands for each pair.
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3],
         ...     "b": [0.3, 0.6, 0.4, 0.4, 0.7, 0.2]}, measures=["acc"], ci=None)
         >>> r.verdicts().loc[0, "verdict"]
@@ -620,10 +505,13 @@ class ClassifierComparison:
         beats``. ``p_holm`` is the Holm-adjusted p of the preferred model against the
         runner-up, ``significant`` whether it is below 1 − ci, and ``beats`` lists every
         model the preferred one is significantly better than. ``prefers`` is '' when the
-        best value is tied.
+        best value is tied. The same facts under names that say what they compare (issue
+        33): ``p_holm_vs_runner_up`` (= ``p_holm``), ``better_than_runner_up``
+        (= ``significant``) and ``significantly_better_than`` (= ``beats``).
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8],
         ...     "b": [0.3, 0.6, 0.4, 0.4]}, measures=["acc", "auc"], ci=None)
         >>> r.preferences()[["measure", "prefers"]].values.tolist()   # acc: a tie
@@ -657,9 +545,13 @@ class ClassifierComparison:
                 "p_holm": p,
                 "significant": bool(not tied and p < alpha),
                 "beats": ", ".join(beats),
+                "p_holm_vs_runner_up": p,
+                "better_than_runner_up": bool(not tied and p < alpha),
+                "significantly_better_than": ", ".join(beats),
             })
         return pd.DataFrame(rows, columns=["measure", "direction", "prefers", "value",
-                                           "runner_up", "p_holm", "significant", "beats"])
+                                           "runner_up", "p_holm", "significant", "beats",
+                                           *_PREFERENCE_COLUMNS])
 
     # -------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
@@ -670,33 +562,13 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
         ...                         measures=["acc"], ci=None)
         >>> r.to_dict()
         {'models': {'a': {'acc': 1.0}}}
         """
-        if self.level is None:
-            return {"models": {n: {k: _num(self._vals[a, j]) for j, k in
-                                   enumerate(self._names_m)}
-                               for a, n in enumerate(self.names)}}
-        models: dict[str, dict[str, Any]] = {n: {} for n in self.names}
-        for r in self._interval_rows():
-            e = {"value": _num(r["value"]), "lo": _num(r["lo"]), "hi": _num(r["hi"]),
-                 "method": r["method"]}
-            if r["measure"] == "auc":
-                e["se"] = _num(r["se"])
-            models[r["model"]][r["measure"]] = e
-        pairs = []
-        for r in self._test_rows():
-            e = {k: (_num(r[k]) if isinstance(r[k], float) else r[k])
-                 for k in ("a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method",
-                           "interval")}
-            if r["measure"] == "auc":
-                e["se"], e["z"] = _num(r["se"]), _num(r["z"])
-            pairs.append(e)
-        verdicts = [{k: (_num(v) if isinstance(v, float) else v) for k, v in row.items()}
-                    for row in self.verdicts().to_dict("records")]
-        return {"models": models, "pairs": pairs, "verdicts": verdicts}
+        return _report.to_dict(self)
 
     def to_json(self) -> str:
         """:meth:`to_dict` as a JSON string (strict: no NaN tokens).
@@ -704,6 +576,7 @@ class ClassifierComparison:
         Examples
         --------
         >>> import warnings
+        >>> from measurelab.inference import compare_classifiers
         >>> with warnings.catch_warnings():
         ...     warnings.simplefilter("ignore")
         ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"])
@@ -711,7 +584,7 @@ class ClassifierComparison:
         >>> text[:71]
         '{"models": {"k": {"auc": {"value": 0.5, "lo": 0.5, "hi": 0.5, "method":'
         """
-        return json.dumps(self.to_dict(), allow_nan=False)
+        return _report.to_json(self)
 
     # ------------------------------------------------------------------ figures
     def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
@@ -723,6 +596,7 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
         ...                         measures=["auc"], n_boot=100)
         >>> b = r.curve_bands()
@@ -734,16 +608,18 @@ class ClassifierComparison:
     def plot(self, *, n_boot: int | None = None) -> Any:
         """A matplotlib Figure: ROC and PR curves with bootstrap bands, and, when the scores
         are probabilities, the CORP reliability diagram of every model with its 90%
-        consistency band and the distribution of the predictions beneath (SPEC §10; the
+        consistency band and the distribution of the predictions beneath
+        (docs/METHODS.md#reliability-diagram; the
         strip is a second, hidden axis).
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
         ...                         measures=["auc"], n_boot=100)
         >>> fig = r.plot()
         >>> [ax.get_title() for ax in fig.axes][:3]
-        ['ROC', 'precision–recall', 'reliability (CORP; 90% consistency bands)']
+        ['ROC', 'precision–recall', 'reliability (CORP; 95% consistency bands)']
         """
         return _report.plot(self, n_boot=n_boot)
 
@@ -760,6 +636,7 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3],
         ...     "b": [0.3, 0.6, 0.4, 0.4, 0.7, 0.2]}, measures=["acc", "auc"], n_boot=100)
         >>> fig = r.plot_intervals()
@@ -775,17 +652,13 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8]}, ci=None,
         ...                         measures=["acc"])
         >>> r.confusion_matrices()["a"].values.tolist()
         [[1.0, 1.0], [0.0, 2.0]]
         """
-        import pandas as pd
-
-        labels, mats = _fig.confusion_matrices(self)
-        return {n: pd.DataFrame(m, index=pd.Index(labels, name="true"),
-                                columns=pd.Index(labels, name="predicted"))
-                for n, m in mats.items()}
+        return _report.confusion_tables(self)
 
     def plot_confusion(self) -> Any:
         """A matplotlib Figure with a confusion matrix heat map per model (coloured by the
@@ -793,6 +666,7 @@ class ClassifierComparison:
 
         Examples
         --------
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8]}, ci=None,
         ...                         measures=["acc"])
         >>> r.plot_confusion().axes[0].get_title()
@@ -812,6 +686,7 @@ class ClassifierComparison:
         --------
         >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
         >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2])
         >>> r.differences()[["b", "diff"]].round(4).values.tolist()
         [['treat all', 0.05], ['treat none', 0.3]]
@@ -829,6 +704,7 @@ class ClassifierComparison:
         --------
         >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
         >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
+        >>> from measurelab.inference import compare_classifiers
         >>> ax = compare_classifiers(y, {"m": p}, n_boot=200).plot_decision_curve()
         >>> ax.get_title()
         'decision curve'
@@ -848,6 +724,7 @@ class ClassifierComparison:
         Examples
         --------
         >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers(y, {"a": [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6,
         ...                             "b": [.2, .7, .4, .5, .4, .3, .5, .6, .2, .2] * 6},
         ...                         measures=["auc"], n_boot=200)
@@ -870,6 +747,7 @@ class ClassifierComparison:
         >>> y = [0, 1] * 20
         >>> good = [0.2, 0.8] * 20
         >>> poor = [0.6, 0.4, 0.3, 0.7] * 10
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers(y, {"good": good, "poor": poor}, measures=["acc"],
         ...                         n_boot=100)
         >>> print(r.summary())
@@ -877,9 +755,7 @@ class ClassifierComparison:
         Best model per measure: good on acc (1, significantly better than poor).
         Calibration (test by consistency resampling): good miscalibrated (p = 0.002); poor miscalibrated (p = 0.001).
         """  # noqa: E501
-        lines = [*_report.pair_sentences(self), _report.best_sentence(self)]
-        calib = _report.calibration_sentence(self) if self.level is not None else ""
-        return "\n".join(lines + ([calib] if calib else []))
+        return _report.summary(self)
 
     def to_html(self, path: str | Path, *, title: str = "Comparing classifiers",
                 files: bool = True) -> Path:
@@ -901,6 +777,7 @@ class ClassifierComparison:
         Examples
         --------
         >>> import tempfile, pathlib
+        >>> from measurelab.inference import compare_classifiers
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
         ...                         measures=["auc"], n_boot=100)
         >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html")
@@ -931,120 +808,15 @@ def _of_distance(m: Measure, method: Any) -> str:
     return f"{method} (diff of |v − {m.target:g}|)"
 
 
-class MultiClassComparison(ClassifierComparison):
-    """:class:`ClassifierComparison` of k ≥ 3 classes (built by
-    :func:`compare_classifiers`); rows are measures, or ``measure[class]`` with
-    ``average=None``. Sokolova's verdicts are binary: :meth:`verdicts` is empty.
-
-    Examples
-    --------
-    >>> r = compare_classifiers([0, 1, 2, 0, 1, 2], {"a": [0, 1, 2, 0, 1, 1],
-    ...                         "b": [0, 1, 2, 1, 1, 2]}, measures=["acc"], n_boot=100)
-    >>> r.tests()[["measure", "method"]].values.tolist()
-    [['acc', 'mcnemar']]
-    """
-
-    def __init__(self, *, names: list[str], design: Any, columns: list[Any],
-                 values: list[dict[str, float]], average: str | None, level: float | None,
-                 n_boot: int, random_state: Any, ci_method: str | None,
-                 progress: bool | None, n_jobs: int, weight: np.ndarray | None) -> None:
-        self.names = names
-        self.level = level
-        self.n_boot = n_boot
-        self.random_state = random_state
-        self.ci_method = ci_method
-        self.threshold = math.nan
-        self.average = average
-        self._y = design.yi
-        self._scores: list[np.ndarray] = []
-        self._w = weight
-        self._design = design
-        self._stats: list[Any] = []
-        self._columns = columns
-        self._measures = [m for _c, m, _i in columns]
-        self._names_m = [c for c, _m, _i in columns]
-        self._vals = np.array([[v[c] for c in self._names_m] for v in values])
-        self._inclusive = False
-        self._progress = progress
-        self._n_jobs = n_jobs
-        self._cache: dict[str, Any] = {}
-
-    def _methods(self) -> dict[str, str]:
-        whole = self._w is None
-        # only accuracy and error are proportions of the cases for k classes
-        from measurelab.inference.calibration import interval_kind
-
-        return {k: iv.default_method(
-            k if k in ("acc", "err") or interval_kind(k) is not None else "k-class",
-            self.ci_method, whole_counts=whole) for k in self._names_m}
-
-    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> iv.BootstrapRun:
-        from measurelab.inference.multiclass import run_multi
-
-        cols = [self._columns[self._names_m.index(x)] for x in need]
-        return run_multi(self._design, cols, self.average, self.n_boot, self.random_state,
-                         jackknife=bca, progress=self._progress, n_jobs=self._n_jobs)
-
-    def _analytic(self, a: int, k: str, value: float, method: str, level: float
-                  ) -> iv.Interval:
-        from measurelab.inference.multiclass import proportion_counts
-
-        correct = self._correct(a)
-        return iv.measure_interval(k, value, method, level,
-                                   counts=proportion_counts(int(correct.sum()), correct.size),
-                                   what=f"{k} of model {self.names[a]!r}")
-
-    def _correct(self, a: int) -> np.ndarray:
-        return np.argmax(self._design.P[a], axis=1) == self._design.yi
-
-    def verdicts(self) -> Any:
-        """Sokolova's verdicts are defined for two classes: an empty table for k classes.
-
-        Examples
-        --------
-        >>> r = compare_classifiers([0, 1, 2], {"a": [0, 1, 2]}, measures=["acc"], ci=None)
-        >>> len(r.verdicts())
-        0
-        """
-        import pandas as pd
-
-        return pd.DataFrame([], columns=["a", "b", "verdict", "dp_a", "dp_b", "dp_band_a",
-                                         "dp_band_b"])
-
-    def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
-        """One-vs-rest ROC and PR curves of every class and model with pointwise
-        percentile bands at ``ci``: ``{"grid", "classes", "roc": {model: {class: {"x",
-        "y", "lo", "hi"}}}, "pr": ...}``.
-
-        The bands come from ``min(n_boot, 200)`` replicates of the comparison's own
-        resampling (the same case multiplicities for every model and class), seeded by
-        its ``random_state``; each curve is interpolated on ``grid`` points.
-
-        Examples
-        --------
-        >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 2]
-        >>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 0]] * 0.7 + 0.1
-        >>> b = compare_classifiers(y, {"m": P}, measures=["acc"], n_boot=100).curve_bands()
-        >>> b["classes"], b["roc"]["m"][2]["lo"].shape
-        ([0, 1, 2], (101,))
-        """
-        return _fig.multi_curve_bands(self, n_boot, grid)
-
-    def plot(self, *, n_boot: int | None = None) -> Any:
-        """A matplotlib Figure: a column per class, its one-vs-rest ROC curve (top) and
-        precision–recall curve (bottom), every model with its bootstrap band.
-
-        Examples
-        --------
-        >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 2]
-        >>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 0]] * 0.7 + 0.1
-        >>> fig = compare_classifiers(y, {"m": P}, measures=["acc"], n_boot=100).plot()
-        >>> [ax.get_title() for ax in fig.axes[:3]]
-        ['class 0 vs rest', 'class 1 vs rest', 'class 2 vs rest']
-        """
-        return _fig.multi_plot(self, n_boot=n_boot)
+# names that moved in 0.2: the entry point to :mod:`.compare`, the k-class comparison to
+# :mod:`.multiclass`; read from here they warn
+_compare_getattr, _ = moved_face(__name__, "measurelab.inference.compare",
+                                 ("compare_classifiers", "HEADLINE"))
+_multi_getattr, _ = moved_face(__name__, "measurelab.inference.multiclass",
+                               ("MultiClassComparison",))
 
 
-def _num(x: float) -> float | str | None:
-    """A number of the tables as a float for JSON (NaN → None, ±inf → "inf"/"-inf")."""
-    return to_jsonable(float(x))
+def __getattr__(name: str) -> Any:
+    if name == "MultiClassComparison":
+        return _multi_getattr(name)
+    return _compare_getattr(name)

@@ -569,6 +569,11 @@ class NetBenefitComparison:
             out[name] = (lo, hi)
         return out
 
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import net_benefit_repr
+
+        return net_benefit_repr(self)
+
     def summary(self) -> str:
         """The answer in words: for each model, over which thresholds it is significantly
         more useful than treating everyone and than treating no one (worth using there),

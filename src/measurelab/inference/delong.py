@@ -1,4 +1,5 @@
-"""DeLong's interval of one AUC and DeLong's unpaired test of two (SPEC §6).
+"""DeLong's method, all of it: the interval of one AUC, the covariance of several, the
+paired and the unpaired test (docs/METHODS.md#delong, #unpaired).
 
 * :func:`delong_placements`, :func:`delong_variance` — the placements of a score table
   (ties ½) and DeLong's variance of its AUC, O(rows).
@@ -10,8 +11,12 @@
   ``roc.test(paired = FALSE)``, the statistic D with Welch–Satterthwaite degrees of freedom
   and a p-value from Student's t.
 
-The paired test of two models on the same cases is :func:`measurelab.inference.intervals.delong_cov`
-with :func:`measurelab.inference.intervals.delong_paired`.
+* :func:`delong` — the plain Wald interval AUC ± z·SE clipped to [0, 1].
+* :func:`delong_cov`, :func:`delong_components` — several models on the same cases: their
+  AUCs and DeLong's covariance matrix, or the per-case placements behind it.
+* :func:`delong_paired`, :func:`delong_paired_placements` — DeLong's paired test of two
+  AUCs on the same cases (pROC's ``roc.test(paired = TRUE)``), with the interval on the
+  test's standard error.
 
 Degenerate inputs are stated, not returned as a silent NaN: a zero standard error (constant
 scores, or a perfectly separating model) gives the point interval [AUC, AUC] and an
@@ -29,10 +34,13 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import warn_undefined
+from measurelab._util.results import NOT_GIVEN, renamed
+from measurelab._util.results import ZTestResult as ZTestResult  # public
+from measurelab._util.validation import check_int, warn_undefined
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import Interval, _z, check_level
 from measurelab.stats.scoretable import ScoreTable
@@ -246,3 +254,161 @@ def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.9
     half = float(student_t.ppf(0.5 + level / 2.0, df)) * se
     out.update(lo=diff - half, hi=diff + half, se=se, z=z, df=df, p=min(p, 1.0))
     return out
+
+
+# ------------------------------------------------- the Wald interval, paired tests
+def delong(table: ScoreTable, level: float = 0.95) -> Interval:
+    """AUC with DeLong's standard error and the interval AUC ± z·SE clipped to [0, 1].
+
+    Var(AUC) = S10/n₁ + S01/n₀ with S10, S01 the sample variances of the placements
+    (DeLong, DeLong & Clarke-Pearson 1988; pROC's convention). Undefined (one class, or
+    a single case of a class) gives NaN.
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> r = delong(t)
+    >>> round(r.value, 4), round(r.se, 4), r.method
+    (0.7778, 0.2485, 'delong')
+    """
+    n1, n0 = table.n_pos, table.n_neg
+    if n1 == 0 or n0 == 0:
+        return Interval(math.nan, math.nan, math.nan, "delong")
+    auc, var = delong_variance(table)
+    if n1 < 2 or n0 < 2 or table.size == 1:  # too few cases, or a constant model
+        return Interval(auc, math.nan, math.nan, "delong")
+    se = math.sqrt(var)
+    z = _z(level)
+    return Interval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), "delong", se)
+
+
+def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
+               y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """AUCs and their DeLong covariance matrix for several models on the same cases.
+
+    ``rows[k][i]`` is the row of case i in ``tables[k]``; ``y`` the boolean truth per case.
+    Cov = S10/n₁ + S01/n₀ with S10, S01 the sample covariance matrices of the per-case
+    placements under each model.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1, 0, 1], dtype=bool)
+    >>> s = np.array([0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
+    >>> t = ScoreTable.from_arrays(y, s)
+    >>> auc, cov = delong_cov([t, t], [np.searchsorted(t.scores, s)] * 2, y)
+    >>> round(float(np.sqrt(cov[0, 1])), 4)
+    0.2485
+    """
+    y = np.asarray(y, dtype=bool)
+    n1, n0 = int(y.sum()), int((~y).sum())
+    k = len(tables)
+    if n1 < 2 or n0 < 2:
+        auc = np.array([delong(t).value for t in tables])
+        return auc, np.full((k, k), np.nan)
+    auc, p10, p01 = delong_components(tables, rows, y)
+    s10 = np.atleast_2d(np.cov(p10, ddof=1))
+    s01 = np.atleast_2d(np.cov(p01, ddof=1))
+    return auc, s10 / n1 + s01 / n0
+
+
+def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
+                  confidence_level: float = 0.95, *, level: Any = NOT_GIVEN
+                  ) -> ZTestResult:
+    """DeLong's paired test of AUC_a − AUC_b, two-sided: a :class:`ZTestResult`
+    ``(diff, lo, hi, se, statistic, pvalue)`` (it unpacks as the former 6-tuple).
+
+    Examples
+    --------
+    >>> d = delong_paired(np.array([0.8, 0.7]), np.array([[0.01, 0.005], [0.005, 0.01]]),
+    ...                   0, 1)
+    >>> [round(x, 4) for x in d]
+    [0.1, -0.096, 0.296, 0.1, 1.0, 0.3173]
+    """
+    auc = np.asarray(auc, dtype=np.float64)
+    cov = np.asarray(cov, dtype=np.float64)
+    m = auc.shape[0] if auc.ndim == 1 else 0
+    if auc.ndim != 1 or cov.shape != (m, m):
+        raise MeasurelabError(f"auc must be 1-d and cov square of its length, got shapes "
+                              f"{auc.shape} and {cov.shape}")
+    a = check_int(a, "a", minimum=0, maximum=m - 1)
+    b = check_int(b, "b", minimum=0, maximum=m - 1)
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "delong_paired", 0.95), "confidence_level")
+    diff = float(auc[a] - auc[b])
+    var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
+    if not math.isfinite(var) or var < 0:
+        return ZTestResult(diff, math.nan, math.nan, math.nan, math.nan, math.nan)
+    return _z_test(diff, var, level)
+
+
+def _z_test(diff: float, var: float, level: float) -> ZTestResult:
+    """(diff, lo, hi, se, z, p) of a two-sided z-test with the interval on the same
+    standard error; a zero variance gives z = 0, p = 1 for a zero difference, else ±inf, 0
+    (the interval is then [diff, diff])."""
+    from scipy.stats import norm
+
+    se = math.sqrt(var)
+    if se == 0:
+        p = 1.0 if diff == 0 else 0.0
+        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
+        return ZTestResult(diff, diff, diff, 0.0, z, p)
+    z = diff / se
+    p = float(2.0 * norm.sf(abs(z)))
+    zc = _z(level)
+    return ZTestResult(diff, diff - zc * se, diff + zc * se, se, z, p)
+
+
+def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """AUCs and per-case placements of several models on the same cases: ``auc`` (k,),
+    ``p10`` (k, positives) and ``p01`` (k, negatives); ``rows[m][i]`` is the row of case i
+    in ``tables[m]``, ``y`` the truth per case.
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1], dtype=bool)
+    >>> s = np.array([0.1, 0.4, 0.35, 0.8])
+    >>> t = ScoreTable.from_arrays(y, s)
+    >>> auc, p10, p01 = delong_components([t], [np.searchsorted(t.scores, s)], y)
+    >>> auc.tolist(), p10.tolist()
+    ([0.75], [[0.5, 1.0]])
+    """
+    y = np.asarray(y, dtype=bool)
+    k = len(tables)
+    p10 = np.empty((k, int(y.sum())))
+    p01 = np.empty((k, int((~y).sum())))
+    for j, (t, r) in enumerate(zip(tables, rows, strict=True)):
+        v10, v01 = delong_placements(t)
+        p10[j] = v10[r[y]]
+        p01[j] = v01[r[~y]]
+    with np.errstate(invalid="ignore"):
+        auc = p10.mean(axis=1) if p10.shape[1] and p01.shape[1] else np.full(k, np.nan)
+    return auc, p10, p01
+
+
+def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
+                             level: float = 0.95) -> ZTestResult:
+    """DeLong's paired test of AUC_a − AUC_b from the placements: a :class:`ZTestResult`
+    ``(diff, lo, hi, se, statistic, pvalue)``.
+
+    Var(A − B) = Var(V10_a − V10_b)/n₁ + Var(V01_a − V01_b)/n₀ (the same as
+    Var A + Var B − 2 Cov(A, B), computed from the differences so that models ranking the
+    cases alike give exactly 0). A zero variance with a zero difference (identical or
+    rank-equivalent models) gives z = 0, p = 1 and the interval [0, 0]. The interval uses
+    the test's standard error, so it excludes 0 exactly when p < 1 − level.
+
+    Examples
+    --------
+    >>> p10 = np.array([[0.5, 1.0, 1.0], [0.5, 1.0, 1.0]])
+    >>> p01 = np.array([[0.0, 1 / 3], [0.0, 1 / 3]])
+    >>> tuple(delong_paired_placements(p10, p01, 0, 1))
+    (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
+    """
+    n1, n0 = p10.shape[1], p01.shape[1]
+    if n1 < 2 or n0 < 2:
+        nan = math.nan
+        return ZTestResult(nan, nan, nan, nan, nan, nan)
+    d10 = p10[a] - p10[b]
+    d01 = p01[a] - p01[b]
+    var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
+    return _z_test(float(d10.mean()), max(var, 0.0), level)

@@ -80,14 +80,16 @@ __all__ = [
 #: the project's bar: a setting "covers" when its lowest cell's coverage is at least this
 #: (nominal 0.95; the mean over cells should be about 0.95)
 BAR = 0.90
-#: the designs a verdict may be asked for (``'weighted'``: weighted cases, never studied)
-DESIGNS: tuple[str, ...] = ("random", "fixed", "weighted")
+#: the designs a verdict may be asked for (``'weighted'``: weighted cases, never studied;
+#: ``'cluster'``: clusters of cases resampled, issue 31)
+DESIGNS: tuple[str, ...] = ("random", "fixed", "weighted", "cluster")
 #: the kinds of interval: one model's value, the paired or the unpaired difference
 KINDS: tuple[str, ...] = ("single", "paired", "unpaired")
 #: version of the evidence files this module reads
 SCHEMA = 1
 #: a BCa interval that fell back to the percentile one is still the BCa procedure
-_FALLBACKS = {"bootstrap-percentile (BCa at edge)": "bootstrap-bca"}
+_FALLBACKS = {"bootstrap-percentile (BCa at edge)": "bootstrap-bca",
+              "cluster-bootstrap-percentile (BCa at edge)": "cluster-bootstrap-bca"}
 #: set by tests to read another folder of evidence files
 _OVERRIDE: Path | None = None
 

@@ -216,6 +216,11 @@ class DemsarResult:
     def n_models(self) -> int:
         return int(self.table.shape[1])
 
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import demsar_repr
+
+        return demsar_repr(self)
+
     def cd_bonferroni_dunn(self, alpha: float | None = None) -> float:
         """Critical difference of the Bonferroni–Dunn test (comparisons with one control)."""
         a = self.alpha if alpha is None else check_level(alpha, "alpha")
@@ -304,7 +309,9 @@ class DemsarResult:
                              "p_rope": r.p_rope, "p_b_better": r.p_b_better,
                              "verdict": r.verdict(threshold)})
         cols = ["a", "b", "p_a_better", "p_rope", "p_b_better", "verdict"]
-        return pd.DataFrame(rows, columns=cols)
+        out = pd.DataFrame(rows, columns=cols)
+        out.attrs.update(rope=float(rope), method=method, threshold=threshold)  # for pages
+        return out
 
     def groups(self) -> list[list[str]]:
         """Maximal runs of models (in rank order) whose ranks lie within CD of each other.

@@ -1,23 +1,18 @@
-"""Uncertainty of measure values: intervals for one model, paired tests for two (SPEC §6).
+"""Uncertainty of measure values: intervals for one model, paired tests for two
+(docs/METHODS.md#interval-methods).
 
 Everything here works on counts or on score tables, below the measures' API, so both
 :func:`measurelab.evaluate` (``ci=``) and :mod:`measurelab.inference.classifiers` use it.
 
 * :func:`proportion_interval` — Wilson score or Clopper–Pearson interval of k out of n
   (scipy's ``binomtest(...).proportion_ci``).
-* :func:`delong` — DeLong's Wald interval of the AUC from the placements of a score table
-  (ties ½): O(rows), no pairwise loop; :func:`delong_cov` the covariance matrix of several
-  models' AUCs on the same cases. The placements and the variance of one AUC
-  (:func:`delong_placements`, :func:`delong_variance`) and the logit interval
-  (:func:`delong_interval`) live in :mod:`measurelab.inference.delong` and are
-  re-exported here; this module imports that one, never the reverse.
+* DeLong's intervals and tests (one AUC, the covariance of several, paired and unpaired)
+  are :mod:`measurelab.inference.delong`; this module imports that one, never the reverse.
 * :func:`mcnemar_exact` — McNemar's exact two-sided test on discordant counts.
 * :func:`holm` — Holm's step-down adjustment.
-* The bootstrap lives in :mod:`measurelab.inference.bootstrap` (re-exported here:
-  :class:`CaseDesign`,
-  :func:`run_bootstrap`, :class:`BootstrapIntervals`): case resampling in blocks over a
-  canonical order, percentile and BCa intervals and the p-values inverted from them;
-  :func:`bca_interval` is the one-statistic shorthand.
+* The bootstrap is :mod:`measurelab.inference.bootstrap` (the engine: case resampling in
+  blocks over a canonical order; its intervals: percentile and BCa, and the p-values
+  inverted from them).
 
 Examples
 --------
@@ -35,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.lazy import moved_face
 from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.results import ConfidenceInterval as ConfidenceInterval  # public
 from measurelab._util.results import ZTestResult as ZTestResult  # public
@@ -48,31 +44,15 @@ from measurelab._util.validation import (
     warn_undefined,
 )
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference._base import Interval, _z
+from measurelab.inference import bootstrap as _boot
+from measurelab.inference._base import Interval
 from measurelab.inference._base import check_level as check_level  # re-exported
-from measurelab.inference.bootstrap import (  # noqa: F401  (the bootstrap's names, re-exported)
-    MIN_BOOT,
-    BootstrapIntervals,
-    BootstrapRun,
-    CaseDesign,
-    case_rows,
-    check_n_boot,
-    jackknife_groups,
-    percentile_interval,
-    range_bounds,
-    rng_of,
-    run_bootstrap,
-)
-from measurelab.inference.delong import delong_interval, delong_placements, delong_variance
+from measurelab.inference.delong import delong_interval
 from measurelab.stats.scoretable import ScoreTable
 
 PROPORTION_METHODS = ("wilson", "clopper-pearson")
 BOOTSTRAP_METHODS = ("bootstrap-bca", "bootstrap-percentile")
 CI_METHODS = (*PROPORTION_METHODS, "delong-logit", "delong", *BOOTSTRAP_METHODS)
-#: the calibration measures' own methods (:mod:`measurelab.inference.calibration`): an
-#: analytic interval of an unbiased estimate, a Wald interval on the bootstrap's standard
-#: error, none (withheld); ``ci_method`` does not override them
-CALIBRATION_METHODS = ("debiased-wald", "bootstrap-se", "none")
 
 #: proportion measures: name -> (numerator, denominator) as functions of the counts
 PROPORTIONS = {
@@ -118,164 +98,6 @@ def proportion_interval(k: float, n: float, confidence_level: float = 0.95,
     ci = binomtest(int(k), int(n)).proportion_ci(
         confidence_level=level, method="wilson" if method == "wilson" else "exact")
     return ConfidenceInterval(float(ci.low), float(ci.high))
-
-
-# --------------------------------------------------------------------- DeLong
-def delong(table: ScoreTable, level: float = 0.95) -> Interval:
-    """AUC with DeLong's standard error and the interval AUC ± z·SE clipped to [0, 1].
-
-    Var(AUC) = S10/n₁ + S01/n₀ with S10, S01 the sample variances of the placements
-    (DeLong, DeLong & Clarke-Pearson 1988; pROC's convention). Undefined (one class, or
-    a single case of a class) gives NaN.
-
-    Examples
-    --------
-    >>> t = ScoreTable.from_arrays([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
-    >>> r = delong(t)
-    >>> round(r.value, 4), round(r.se, 4), r.method
-    (0.7778, 0.2485, 'delong')
-    """
-    n1, n0 = table.n_pos, table.n_neg
-    if n1 == 0 or n0 == 0:
-        return Interval(math.nan, math.nan, math.nan, "delong")
-    auc, var = delong_variance(table)
-    if n1 < 2 or n0 < 2 or table.size == 1:  # too few cases, or a constant model
-        return Interval(auc, math.nan, math.nan, "delong")
-    se = math.sqrt(var)
-    z = _z(level)
-    return Interval(auc, max(0.0, auc - z * se), min(1.0, auc + z * se), "delong", se)
-
-
-def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
-               y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """AUCs and their DeLong covariance matrix for several models on the same cases.
-
-    ``rows[k][i]`` is the row of case i in ``tables[k]``; ``y`` the boolean truth per case.
-    Cov = S10/n₁ + S01/n₀ with S10, S01 the sample covariance matrices of the per-case
-    placements under each model.
-
-    Examples
-    --------
-    >>> y = np.array([0, 0, 1, 1, 0, 1], dtype=bool)
-    >>> s = np.array([0.1, 0.4, 0.35, 0.8, 0.5, 0.9])
-    >>> t = ScoreTable.from_arrays(y, s)
-    >>> auc, cov = delong_cov([t, t], [np.searchsorted(t.scores, s)] * 2, y)
-    >>> round(float(np.sqrt(cov[0, 1])), 4)
-    0.2485
-    """
-    y = np.asarray(y, dtype=bool)
-    n1, n0 = int(y.sum()), int((~y).sum())
-    k = len(tables)
-    if n1 < 2 or n0 < 2:
-        auc = np.array([delong(t).value for t in tables])
-        return auc, np.full((k, k), np.nan)
-    auc, p10, p01 = delong_components(tables, rows, y)
-    s10 = np.atleast_2d(np.cov(p10, ddof=1))
-    s01 = np.atleast_2d(np.cov(p01, ddof=1))
-    return auc, s10 / n1 + s01 / n0
-
-
-def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
-                  confidence_level: float = 0.95, *, level: Any = NOT_GIVEN
-                  ) -> ZTestResult:
-    """DeLong's paired test of AUC_a − AUC_b, two-sided: a :class:`ZTestResult`
-    ``(diff, lo, hi, se, statistic, pvalue)`` (it unpacks as the former 6-tuple).
-
-    Examples
-    --------
-    >>> d = delong_paired(np.array([0.8, 0.7]), np.array([[0.01, 0.005], [0.005, 0.01]]),
-    ...                   0, 1)
-    >>> [round(x, 4) for x in d]
-    [0.1, -0.096, 0.296, 0.1, 1.0, 0.3173]
-    """
-    auc = np.asarray(auc, dtype=np.float64)
-    cov = np.asarray(cov, dtype=np.float64)
-    m = auc.shape[0] if auc.ndim == 1 else 0
-    if auc.ndim != 1 or cov.shape != (m, m):
-        raise MeasurelabError(f"auc must be 1-d and cov square of its length, got shapes "
-                              f"{auc.shape} and {cov.shape}")
-    a = check_int(a, "a", minimum=0, maximum=m - 1)
-    b = check_int(b, "b", minimum=0, maximum=m - 1)
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "delong_paired", 0.95), "confidence_level")
-    diff = float(auc[a] - auc[b])
-    var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
-    if not math.isfinite(var) or var < 0:
-        return ZTestResult(diff, math.nan, math.nan, math.nan, math.nan, math.nan)
-    return _z_test(diff, var, level)
-
-
-def _z_test(diff: float, var: float, level: float) -> ZTestResult:
-    """(diff, lo, hi, se, z, p) of a two-sided z-test with the interval on the same
-    standard error; a zero variance gives z = 0, p = 1 for a zero difference, else ±inf, 0
-    (the interval is then [diff, diff])."""
-    from scipy.stats import norm
-
-    se = math.sqrt(var)
-    if se == 0:
-        p = 1.0 if diff == 0 else 0.0
-        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
-        return ZTestResult(diff, diff, diff, 0.0, z, p)
-    z = diff / se
-    p = float(2.0 * norm.sf(abs(z)))
-    zc = _z(level)
-    return ZTestResult(diff, diff - zc * se, diff + zc * se, se, z, p)
-
-
-def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray
-                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """AUCs and per-case placements of several models on the same cases: ``auc`` (k,),
-    ``p10`` (k, positives) and ``p01`` (k, negatives); ``rows[m][i]`` is the row of case i
-    in ``tables[m]``, ``y`` the truth per case.
-
-    Examples
-    --------
-    >>> y = np.array([0, 0, 1, 1], dtype=bool)
-    >>> s = np.array([0.1, 0.4, 0.35, 0.8])
-    >>> t = ScoreTable.from_arrays(y, s)
-    >>> auc, p10, p01 = delong_components([t], [np.searchsorted(t.scores, s)], y)
-    >>> auc.tolist(), p10.tolist()
-    ([0.75], [[0.5, 1.0]])
-    """
-    y = np.asarray(y, dtype=bool)
-    k = len(tables)
-    p10 = np.empty((k, int(y.sum())))
-    p01 = np.empty((k, int((~y).sum())))
-    for j, (t, r) in enumerate(zip(tables, rows, strict=True)):
-        v10, v01 = delong_placements(t)
-        p10[j] = v10[r[y]]
-        p01[j] = v01[r[~y]]
-    with np.errstate(invalid="ignore"):
-        auc = p10.mean(axis=1) if p10.shape[1] and p01.shape[1] else np.full(k, np.nan)
-    return auc, p10, p01
-
-
-def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
-                             level: float = 0.95) -> ZTestResult:
-    """DeLong's paired test of AUC_a − AUC_b from the placements: a :class:`ZTestResult`
-    ``(diff, lo, hi, se, statistic, pvalue)``.
-
-    Var(A − B) = Var(V10_a − V10_b)/n₁ + Var(V01_a − V01_b)/n₀ (the same as
-    Var A + Var B − 2 Cov(A, B), computed from the differences so that models ranking the
-    cases alike give exactly 0). A zero variance with a zero difference (identical or
-    rank-equivalent models) gives z = 0, p = 1 and the interval [0, 0]. The interval uses
-    the test's standard error, so it excludes 0 exactly when p < 1 − level.
-
-    Examples
-    --------
-    >>> p10 = np.array([[0.5, 1.0, 1.0], [0.5, 1.0, 1.0]])
-    >>> p01 = np.array([[0.0, 1 / 3], [0.0, 1 / 3]])
-    >>> tuple(delong_paired_placements(p10, p01, 0, 1))
-    (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
-    """
-    n1, n0 = p10.shape[1], p01.shape[1]
-    if n1 < 2 or n0 < 2:
-        nan = math.nan
-        return ZTestResult(nan, nan, nan, nan, nan, nan)
-    d10 = p10[a] - p10[b]
-    d01 = p01[a] - p01[b]
-    var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
-    return _z_test(float(d10.mean()), max(var, 0.0), level)
 
 
 # ------------------------------------------------------------ McNemar and Holm
@@ -416,36 +238,6 @@ def holm(pvalues: Any) -> np.ndarray:
     return out
 
 
-# ------------------------------------------------------------------ bootstrap
-def bca_interval(theta: float, reps: np.ndarray, jack: np.ndarray,
-                 level: float, bounds: tuple[float, float] = (-math.inf, math.inf)
-                 ) -> tuple[float, float]:
-    """Bias-corrected and accelerated interval (Efron 1987) of one statistic.
-
-    z₀ = Φ⁻¹((#{θ* < θ} + ½#{θ* = θ}) / B), a = Σd³ / (6 (Σd²)^{3/2}) with d the jackknife
-    deviations; the ends are the replicate quantiles at Φ(z₀ + (z₀ + z_α)/(1 − a(z₀ + z_α))).
-    Falls back to the percentile interval where the estimate sits at the edge of its
-    replicates (:class:`~measurelab.inference.bootstrap.BootstrapIntervals`); the interval always
-    contains θ. Undefined replicates count as ``bounds[0]`` for the lower end and
-    ``bounds[1]`` for the upper (the ends of the statistic's range,
-    :func:`~measurelab.inference.bootstrap.range_bounds`; −∞ and +∞ by default).
-
-    Examples
-    --------
-    >>> rng = np.random.default_rng(0)
-    >>> lo, hi = bca_interval(0.0, rng.normal(size=4000), np.linspace(-1, 1, 20), 0.95)
-    >>> round(lo, 1), round(hi, 1)
-    (-1.9, 2.0)
-    """
-    r = np.asarray(reps, dtype=np.float64)
-    if r.size == 0 or not math.isfinite(theta):
-        return (math.nan, math.nan)
-    bi = BootstrapIntervals(r[None, :], np.array([theta]), np.array([theta]),
-                            np.asarray(jack, dtype=np.float64)[None, :], np.array([True]),
-                            level, np.array([bounds], dtype=np.float64))
-    return (float(bi.lo[0]), float(bi.hi[0]))
-
-
 def progress_bar(total: int, progress: bool | None, desc: str) -> Any:
     """Progress over ``total`` steps through :func:`measurelab.progress.progress_bar` (a
     tqdm bar on a terminal, shown once the run lasts a couple of seconds; a periodic line
@@ -482,7 +274,7 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
     (0.95, 2000, 1, False)
     """
     level = None if ci is None else check_level(ci, "ci")
-    n_boot = check_n_boot(n_boot, minimum=1 if ci is None else MIN_BOOT)
+    n_boot = _boot.check_n_boot(n_boot, minimum=1 if ci is None else _boot.MIN_BOOT)
     n_jobs = check_n_jobs(n_jobs)
     stratify = check_flag(stratify, "stratify")
     check_progress(progress)
@@ -645,3 +437,21 @@ def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float, *
         tail = (f"; the {end[0]} end rests on them" if len(end) == 1
                 else "; both ends rest on them")
     warn_undefined(f"the bootstrap interval of {what}: {', '.join(parts)}{tail}")
+
+
+# names that moved in 0.2 (DeLong to :mod:`.delong`, the bootstrap to :mod:`.bootstrap`):
+# read from here they warn
+_MOVED_DELONG = ("delong", "delong_cov", "delong_paired", "delong_components",
+                 "delong_paired_placements", "delong_placements", "delong_variance")
+_MOVED_BOOTSTRAP = ("MIN_BOOT", "BootstrapIntervals", "BootstrapRun", "CaseDesign",
+                    "case_rows", "check_n_boot", "jackknife_groups", "percentile_interval",
+                    "range_bounds", "rng_of", "run_bootstrap", "bca_interval")
+_delong_getattr, _ = moved_face(__name__, "measurelab.inference.delong", _MOVED_DELONG)
+_bootstrap_getattr, _ = moved_face(__name__, "measurelab.inference.bootstrap",
+                                   _MOVED_BOOTSTRAP)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED_DELONG:
+        return _delong_getattr(name)
+    return _bootstrap_getattr(name)

@@ -513,4 +513,4 @@ class LearnerComparison:
 
     def __repr__(self) -> str:
         return (f"LearnerComparison({', '.join(self.names)}; {self.design()}; method "
-                f"{self.method})")
+                f"{self.method})\n{self.summary()}")  # the answer, as print() shows it

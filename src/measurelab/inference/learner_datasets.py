@@ -384,4 +384,4 @@ class LearnerComparisonOverDatasets:
 
     def __repr__(self) -> str:
         return (f"LearnerComparisonOverDatasets({', '.join(self.names)}; "
-                f"{len(self.comparisons)} data sets; method {self.method})")
+                f"{len(self.comparisons)} data sets; method {self.method})\n{self.summary()}")

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import check_choice, check_flag
-from measurelab.inference.classifiers import compare_classifiers
+from measurelab.inference.compare import compare_classifiers
 from measurelab.inference.evidence import procedure
 from measurelab.inference.unpaired import compare_unpaired
 from measurelab.measures.base import AVERAGES

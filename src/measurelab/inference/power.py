@@ -8,9 +8,10 @@ detect.
   pilot test set (DeLong's variances and covariance, per case).
 * :func:`~measurelab.inference.simulation.simulate_power` — the power of any measure's
   test, simulated with the comparison engine itself (the same intervals and tests a user
-  gets): test sets drawn from a generating model — :class:`Binormal` (one or
-  two correlated binormal models) or :class:`Resample` (the user's own test set resampled,
-  with a stated effect) — each compared, the rejections counted, with a progress bar.
+  gets): test sets drawn from a generating model —
+  :class:`~measurelab.inference.simulation.Binormal` (one or two correlated binormal
+  models) or :class:`~measurelab.inference.simulation.Resample` (the user's own test set
+  resampled, with a stated effect) — each compared, the rejections counted, with a progress bar.
 * :func:`detectable` — ``ClassifierComparison.detectable()``: for every pair and measure,
   the difference the comparison's own test would find with 80% power on this test set.
 
@@ -52,24 +53,22 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from measurelab._util.lazy import moved_face
 from measurelab._util.validation import (
     check_choice,
     check_flag,
-    check_int,
     check_real,
     short_repr,
 )
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 
 __all__ = [
-    "Binormal",
     "PowerResult",
-    "Resample",
     "detectable",
     "detectable_sentence",
     "power_roc_test",
@@ -81,8 +80,6 @@ _ROOT2, _C1, _C0 = 1.414, 0.0099, 0.0792
 #: the binormal parameters of two ROC curves (pROC's names); FPR limits are optional
 PARAMS = ("A1", "B1", "A2", "B2", "rn", "ra", "delta")
 PARTIAL = ("FPR11", "FPR12", "FPR21", "FPR22")
-#: the least effective share of the test set's cases a tilted population keeps (Kish)
-MIN_EFFECTIVE_SHARE = 0.5
 
 
 @dataclass(frozen=True)
@@ -471,7 +468,7 @@ def _from_data(y_true: Any, scores: Any, pos_label: Any, ncases: float | None,
                null: bool = True) -> PowerResult:
     from measurelab._util.validation import as_1d, binarize, check_same_length, check_scores
     from measurelab.inference.bootstrap import CaseDesign
-    from measurelab.inference.intervals import delong_cov
+    from measurelab.inference.delong import delong_cov
 
     if y_true is None:
         raise MeasurelabError("scores were given without y_true: give the pilot's labels")
@@ -572,359 +569,6 @@ def detectable(cmp: Any, power: float = 0.8) -> Any:
                                        "power_at_diff"])
 
 
-# ------------------------------------------------------------ simulated power
-@dataclass(frozen=True)
-class Binormal:
-    """Test sets from binormal models: ``ncontrols`` negatives and ``ncases`` positives
-    (fixed counts, as Obuchowski's design), scores of model k x_k with the controls'
-    N(0, B_k²) and the cases' N(A_k, 1), so AUC_k = Φ(A_k / √(1 + B_k²)); two models'
-    scores correlated ``rn`` among the controls and ``ra`` among the cases.
-
-    Parameters
-    ----------
-    auc : one AUC or two (A_k = Φ⁻¹(AUC_k)·√(1 + B_k²))
-    ncases, ncontrols : int
-    b : B of each model (one value for all), default 1
-    rn, ra : correlations of the two models' scores among controls and cases, default 0.5
-    probabilities : bool, default True
-        Report each model's calibrated probability of being a case given its score (b = 1
-        only; a strictly increasing function of the score, so AUC is unchanged), so that
-        threshold and probability measures apply; False: the raw scores.
-
-    Examples
-    --------
-    >>> g = Binormal(auc=(0.8, 0.7), ncases=30, ncontrols=60)
-    >>> y, s = g.draw(np.random.default_rng(0))
-    >>> int(y.sum()), sorted(s), g.params()["delta"]
-    (30, ['a', 'b'], 0.1)
-    """
-
-    auc: Any
-    ncases: int
-    ncontrols: int
-    b: Any = 1.0
-    rn: float = 0.5
-    ra: float = 0.5
-    probabilities: bool = True
-    _a: tuple[float, ...] = field(default=(), init=False, repr=False)
-    _b: tuple[float, ...] = field(default=(), init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        aucs = (self.auc,) if isinstance(self.auc, int | float | np.integer | np.floating) \
-            and not isinstance(self.auc, bool) else tuple(self.auc) \
-            if isinstance(self.auc, tuple | list) else None
-        if aucs is None or not 1 <= len(aucs) <= 2:
-            raise MeasurelabError(f"auc must be one AUC or two, got {short_repr(self.auc)}")
-        aucs = tuple(check_real(a, "auc", low=0.0, high=1.0, low_open=True, high_open=True)
-                     for a in aucs)
-        bs = (self.b,) * len(aucs) if isinstance(self.b, int | float | np.integer
-                                                 | np.floating) else tuple(self.b)
-        if len(bs) != len(aucs):
-            raise MeasurelabError(f"b must be one value or one per model, got "
-                                  f"{short_repr(self.b)}")
-        bs = tuple(check_real(x, "b", low=0.0, low_open=True) for x in bs)
-        check_int(self.ncases, "ncases", minimum=1, maximum=10**7)
-        check_int(self.ncontrols, "ncontrols", minimum=1, maximum=10**7)
-        check_real(self.rn, "rn", low=-1.0, high=1.0)
-        check_real(self.ra, "ra", low=-1.0, high=1.0)
-        check_flag(self.probabilities, "probabilities")
-        if self.probabilities and any(x != 1.0 for x in bs):
-            raise MeasurelabError("probabilities=True needs b = 1 (the probability given an "
-                                  "unequal-variance binormal score is not monotone)")
-        object.__setattr__(self, "auc", aucs if len(aucs) > 1 else aucs[0])
-        object.__setattr__(self, "_a", tuple(_qnorm(a) * math.sqrt(1.0 + b * b)
-                                             for a, b in zip(aucs, bs, strict=True)))
-        object.__setattr__(self, "_b", bs)
-
-    @property
-    def names(self) -> list[str]:
-        return ["a", "b"][: len(self._a)]
-
-    def params(self) -> dict[str, float]:
-        """pROC's parameters of the two curves (``A1, B1, A2, B2, rn, ra, delta``), for
-        :func:`power_roc_test`'s analytic answer to the same design."""
-        if len(self._a) != 2:
-            raise MeasurelabError("params() describes two curves; this generator has one")
-        a1, a2 = self._a
-        b1, b2 = self._b
-        aucs = self.auc
-        return {"A1": a1, "B1": b1, "A2": a2, "B2": b2, "rn": float(self.rn),
-                "ra": float(self.ra), "delta": round(aucs[0] - aucs[1], 15)}
-
-    def population(self, measure: Any, reference: float | None) -> float:
-        """The effect under test: AUC difference (or AUC − reference) by construction; for
-        other measures estimated on one large draw."""
-        from measurelab.measures.base import registry
-
-        m = registry.resolve(measure)[0]
-        if m.name == "auc":
-            aucs = self.auc if isinstance(self.auc, tuple) else (self.auc,)
-            return aucs[0] - aucs[1] if len(aucs) == 2 else aucs[0] - (reference or 0.5)
-        return _large_sample_effect(self, m, reference)
-
-    def draw(self, rng: np.random.Generator, scale: int = 1) -> tuple[np.ndarray,
-                                                                     dict[str, np.ndarray]]:
-        """One test set: labels (controls first) and each model's scores."""
-        n0, n1 = self.ncontrols * scale, self.ncases * scale
-        k = len(self._a)
-        out = {}
-        e0 = rng.standard_normal((n0, k))
-        e1 = rng.standard_normal((n1, k))
-        if k == 2:  # correlated pairs: x2 = r·e1 + √(1 − r²)·e2
-            e0[:, 1] = self.rn * e0[:, 0] + math.sqrt(1 - self.rn**2) * e0[:, 1]
-            e1[:, 1] = self.ra * e1[:, 0] + math.sqrt(1 - self.ra**2) * e1[:, 1]
-        y = np.concatenate([np.zeros(n0, bool), np.ones(n1, bool)])
-        logit_prior = math.log(n1 / n0)
-        for j, name in enumerate(self.names):
-            x = np.concatenate([e0[:, j] * self._b[j], self._a[j] + e1[:, j]])
-            if self.probabilities:  # the posterior of a case at x (b = 1): logistic
-                a = self._a[j]
-                x = 1.0 / (1.0 + np.exp(-(a * x - a * a / 2.0 + logit_prior)))
-            out[name] = x
-        return y, out
-
-    @property
-    def stratify(self) -> bool:
-        return True  # the class counts are fixed by design
-
-    def describe(self) -> str:
-        return (f"binormal, {self.ncases} cases and {self.ncontrols} controls, AUC "
-                f"{self.auc}, b {self._b if len(self._b) > 1 else self._b[0]:}, "
-                f"rn {self.rn:g}, ra {self.ra:g}")
-
-
-@dataclass(frozen=True)
-class Resample:
-    """Test sets resampled from the user's own: ``n`` cases drawn with replacement from the
-    test set (its size by default), every model scored as there.
-
-    Without ``effect`` the population resampled is the test set itself, so the effect
-    under test is the difference observed. With ``effect`` (two models) the cases are
-    drawn with weights that tilt the test set until the difference of the measure on it
-    (computed exactly, with those weights) is ``effect``: exponential tilting, weight_i ∝
-    exp(λ·c_i), c_i the jackknife influence of case i on the difference, λ solved by
-    bisection (refused when the weights would leave an effective size below half the
-    cases: the population would no longer be this test set). Both models keep their
-    scores, so ``effect=0`` draws test sets from a population where they are equally good:
-    the simulated power is then the test's size.
-
-    Parameters
-    ----------
-    y_true, scores : the test set: labels and a mapping of one or two models' scores
-    n : int, optional
-        Cases per simulated test set (default: as many as the test set).
-    effect : float, optional
-        Two models: the difference measure(first) − measure(second) of the population.
-    stratify : bool, default False
-        Draw the classes apart, in the (tilted) population's proportions (fixed class
-        counts; the simulated comparisons then resample by class too).
-    pos_label : label of the positive class, default 1
-
-    Examples
-    --------
-    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-    >>> g = Resample(y, {"a": [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6,
-    ...                  "b": [.2, .7, .4, .5, .4, .3, .5, .6, .2, .2] * 6}, n=100)
-    >>> yy, s = g.draw(np.random.default_rng(0))
-    >>> yy.size, sorted(s)
-    (100, ['a', 'b'])
-    """
-
-    y_true: Any
-    scores: Any
-    n: int | None = None
-    effect: float | None = None
-    stratify: bool = False
-    pos_label: Any = 1
-    _y: np.ndarray = field(default=None, init=False, repr=False)  # type: ignore[assignment]
-    _s: dict[str, np.ndarray] = field(default=None, init=False,  # type: ignore[assignment]
-                                      repr=False)
-    _tilt: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        from measurelab._util.validation import as_1d, binarize, check_same_length, check_scores
-
-        y_raw = as_1d(self.y_true, "y_true")
-        y = binarize(y_raw, self.pos_label)
-        if not isinstance(self.scores, Mapping) or not 1 <= len(self.scores) <= 2:
-            raise MeasurelabError("scores must be a mapping of one or two models' scores, got "
-                                  f"{short_repr(self.scores)}")
-        s = {}
-        for name, v in self.scores.items():
-            what = f"scores of model {name!r}"
-            a = as_1d(v.to_numpy() if hasattr(v, "to_numpy") else v, what)
-            check_same_length(("y_true", y_raw), (what, a))
-            s[str(name)] = check_scores(a, what)
-        if y.all() or not y.any():
-            raise MeasurelabError("the test set to resample needs cases of both classes")
-        if self.n is not None:
-            check_int(self.n, "n", minimum=2, maximum=10**7)
-        if self.effect is not None:
-            check_real(self.effect, "effect")
-            if len(s) != 2:
-                raise MeasurelabError("effect= needs two models (the difference of the first "
-                                      "and the second)")
-        check_flag(self.stratify, "stratify")
-        object.__setattr__(self, "_y", y)
-        object.__setattr__(self, "_s", s)
-
-    @property
-    def names(self) -> list[str]:
-        return list(self._s)
-
-    def _weights(self, measure: Any) -> tuple[np.ndarray | None, float | None]:
-        """The case weights of the population (None: uniform) and its difference."""
-        if self.effect is None:
-            return None, None
-        from measurelab.measures.base import registry
-
-        m = registry.resolve(measure)[0]
-        if m.name not in self._tilt:
-            self._tilt[m.name] = _tilt(self._y, list(self._s.values()), m,
-                                       float(self.effect))
-        return self._tilt[m.name]
-
-    def population(self, measure: Any, reference: float | None) -> float:
-        """The effect under test on the population resampled: measure(first) −
-        measure(second), or measure − reference for one model."""
-        from measurelab.measures.base import registry
-
-        m = registry.resolve(measure)[0]
-        _, achieved = self._weights(m)
-        if achieved is not None:
-            return achieved
-        v = _values(self._y, list(self._s.values()), m, None)
-        return v[0] - v[1] if len(v) == 2 else v[0] - (reference if reference is not None
-                                                       else math.nan)
-
-    def draw(self, rng: np.random.Generator, measure: Any = "auc"
-             ) -> tuple[np.ndarray, dict[str, np.ndarray]]:
-        """One test set: ``n`` cases drawn with replacement, with the population's weights
-        (by class, in the population's proportions, with ``stratify``)."""
-        w, _ = self._weights(measure)
-        y = self._y
-        n = y.size if self.n is None else int(self.n)
-        p = None if w is None else w / w.sum()
-        if self.stratify:
-            pos, neg = np.flatnonzero(y), np.flatnonzero(~y)
-            share = pos.size / y.size if p is None else float(p[pos].sum())
-            n1 = max(1, min(n - 1, round(n * share)))
-            pp = None if p is None else p[pos] / p[pos].sum()
-            pn = None if p is None else p[neg] / p[neg].sum()
-            idx = np.concatenate([rng.choice(neg, n - n1, p=pn), rng.choice(pos, n1, p=pp)])
-        else:
-            idx = rng.choice(y.size, n, p=p)
-        return y[idx], {k: v[idx] for k, v in self._s.items()}
-
-    def describe(self) -> str:
-        n = self._y.size if self.n is None else self.n
-        eff = "" if self.effect is None else f", tilted to an effect of {self.effect:g}"
-        return f"resampling the test set ({self._y.size} cases) to {n} cases{eff}"
-
-
-def _values(y: np.ndarray, scores: list[np.ndarray], m: Any, w: np.ndarray | None
-            ) -> list[float]:
-    """Measure ``m`` of each model on the (weighted) cases, threshold 0.5."""
-    import warnings
-
-    from measurelab.stats.bundle import BinaryStats
-    from measurelab.stats.scoretable import ScoreTable
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return [float(m.compute(BinaryStats(table=ScoreTable.from_arrays(y, s, w))))
-                for s in scores]
-
-
-def _jackknife_difference(y: np.ndarray, scores: list[np.ndarray], m: Any) -> np.ndarray:
-    """measure(first) − measure(second) with each case left out in turn (per case, in the
-    input order), from the block formulas over leave-one-out weightings."""
-    import warnings
-
-    from measurelab.inference.bootstrap import CaseDesign
-    from measurelab.measures.compute import prime_block
-
-    keys = [np.asarray(s, dtype=np.float64) + 0.0 for s in scores[::-1]]
-    order = np.lexsort([*keys, y])  # the design's canonical order, made here
-    d = CaseDesign.from_cases(y[order], [s[order] for s in scores])
-    n = y.size
-    out = np.empty(n)
-    step = max(1, min(256, (1 << 22) // max(1, n)))
-    thr = [(0.5, False)] * len(scores)
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")
-        for i0 in range(0, n, step):
-            b = min(step, n - i0)
-            ext = np.ones((b, n + 1))
-            ext[:, -1] = 0.0
-            ext[np.arange(b), i0 + np.arange(b)] = 0.0
-            vals = []
-            for bs in d._blocks(ext, thr):
-                prime_block(bs, [m])
-                vals.append(m.compute_block(bs))
-            out[i0:i0 + b] = vals[0] - vals[1]
-    back = np.empty(n)
-    back[order] = out
-    return back
-
-
-def _tilt(y: np.ndarray, scores: list[np.ndarray], m: Any, effect: float
-          ) -> tuple[np.ndarray, float]:
-    """Case weights exp(λ·c) (c: the standardized jackknife influence of each case on the
-    difference) under which the weighted difference is ``effect``; (weights, achieved)."""
-    loo = _jackknife_difference(y, scores, m)
-    ok = np.isfinite(loo)
-    c = np.where(ok, loo[ok].mean() - loo if ok.any() else 0.0, 0.0)
-    sd = float(c.std())
-    if not sd > 0:
-        raise MeasurelabError(f"the two models' {m.name} does not vary between cases: no "
-                              "population with another difference can be made by tilting")
-    c = c / sd
-
-    def weights(lam: float) -> np.ndarray:
-        e = lam * c
-        return np.exp(e - e.max())
-
-    def diff(lam: float) -> float:
-        v = _values(y, scores, m, weights(lam))
-        return v[0] - v[1]
-
-    d0 = diff(0.0)
-    if effect == d0:
-        return np.ones(y.size), d0
-    step = 1.0 if effect > d0 else -1.0
-    lo, hi = 0.0, step
-    while (diff(hi) - effect) * step < 0:  # widen until the effect is bracketed
-        lo, hi = hi, hi * 2.0
-        if abs(hi) > 64:
-            raise MeasurelabError(f"effect={effect:g} cannot be reached by reweighting the "
-                                  f"test set's cases ({m.name} difference {d0:.4g} "
-                                  f"observed)")
-    for _ in range(60):
-        mid = 0.5 * (lo + hi)
-        if (diff(mid) - effect) * step < 0:
-            lo = mid
-        else:
-            hi = mid
-    w = weights(hi)
-    ess = float(w.sum() ** 2 / (w * w).sum())  # Kish's effective number of cases
-    if ess < MIN_EFFECTIVE_SHARE * y.size:
-        raise MeasurelabError(
-            f"effect={effect:g} cannot be reached by a mild reweighting of the test set "
-            f"({m.name} difference {d0:.4g} observed): the weights would leave an effective "
-            f"{ess:.0f} of {y.size} cases; state an effect nearer the observed one")
-    return w, diff(hi)
-
-
-def _large_sample_effect(gen: Binormal, m: Any, reference: float | None) -> float:
-    """A measure's population difference under a binormal generator, from one draw of
-    200 times the design's size."""
-    y, s = gen.draw(np.random.default_rng(12345), scale=200)
-    v = _values(y, list(s.values()), m, None)
-    return v[0] - v[1] if len(v) == 2 else v[0] - (reference if reference is not None
-                                                   else math.nan)
-
-
 def detectable_sentence(cmp: Any, power: float = 0.8, rows: list[str] | None = None) -> str:
     """One sentence: the differences this comparison's tests would detect with ``power``
     (per measure; the median over the pairs when there are several), or '' without
@@ -960,3 +604,8 @@ def detectable_sentence(cmp: Any, power: float = 0.8, rows: list[str] | None = N
     return (f"With these {n} cases{pos}, the paired tests would find a true difference with "
             f"{round(100 * power)}% power (two-sided, level {1 - cmp.level:.2g}) when it is "
             f"at least about{many}: {listed}.")
+
+
+# the generating models of simulated power moved in 0.2 to :mod:`.simulation`, beside
+# :func:`~measurelab.inference.simulation.simulate_power`; read from here they warn
+__getattr__, _ = moved_face(__name__, "measurelab.inference.simulation", ("Binormal", "Resample"))

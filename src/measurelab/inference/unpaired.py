@@ -1,4 +1,4 @@
-"""Two models on two different test sets: unpaired intervals and tests (SPEC §6).
+"""Two models on two different test sets: unpaired intervals and tests (docs/METHODS.md#unpaired).
 
 :func:`compare_unpaired` answers "is model A's measure on its test set different from model
 B's on its own?" — two studies, two hospitals, a model and a published one. AUC: DeLong's
@@ -32,19 +32,18 @@ from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
     as_1d,
+    binary_score_vector,
     check_flag,
     check_scores,
     random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference import bootstrap as bt
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference.classifiers import (
-    ClassifierComparison,
-    _num,
-    _of_distance,
-    compare_classifiers,
-)
+from measurelab.inference._comparison_report import _num
+from measurelab.inference.classifiers import ClassifierComparison, _of_distance
+from measurelab.inference.compare import compare_classifiers
 from measurelab.measures.base import Measure
 
 __all__ = ["UnpairedComparison", "compare_unpaired"]
@@ -75,6 +74,8 @@ def compare_unpaired(
     progress: bool | None = None,
     n_jobs: int | None = None,
     seed: Any = UNSET,
+    groups_a: Any = None,
+    groups_b: Any = None,
 ) -> UnpairedComparison:
     """Compare model A on test set A with model B on test set B (unpaired).
 
@@ -97,6 +98,10 @@ def compare_unpaired(
         As :func:`~measurelab.compare_classifiers`.
     seed : int, numpy Generator or None, optional
         The deprecated former name of ``random_state``.
+    groups_a, groups_b : array-like, optional
+        A cluster id per case of each test set (give both): each test set's bootstrap
+        resamples its clusters and AUC's unpaired test sums the two clustered DeLong
+        variances (``clustered-delong-unpaired``, a z-test).
 
     Returns
     -------
@@ -107,23 +112,28 @@ def compare_unpaired(
     """
     random_state = random_state_of(random_state, seed, "compare_unpaired")
     level = iv.check_level(ci, "ci")
-    n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
+    n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     check_flag(stratify, "stratify")
     if (not isinstance(names, tuple | list) or len(names) != 2
             or str(names[0]) == str(names[1])):
         raise MeasurelabError(f"names must be two different names, got {names!r}")
     na, nb = (str(x) for x in names)
+    s_a = binary_score_vector(s_a, as_1d(y_a, "y_a"), pos_label, "s_a")[0]  # predict_proba
+    s_b = binary_score_vector(s_b, as_1d(y_b, "y_b"), pos_label, "s_b")[0]
     for name, v in (("s_a", s_a), ("s_b", s_b)):
         check_scores(as_1d(v.to_numpy() if hasattr(v, "to_numpy") else v, name), name)
-    rng = iv.rng_of(random_state)
+    rng = bt.rng_of(random_state)
     seeds = [int(x) for x in rng.integers(0, 2**63 - 1, 2)]
     common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,
                   threshold=threshold, pos_label=pos_label, inclusive=inclusive,
                   stratify=stratify, progress=progress, n_jobs=n_jobs)
+    if (groups_a is None) != (groups_b is None):
+        raise MeasurelabError("give groups_a and groups_b together (a cluster id per case of "
+                              "each test set), or neither")
     ca = compare_classifiers(y_a, {na: s_a}, random_state=seeds[0],
-                             sample_weight=sample_weight_a, **common)
+                             sample_weight=sample_weight_a, groups=groups_a, **common)
     cb = compare_classifiers(y_b, {nb: s_b}, random_state=seeds[1],
-                             sample_weight=sample_weight_b, **common)
+                             sample_weight=sample_weight_b, groups=groups_b, **common)
     if ca._names_m != cb._names_m:
         raise MeasurelabError(
             f"the measures that apply differ between the two test sets ({ca._names_m} and "
@@ -140,6 +150,11 @@ class UnpairedComparison:
         self.level = level
         self.names = [a.names[0], b.names[0]]
         self._rows: list[dict[str, Any]] | None = None
+
+    def __repr__(self) -> str:
+        from measurelab.inference._reprs import unpaired_repr
+
+        return unpaired_repr(self)
 
     def values(self) -> Any:
         """Measure values: rows = measures, columns = the two models."""
@@ -160,11 +175,14 @@ class UnpairedComparison:
             return "none"
         if m in ("debiased-wald", "bootstrap-se"):
             return "bootstrap-se"
+        if k == "auc" and m in ("delong", "delong-logit") and getattr(self._a, "clustered",
+                                                                      False):
+            return "clustered-delong-unpaired"
         return "delong-unpaired" if k == "auc" and m in ("delong", "delong-logit") \
             else "bootstrap"
 
-    def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> iv.BootstrapRun:
-        return iv.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
+    def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> bt.BootstrapRun:
+        return bt.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
                                 thresholds=[(c.threshold, c._inclusive)],
                                 jackknife=True, progress=c._progress, n_jobs=c._n_jobs)
 
@@ -195,8 +213,8 @@ class UnpairedComparison:
                                    pair(ra.theta[0], rb.jack[:, 0, :])]).T
             bca = np.array([iv.default_method(k, self._a.ci_method, whole_counts=False)
                             != "bootstrap-percentile" for k in boot])
-            bi = iv.BootstrapIntervals(reps, theta, diff, jack, bca, self.level,
-                                       iv.range_bounds(ms, difference=True))
+            bi = bt.BootstrapIntervals(reps, theta, diff, jack, bca, self.level,
+                                       bt.range_bounds(ms, difference=True))
             for j, k in enumerate(boot):
                 cells[k] = (bi.lo[j], bi.hi[j], bi.p[j], _of_distance(ms[j], bi.method[j]),
                             bi.infinite[j], bi.undefined[j], bi.notes(j))
@@ -224,14 +242,21 @@ class UnpairedComparison:
                 iv.warn_nonfinite(f"the difference in {k} of {self.names[0]!r} and "
                                   f"{self.names[1]!r}", iv.Interval(d, lo, hi, method),
                                   inf_share, nan_share, **notes)
+            elif row["method"] == "clustered-delong-unpaired":
+                from measurelab.inference.structured import clustered_unpaired
+
+                row.update(clustered_unpaired(self._a, self._b, self.level))
             else:
                 r = delong_unpaired(self._a._design.tables[0], self._b._design.tables[0],
                                     self.level)
                 row.update(lo=r["lo"], hi=r["hi"], p=r["p"], se=r["se"], z=r["z"],
                            df=r["df"], interval="delong-unpaired")
+            if getattr(self._a, "clustered", False) and row["interval"].startswith("boot"):
+                row["interval"] = "cluster-" + row["interval"]
             row["interval"] = ev.method_with_evidence(
                 row["interval"], self._a._measures[j], bounds=(row["lo"], row["hi"]),
-                unpaired=True, level=self.level, design=ev.design_name(
+                unpaired=True, level=self.level, design="cluster" if getattr(
+                    self._a, "clustered", False) else ev.design_name(
                     self._a._design.stratify,
                     weighted=self._a._w is not None or self._b._w is not None))
             rows.append(row)

@@ -8,13 +8,16 @@ likelihood            youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict)
 agreement             mcc, kappa
 oarp                  ri, op, avri, oarp (+ extended_precision_recall)
 ranking               auc (Hand & Till M), apr, ap, ap11, bep, lift
-probability           rms, mxe, brier, ece, top_k_acc
-calibration           cal
-recalibration         brier_mcb_insample, brier_dsc_insample, logloss_mcb_insample,
+probability           rms, mxe, brier, top_k_acc (and ece, registered between them)
+calibration/          the calibration measures, one module per idea:
+  .cal                cal
+  .binned             ece
+  .corp               brier_mcb_insample, brier_dsc_insample, logloss_mcb_insample,
                       logloss_dsc_insample (CORP decomposition of the sample)
-debiased_calibration  brier_mcb, brier_dsc, logloss_mcb, logloss_dsc (the population's)
-smooth_calibration    smece, ici, e50, e90, emax
-calibration_test      spiegelhalter_z
+  .debiased           brier_mcb, brier_dsc, logloss_mcb, logloss_dsc (the population's)
+  .smooth             smece
+  .loess              ici, e50, e90, emax
+  .spiegelhalter      spiegelhalter_z
 decision              net_benefit, snb (decision curve analysis: treat when p >= t)
 composite             sar
 twolevel              two_level(f, g) → f:g
@@ -27,11 +30,12 @@ from measurelab.measures import likelihood  # noqa: F401
 from measurelab.measures import oarp  # noqa: F401
 from measurelab.measures import ranking  # noqa: F401
 from measurelab.measures import probability  # noqa: F401
-from measurelab.measures import calibration  # noqa: F401
-from measurelab.measures import recalibration  # noqa: F401
-from measurelab.measures import debiased_calibration  # noqa: F401
-from measurelab.measures import smooth_calibration  # noqa: F401
-from measurelab.measures import calibration_test  # noqa: F401
+from measurelab.measures.calibration import cal  # noqa: F401
+from measurelab.measures.calibration import corp  # noqa: F401
+from measurelab.measures.calibration import debiased  # noqa: F401
+from measurelab.measures.calibration import smooth  # noqa: F401
+from measurelab.measures.calibration import loess  # noqa: F401
+from measurelab.measures.calibration import spiegelhalter  # noqa: F401
 from measurelab.measures import agreement  # noqa: F401
 from measurelab.measures import composite  # noqa: F401
 from measurelab.measures import decision  # noqa: F401

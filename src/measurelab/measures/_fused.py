@@ -23,7 +23,7 @@ for lift, 'ece' for ECE, ...), so the walk knows what to compute for a list of m
 (:func:`walk_parameters`) without importing the family modules, and the shared rules
 (recall tolerance, ECE bins) live below both in ``_rules.py``.
 
-CAL is not part of the walk: it is :func:`measurelab.measures.calibration.cal`.
+CAL is not part of the walk: it is :func:`measurelab.measures.calibration.cal.cal`.
 
 Small tables keep the numpy route, so numba is never imported for them (a command line
 run on a small file stays fast); the compiled code is cached on disk.
@@ -245,7 +245,7 @@ def walk_block(blk: Any, *, lift_qs: Iterable[float] = (), bep: bool = False,
 
 def _ece_bins_of(blk: Any, n_bins: int) -> np.ndarray:
     """Each row's ECE bin (:func:`~measurelab.measures._rules.ece_bins`, the rule of
-    ``probability.ece``), once per model's scores."""
+    ``calibration.binned.ece``), once per model's scores."""
     if not n_bins:
         return np.empty(0, dtype=np.int64)
     return blk.score_cached(f"ece_bins_{n_bins}", lambda s: ece_bins(s, n_bins))

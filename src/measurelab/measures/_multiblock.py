@@ -23,10 +23,10 @@ from measurelab.measures._rules import ece_bins
 from measurelab.measures.agreement import _kappa_matrix, _mcc_matrix
 from measurelab.measures.base import Measure, average_rows
 from measurelab.measures.basic import _multiclass_acc, _multiclass_bacc, _multiclass_err, sens
+from measurelab.measures.calibration.binned import ece_multi
 from measurelab.measures.probability import (
     EPS,
     _brier_multi,
-    _ece_multi,
     _mxe_multi,
     _rms_multi,
     _top_k_multi,
@@ -298,7 +298,7 @@ BLOCK_OF: dict[Callable[..., Any], Callable[..., np.ndarray]] = {
     _mxe_multi: mxe_multi_block,
     _brier_multi: brier_multi_block,
     _rms_multi: rms_multi_block,
-    _ece_multi: ece_multi_block,
+    ece_multi: ece_multi_block,
     _top_k_multi: top_k_multi_block,
 }
 

@@ -89,6 +89,15 @@ def plot(result: Any, measures: Any = None) -> Any:
     return fig
 
 
+def _provenance(result: Any) -> dict[str, Any]:
+    """A result page's provenance: the measures, the intervals' level, version, date."""
+    from measurelab import pages
+    level = getattr(result, "confidence_level", None)  # when the result carries it
+    level = None if result._intervals is None or level is None else f"{float(level):.0%}"
+    return {"input": "measurelab.evaluate", "measures": str(len(result)), "level": level,
+            **pages.stamp()}
+
+
 def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     """:meth:`EvaluationResult.to_html`: the figure, then the table (values; with
     intervals, their ends and methods); ``path`` None returns the page as text."""
@@ -96,6 +105,7 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     from measurelab._util.files import atomic_write_text, check_output_path
     from measurelab._util.validation import short_repr
     from measurelab.exceptions import MeasurelabTypeError
+    from measurelab.measures.glossary import glossary_html
 
     if path is not None:
         path = check_output_path(path, "path")
@@ -111,7 +121,9 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
         f"<p class='lead'>{len(table)} measure value(s)"
         + ("" if result._intervals is None else " with intervals") + ".</p>",
         pages.figure(pages.png_data_uri(png), "each measure's value on its own scale"),
-        "<h2>Values</h2>", pages.table(table, index=False, sortable=True)])
+        "<h2>Values</h2>", pages.table(table, index=False, sortable=True),
+        "<h2>What the numbers are</h2>", pages.provenance(_provenance(result)),
+        glossary_html([str(k) for k in result], open=True)])
     page = pages.document(title, body)
     if path is None:
         return page

@@ -1,6 +1,6 @@
 """Rules shared by the measure formulas and the compiled walk of :mod:`._fused`: the
-recall tolerance of 11-point AP, the ECE bin of a score, and the names under which the
-walk's sums are kept in a statistic's memo.
+recall tolerance of 11-point AP, the clip of probabilities before a log, the ECE bin of a
+score, and the names under which the walk's sums are kept in a statistic's memo.
 
 They sit below both (the family modules ``ranking`` and ``probability`` read the walk's
 sums; the walk applies their rules), so neither imports the other.
@@ -18,6 +18,10 @@ RECALL_TOL = 2.0**-30
 #: memo, and in a :class:`~measurelab.stats.block.TableBlock`'s
 TABLE_WALK = "measures.fused_walk"
 BLOCK_WALK = "measures.block_walk"
+
+#: MXE and the log-loss decompositions clip p to [EPS, 1 − EPS] before taking logs, as
+#: scikit-learn's ``log_loss`` does
+EPS = float(np.finfo(np.float64).eps)
 
 
 def ece_bins(scores: np.ndarray, n_bins: int) -> np.ndarray:

@@ -81,7 +81,7 @@ class Registry:
 
     # -- registering ----------------------------------------------------------
     def register(self, measure: Measure, *, replace: bool = False) -> Measure:
-        """Add a measure; ``replace=True`` overrides a measure of the same name."""
+        """Add a measure; ``replace=True`` overrides a measure of the same name in its place."""
         from measurelab._util.validation import check_flag
 
         if not isinstance(measure, Measure):
@@ -98,7 +98,9 @@ class Registry:
                 "(they build two-level measures and set parameters)"
             )
         if replace and measure.name in self._measures:
-            self.unregister(measure.name)
+            # a replaced measure keeps its place in the listing order
+            for a in self._measures[measure.name].aliases:
+                self._aliases.pop(a, None)
         self._measures[measure.name] = measure
         for a in measure.aliases:
             self._aliases[a] = measure.name

@@ -123,7 +123,7 @@ class EvaluationResult(Mapping[str, Any]):
         >>> r.notes()
         {'spiegelhalter_z': 'two-sided p = 0.449'}
         """
-        from measurelab.measures.calibration_test import spiegelhalter_p_value
+        from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value
         from measurelab.measures.likelihood import dp_band
 
         out = {}

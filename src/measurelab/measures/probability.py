@@ -1,13 +1,13 @@
-"""Probability measures from the score table: RMS, MXE (cross-entropy), Brier, ECE, and
-top-k accuracy.
+"""Probability measures from the score table: RMS, MXE (cross-entropy), Brier and top-k
+accuracy (binned ECE, a calibration measure, is :mod:`measurelab.measures.calibration.binned`).
 
-Binary: scores are probabilities of the positive class in [0, 1]. Multi-class (SPEC §7): one
+Binary: scores are probabilities of the positive class in [0, 1]. Multi-class
+(docs/METHODS.md#multiclass): one
 probability column per class; MXE = −mean log p(true class) (scikit-learn's ``log_loss``),
 Brier = mean Σ_k (p_k − [y = k])² (scikit-learn ≥ 1.7 ``brier_score_loss``: halved for two
-columns, which equals the binary Brier), RMS = √(Σ_k-Brier / k), ECE on the arg-max
-confidence (Guo et al. 2017), top-k accuracy (scikit-learn's ``top_k_accuracy_score``). Rows
-are not renormalized. Sources: Caruana & Niculescu-Mizil 2004 (RMS, MXE); Brier 1950;
-Naeini et al. 2015 and Guo et al. 2017 (ECE).
+columns, which equals the binary Brier), RMS = √(Σ_k-Brier / k), top-k accuracy
+(scikit-learn's ``top_k_accuracy_score``). Rows are not renormalized. Sources: Caruana &
+Niculescu-Mizil 2004 (RMS, MXE); Brier 1950.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ import numpy as np
 from measurelab.measures._arith import div
 from measurelab.measures._block import quiet_div
 from measurelab.measures._fused import block_lookup, lookup
-from measurelab.measures._rules import ece_bins
+from measurelab.measures._rules import EPS as _EPS
 from measurelab.measures.base import measure
 from measurelab.stats.block import TableBlock
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
 #: MXE clips p to [EPS, 1 − EPS] before taking logs, as scikit-learn's ``log_loss`` does.
-EPS = float(np.finfo(np.float64).eps)
+EPS = _EPS
 
 
 def _squared_error_sum(t: ScoreTable) -> float:
@@ -61,10 +61,6 @@ def _mxe_multi(stats: Any, average: str | None = "macro", base: float = math.e) 
     for c in range(table.k):  # column c at the cases of class c: p(true class)
         s += float(np.dot(table.counts[c][:, c], np.log(np.clip(table.scores[c], EPS, 1 - EPS))))
     return float(-s / _total(stats) / math.log(base))
-
-
-def _ece_multi(stats: Any, average: str | None = "macro", n_bins: int = 10) -> float:
-    return ece(stats.rows.confidence, n_bins=n_bins)
 
 
 def _squared_error_sum_block(blk: TableBlock) -> np.ndarray:
@@ -192,64 +188,9 @@ def mxe(t: ScoreTable, base: float = math.e) -> float:
     return float(nats / math.log(base))
 
 
-def ece_block(blk: TableBlock, n_bins: int = 10) -> np.ndarray:
-    """Block form of :func:`ece` (the formula is in its docstring)."""
-    n_bins = int(n_bins)
-    walked = block_lookup(blk, ("ece", n_bins))
-    if walked is not None:
-        ws, wp = walked
-        return quiet_div(np.abs(ws - wp).sum(axis=1), blk.total)
-    b = ece_bins(blk.scores, n_bins)
-    if b.size and b[0] < 0:
-        raise ValueError("ece needs scores in [0, 1]")
-    # the scores are sorted, so every bin is a run of consecutive rows; each run is summed
-    # in order (a cumulative sum), as np.bincount sums: the same bits as the scalar formula
-    cuts = np.flatnonzero(np.diff(b)) + 1
-    starts = np.concatenate([[0], cuts]) if b.size else cuts
-    ends = np.concatenate([cuts, [b.size]]) if b.size else cuts
-    ws_all = (blk.pos + blk.neg) * blk.scores
-    diff = np.zeros((blk.n_blocks, n_bins))
-    for lo, hi in zip(starts.tolist(), ends.tolist(), strict=True):
-        ws = np.cumsum(ws_all[:, lo:hi], axis=1)[:, -1]
-        wp = np.cumsum(blk.pos[:, lo:hi], axis=1)[:, -1]
-        diff[:, b[lo]] = np.abs(ws - wp)
-    return quiet_div(diff.sum(axis=1), blk.total)
-
-
-@measure(
-    "ece",
-    kind="probability",
-    statistic="scores",
-    higher_is_better=False,
-    aliases=("expected_calibration_error",),
-    multiclass=_ece_multi,
-    main_param="n_bins",
-    source="Naeini, Cooper & Hauskrecht 2015 (equal-width bins)",
-    block=ece_block,
-    walk_output="ece",
-)
-def ece(t: ScoreTable, n_bins: int = 10) -> float:
-    """Expected calibration error: Σ_b (w_b / W)·|mean score in b − fraction positive in b|
-    over ``n_bins`` equal-width bins; bin b holds scores in [b/n, (b+1)/n), the last bin
-    also holds 1.0. k classes: the same bins over the arg-max probability, "positive" = the
-    arg-max class is the true one (Guo et al. 2017).
-
-    Examples
-    --------
-    >>> import measurelab as ml
-    >>> round(ml.metrics.ece([0, 1, 1, 0], [0.1, 0.9, 0.8, 0.3], n_bins=2), 12)  # .5·.2 + .5·.15
-    0.175
-    """
-    n_bins = int(n_bins)
-    fused = lookup(t, ("ece", n_bins))
-    if fused is not None:
-        ws, wp = fused
-        return float(np.abs(ws - wp).sum() / t.total)
-    b = ece_bins(t.scores, n_bins)
-    w = t.pos + t.neg
-    ws = np.bincount(b, weights=w * t.scores, minlength=n_bins)
-    wp = np.bincount(b, weights=t.pos, minlength=n_bins)
-    return float(np.abs(ws - wp).sum() / t.total)
+# ECE is a calibration measure (measures/calibration/binned.py); imported here so it
+# registers at its place in the listing, between mxe and top_k_acc
+from measurelab.measures.calibration.binned import ece, ece_block  # noqa: E402, F401
 
 
 def _top_k_multi(stats: Any, average: str | None = "macro", k: float = 1) -> float:

@@ -1,4 +1,5 @@
-"""Degree of consistency and discriminancy of two measures on a domain (SPEC §4).
+"""Degree of consistency and discriminancy of two measures on a domain
+(docs/METHODS.md#consistency).
 
 ``C(f, g) = R/(R+S)`` and ``D(f/g) = P/Q`` (∞ when Q = 0 < P, undefined — NaN — when
 P = Q = 0), with R, S, P, Q counted exactly over all unordered pairs of objects by

@@ -1,4 +1,4 @@
-"""Domains of objects on which measures are compared (SPEC §4).
+"""Domains of objects on which measures are compared (docs/METHODS.md#domains).
 
 * :class:`RankedLists` — every ranked list of n examples with n₊ positives, the right-most
   k predicted positive (Ling et al. 2003), enumerated vectorised;

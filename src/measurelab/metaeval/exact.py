@@ -171,8 +171,8 @@ def auc_acc_rows(
         d = d_next
 
 
-#: most coefficient updates (see :func:`exact_work`) ``measurelab compare --exact`` takes on:
-#: balanced n = 1000 (4.2e7) takes minutes; n = 1600 (1.7e8, with longer integers) hours
+#: most coefficient updates (see :func:`exact_work`) ``measurelab compare-measures --exact``
+#: takes on: balanced n = 1000 (4.2e7) takes minutes; n = 1600 (1.7e8, with longer integers) hours
 EXACT_MAX_WORK = 5 * 10**7
 
 

@@ -1,4 +1,5 @@
-"""Exact pair counting: R, S, P, Q of SPEC §4 over all unordered pairs of K objects.
+"""Exact pair counting: R, S, P, Q of docs/METHODS.md#consistency over all unordered pairs of K
+objects.
 
 For two value vectors ``a`` (measure f) and ``b`` (measure g) over the same K objects,
 over the K(K−1)/2 unordered pairs {i, j}:
@@ -57,7 +58,7 @@ class PairCounts:
     Attributes
     ----------
     R, S, P, Q : int
-        Concordant, discordant, f-differs-g-ties, g-differs-f-ties (SPEC §4).
+        Concordant, discordant, f-differs-g-ties, g-differs-f-ties (docs/METHODS.md#pair-counts).
     T : int
         Pairs tied on both measures.
     objects : int

@@ -13,6 +13,8 @@ Examples
 {'acc': 0.75, 'auc': 1.0}
 """
 
+from typing import TYPE_CHECKING
+
 from measurelab._util.lazy import lazy_face
 from measurelab.measures.base import registry
 from measurelab.measures.compute import EvaluationResult
@@ -54,3 +56,15 @@ __all__ = [
 ]
 
 __getattr__, __dir__ = lazy_face(__name__, _LAZY, __all__)
+
+if TYPE_CHECKING:  # the generated per-measure functions, for static tools (lazy at run time)
+    from measurelab.metrics._measures import *  # noqa: F403
+    from measurelab.metrics.calibration import (
+        ScoreDecomposition,
+        SpiegelhalterTest,
+        decompose_score,
+        spiegelhalter_test,
+    )
+    from measurelab.metrics.functions import data_function
+    from measurelab.metrics.scorers import MeasureScore, make_scorer
+    from measurelab.metrics.thresholds import BestThreshold, best_threshold

@@ -2,8 +2,8 @@
 Spiegelhalter's test (:func:`spiegelhalter_test`).
 
 The numbers are those of the registry's measures — ``brier_mcb``, ``brier_dsc``,
-``logloss_mcb``, ``logloss_dsc`` (:mod:`measurelab.measures.recalibration`) and
-``spiegelhalter_z`` (:mod:`measurelab.measures.calibration_test`) — computed once on the
+``logloss_mcb``, ``logloss_dsc`` (:mod:`measurelab.measures.calibration.corp`) and
+``spiegelhalter_z`` (:mod:`measurelab.measures.calibration.spiegelhalter`) — computed once on the
 data's score table, with the parts that are no measure of their own (the uncertainty, the
 score, the p-value). docs/CALIBRATION.md says which calibration number to trust for what.
 
@@ -22,8 +22,8 @@ from typing import Any
 
 from measurelab._util.results import ConfidenceInterval, deprecated_attribute, no_interval
 from measurelab.exceptions import MeasurelabError
-from measurelab.measures.calibration_test import spiegelhalter_p_value, spiegelhalter_z
-from measurelab.measures.recalibration import SCORES, decomposition
+from measurelab.measures.calibration.corp import SCORES, decomposition
+from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value, spiegelhalter_z
 from measurelab.metrics.evaluation import build_stats
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
@@ -109,6 +109,31 @@ def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
     return t
 
 
+#: other names of the two proper scores (the measures' names and their aliases too)
+SCORE_ALIASES = {
+    "brier": "brier", "brier_score": "brier", "mse": "brier", "brier_mcb": "brier",
+    "log": "log", "logloss": "log", "log_loss": "log", "log-loss": "log", "mxe": "log",
+    "cross-entropy": "log", "cross_entropy": "log", "logloss_mcb": "log",
+}
+
+
+def score_name(score: Any) -> str:
+    """'brier' or 'log' for any name of the two scores (case and spaces ignored), or a
+    one-line error listing the names.
+
+    Examples
+    --------
+    >>> score_name("logloss"), score_name("Cross-Entropy"), score_name("mxe")
+    ('log', 'log', 'log')
+    """
+    key = score.strip().lower() if isinstance(score, str) else None
+    if key not in SCORE_ALIASES:
+        names = ", ".join(repr(k) for k in SCORE_ALIASES)
+        raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES} "
+                              f"(or another name of them: {names})")
+    return SCORE_ALIASES[key]
+
+
 def decompose_score(
     y_true: Any,
     y_score: Any = None,
@@ -120,15 +145,16 @@ def decompose_score(
     """The CORP decomposition of the Brier score or the log loss: miscalibration (MCB),
     discrimination (DSC) and uncertainty (UNC) from the PAV (isotonic) recalibration of
     the outcomes on the predictions, ``score = mcb − dsc + unc`` (Dimitriadis, Gneiting &
-    Jordan 2021; SPEC §10).
+    Jordan 2021; docs/METHODS.md#corp).
 
     Parameters
     ----------
     y_true : array-like of shape (n,), or a :class:`~measurelab.ScoreTable` (then omit
         ``y_score`` and ``sample_weight``)
     y_score : array-like of shape (n,), probabilities of the positive class in [0, 1]
-    score : 'brier' or 'log' (the log loss in nats; p clipped to [ε, 1 − ε] as
-        :func:`measurelab.metrics.mxe`)
+    score : 'brier' or 'log' (or another name: 'logloss', 'log_loss', 'mxe',
+        'cross-entropy', …; see :data:`SCORE_ALIASES`); the log loss is in nats, p clipped
+        to [ε, 1 − ε] as :func:`measurelab.metrics.mxe`
     pos_label : the positive class
     sample_weight : case weights
 
@@ -147,8 +173,7 @@ def decompose_score(
     >>> round(d.mcb - d.dsc + d.unc - d.score, 12)
     0.0
     """
-    if score not in SCORES:
-        raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES}")
+    score = score_name(score)
     t = _table(y_true, y_score, pos_label, sample_weight, "decompose_score")
     return ScoreDecomposition(*decomposition(t, score))
 
@@ -164,7 +189,7 @@ def spiegelhalter_test(
     √Σ w(1 − 2p)²p(1 − p) and its two-sided normal p-value 2·Φ(−|z|).
 
     z > 0: on balance too extreme (over-confident), z < 0: too cautious; see
-    :mod:`measurelab.measures.calibration_test` for the sign and the zero-variance rule.
+    :mod:`measurelab.measures.calibration.spiegelhalter` for the sign and the zero-variance rule.
 
     Examples
     --------

@@ -21,6 +21,7 @@ from measurelab._util.validation import (
     UNSET,
     as_1d,
     binarize,
+    binary_score_vector,
     check_count,
     check_flag,
     check_same_length,
@@ -66,9 +67,19 @@ def build_stats(
     threshold = check_threshold_value(threshold)
     inclusive = check_flag(inclusive, "inclusive")
     score_arr = y_score.to_numpy() if hasattr(y_score, "to_numpy") else np.asarray(y_score)
+    if score_arr.ndim == 2 and score_arr.shape[1] == 2 and labels is None:
+        y_two = as_1d(y_true, "y_true")
+        if y_two.dtype == bool or unique_labels(y_two).size <= 2:
+            # a binary task: predict_proba's (n, 2) gives the positive class's column
+            check_same_length(("y_true", y_two), ("y_score", score_arr))
+            if score_arr.dtype.kind in "biuf":
+                check_two_columns(np.asarray(score_arr, dtype=np.float64))
+            score_arr = binary_score_vector(score_arr, y_two, pos_label)[0]
     if score_arr.ndim == 2 and score_arr.shape[1] > 1:
         return _build_multi(y_true, score_arr, labels=labels, sample_weight=sample_weight)
     y_raw = as_1d(y_true, "y_true")
+    if labels is None and score_arr.dtype.kind in "UOS" and unique_labels(y_raw).size <= 2:
+        score_arr = np.asarray(binary_score_vector(score_arr, y_raw, pos_label)[0])
     check_same_length(("y_true", y_raw), ("y_score", as_1d(score_arr, "y_score")))
     if labels is not None or (y_raw.dtype != bool and unique_labels(y_raw).size > 2):
         # more than two classes and one column: the column holds predicted labels
@@ -209,6 +220,8 @@ def evaluate(
     n_jobs: int | None = None,
     stratify: bool = False,
     seed: Any = UNSET,
+    groups: Any = None,
+    by: Any = None,
 ) -> EvaluationResult:
     """Evaluate predictions with many measures from one pass over the data.
 
@@ -247,7 +260,8 @@ def evaluate(
         warning naming the worst row; two columns that are not probabilities (the scores
         of two models) are an error.
     ci : float in (0, 1), optional
-        Add an interval to every value (SPEC §6), read with ``.intervals()``: Wilson for
+        Add an interval to every value (docs/METHODS.md#interval-methods), read with
+        ``.intervals()``: Wilson for
         proportions, DeLong (logit scale) for AUC, a BCa bootstrap of the cases for the
         rest. k classes (not with ``average=None``): Wilson for acc, the bootstrap of the
         cases for every other measure (Hand–Till's AUC included), as
@@ -267,6 +281,13 @@ def evaluate(
         positives and negatives apart (a design that fixed the class counts).
     seed : int, numpy Generator or None, optional
         The deprecated former name of ``random_state``.
+    groups : array-like of shape (n,), optional
+        With ``ci``, binary input: a cluster id per case (e.g. the patient of each image);
+        the intervals then resample clusters, AUC's is Obuchowski's clustered DeLong
+        (:mod:`measurelab.inference.structured`).
+    by : array-like of shape (n,), optional
+        With ``ci``, binary input: a subgroup label per case; the result adds
+        ``.by_group()``, ``.gaps()`` and ``.group_differences()``.
 
     Returns
     -------
@@ -301,6 +322,14 @@ def evaluate(
             )
         return _binary_per_class(stats, measures, y_true, pos_label)
     result = compute_measures(stats, measures, average=average)
+    if groups is not None or by is not None:
+        from measurelab.metrics.structured import structured_evaluation
+
+        return structured_evaluation(
+            y_true, y_score, result, ci, stats=stats, groups=groups, by=by,
+            pos_label=pos_label, sample_weight=sample_weight, ci_method=ci_method,
+            n_boot=n_boot, random_state=random_state, progress=progress, n_jobs=n_jobs,
+            stratify=stratify)
     if ci is None:
         return result
     if not isinstance(stats, BinaryStats):
@@ -311,10 +340,12 @@ def evaluate(
     design = None
     stratify = check_flag(stratify, "stratify")
     if sample_weight is not None:
-        from measurelab.inference.intervals import CaseDesign
+        from measurelab.inference.bootstrap import CaseDesign
 
-        y = binarize(as_1d(y_true, "y_true"), pos_label)
-        design = CaseDesign.from_cases(y, [check_scores(y_score)],
+        y_raw = as_1d(y_true, "y_true")
+        y = binarize(y_raw, pos_label)
+        design = CaseDesign.from_cases(y, [check_scores(
+            binary_score_vector(y_score, y_raw, pos_label)[0])],
                                        check_weights(sample_weight, y.size),
                                        stratify=stratify)
     return with_intervals(stats, result, ci, ci_method=ci_method, n_boot=n_boot,
@@ -337,8 +368,9 @@ def with_intervals(
     seed: Any = UNSET,
 ) -> EvaluationResult:
     """``result`` with an interval for each value, from the score table of ``stats``
-    (SPEC §6), the bootstrap seeded by ``random_state`` (``seed`` is its deprecated former name).
-    ``design`` (an :class:`~measurelab.inference.intervals.CaseDesign`) resamples weighted
+    (docs/METHODS.md#interval-methods), the bootstrap seeded by ``random_state`` (``seed`` is
+    its deprecated former name).
+    ``design`` (an :class:`~measurelab.inference.bootstrap.CaseDesign`) resamples weighted
     cases; by default the table's whole counts are the cases (resampled jointly, or by
     class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates. Each
     method text says what the coverage studies found for its setting
@@ -352,11 +384,12 @@ def with_intervals(
     >>> r.intervals()["method"].tolist()   # the coverage studies ran at level 0.95
     ['wilson (no coverage evidence at level 0.9)']
     """
+    from measurelab.inference import bootstrap as bt
     from measurelab.inference import intervals as iv
 
     random_state = random_state_of(random_state, seed, "with_intervals")
     level = iv.check_level(ci, "ci")
-    n_boot = iv.check_n_boot(n_boot, minimum=iv.MIN_BOOT)
+    n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)
     table = stats.require_table("ci")
     whole = table.is_integer and design is None
@@ -366,16 +399,16 @@ def with_intervals(
     extra: dict[str, tuple[float, float]] = {}
     if boot:
         if design is None:
-            design = iv.CaseDesign.from_table(table, stratify=stratify)
-        run = iv.run_bootstrap(
+            design = bt.CaseDesign.from_table(table, stratify=stratify)
+        run = bt.run_bootstrap(
             design, [result.measure(k) for k in boot], n_boot, random_state,
             thresholds=[(stats.threshold, stats.inclusive)],
             jackknife=any(methods[k] == "bootstrap-bca" for k in boot), progress=progress,
             n_jobs=n_jobs)
-        bi = iv.BootstrapIntervals(
+        bi = bt.BootstrapIntervals(
             run.reps[:, 0, :].T, run.theta[0], np.array([float(result[k]) for k in boot]),
             run.jack[:, 0, :].T, np.array([methods[k] == "bootstrap-bca" for k in boot]),
-            level, iv.range_bounds([result.measure(k) for k in boot]))
+            level, bt.range_bounds([result.measure(k) for k in boot]))
         for j, k in enumerate(boot):
             if methods[k] == "bootstrap-se":
                 from measurelab.inference.calibration import replicate_wald
@@ -407,8 +440,7 @@ def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: An
     case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
     cases for the rest; its method texts already say what the coverage studies found)."""
     from measurelab.inference import intervals as iv
-    from measurelab.inference.classifiers import MultiClassComparison
-    from measurelab.inference.multiclass import prepare_multiclass
+    from measurelab.inference.multiclass import MultiClassComparison, prepare_multiclass
 
     if check_average(average) is None:
         raise MeasurelabError(

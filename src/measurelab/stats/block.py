@@ -1,7 +1,8 @@
 """A block of score tables: many reweightings of one sorted table, evaluated at once.
 
 A bootstrap replicate (or a jackknife leave-out) of a score table keeps its distinct scores
-and changes only the weight of each row (SPEC §6). :class:`TableBlock` holds ``B`` such
+and changes only the weight of each row (docs/METHODS.md#bootstrap). :class:`TableBlock` holds ``B``
+such
 reweightings as two ``(B, R)`` matrices over the ``R`` rows of one table, so every measure
 of all ``B`` replicates comes from a few array operations along the rows (cumulative sums,
 matrix products) instead of ``B`` evaluation calls. :class:`BlockStats` adds the threshold,

@@ -367,7 +367,8 @@ class ScoreTable:
         """The same scores with new positive and negative weights per row.
 
         A bootstrap replicate is a multinomial reweighting of the rows
-        (SPEC §6), so it needs no new sort. Rows whose new weights are both 0 stay (a row
+        (docs/METHODS.md#bootstrap), so it needs no new sort. Rows whose new weights are both 0 stay
+        (a row
         of zero weight changes no measure; ``tests/measures/test_zero_rows.py``), so the replicate
         shares this table's score array and what :meth:`score_cached` computed from it.
         ``integer=True`` states that the new weights are whole numbers (a bootstrap's

@@ -123,6 +123,7 @@ def site(tmp_path_factory) -> Path:
     return out
 
 
+@pytest.mark.browser
 def test_chromium_renders_index_and_a_page(site, tmp_path):
     exe = _chromium()
     index = site / "index.html"

@@ -206,12 +206,11 @@ def test_local_processes_equal_in_process(reference: Path, tmp_path: Path) -> No
     pd.testing.assert_frame_equal(r.measures, _measures(reference))
 
 
-def test_dask_local_cluster_equals_local_run(reference: Path, tmp_path: Path) -> None:
-    from distributed import Client, LocalCluster
+def test_dask_local_cluster_equals_local_run(reference: Path, tmp_path: Path,
+                                             dask_cluster) -> None:
+    from distributed import Client
 
-    with LocalCluster(n_workers=1, threads_per_worker=1, processes=False, host="127.0.0.1",
-                      protocol="tcp://", dashboard_address=None) as cluster, \
-            Client(cluster) as client:
+    with Client(dask_cluster) as client:
         r = run_study(PROBLEMS, out=tmp_path / "dask", grid_name="tiny", scheduler=client,
                       progress=False)
     pd.testing.assert_frame_equal(r.measures, _measures(reference))

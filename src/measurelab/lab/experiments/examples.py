@@ -4,7 +4,7 @@
   (Hand & Till's rank formula), two classifiers with the same accuracy and different AUC,
   a higher AUC with a lower accuracy, the same AUC with different accuracies. The lists of
   these four tables did not survive text extraction (every digit and sign of the tables is
-  gone from ``ling-huang-zhang-2003-auc-consistent-discriminating.txt``), so we do not
+  gone from the text we worked from), so we do not
   restate them: each table's claim, as the surviving text words it, is checked over every
   balanced ranked list of 10 examples (the paper's size) with cutoff in the middle, and the
   smallest example of each kind is found by search. The same authors' 2007 paper prints two

@@ -157,7 +157,8 @@ def run_table2(out: str | Path, *, quick: bool = False, full: bool = False,
     )
     rep.add_text(
         "Solution b of Table 2d predicts no negative at all (tn = fn = 0): its negative "
-        "predictive value is 0/0, taken as 0 (SPEC §1). With that rule OARP = 0.85 as "
+        "predictive value is 0/0, taken as 0 (measurelab's rule for precision-type ratios, "
+        "docs/METHODS.md#undefined). With that rule OARP = 0.85 as "
         "printed; any other rule (NaN, 1) would not give the paper's value."
     )
     rep.add_table("table2", df, "Table 2a–d: paper vs ours")

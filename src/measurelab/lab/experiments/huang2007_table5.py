@@ -1,6 +1,6 @@
 """Reproduction of Huang & Ling (2007) Table 5: Pearson correlations of acc, AUC and the
-two-level AUC:acc with 1 − RMS over perturbed ranked lists (SPEC §5.2), 5 runs, paired
-t-tests, at n = 10, 20 and 50 (the paper does not state n).
+two-level AUC:acc with 1 − RMS over perturbed ranked lists (docs/METHODS.md#exp-huang2007),
+5 runs, paired t-tests, at n = 10, 20 and 50 (the paper does not state n).
 
 The lists and the measures on them (:func:`~measurelab.lab.experiments.huang2007.list_measures`)
 are Table 4's worked example scaled up; Tables 3 and 4 live in
@@ -195,7 +195,8 @@ def run_table5(out: Path | str | None = None, *, quick: bool = False, full: bool
     rep = Report("huang2007-table5",
                  "Huang & Ling (2007) Table 5: correlation of acc, AUC and AUC:acc with RMS")
     rep.add_text(
-        "Protocol (SPEC §5.2): true list p_i = i/n, positive iff p_i > 0.5; each perturbed "
+        "Protocol (Huang & Ling 2007, Sec. 4; docs/METHODS.md#exp-huang2007): true list p_i = "
+        "i/n, positive iff p_i > 0.5; each perturbed "
         "list q_i ~ U[max(0, p_i − ε), min(1, p_i + ε)]; per run 200 perturbed lists give "
         "200 tuples (1 − RMS(q, p), acc, AUC, AUC:acc) with acc predicting positive iff "
         "q_i > 0.5; the Pearson correlation of each measure with 1 − RMS; 5 runs per ε; "

@@ -1,7 +1,7 @@
 """Reproduction of Ling, Huang & Zhang (2003), "AUC: a statistically consistent and more
 discriminating measure than accuracy" — the ranked-list experiments.
 
-1. Balanced tables (their Tables 3–4, restated in SPEC §4): R, S, C and P, Q, D of AUC vs
+1. Balanced tables (their Tables 3–4; docs/METHODS.md#exp-ling2003): R, S, C and P, Q, D of AUC vs
    accuracy over all ranked lists of n = 4…16 examples, half positive, cutoff in the middle,
    by exhaustive enumeration — and again by the generating function.
 2. Imbalanced lists: C and D over a range of n₊ and cutoffs (enumeration = generating
@@ -30,7 +30,7 @@ from measurelab.metaeval.consistency import compare_measures, ratio_c, ratio_d
 from measurelab.metaeval.domains import RankedLists
 from measurelab.metaeval.exact import auc_acc_pair_counts, auc_bounds
 
-#: Ling et al. (2003) Tables 3–4 as restated in SPEC §4 (balanced lists, cutoff in the
+#: Ling et al. (2003) Tables 3–4 (balanced lists, cutoff in the
 #: middle): n -> (R, S, C, P, Q, D). C and D are printed to 3 and 1 decimals in the paper.
 PAPER_BALANCED: dict[int, tuple[int, int, float, int, int, float]] = {
     4: (9, 0, 1.0, 5, 0, math.inf),
@@ -313,7 +313,7 @@ def run(out: Path | str | None = None, *, quick: bool = False, full: bool = Fals
         "paper's rounding); the generating-function column gives the same counts without "
         "enumerating lists."
     )
-    rep.add_table("balanced", bal, "Balanced lists: paper (SPEC §4) vs ours")
+    rep.add_table("balanced", bal, "Balanced lists: paper (Ling et al. 2003, Tables 3–4) vs ours")
     rep.add_table("balanced_counts", balanced_counts(bal),
                   "Balanced lists, exact counts side by side (paper / ours)")
 

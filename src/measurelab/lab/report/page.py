@@ -252,10 +252,6 @@ class Report:
             print(file=file)
 
 
-#: the stylesheet of every page (the one of :mod:`measurelab.pages`)
-CSS = pages.STYLESHEET
-
-
 def table_html(df: Any, *, float_fmt: str = ".6g") -> str:
     """A DataFrame as an HTML table in the shared look (:func:`measurelab.pages.table`:
     index columns as row headers, numbers formatted with ``float_fmt``, undefined as —).

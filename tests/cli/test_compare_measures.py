@@ -1,4 +1,4 @@
-"""`measurelab compare`: the JSON contract scripts rely on, exact big integers, "inf",
+"""`measurelab compare-measures`: the JSON contract scripts rely on, exact big integers, "inf",
 the --exact message, errors (exit 2, one line, no traceback)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ KEYS = {"f", "g", "n", "pos", "cutoff", "objects", "pairs", "R", "S", "P", "Q",
 
 
 def _json(capsys, *argv: str) -> dict:
-    assert main(["compare", *argv, "--json", "--no-progress"]) == 0
+    assert main(["compare-measures", *argv, "--json", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert out.count("\n") == 1  # one JSON object on one line
     return json.loads(out)
@@ -56,7 +56,8 @@ def test_json_inf_and_undefined(capsys):
 
 
 def test_exact_says_when_it_does_not_apply(capsys):
-    assert main(["compare", "f1", "acc", "--n", "6", "--pos", "3", "--exact", "--json"]) == 0
+    assert main(["compare-measures", "f1", "acc", "--n", "6", "--pos", "3", "--exact",
+                 "--json"]) == 0
     cap = capsys.readouterr()
     d = json.loads(cap.out)
     assert "generating function applies to AUC vs acc only" in cap.err
@@ -79,21 +80,21 @@ def test_sample(capsys):
 
 
 def test_text_output(capsys):
-    assert main(["compare", "acc", "err", "--n", "6", "--pos", "3"]) == 0
+    assert main(["compare-measures", "acc", "err", "--n", "6", "--pos", "3"]) == 0
     out = capsys.readouterr().out
     assert "undefined (P = Q = 0)" in out and "R " in out
 
 
 @pytest.mark.parametrize("argv", [
-    ["compare", "auc", "acc", "--n", "6", "--pos", "9"],
-    ["compare", "nosuch", "acc", "--n", "6", "--pos", "3"],
-    ["compare", "auc", "acc", "--n", "abc", "--pos", "3"],
-    ["compare", "auc", "acc", "--n", "6", "--pos", "3", "--cutoff", "7"],
-    ["compare", "auc", "acc", "--n", "6", "--pos", "3", "--sample", "1"],
-    ["compare", "auc", "acc", "--n", "6", "--pos", "3", "--exact", "--sample", "5"],
-    ["compare", "auc", "acc", "--n", "40", "--pos", "20"],  # too many to enumerate
-    ["compare", "auc", "rms", "--n", "6", "--pos", "3"],  # needs probabilities
-    ["compare", "auc", "acc", "--n", "50", "--pos", "25", "--sample", "10000000"],
+    ["compare-measures", "auc", "acc", "--n", "6", "--pos", "9"],
+    ["compare-measures", "nosuch", "acc", "--n", "6", "--pos", "3"],
+    ["compare-measures", "auc", "acc", "--n", "abc", "--pos", "3"],
+    ["compare-measures", "auc", "acc", "--n", "6", "--pos", "3", "--cutoff", "7"],
+    ["compare-measures", "auc", "acc", "--n", "6", "--pos", "3", "--sample", "1"],
+    ["compare-measures", "auc", "acc", "--n", "6", "--pos", "3", "--exact", "--sample", "5"],
+    ["compare-measures", "auc", "acc", "--n", "40", "--pos", "20"],  # too many to enumerate
+    ["compare-measures", "auc", "rms", "--n", "6", "--pos", "3"],  # needs probabilities
+    ["compare-measures", "auc", "acc", "--n", "50", "--pos", "25", "--sample", "10000000"],
 ])
 def test_errors_exit_2_one_line(argv, capsys):
     with pytest.raises(SystemExit) as exc:
@@ -104,7 +105,7 @@ def test_errors_exit_2_one_line(argv, capsys):
 
 
 def test_error_from_a_real_process():
-    p = subprocess.run([sys.executable, "-m", "measurelab.cli", "compare", "auc", "acc",
+    p = subprocess.run([sys.executable, "-m", "measurelab.cli", "compare-measures", "auc", "acc",
                         "--n", "6", "--pos", "0", "--json"],
                        capture_output=True, text=True, timeout=120)
     assert p.returncode == 2 and p.stdout == ""
@@ -117,3 +118,16 @@ def test_exact_two_level(capsys):
     assert d["method"] == "generating function"
     assert (d["R"], d["S"], d["P"], d["Q"]) == (pc.R + pc.Q, pc.S, pc.P, 0)
     assert d["discriminancy"] == "inf" and d["consistency"] > pc.R / (pc.R + pc.S)
+
+
+def test_old_name_compare_still_works_with_a_notice(capsys):
+    """`measurelab compare` is the deprecated name of `compare-measures`: the same output,
+    and one line on standard error saying so."""
+    argv = ["auc", "acc", "--n", "6", "--pos", "3", "--json", "--no-progress"]
+    assert main(["compare-measures", *argv]) == 0
+    new = capsys.readouterr()
+    assert main(["compare", *argv]) == 0
+    old = capsys.readouterr()
+    assert json.loads(old.out) == json.loads(new.out)
+    assert old.err == new.err + ("measurelab compare: deprecated, use 'measurelab "
+                                 "compare-measures' (the same options)\n")

@@ -4,7 +4,8 @@ Sort the cases by score; for every window of ``window`` consecutive cases take
 |mean score − fraction positive|; CAL is the mean over all windows (one window of all
 cases when there are at most ``window``).
 
-**Ties** (SPEC §8). ``perf`` leaves the order of tied cases to its sort. CAL here is the
+**Ties** (docs/METHODS.md#cal-ties). ``perf`` leaves the order of tied cases to its sort. CAL here
+is the
 *expected value of CA2 over uniformly random orderings inside every tie group*, so it is a
 function of the score table (independent of input order, mergeable). A window's score sum
 is fixed (tied cases share a score); its positive count is fixed except for the (at most
@@ -393,7 +394,7 @@ def _cal_block_numpy(blk: TableBlock, window: int = 100) -> np.ndarray:
     aliases=("ca2", "calibration"),
     main_param="window",
     source="Caruana 2004 CAL (perf CA2, sliding windows of 100; ties: expectation over "
-    "random orderings inside tie groups, SPEC §8)",
+    "random orderings inside tie groups)",
     block=cal_block,
 )
 def cal(t: ScoreTable, window: int = 100) -> float:

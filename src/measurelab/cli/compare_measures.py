@@ -1,5 +1,7 @@
-"""``measurelab compare F G --n N --pos P``: consistency and discriminancy of two measures
-over ranked lists (all of them, a random sample, or exactly by the generating function).
+"""``measurelab compare-measures F G --n N --pos P``: consistency and discriminancy of two
+measures over ranked lists (all of them, a random sample, or exactly by the generating
+function). ``measurelab compare`` is the deprecated old name of the command (it works, with
+a one-line notice on standard error); classifiers are compared by ``measurelab versus``.
 
 With ``--json`` one JSON object with the keys ``f, g, n, pos, cutoff, objects, pairs, R, S,
 P, Q, consistency, discriminancy`` (plus ``T``, ``method``, ``domain``, strictness flags
@@ -25,8 +27,10 @@ from measurelab.exceptions import MeasurelabError
 
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser(
-        "compare",
-        help="degree of consistency and discriminancy of two measures",
+        "compare-measures",
+        aliases=["compare"],
+        help="degree of consistency and discriminancy of two measures ('compare' is its "
+        "deprecated old name)",
         description="Compare measure F with measure G over ranked lists of N examples with "
         "POS positives (the right-most CUTOFF predicted positive): R, S, P, Q, "
         "C = R/(R+S), D = P/Q (Ling et al. 2003). F and G are registry names, "
@@ -72,7 +76,7 @@ def _check_exact_size(n: int, pos: int, cutoff: int | None) -> None:
     if work > 2 * 10**6:
         seconds = work * 5e-6  # measured under load: n = 600 (9e6 updates) in about 45 s
         when = f"{seconds:.0f} s" if seconds < 120 else f"{seconds / 60:.0f} min"
-        print(f"measurelab compare: --exact at n={n}: {work:.2g} coefficient updates, "
+        print(f"measurelab compare-measures: --exact at n={n}: {work:.2g} coefficient updates, "
               f"estimated {when}", file=sys.stderr)
 
 
@@ -83,6 +87,9 @@ def run(args: argparse.Namespace) -> int:
         resolve_measure,
     )
 
+    if args.command == "compare":
+        print("measurelab compare: deprecated, use 'measurelab compare-measures' (the same "
+              "options)", file=sys.stderr)
     if args.sample is not None and args.sample < 2:
         raise MeasurelabError(f"--sample must be at least 2, got {args.sample}")
     args.seed = seed(args.seed, "--seed")
@@ -95,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         note = (f"--exact: the generating function applies to AUC vs acc only (and the "
                 f"two-level auc:acc against either); {f.name} vs {g.name} is enumerated "
                 "instead")
-        print(f"measurelab compare: {note}", file=sys.stderr)
+        print(f"measurelab compare-measures: {note}", file=sys.stderr)
         exact = False
     progress = not args.no_progress  # a bar on a terminal, else a line every 20 s
     if exact:

@@ -346,8 +346,27 @@ def use_compiled(rows: float) -> bool:
 
 def _fits(q: np.ndarray, x: np.ndarray, pos: np.ndarray, neg: np.ndarray, cum: np.ndarray,
           nf: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """:func:`local_fits` of rows with positive weight ``pos`` and negative weight ``neg``
-    (the response is the positive share), ``cum`` their :func:`_cumulative` weights."""
+    """Values and slopes at the points ``q`` of the local quadratic fits over the ``nf``
+    nearest cases (tricube weights) of rows with positive weight ``pos`` and negative
+    weight ``neg`` (the response is the positive share), ``cum`` their
+    :func:`_cumulative` weights; None where a neighbourhood has zero width.
+
+    A neighbourhood is a run of consecutive rows (:func:`_neighbourhoods`), and a fit
+    needs eight weighted sums over it (:func:`measurelab._kernels.loess.window_sums`,
+    compiled from 2¹⁸ rows): the normal equations of the columns ``1, t, t²``
+    (``t = (x − q)/ρ``) scaled to a unit diagonal, solved through their eigenvalues.
+    Where the scaled Gram matrix is ill-conditioned or fewer than three rows carry weight
+    (a degenerate neighbourhood), the vertex is fitted as R fits it, through the singular
+    values of its design (:func:`_exact_fit`). Work O(vertices × rows), memory O(rows).
+
+    Examples
+    --------
+    >>> x = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
+    >>> pos = x ** 2
+    >>> v, s = _fits(np.array([0.5, 0.6]), x, pos, 1 - pos, _cumulative(pos, 1 - pos)[0], 5)
+    >>> np.round(v, 12).tolist(), np.round(s, 12).tolist()
+    ([0.25, 0.36], [1.0, 1.2])
+    """
     rho2, lo, hi = _neighbourhoods(q, x, cum, nf)
     if not np.all(rho2 > 0):
         return None
@@ -378,31 +397,6 @@ def _fits(q: np.ndarray, x: np.ndarray, pos: np.ndarray, neg: np.ndarray, cum: n
         vals[v], slopes[v] = _exact_fit(float(q[v]), x, pos, neg, float(rho[v]), int(lo[v]),
                                         int(hi[v]))
     return vals, slopes
-
-
-def local_fits(q: np.ndarray, x: np.ndarray, m: np.ndarray, ybar: np.ndarray,
-               nf: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """Values and slopes at the points ``q`` of the local quadratic fits over the ``nf``
-    nearest cases (tricube weights); None where a neighbourhood has zero width.
-
-    A neighbourhood is a run of consecutive rows (:func:`_neighbourhoods`), and a fit
-    needs eight weighted sums over it (:func:`measurelab._kernels.loess.window_sums`,
-    compiled from 2¹⁸ rows): the normal equations of the columns ``1, t, t²``
-    (``t = (x − q)/ρ``) scaled to a unit diagonal, solved through their eigenvalues.
-    Where the scaled Gram matrix is ill-conditioned or fewer than three rows carry weight
-    (a degenerate neighbourhood), the vertex is fitted as R fits it, through the singular
-    values of its design (:func:`_exact_fit`). Work O(vertices × rows), memory O(rows).
-
-    Examples
-    --------
-    >>> x = np.array([0.0, 0.25, 0.5, 0.75, 1.0])
-    >>> v, s = local_fits(np.array([0.5, 0.6]), x, np.ones(5), x ** 2, 5)
-    >>> np.round(v, 12).tolist(), np.round(s, 12).tolist()
-    ([0.25, 0.36], [1.0, 1.2])
-    """
-    pos = m * ybar
-    neg = m - pos
-    return _fits(q, x, pos, neg, _cumulative(pos, neg)[0], nf)
 
 
 def loess_surface(x: np.ndarray, pos: np.ndarray, neg: np.ndarray, span: float = 0.75,

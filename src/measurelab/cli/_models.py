@@ -1,4 +1,5 @@
-"""``measurelab evaluate`` with several models, intervals or an HTML page (SPEC §6).
+"""``measurelab evaluate`` with several models, intervals or an HTML page
+(docs/METHODS.md#comparing).
 
 The path taken when ``--score-col`` is repeated, or ``--ci`` / ``--html`` is given:
 
@@ -48,6 +49,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="resample positives and negatives separately (a test set whose class "
                         "counts were fixed by design); default: resample the cases jointly, "
                         "as fits a random sample")
+    from measurelab.cli._structure import add_structure_arguments
+
+    add_structure_arguments(p)  # --group-col, --by-col
 
 
 def parse_pos_label(text: str) -> Any:
@@ -75,7 +79,9 @@ def wanted(args: argparse.Namespace) -> bool:
     column groups, --ci or --html)."""
     cols = args.score_col or []
     groups = getattr(args, "proba_cols", None) or []
-    return len(cols) > 1 or len(groups) > 1 or args.ci is not None or args.html is not None
+    return (len(cols) > 1 or len(groups) > 1 or args.ci is not None or args.html is not None
+            or getattr(args, "group_col", None) is not None
+            or getattr(args, "by_col", None) is not None)
 
 
 def check_common(args: argparse.Namespace) -> None:
@@ -191,7 +197,7 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     """Evaluate several models (or one with intervals) and print text or JSON."""
     import warnings
 
-    from measurelab.inference.classifiers import compare_classifiers
+    from measurelab.inference.compare import compare_classifiers
 
     multi = getattr(args, "proba_cols", None) is not None
     what = "several --proba-cols" if multi else "several --score-col"
@@ -212,13 +218,21 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
             raise MeasurelabError("--average applies to multi-class input (--proba-cols)")
         options = dict(threshold=args.threshold, pos_label=pos_label,
                        inclusive=args.inclusive)
+    from measurelab.cli._structure import format_structure, read_structure
+
+    options.update(read_structure(args, len(y)))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
                                 random_state=seed_value, ci_method=args.ci_method,
                                 sample_weight=w,
                                 n_jobs=n_jobs, stratify=bool(args.stratify), **options)
-        out = r.to_json() if args.json else format_comparison(r)
+        r.source = f"{args.file} (measurelab {getattr(args, 'command', None) or 'evaluate'})"
+        out = r.to_json() if args.json else format_comparison(r) + format_structure(r)
+        if not args.json and hasattr(args, "output"):  # versus: the answer first
+            from measurelab.cli._answer import comparison_text
+
+            out = comparison_text(r, args.output, out if args.output != "answer" else "")
         if args.html is not None:
             r.to_html(args.html)
     shown: set[str] = set()
@@ -248,7 +262,8 @@ def format_comparison(r: Any) -> str:
             parts += ["", "paired tests (diff = a - b; p Holm-adjusted over all rows):",
                       r.tests().drop(columns=["se", "z"]).to_string(index=False, **fmt)]
     if len(r.names) > 1:
-        parts += ["", "preferences:", r.preferences().to_string(index=False, **fmt)]
+        parts += ["", "preferences:", r.preferences().drop(
+            columns=["p_holm", "significant", "beats"]).to_string(index=False, **fmt)]
         verdicts = r.verdicts()
         if len(verdicts):  # Sokolova's verdicts are binary
             parts += ["", "likelihood verdicts (Sokolova 2006):",

@@ -1,4 +1,4 @@
-"""Spiegelhalter's z (measures/calibration_test.py) against MAPIE's
+"""Spiegelhalter's z (measures/calibration/spiegelhalter.py) against MAPIE's
 ``spiegelhalter_statistic`` (skipped where MAPIE is not installed), its zero-variance rule,
 its two-sided p-value and the note that carries it."""
 
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import measurelab as ml
-from measurelab.measures.calibration_test import spiegelhalter_p_value
+from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value
 
 
 def _data(seed: int, n: int, grid: int | None):

@@ -1,0 +1,161 @@
+"""What ``print(result)`` shows: what was compared, on how many cases, and the answer.
+
+One function per result class; each class's ``__repr__`` calls it (kept here so the
+classes' modules change by two lines).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+
+def p_text(p: float) -> str:
+    """A probability or p-value for a reader: '< 0.001' below 0.001, else 3 significant
+    digits.
+
+    Examples
+    --------
+    >>> p_text(0.0004), p_text(0.01234), p_text(float("nan"))
+    ('< 0.001', '0.0123', 'n/a')
+    """
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "n/a"
+    return "< 0.001" if p < 0.001 else f"{p:.3g}"
+
+
+def _names(names: list[str], limit: int = 6) -> str:
+    shown = ", ".join(names[:limit])
+    return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
+
+
+def comparison_header(cmp: Any) -> str:
+    """The first line of a comparison's repr: models, cases, classes or positives, and the
+    resampling that gives its intervals.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1, 0, 1], {"a": [.1, .9, .2, .8]}, ci=None)
+    >>> comparison_header(r)
+    'ClassifierComparison of 1 model (a) on 4 cases (2 positive, pos_label=1, threshold 0.5); values only (ci=None)'
+    """  # noqa: E501
+    kind = type(cmp).__name__
+    k = len(cmp.names)
+    head = f"{kind} of {k} model{'s' if k != 1 else ''} ({_names(list(cmp.names))})"
+    d = cmp._design
+    if hasattr(d, "labels") and hasattr(d, "k"):
+        case = f"on {d.n:,} cases ({d.k} classes: {_names([str(c) for c in d.labels])})"
+    else:
+        n = len(cmp._y)
+        pos = int(cmp._y.sum())
+        case = (f"on {n:,} cases ({pos:,} positive, pos_label={getattr(cmp, 'pos_label', 1)!r}"
+                f", threshold {cmp.threshold:g})")
+    if cmp.level is None:
+        how = "values only (ci=None)"
+    else:
+        how = (f"{cmp.level:.0%} intervals, paired bootstrap n_boot={cmp.n_boot}, "
+               f"random_state={cmp.random_state!r}")
+    return f"{head} {case}; {how}"
+
+
+def comparison_repr(cmp: Any) -> str:
+    """Header, notes on the input, then :meth:`summary` (the answer) or, without
+    intervals, the values."""
+    lines = [comparison_header(cmp)]
+    lines += [f"Note: {n}" for n in getattr(cmp, "notes", [])]
+    if cmp.level is None or len(cmp.names) < 1:
+        lines.append(cmp.values().round(4).to_string())
+    else:
+        lines.append(cmp.summary())
+    lines.append("Tables: .values() .intervals() .tests() .preferences(); page: .to_html(path)")
+    return "\n".join(lines)
+
+
+def demsar_repr(r: Any) -> str:
+    """Concise: data sets, models, direction, the ranking, Friedman's p and the CD.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from measurelab.inference import demsar
+    >>> t = pd.DataFrame({"a": [.8, .7, .9, .6], "b": [.7, .6, .8, .65]})
+    >>> print(demsar_repr(demsar(t)))  # doctest: +NORMALIZE_WHITESPACE
+    DemsarResult: 2 models over 4 data sets (higher is better); average ranks a 1.25,
+    b 1.75; Friedman p = 0.317 (not significant at alpha 0.05); Nemenyi CD = 0.98.
+    """
+    ranks = ", ".join(f"{m} {v:.3g}" for m, v in r.avg_ranks.items())
+    sig = "significant" if r.friedman.pvalue < r.alpha else "not significant"
+    return (f"DemsarResult: {r.n_models} models over {r.n_datasets} data sets "
+            f"({r.direction} is better); average ranks {ranks}; Friedman p = "
+            f"{p_text(r.friedman.pvalue)} ({sig} at alpha {r.alpha:g}); Nemenyi CD = {r.cd:.3g}.")
+
+
+def unpaired_repr(u: Any) -> str:
+    """Two models on two different test sets: the sizes and the significant differences."""
+    a, b = u._a, u._b
+    head = (f"UnpairedComparison of {u.names[0]} (on {len(a._y):,} cases) and {u.names[1]} "
+            f"(on {len(b._y):,} cases); {u.level:.0%} intervals, unpaired tests")
+    t = u.tests()
+    lines = [head]
+    p_col = "p_holm" if "p_holm" in t.columns else "p"
+    for _i, row in t.iterrows():
+        p = float(row[p_col])
+        verdict = "differ" if p < 1 - u.level else "no significant difference"
+        lines.append(f"  {row['measure']}: {verdict} ({p_col} {p_text(p)})")
+    return "\n".join(lines)
+
+
+def net_benefit_repr(nb: Any) -> str:
+    """The models, the thresholds, then the summary."""
+    ts = ", ".join(f"{t:g}" for t in nb.thresholds)
+    return (f"NetBenefitComparison of {len(nb.names)} model(s) ({_names(nb.names)}) at "
+            f"thresholds {ts}; {nb.level:.0%} intervals\n{nb.summary()}")
+
+
+def calibration_test_repr(t: Any) -> str:
+    """One line: the verdict, the statistic and how the p-value was found.
+
+    Examples
+    --------
+    >>> from measurelab.inference.calibration import CalibrationTest
+    >>> calibration_test_repr(CalibrationTest(0.002, 0.0004, "spiegelhalter", "z", 0))
+    'CalibrationTest: miscalibrated (p < 0.001); z = 0.002 (spiegelhalter)'
+    """
+    extra = f", {t.n_resamples} resamples" if t.n_resamples else ""
+    return (f"CalibrationTest: {t.verdict()}; {t.measure} = {t.statistic:.4g} "
+            f"({t.method}{extra})")
+
+
+def noted_empty_frame(columns: list[str], note: str) -> Any:
+    """An empty DataFrame with ``columns`` that says why it is empty: ``attrs["note"]``,
+    and its printed form starts with the note.
+
+    Examples
+    --------
+    >>> t = noted_empty_frame(["a", "b"], "nothing to show for k classes")
+    >>> len(t), t.attrs["note"]
+    (0, 'nothing to show for k classes')
+    >>> print(t)
+    nothing to show for k classes
+    Empty DataFrame
+    Columns: [a, b]
+    Index: []
+    """
+    import pandas as pd
+
+    class NotedFrame(pd.DataFrame):
+        """A DataFrame whose printed form starts with its ``attrs['note']``."""
+
+        @property
+        def _constructor(self) -> Any:
+            return pd.DataFrame  # operations on it give plain frames
+
+        def __repr__(self) -> str:
+            note = self.attrs.get("note", "")
+            return (note + "\n" if note else "") + super().__repr__()
+
+    NotedFrame.__name__ = "DataFrame"  # printed as pandas prints any empty frame
+    out = NotedFrame([], columns=columns)
+    out.attrs["note"] = note
+    return out

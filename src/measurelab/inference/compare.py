@@ -1,0 +1,234 @@
+"""Comparing classifiers on the same test cases: :func:`compare_classifiers`, the entry
+point, picks the binary comparison (:class:`~measurelab.inference.classifiers.
+ClassifierComparison`) or the k-class one (:class:`~measurelab.inference.multiclass.
+MultiClassComparison`) from the labels and the scores; this module imports both, so
+neither imports the other's.
+
+Examples
+--------
+>>> r = compare_classifiers([0, 1, 2, 0, 1, 2], {"a": [0, 1, 2, 0, 1, 1]}, measures=["acc"],
+...                         ci=None)
+>>> type(r).__name__
+'MultiClassComparison'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import (
+    DEFAULT_RANDOM_STATE,
+    UNSET,
+    as_1d,
+    binarize,
+    binary_score_vector,
+    check_flag,
+    check_scores,
+    check_weights,
+    random_state_of,
+)
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference import bootstrap as bt
+from measurelab.inference import intervals as iv
+from measurelab.inference._base import model_items, model_names
+from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
+from measurelab.inference.classifiers import ClassifierComparison
+from measurelab.inference.multiclass import (
+    MultiClassComparison,
+    is_multiclass_input,
+    prepare_multiclass,
+)
+from measurelab.measures.base import Measure, check_average, registry
+from measurelab.measures.compute import compute_measures, resolve_measures
+from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.checks import check_threshold_value
+
+__all__ = ["HEADLINE", "compare_classifiers"]
+
+
+def _models(models: Any, n: int, y_raw: np.ndarray | None = None, pos_label: Any = 1,
+            notes: list[str] | None = None) -> tuple[list[str], list[np.ndarray]]:
+    items = model_items(models)
+    names = model_names([k for k, _ in items])
+    scores: list[np.ndarray] = []
+    for name, (_k, s) in zip(names, items, strict=True):
+        if y_raw is not None:  # predict_proba's (n, 2), text predicted labels
+            s, note = binary_score_vector(s, y_raw, pos_label, f"scores of {name!r}")
+            if note is not None and notes is not None:
+                notes.append(note)
+        arr = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
+        if arr.size != n:
+            raise MeasurelabError(
+                f"model {name!r} has {arr.size} scores but y_true has {n} cases; every model "
+                "must score the same cases"
+            )
+        scores.append(check_scores(arr, f"models: the scores of model {name!r}"))
+    return names, scores
+
+
+#: the default measures of a comparison: one of each kind of question (ranking: auc, ap;
+#: probabilities: brier, mxe; decisions at the threshold: f1, mcc, acc), no near-duplicates
+HEADLINE: tuple[str, ...] = ("auc", "ap", "brier", "mxe", "f1", "mcc", "acc")
+
+
+def _choose(measures: Any, probabilities: bool) -> list[Measure] | None:
+    """The measures asked for: the headline set by default (its probability measures only
+    for probabilities), every applicable measure for 'all'."""
+    if measures is None:
+        return [registry.get(k) for k in HEADLINE
+                if probabilities or not registry.get(k).needs_probabilities]
+    if isinstance(measures, str) and measures == "all":
+        return None
+    return resolve_measures(measures)
+
+
+def compare_classifiers(
+    y_true: Any,
+    models: Mapping[str, Any] | Sequence[tuple[str, Any]],
+    *,
+    measures: Iterable[str | Measure] | str | None = None,
+    ci: float | None = 0.95,
+    n_boot: int = 2000,
+    random_state: Any = DEFAULT_RANDOM_STATE,
+    ci_method: str | None = None,
+    sample_weight: Any = None,
+    threshold: float = 0.5,
+    pos_label: Any = 1,
+    inclusive: bool = False,
+    progress: bool | None = None,
+    n_jobs: int | None = None,
+    stratify: bool = False,
+    seed: Any = UNSET,
+    average: str | None = "macro",
+    labels: Any = None,
+    groups: Any = None,
+    by: Any = None,
+) -> ClassifierComparison:
+    """Compare several models scored on the same cases: values, intervals, paired tests.
+
+    Parameters
+    ----------
+    y_true : array-like of shape (n,)
+        Binary labels, or k ≥ 3 classes (see Notes).
+    models : mapping ``{name: scores}`` (or ``(name, scores)`` pairs)
+        One score vector of length n per model, higher = more likely positive; for k
+        classes an (n, k) probability matrix or an (n,) vector of predicted labels.
+    measures : names or Measure objects, or 'all', optional
+        Default: the headline set :data:`HEADLINE` (auc, ap, brier, mxe, f1, mcc, acc; the
+        probability measures when the scores are probabilities): a short list of measures
+        that say different things, so Holm's adjustment over the rows reported leaves a
+        real difference visible. ``'all'``: every measure that applies.
+    ci : float in (0, 1) or None, default 0.95
+        Confidence level of the intervals (and of the tests' decisions in
+        :meth:`ClassifierComparison.preferences`); ``None`` gives values only.
+    n_boot : int, default 2000
+        Replicates of the paired bootstrap (at least 100 when ``ci`` is set).
+    random_state : int, numpy Generator or None, default 0
+        Seeds the bootstrap and the curve bands of :meth:`ClassifierComparison.plot`
+        (None: fresh entropy, not reproducible).
+    ci_method : str, optional
+        'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or 'bootstrap-percentile';
+        default Wilson for proportions, DeLong for AUC, BCa for the rest.
+    sample_weight : array-like of shape (n,), optional
+        Case weights (intervals then come from the bootstrap; McNemar is replaced by it).
+    threshold, pos_label, inclusive
+        As in :func:`measurelab.evaluate`.
+    progress : bool, optional
+        Progress bar of the bootstrap (default: on a terminal, after two seconds).
+    n_jobs : int, optional
+        Threads evaluating bootstrap replicates (None: 1; -1: every CPU). The replicates
+        and so every interval and p-value are the same whatever ``n_jobs``.
+    stratify : bool, default False
+        False (default): the bootstrap resamples the cases jointly, as fits a test set
+        that is a random sample (its class counts are random too). True: positives and
+        negatives are resampled separately, for a design that fixed the class counts
+        (a case–control sample, a test set built with a chosen balance).
+    seed : int, numpy Generator or None, optional
+        The deprecated former name of ``random_state``.
+    average : 'macro', 'weighted', 'micro' or None, default 'macro'
+        k classes only (as in :func:`measurelab.evaluate`); None reports each per-class
+        measure as rows ``measure[class]`` (e.g. ``f1[cat]``).
+    labels : array-like, optional
+        k classes only: the class labels in the order of the probability columns (default:
+        the sorted labels of ``y_true``); a class no case belongs to is then kept.
+    groups : array-like of shape (n,), optional
+        Binary only: a cluster id per case (e.g. the patient of each image). The intervals
+        and tests then account for the clusters (:mod:`measurelab.inference.structured`).
+    by : array-like of shape (n,), optional
+        Binary only: a subgroup label per case; adds ``.by_group()``, ``.gaps()`` and
+        ``.group_differences()`` (:mod:`measurelab.inference.structured`).
+
+    Returns
+    -------
+    ClassifierComparison
+
+    Notes
+    -----
+    k ≥ 3 classes: give each model an (n, k) matrix of probabilities (columns in sorted
+    label order, rows summing to 1) or an (n,) vector of predicted labels; see
+    :mod:`measurelab.inference.multiclass`. The default measures are then acc, f1, prec,
+    sens, mcc, kappa, auc (Hand–Till), mxe, brier, ece and top_k_acc (the threshold ones
+    only when a model gives labels); acc has Wilson intervals and McNemar's paired test,
+    every other measure the paired bootstrap of the cases (``stratify``: within each
+    class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
+
+    Examples
+    --------
+    >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"m": [0.2, 0.9, 0.4, 0.6, 0.3, 0.1]},
+    ...                         measures=["sens"])
+    >>> r.intervals()[["model", "measure", "method"]].values.tolist()  # doctest: +ELLIPSIS
+    [['m', 'sens', 'wilson...']]
+    """
+    random_state = random_state_of(random_state, seed, "compare_classifiers")
+    threshold = check_threshold_value(threshold)
+    inclusive = check_flag(inclusive, "inclusive")
+    level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
+                                                           ci_method, progress)
+    y_raw = as_1d(y_true, "y_true")
+    items = model_items(models)
+    model_names([k for k, _ in items])
+    arrays = [v for _k, v in items]
+    if (groups is not None or by is not None) and (
+            is_multiclass_input(y_raw, arrays) or labels is not None):
+        raise MeasurelabError("groups= and by= apply to binary input only so far")
+    if is_multiclass_input(y_raw, arrays) or (labels is not None and np.size(labels) > 2):
+        return MultiClassComparison(**prepare_multiclass(
+            y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
+            random_state=random_state, ci_method=ci_method, sample_weight=sample_weight,
+            progress=progress, n_jobs=n_jobs, stratify=stratify, labels=labels))
+    if labels is not None:
+        raise MeasurelabError("labels= applies to k classes only; binary input takes "
+                              "pos_label")
+    if check_average(average) != "macro":
+        raise MeasurelabError(
+            f"average={average!r} applies to k classes only; binary input takes the default")
+    notes: list[str] = []
+    names, scores = _models(items, y_raw.size, y_raw, pos_label, notes)
+    y = binarize(y_raw, pos_label)
+    w = check_weights(sample_weight, y.size)
+    if groups is not None or by is not None:
+        from measurelab.inference.structured import structured_comparison
+
+        return structured_comparison(
+            y, names, scores, w, groups=groups, by=by, measures=measures, level=level,
+            n_boot=n_boot, random_state=random_state, ci_method=ci_method,
+            inclusive=inclusive, threshold=threshold, progress=progress, n_jobs=n_jobs,
+            stratify=stratify, base=ClassifierComparison, choose=_choose)
+    design = bt.CaseDesign.from_cases(y, scores, w, stratify=stratify)
+    stats = [BinaryStats(table=t, threshold=threshold, inclusive=inclusive)
+             for t in design.tables]
+    probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
+    chosen = _choose(measures, probs)
+    first = compute_measures(stats[0], chosen, probabilities_ok=probs)
+    used = [first.measure(k) for k in first]
+    values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
+    return ClassifierComparison(
+        names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
+        measures=used, values=values, level=level, n_boot=n_boot,
+        random_state=random_state,
+        ci_method=ci_method, inclusive=inclusive, threshold=threshold,
+        progress=progress, n_jobs=n_jobs, notes=notes, pos_label=pos_label,
+    )

@@ -1,0 +1,50 @@
+"""Calibration measures: one module per idea, each formula beside its docstring and source.
+
+================  ====================================================================
+module            measures
+================  ====================================================================
+cal               cal (CA2/CAL: sliding windows of the score order; Caruana &
+                  Niculescu-Mizil 2004)
+binned            ece (binned expected calibration error; Naeini et al. 2015, the
+                  top-label form of Guo et al. 2017)
+corp              brier_mcb_insample, brier_dsc_insample, logloss_mcb_insample,
+                  logloss_dsc_insample (the CORP decomposition of the sample, PAV;
+                  ``recalibrate``, ``decomposition``, ``pav``)
+debiased          brier_mcb, brier_dsc, logloss_mcb, logloss_dsc (the population's
+                  miscalibration and discrimination, debiased binned estimates)
+smooth            smece (smooth ECE, kernel smoothing; Błasiok & Nakkiran 2023)
+loess             ici, e50, e90, emax (R's loess calibration curve; Austin & Steyerberg
+                  2019) on R's loess (``_loess``)
+spiegelhalter     spiegelhalter_z (Spiegelhalter's z test of calibration, and its p-value)
+================  ====================================================================
+
+The package imports none of its modules: :mod:`measurelab.measures` imports them in the
+order of the listing of ``measurelab measures`` (``ece`` from
+:mod:`measurelab.measures.probability`, between ``mxe`` and ``top_k_acc``). The reliability
+curve is :mod:`measurelab.curves.reliability`; calibration inference (intervals and tests
+on these measures) is :mod:`measurelab.inference.calibration`.
+
+Until 0.2 this package was the module of CAL alone; its names (``cal_block``,
+``use_compiled`` …) are still read from here with a deprecation warning. Since the module
+:mod:`.cal` has the name of the measure, ``measurelab.measures.calibration.cal`` is now that
+module; the function is ``measurelab.metrics.cal`` (or ``...calibration.cal.cal``).
+"""
+
+import importlib
+from typing import Any
+
+from measurelab._util.lazy import moved_face
+
+_MODULES = ("cal", "binned", "corp", "debiased", "smooth", "loess", "spiegelhalter")
+_old_getattr, _ = moved_face("measurelab.measures.calibration",
+                             "measurelab.measures.calibration.cal")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODULES or name in ("_loess", "_rows"):  # a module of the package
+        return importlib.import_module(f"{__name__}.{name}")
+    return _old_getattr(name)
+
+
+def __dir__() -> list[str]:
+    return sorted(_MODULES)
