@@ -223,3 +223,30 @@ def test_band_is_a_deprecated_name_of_confidence_level():
     with pytest.warns(MeasurelabDeprecationWarning, match="decision_curve_bands: band="):
         old = decision_curve_bands(y, {"m": p}, thresholds=[0.2, 0.5], band=0.8, n_boot=50)
     assert repr(new) == repr(old)  # the same thresholds, level and bands
+
+
+def test_delong_interval_unpaired_and_calibration_table_take_confidence_level() -> None:
+    from measurelab.inference import delong as dl
+    from measurelab.inference.calibration import calibration_table
+    from measurelab.stats.scoretable import ScoreTable
+
+    rng = np.random.default_rng(5)
+    y = rng.random(120) < 0.4
+    s = np.round(rng.normal(1.0 * y, 1.0), 2)
+    t = ScoreTable.from_arrays(y, s)
+    new = dl.delong_interval(t, confidence_level=0.9)
+    with pytest.warns(MeasurelabDeprecationWarning, match="delong_interval: level="):
+        old = dl.delong_interval(t, level=0.9)
+    assert (old.lo, old.hi) == (new.lo, new.hi)
+    new_u = dl.delong_unpaired(t, t, confidence_level=0.8)
+    with pytest.warns(MeasurelabDeprecationWarning, match="delong_unpaired: level="):
+        old_u = dl.delong_unpaired(t, t, level=0.8)
+    assert (old_u["lo"], old_u["hi"]) == (new_u["lo"], new_u["hi"])
+    q = rng.beta(2, 2, 300)
+    yq = rng.random(300) < q
+    new_c = calibration_table(yq, {"m": q}, confidence_level=0.9, n_resamples=99)
+    with pytest.warns(MeasurelabDeprecationWarning, match="calibration_table: level="):
+        old_c = calibration_table(yq, {"m": q}, level=0.9, n_resamples=99)
+    assert new_c.equals(old_c)
+    with pytest.raises(MeasurelabError, match="give confidence_level only"):
+        dl.delong_interval(t, confidence_level=0.9, level=0.8)

@@ -431,7 +431,7 @@ class ClassifierComparison:
             raise MeasurelabError("calibration() needs probabilities in [0, 1]; these "
                                   "scores are not")
         return calibration_table(self._y, dict(zip(self.names, self._scores, strict=True)),
-                                 level=self.level or 0.95, n_resamples=n_resamples,
+                                 confidence_level=self.level or 0.95, n_resamples=n_resamples,
                                  sample_weight=self._w, random_state=self.random_state)
 
     def plot_calibration(self) -> Any:

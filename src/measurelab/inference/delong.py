@@ -124,7 +124,8 @@ def _logit_interval(auc: float, se: float, z: float) -> tuple[float, float]:
     return float(expit(centre - half)), float(expit(centre + half))
 
 
-def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit") -> Interval:
+def delong_interval(table: ScoreTable, confidence_level: float = 0.95, scale: str = "logit", *,
+                    level: Any = NOT_GIVEN) -> Interval:
     """The AUC of one model with DeLong's standard error and interval.
 
     Var(AUC) = S10/n₁ + S01/n₀, with S10 and S01 the sample variances (ddof 1) of the
@@ -135,8 +136,8 @@ def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit"
     ----------
     table : ScoreTable
         The model's scores with the (weighted) positives and negatives at each.
-    level : float, default 0.95
-        Confidence level in (0, 1).
+    confidence_level : float, default 0.95
+        Confidence level in (0, 1) (``level``: its deprecated former name).
     scale : {"logit", "wald"}, default "logit"
         ``"logit"``: logit(AUC) ± z·SE/(AUC(1−AUC)), back-transformed, so the interval stays
         inside [0, 1]. ``"wald"``: AUC ± z·SE clipped to [0, 1] (pROC's convention).
@@ -167,7 +168,8 @@ def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit"
     >>> "perfect separation" in str(w[0].message)
     True
     """
-    level = check_level(level, "level")
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "delong_interval", 0.95), "confidence_level")
     if scale not in SCALES:
         raise MeasurelabError(f"scale must be one of {SCALES}, got {scale!r}")
     method = "delong-logit" if scale == "logit" else "delong"
@@ -191,7 +193,8 @@ def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit"
     return Interval(auc, lo, hi, method, se)
 
 
-def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.95) -> dict:
+def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, confidence_level: float = 0.95,
+                    *, level: Any = NOT_GIVEN) -> dict:
     """DeLong's test of AUC_a − AUC_b for two models on two different test sets.
 
     As pROC's ``roc.test(paired = FALSE)``: D = (AUC_a − AUC_b)/√(V_a + V_b) with V each
@@ -204,8 +207,9 @@ def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.9
     ----------
     table_a, table_b : ScoreTable
         The two models' score tables, each on its own test set.
-    level : float, default 0.95
-        Confidence level of the interval of the difference.
+    confidence_level : float, default 0.95
+        Confidence level of the interval of the difference (``level``: its deprecated former
+        name).
 
     Returns
     -------
@@ -227,7 +231,8 @@ def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.9
     """
     from scipy.stats import t as student_t
 
-    level = check_level(level, "level")
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "delong_unpaired", 0.95), "confidence_level")
     auc_a, var_a, why_a = _auc_variance(table_a)
     auc_b, var_b, why_b = _auc_variance(table_b)
     diff = auc_a - auc_b
