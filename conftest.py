@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 
 import pytest
+
+# figures are drawn off screen in tests and doctests (and in the interpreters they start):
+# the test session chooses the backend, the library never does
+os.environ.setdefault("MPLBACKEND", "Agg")
 
 #: Tests (node-id prefixes) that take more than about 2 s on a quiet 2-core machine
 #: (``pytest --durations``, docs/DEVELOPING.md "Tests"): marked ``slow``, so ``make test``

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import time
 import warnings
+from functools import partial
 
 import numpy as np
 
@@ -53,9 +54,8 @@ def main() -> None:
         default = list(ml.evaluate(y, p).to_dict())
         older = [k for k in default
                  if not ml.registry.get(k).formula.__module__.endswith(NEWER)]
-        run_all = lambda: ml.evaluate(y, p, ci=0.95, n_boot=args.n_boot)  # noqa: E731
-        run_old = lambda: ml.evaluate(y, p, measures=older, ci=0.95,  # noqa: E731
-                                      n_boot=args.n_boot)
+        run_all = partial(ml.evaluate, y, p, ci=0.95, n_boot=args.n_boot)
+        run_old = partial(ml.evaluate, y, p, measures=older, ci=0.95, n_boot=args.n_boot)
         run_all()  # compile and warm up
         t_all = _best(run_all, args.repeat)
         t_old = _best(run_old, args.repeat)

@@ -16,6 +16,7 @@ import pytest
 
 import measurelab as ml
 from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
+from measurelab.exceptions import MeasurelabDeprecationWarning
 from measurelab.inference import bootstrap as bs
 from measurelab.inference.unpaired import compare_unpaired
 
@@ -85,28 +86,36 @@ def _same(a, b) -> bool:
     return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
 
 
+def _seeded(call, **kw):
+    """``call(**kw)`` with the deprecated ``seed=``, which must warn and still work."""
+    with pytest.warns(MeasurelabDeprecationWarning, match="seed= is deprecated"):
+        return call(**kw)
+
+
 @pytest.mark.parametrize("name", list(CALLS))
-def test_seed_is_an_alias_of_random_state(name):
+def test_seed_is_a_deprecated_alias_of_random_state(name):
     call = CALLS[name]
     default = call()
     assert _same(call(random_state=0), default)
-    assert _same(call(seed=0), default)
-    assert _same(call(random_state=3), call(seed=3))
-    assert _same(call(random_state=3, seed=3), call(seed=3))
-    with pytest.raises(ml.MeasurelabError, match="seed is another name for random_state"):
+    assert _same(_seeded(call, seed=0), default)
+    assert _same(call(random_state=3), _seeded(call, seed=3))
+    assert _same(_seeded(call, random_state=3, seed=3), call(random_state=3))
+    with pytest.raises(ml.MeasurelabError, match="seed is the former name of random_state"):
         call(random_state=1, seed=2)
 
 
 def test_a_generator_is_accepted_where_it_was():
     a = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
                     random_state=np.random.default_rng(4)).intervals()
-    b = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
-                    seed=np.random.default_rng(4)).intervals()
+    with pytest.warns(MeasurelabDeprecationWarning):
+        b = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
+                        seed=np.random.default_rng(4)).intervals()
     assert a.equals(b)
     g = np.random.default_rng(1)
-    with pytest.raises(ml.MeasurelabError, match="give one of them"):
+    with pytest.raises(ml.MeasurelabError, match="give random_state only"):
         ml.evaluate(Y, S, ci=0.9, n_boot=100, random_state=g, seed=np.random.default_rng(1))
-    assert random_state_of(g, g, "f") is g  # the same object twice is one value
+    with pytest.warns(MeasurelabDeprecationWarning):
+        assert random_state_of(g, g, "f") is g  # the same object twice is one value
 
 
 def test_bad_random_state_is_one_line():
@@ -114,9 +123,11 @@ def test_bad_random_state_is_one_line():
         ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100, random_state=-1)
 
 
-def test_comparison_keeps_its_random_state_and_the_old_attribute():
-    r = ml.compare_classifiers(Y, {"a": S}, measures=["f1"], n_boot=100, seed=7)
-    assert r.random_state == r.seed == 7
+def test_comparison_keeps_its_random_state_and_the_deprecated_attribute():
+    with pytest.warns(MeasurelabDeprecationWarning):
+        r = ml.compare_classifiers(Y, {"a": S}, measures=["f1"], n_boot=100, seed=7)
+    with pytest.warns(MeasurelabDeprecationWarning, match="ClassifierComparison.seed is "):
+        assert r.random_state == r.seed == 7
     assert type(ml.compare_classifiers(Y, {"a": S}, measures=["f1"]).random_state) is int
 
 

@@ -42,7 +42,7 @@ def test_json_equals_the_api(capsys, wide):
     got = json.loads(out)
     res = ml.demsar(df.set_index("dataset"))
     assert got["avg_ranks"] == pytest.approx(res.avg_ranks.to_dict())
-    assert got["friedman"]["p"] == pytest.approx(res.friedman_p)
+    assert got["friedman"]["p"] == pytest.approx(res.friedman.pvalue)
     assert got["cd"] == pytest.approx(res.cd)
     assert len(got["pairs"]) == 3
 
@@ -53,7 +53,7 @@ def test_bayes_and_page(capsys, wide, tmp_path):
     code, out, _ = run(capsys, p, "--bayes", "--rope", "0.01", "--json", "--html", html)
     assert code == 0
     got = json.loads(out)
-    api = ml.demsar(df.set_index("dataset")).bayes(rope=0.01, seed=0)
+    api = ml.demsar(df.set_index("dataset")).bayes(rope=0.01, random_state=0)
     assert [r["verdict"] for r in got["bayes"]] == api["verdict"].tolist()
     assert [r["p_b_better"] for r in got["bayes"]] == pytest.approx(
         api["p_b_better"].tolist())

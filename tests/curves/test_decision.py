@@ -84,7 +84,7 @@ def test_the_band_is_the_percentile_of_resampled_curves():
     y, a = y[order], a[order]
     ts = np.array([0.1, 0.25, 0.4])
     got = decision_curve_bands(y, {"a": a}, thresholds=ts, n_boot=150, random_state=9,
-                               band=0.8)
+                               confidence_level=0.8)
     rng = np.random.default_rng(9)
     curves = []
     for _ in range(150):
@@ -99,7 +99,7 @@ def test_plot_draws_curves_references_and_bands():
     import matplotlib.pyplot as plt
 
     y, a, b = _data(8)
-    ax = plot_decision_curve(y, {"a": a, "$b$": b}, band=0.9, n_boot=100,
+    ax = plot_decision_curve(y, {"a": a, "$b$": b}, confidence_level=0.9, n_boot=100,
                              thresholds=np.arange(1, 60) / 100)
     assert ax.get_legend_handles_labels()[1] == ["a", r"\$b\$", "treat all", "treat none"]
     assert len(ax.collections) == 2
@@ -121,7 +121,8 @@ def test_plot_draws_curves_references_and_bands():
     (lambda y, a: decision_curve(y, a * 3), "probabilities in"),
     (lambda y, a: decision_curve(y, a, thresholds=[0.5, 1.0]), "thresholds must lie in"),
     (lambda y, a: decision_curve(y, a, thresholds=[]), "non-empty"),
-    (lambda y, a: decision_curve_bands(y, {"a": a}, band=1.0), "band="),
+    (lambda y, a: decision_curve_bands(y, {"a": a}, confidence_level=1.0),
+     "confidence_level must be in"),
     (lambda y, a: decision_curve_bands(y, {"a": a}, n_boot=0), "n_boot"),
     (lambda y, a: decision_curve_bands(y, {"a": a}, n_boot=10**6,
                                        thresholds=np.arange(1, 100) / 100), "more than"),

@@ -38,20 +38,20 @@ def test_cep_is_isotonic_regression(grid, weighted):
 @pytest.mark.parametrize("seed", range(3))
 def test_band_holds_a_calibrated_model_and_not_an_over_confident_one(seed):
     y, p = _model(seed, 2000)
-    rd = reliability_diagram(y, p, band=0.9, n_boot=300, random_state=seed)
+    rd = reliability_diagram(y, p, confidence_level=0.9, n_boot=300, random_state=seed)
     assert ((rd.cep >= rd.lo) & (rd.cep <= rd.hi)).mean() >= 0.8
     y, p = _model(seed, 2000, over=2.5)
-    rd = reliability_diagram(y, p, band=0.9, n_boot=300, random_state=seed)
+    rd = reliability_diagram(y, p, confidence_level=0.9, n_boot=300, random_state=seed)
     assert ((rd.cep < rd.lo) | (rd.cep > rd.hi)).mean() >= 0.3
 
 
 def test_band_level_widens_and_random_state_repeats():
     y, p = _model(5, 300)
-    a = reliability_diagram(y, p, band=0.5, n_boot=200)
-    b = reliability_diagram(y, p, band=0.95, n_boot=200)
+    a = reliability_diagram(y, p, confidence_level=0.5, n_boot=200)
+    b = reliability_diagram(y, p, confidence_level=0.95, n_boot=200)
     assert ((b.hi - b.lo) >= (a.hi - a.lo) - 1e-12).all()
-    assert a.equals(reliability_diagram(y, p, band=0.5, n_boot=200, seed=0))
-    assert not a.equals(reliability_diagram(y, p, band=0.5, n_boot=200, random_state=1))
+    assert a.equals(reliability_diagram(y, p, confidence_level=0.5, n_boot=200, random_state=0))
+    assert not a.equals(reliability_diagram(y, p, confidence_level=0.5, n_boot=200, random_state=1))
 
 
 def test_many_distinct_predictions_band_on_a_subset(monkeypatch):
@@ -64,9 +64,10 @@ def test_many_distinct_predictions_band_on_a_subset(monkeypatch):
 
 
 def test_bad_input():
-    with pytest.raises(ml.MeasurelabError, match=r"band=1\.5"):
-        reliability_diagram([0, 1], [0.2, 0.7], band=1.5)
-    with pytest.raises(ml.MeasurelabError, match="n_boot=0"):
+    with pytest.raises(ml.MeasurelabError,
+                       match=r"confidence_level must be in \(0, 1\) \(e\.g\. 0\.95\), got 1\.5"):
+        reliability_diagram([0, 1], [0.2, 0.7], confidence_level=1.5)
+    with pytest.raises(ml.MeasurelabError, match="n_boot must be a positive integer, got 0"):
         reliability_diagram([0, 1], [0.2, 0.7], n_boot=0)
     with pytest.raises(ml.MeasurelabError, match=r"probabilities in \[0, 1\]"):
         reliability_diagram([0, 1], [0.2, 1.7])
@@ -91,6 +92,6 @@ def test_plot_draws_each_model_its_band_and_the_strip():
     assert len(ax.collections) == 2  # one band per model
     assert len(fig.axes) == 2  # the histogram strip's axis
     plt.close(fig)
-    ax2 = plot_reliability(y, p, band=None, hist=False)
+    ax2 = plot_reliability(y, p, confidence_level=None, hist=False)
     assert len(ax2.collections) == 0 and len(ax2.figure.axes) == 1
     plt.close("all")

@@ -266,8 +266,8 @@ def test_demsar_statistics():
     R = tab.rank(axis=1, ascending=False).mean()
     N, k = tab.shape
     chi = 12 * N / (k * (k + 1)) * ((R**2).sum() - k * (k + 1) ** 2 / 4)
-    close(d.friedman_chi2, chi, 1e-10)
-    close(d.iman_davenport_F, (N - 1) * chi / (N * (k - 1) - chi), 1e-10)
+    close(d.friedman.statistic, chi, 1e-10)
+    close(d.iman_davenport.statistic, (N - 1) * chi / (N * (k - 1) - chi), 1e-10)
     q = stats.studentized_range.ppf(0.95, k, np.inf) / math.sqrt(2)
     close(d.cd, q * math.sqrt(k * (k + 1) / (6 * N)), 1e-10)
 

@@ -168,7 +168,7 @@ def test_signed_rank_draws_are_dirichlet_in_blocks(monkeypatch):
     draw) give the θ of the definition, block after block."""
     monkeypatch.setattr(bayes_mod.dirichlet, "_BLOCK", 60)
     a, b = _datasets(5, 5, 0.01)
-    r = bayes_compare(a, b, rope=0.01, method="signed-rank", n_samples=25, seed=9)
+    r = bayes_compare(a, b, rope=0.01, method="signed-rank", n_samples=25, random_state=9)
     g = np.random.default_rng(9)
     rows = []
     for m in (10, 10, 5):  # 60 // 6 draws a block
@@ -205,7 +205,7 @@ def test_sign_test_agrees_with_baycomp(rope, grid):
 def test_sign_test_is_the_dirichlet_of_the_counts():
     a = np.array([0.5, 0.6, 0.7, 0.8, 0.9, 0.55])
     b = a + np.array([0.02, -0.02, 0.0, 0.005, 0.03, 0.01])
-    r = bayes_compare(a, b, rope=0.01, method="sign", n_samples=300, seed=5, prior=2.0)
+    r = bayes_compare(a, b, rope=0.01, method="sign", n_samples=300, random_state=5, prior=2.0)
     # below −0.01: one; within (0.0, 0.005, and 0.01 on the edge, up to rounding): three
     d = b - a
     n_a, n_b = int(np.sum(d < -0.01)), int(np.sum(d > 0.01))
@@ -271,7 +271,7 @@ def test_hierarchical_equivalent():
 
 def test_hierarchical_same_seed_same_answer(better):
     a, b, r = better
-    again = bayes_compare(a, b, rope=0.01, method="hierarchical", seed=0, **HIER)
+    again = bayes_compare(a, b, rope=0.01, method="hierarchical", random_state=0, **HIER)
     assert np.array_equal(again.sample, r.sample) and again.probabilities == r.probabilities
     other = bayes_compare(a, b, rope=0.01, method="hierarchical", random_state=4, **HIER)
     assert not np.array_equal(other.sample, r.sample)
@@ -321,7 +321,7 @@ BAD = [
     ({"runs": 10, "a": np.ones(10), "b": np.ones(10)}, "leaves 1 fold per run"),
     ({"runs": 3, "a": np.ones((2, 10)), "b": np.ones((2, 10)), "method": "hierarchical"},
      "runs=3 does not divide the 10 fold"),
-    ({"runs": 0}, "runs must be at least 1"),
+    ({"runs": 0}, "runs must be a positive integer"),
     ({"a": [0.8], "b": [0.7]}, "'correlated-t' needs at least 2 fold scores, got 1"),
     ({"method": "bayes"}, "method must be one of 'correlated-t', 'signed-rank', 'sign', "
                           "'hierarchical', got 'bayes'"),
@@ -334,10 +334,10 @@ BAD = [
     ({"method": "signed-rank", "prior": 0}, "prior must be a positive finite number"),
     ({"method": "sign", "prior": "1"}, "prior must be a positive number"),
     ({"names": "ab"}, "names must be a pair"),
-    ({"n_samples": 0}, "n_samples must be at least 1"),
+    ({"n_samples": 0}, "n_samples must be a positive integer"),
     ({"higher_is_better": "no"}, "higher_is_better must be True or False"),
     ({"random_state": -1}, "random_state must be a non-negative integer"),
-    ({"random_state": 1, "seed": 2}, "seed is another name for random_state"),
+    ({"random_state": 1, "seed": 2}, "seed is the former name of random_state"),
 ]
 
 
@@ -372,7 +372,7 @@ def test_verdicts_and_threshold():
 def test_result_dict_repr_and_seed_alias():
     a, b = _datasets(8, 10, 0.01)
     r = bayes_compare(a, b, rope=0.01, method="signed-rank", names=("svm", "nb"),
-                      n_samples=4000, seed=3)
+                      n_samples=4000, random_state=3)
     assert isinstance(r, BayesComparison) and r.names == ("svm", "nb")
     d = json.loads(json.dumps(r.to_dict(), allow_nan=False))
     assert d["method"] == "signed-rank" and d["names"] == ["svm", "nb"]
@@ -448,8 +448,8 @@ def test_demsar_bayes_is_bayes_compare_on_every_pair():
         assert row.verdict == ref.verdict()
     assert got.verdict.tolist()[:2] == ["b better", "equivalent"]
     # lower is better: the same as the negated table
-    low = demsar(t, higher_is_better=False).bayes(rope=0.01, n_samples=5000, seed=2)
-    neg = demsar(-t).bayes(rope=0.01, n_samples=5000, seed=2)
+    low = demsar(t, higher_is_better=False).bayes(rope=0.01, n_samples=5000, random_state=2)
+    neg = demsar(-t).bayes(rope=0.01, n_samples=5000, random_state=2)
     pd.testing.assert_frame_equal(low, neg)
     sign = res.bayes(rope=0.01, method="sign", n_samples=5000, threshold=0.9)
     assert sign.verdict[0] == "b better"
@@ -505,8 +505,8 @@ def test_bayes_pairs_equals_bayes_compare_per_pair():
         assert (row.p_a_better, row.p_rope, row.p_b_better) == pytest.approx(
             (r.p_a_better, r.p_rope, r.p_b_better), abs=1e-12)
         assert row.verdict == r.verdict()
-    signed = bayes_pairs(folds.to_dict("series"), rope=0.01, method="signed-rank", seed=1)
-    again = bayes_pairs(folds.to_dict("series"), rope=0.01, method="signed-rank", seed=1)
+    signed = bayes_pairs(folds.to_dict("series"), rope=0.01, method="signed-rank", random_state=1)
+    again = bayes_pairs(folds.to_dict("series"), rope=0.01, method="signed-rank", random_state=1)
     assert signed.equals(again)
 
 

@@ -227,7 +227,7 @@ def test_logit_interval_is_the_back_transformed_formula(rng):
     s = np.round(rng.normal(1.1 * y, 1.0), 1)
     t = ScoreTable.from_arrays(y, s)
     for level in (0.9, 0.95, 0.99):
-        r = dl.delong_interval(t, level=level)
+        r = dl.delong_interval(t, confidence_level=level)
         a, se = r.value, r.se
         zc = norm.ppf(0.5 + level / 2)
         lg, half = math.log(a / (1 - a)), zc * se / (a * (1 - a))
@@ -344,10 +344,10 @@ def test_unpaired_degenerate_and_identical():
 def test_bad_arguments():
     with pytest.raises(MeasurelabError, match="scale"):
         dl.delong_interval(SOME, scale="probit")
-    with pytest.raises(MeasurelabError, match="level"):
-        dl.delong_interval(SOME, level=95)
-    with pytest.raises(MeasurelabError, match="level"):
-        dl.delong_unpaired(SOME, SOME, level=0)
+    with pytest.raises(MeasurelabError, match="confidence_level"):
+        dl.delong_interval(SOME, confidence_level=95)
+    with pytest.raises(MeasurelabError, match="confidence_level"):
+        dl.delong_unpaired(SOME, SOME, confidence_level=0)
 
 
 # ------------------------------------------------------------------------- coverage

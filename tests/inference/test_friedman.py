@@ -68,13 +68,13 @@ def test_table6_paper_values():
     """Demšar §3.2.2: ranks 3.143, 2.000, 2.893, 1.964; χ²_F = 9.28, F_F = 3.69; CD = 1.25."""
     r = demsar(table6(unrounded_voting=True))
     assert [round(float(r.avg_ranks[m]), 3) for m in NAMES] == [3.143, 2.0, 2.893, 1.964]
-    assert round(r.friedman_chi2, 2) == 9.28
-    assert round(r.iman_davenport_F, 2) == 3.69
+    assert round(r.friedman.statistic, 2) == 9.28
+    assert round(r.iman_davenport.statistic, 2) == 3.69
     assert round(r.q_alpha, 3) == 2.569
     assert round(r.cd, 2) == 1.25
     # F(3, 39) critical value 2.85 at α = 0.05: the omnibus test rejects
     assert round(float(stats.f.ppf(0.95, 3, 39)), 2) == 2.85
-    assert r.iman_davenport_p < 0.05
+    assert r.iman_davenport.pvalue < 0.05
     # the paper's conclusion: at α = 0.05 no pair reaches CD; at α = 0.10 C4.5 is worse
     # than C4.5+m and than C4.5+m+cf
     sig = r.significant_pairs()
@@ -97,14 +97,14 @@ def test_friedman_formula_and_scipy():
     n, k = values.shape
     R = brute_ranks(values).mean(axis=0)
     chi2 = 12 * n / (k * (k + 1)) * (np.sum(R**2) - k * (k + 1) ** 2 / 4)
-    assert r.friedman_chi2 == pytest.approx(chi2, rel=1e-12)
+    assert r.friedman.statistic == pytest.approx(chi2, rel=1e-12)
     # scipy ranks ascending; higher-is-better reverses the ranks, which leaves χ² unchanged
     sp = stats.friedmanchisquare(*values.T)
-    assert r.friedman_chi2 == pytest.approx(sp.statistic, rel=1e-12)
-    assert r.friedman_p == pytest.approx(sp.pvalue, rel=1e-10)
+    assert r.friedman.statistic == pytest.approx(sp.statistic, rel=1e-12)
+    assert r.friedman.pvalue == pytest.approx(sp.pvalue, rel=1e-10)
     ff = (n - 1) * chi2 / (n * (k - 1) - chi2)
-    assert r.iman_davenport_F == pytest.approx(ff, rel=1e-12)
-    assert r.iman_davenport_p == pytest.approx(stats.f.sf(ff, k - 1, (k - 1) * (n - 1)))
+    assert r.iman_davenport.statistic == pytest.approx(ff, rel=1e-12)
+    assert r.iman_davenport.pvalue == pytest.approx(stats.f.sf(ff, k - 1, (k - 1) * (n - 1)))
     assert r.cd == pytest.approx(nemenyi_q(k) * math.sqrt(k * (k + 1) / (6 * n)))
 
 
@@ -112,9 +112,9 @@ def test_tie_correction_matches_scipy_on_tied_data():
     df = table6()
     r = demsar(df, tie_correction=True)
     sp = stats.friedmanchisquare(*df.to_numpy().T)
-    assert r.friedman_chi2 == pytest.approx(sp.statistic, rel=1e-12)
-    assert r.friedman_p == pytest.approx(sp.pvalue, rel=1e-10)
-    assert demsar(df).friedman_chi2 < r.friedman_chi2  # correction only inflates
+    assert r.friedman.statistic == pytest.approx(sp.statistic, rel=1e-12)
+    assert r.friedman.pvalue == pytest.approx(sp.pvalue, rel=1e-10)
+    assert demsar(df).friedman.statistic < r.friedman.statistic  # correction only inflates
 
 
 # Demšar Table 5a (Nemenyi) and 5b (Bonferroni–Dunn), k = 2..10, as printed (3 decimals)
@@ -157,7 +157,7 @@ def test_lower_is_better_and_order_invariance():
     assert other.avg_ranks.sort_index().to_numpy() == pytest.approx(
         down.avg_ranks.sort_index().to_numpy(), abs=1e-15
     )
-    assert other.friedman_chi2 == pytest.approx(down.friedman_chi2, rel=1e-12)
+    assert other.friedman.statistic == pytest.approx(down.friedman.statistic, rel=1e-12)
 
 
 def test_wdl_sign_and_wilcoxon():
@@ -266,7 +266,7 @@ def test_demsar_by_a_measure_with_a_target_ranks_by_distance():
     assert "(closer to 0 is better)" in r.summary()
     # "lower is better" would have crowned the cautious model
     assert demsar(z, higher_is_better=False).avg_ranks.index[0] == "cautious"
-    b = r.bayes(rope=0.1, n_samples=4000, seed=1).set_index(["a", "b"])
+    b = r.bayes(rope=0.1, n_samples=4000, random_state=1).set_index(["a", "b"])
     direct = ml.bayes_compare(np.abs(z["cal"]), np.abs(z["cautious"]), rope=0.1,
                               method="signed-rank", higher_is_better=False, n_samples=4000,
                               random_state=np.random.default_rng(1))

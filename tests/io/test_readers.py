@@ -251,7 +251,7 @@ def test_a_parquet_part_without_the_column_is_named(tmp_path):
 
 
 def test_read_chunks_checks_its_parameters_when_called():
-    with pytest.raises(MeasurelabError, match="chunk_rows must be at least 1"):
+    with pytest.raises(MeasurelabError, match="chunk_rows must be a positive integer"):
         read_chunks(io.BytesIO(b"1 0.5\n"), chunk_rows=0)  # not only when iterated
     with pytest.raises(MeasurelabError, match="chunk_rows must be an integer"):
         read_chunks(io.BytesIO(b"1 0.5\n"), chunk_rows="3")

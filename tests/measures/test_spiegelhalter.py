@@ -69,4 +69,4 @@ def test_notes_carry_the_two_sided_p_value():
     assert r.notes()["spiegelhalter_z"] == f"two-sided p = {2 * norm.sf(abs(z)):.3g}"
     assert r.to_frame().loc["spiegelhalter_z", "note"].startswith("two-sided p = ")
     t = ml.metrics.spiegelhalter_test(y, p)
-    assert t.z == z and t.p_value == pytest.approx(2 * norm.sf(abs(z)), rel=1e-12)
+    assert t.statistic == z and t.pvalue == pytest.approx(2 * norm.sf(abs(z)), rel=1e-12)

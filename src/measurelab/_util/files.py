@@ -161,13 +161,49 @@ def check_output_path(path: Any, name: str) -> Path:
     p = Path(text)
     if p.is_dir() or str(text).endswith(("/", os.sep)):
         raise MeasurelabError(f"{name} {str(p)!r} is a folder; give a file name inside it")
+    _check_parents(p, f"{name} {str(p)!r}", writable=True)
+    return p
+
+
+def _check_parents(p: Path, label: str, *, writable: bool) -> None:
+    """Refuse ``p`` when its nearest existing parent is a file or (``writable``) cannot be
+    written; ``label`` starts the message (the parameter and the path)."""
     for parent in p.parents:
         if parent.exists():
             if not parent.is_dir():
-                raise MeasurelabError(f"{name} {str(p)!r}: {str(parent)!r} is a file, not a "
-                                      "folder")
-            if not os.access(parent, os.W_OK | os.X_OK):
-                raise MeasurelabError(f"{name} {str(p)!r}: the folder {str(parent)!r} is not "
-                                      "writable")
-            break
+                raise MeasurelabError(f"{label}: {str(parent)!r} is a file, not a folder")
+            if writable and not os.access(parent, os.W_OK | os.X_OK):
+                raise MeasurelabError(f"{label}: the folder {str(parent)!r} is not writable")
+            return
+
+
+def check_output_folder(path: Any, name: str,
+                        need: str = "is a file; give a folder") -> Path:
+    """``path`` as a Path of a folder output can be written to, or a one-line
+    :class:`MeasurelabError` naming ``name``, before any work is done: a non-empty str or
+    PathLike, not a file (the message then says ``name``, the path and ``need``), not inside
+    a file, and creatable (its nearest existing folder is writable). A missing folder is
+    fine (it is created).
+
+    Examples
+    --------
+    >>> check_output_folder("", "out")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: out is empty; give a folder such as out/run1
+    """
+    from measurelab._util.validation import quote, short_repr
+
+    if not isinstance(path, str | os.PathLike) or isinstance(os.fspath(path), bytes):
+        raise MeasurelabTypeError(f"{name} must be a folder path (str or Path), got "
+                                  f"{type(path).__name__} {short_repr(path)}")
+    text = os.fspath(path)
+    if not text.strip():
+        raise MeasurelabError(f"{name} is empty; give a folder such as out/run1")
+    p = Path(text)
+    if p.exists() and not p.is_dir():
+        raise MeasurelabError(f"{name} {quote(text)} {need}")
+    _check_parents(p, f"{name} {quote(text)}", writable=not p.exists())
+    if p.exists() and not os.access(p, os.W_OK | os.X_OK):
+        raise MeasurelabError(f"{name} {quote(text)}: the folder is not writable")
     return p

@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.exceptions import (  # noqa: F401  (the checks below raise them)
+from measurelab.exceptions import (
     MeasurelabDeprecationWarning,
     MeasurelabError,
     MeasurelabTypeError,
@@ -182,7 +182,9 @@ def check_int(value: Any, name: str, *, minimum: int | None = None,
         raise MeasurelabTypeError(f"{name} must be an integer, got {show(value)[:60]}")
     v = int(value)
     if minimum is not None and v < minimum:
-        raise MeasurelabError(f"{name} must be at least {minimum}, got {v}")
+        what = {1: "a positive integer", 0: "a non-negative integer"}.get(
+            minimum, f"at least {minimum}")
+        raise MeasurelabError(f"{name} must be {what}, got {v}")
     if maximum is not None and v > maximum:
         raise MeasurelabError(f"{name} must be at most {maximum}, got {v}")
     return v
@@ -219,15 +221,96 @@ def check_real(value: Any, name: str, *, low: float | None = None,
     return v
 
 
-def check_level(value: Any, name: str = "ci") -> float:
-    """A confidence level or probability threshold strictly between 0 and 1.
+def check_level(value: Any, name: str = "confidence_level") -> float:
+    """A confidence level (or a probability threshold) as a float strictly between 0 and 1,
+    or a one-line error naming ``name``: a
+    :class:`~measurelab.exceptions.MeasurelabTypeError` when it is not a number (a string
+    such as '0.9' or a bool is not read as one). The one level check of the library.
 
     Examples
     --------
     >>> check_level(0.95)
     0.95
+    >>> check_level("0.9", "ci")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabTypeError: ci must be a number in (0, 1), got '0.9'
+    >>> check_level(1.5, "band")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: band must be in (0, 1) (e.g. 0.95), got 1.5
     """
-    return check_real(value, name, low=0.0, high=1.0, low_open=True, high_open=True)
+    if isinstance(value, bool | np.bool_) or not isinstance(value, int | float | np.integer
+                                                             | np.floating):
+        raise MeasurelabTypeError(f"{name} must be a number in (0, 1), got "
+                                  f"{short_repr(value)}")
+    level = float(value)
+    if not 0.0 < level < 1.0:
+        raise MeasurelabError(f"{name} must be in (0, 1) (e.g. 0.95), got {show(value)}")
+    return level
+
+
+#: seeds of the lab (integers written to files and passed on) are below 2**63
+SEED_LIMIT = 2**63
+
+
+def check_seed(value: Any, name: str = "seed") -> int:
+    """A seed written down as an integer: in [0, 2**63), or a one-line error naming ``name``.
+
+    Examples
+    --------
+    >>> check_seed(7)
+    7
+    """
+    return check_int(value, name, minimum=0, maximum=SEED_LIMIT - 1)
+
+
+def check_text(value: Any, name: str, *, optional: bool = False) -> str | None:
+    """Non-empty text (``optional``: None too), or a one-line error naming ``name``.
+
+    Examples
+    --------
+    >>> check_text("iris", "data"), check_text(None, "data", optional=True)
+    ('iris', None)
+    """
+    if value is None and optional:
+        return None
+    if not isinstance(value, str):
+        raise MeasurelabTypeError(f"{name} must be text (str), got {type(value).__name__} "
+                                  f"{short_repr(value)}")
+    if not value.strip():
+        raise MeasurelabError(f"{name} is empty")
+    return value
+
+
+def model_names(keys: Any, what: str = "models") -> list[str]:
+    """The models' names as text (as every table and figure shows them), refusing two keys
+    that are the same text — a key ``1`` and a key ``'1'`` would otherwise be one model —
+    naming both.
+
+    Examples
+    --------
+    >>> model_names(["a", 2])
+    ['a', '2']
+    >>> model_names([1, "1"])
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: models: the names 1 and '1' are the same text '1'; give every model a distinct name
+    """  # noqa: E501
+    keys = list(keys)
+    names = [str(k) for k in keys]
+    seen: dict[str, int] = {}
+    for j, n in enumerate(names):
+        i = seen.setdefault(n, j)
+        if i == j:
+            continue
+        a, b = keys[i], keys[j]
+        if type(a) is type(b) and a == b:
+            raise MeasurelabError(f"{what}: the model name {short_repr(a)} is given twice; "
+                                  "names must be unique")
+        raise MeasurelabError(f"{what}: the names {short_repr(a)} and {short_repr(b)} are the "
+                              f"same text {short_repr(n)}; give every model a distinct name")
+    return names
 
 
 def check_choice(value: Any, name: str, choices: Sequence[Any]) -> Any:
@@ -272,6 +355,26 @@ def check_random_state(value: Any, name: str = "random_state") -> Any:
         raise MeasurelabError(f"{name} must be a non-negative integer, a numpy Generator or "
                               f"None, got {int(value)}")
     return value
+
+
+def make_rng(random_state: Any = 0, name: str = "random_state") -> np.random.Generator:
+    """The numpy Generator a function draws from: ``random_state`` checked by
+    :func:`check_random_state` (a non-negative integer, a Generator — used as it is, so
+    draws continue its stream —, a SeedSequence, a legacy RandomState — its bit generator —
+    or None for fresh entropy). The one random-generator builder of the library.
+
+    Examples
+    --------
+    >>> make_rng(7).integers(100) == np.random.default_rng(7).integers(100)
+    np.True_
+    >>> g = np.random.default_rng(1); make_rng(g) is g
+    True
+    """
+    value = check_random_state(random_state, name)
+    if isinstance(value, np.random.RandomState):
+        return np.random.Generator(value._bit_generator)
+    return np.random.default_rng(int(value) if isinstance(value, int | np.integer)
+                                 else value)
 
 
 def check_threshold(threshold: Any, name: str = "threshold") -> float:
@@ -525,26 +628,25 @@ UNSET: Any = _Unset()
 
 def random_state_of(random_state: Any, seed: Any, where: str) -> Any:
     """The random state a public function was given: ``random_state``, or the same thing
-    under its keyword alias ``seed`` (kept for good, no warning). Both given and different
-    is an error; the library's default ``random_state`` (0) yields to a ``seed``.
+    under its former name ``seed`` (deprecated: a :class:`MeasurelabDeprecationWarning`;
+    it goes in a future minor release). Both given and different is an error; the
+    library's default ``random_state`` (0) yields to a ``seed``.
 
     Parameters
     ----------
     random_state : the function's ``random_state`` argument (default
         :data:`DEFAULT_RANDOM_STATE`)
     seed : the function's ``seed`` argument (default :data:`UNSET`)
-    where : the function's name, for the message
+    where : the function's name, for the messages
 
     Examples
     --------
     >>> random_state_of(DEFAULT_RANDOM_STATE, UNSET, "evaluate")
     0
-    >>> random_state_of(DEFAULT_RANDOM_STATE, 7, "evaluate"), random_state_of(7, 7, "evaluate")
-    (7, 7)
     >>> random_state_of(3, 7, "evaluate")
     Traceback (most recent call last):
     ...
-    measurelab.exceptions.MeasurelabError: evaluate got random_state=3 and seed=7; seed is another name for random_state: give one of them
+    measurelab.exceptions.MeasurelabError: evaluate got random_state=3 and seed=7; seed is the former name of random_state: give random_state only
     """  # noqa: E501
     if seed is UNSET:
         return 0 if random_state is DEFAULT_RANDOM_STATE else \
@@ -552,10 +654,12 @@ def random_state_of(random_state: Any, seed: Any, where: str) -> Any:
     check_random_state(seed, "seed")
     if random_state is DEFAULT_RANDOM_STATE or random_state is seed or _same_int(random_state,
                                                                                  seed):
+        warnings.warn(f"{where}: seed= is deprecated (it goes in a future minor release); "
+                      "use random_state=", MeasurelabDeprecationWarning, stacklevel=3)
         return seed
     raise MeasurelabError(
         f"{where} got random_state={short_repr(random_state)} and seed={short_repr(seed)}; "
-        "seed is another name for random_state: give one of them"
+        "seed is the former name of random_state: give random_state only"
     )
 
 

@@ -210,21 +210,8 @@ def output_folder(path: Any, flag: str,
     ...
     measurelab.exceptions.MeasurelabError: --out is empty; give a folder such as out/run1
     """
-    text = os.fspath(path) if isinstance(path, str | os.PathLike) else None
-    if not isinstance(text, str) or not text.strip():
-        raise MeasurelabError(f"{flag} is empty; give a folder such as out/run1")
-    p = Path(text)
-    if p.exists() and not p.is_dir():
-        raise MeasurelabError(f"{flag} {quote(text)} {need}")
-    for parent in p.parents:
-        if parent.exists():
-            if not parent.is_dir():
-                raise MeasurelabError(f"{flag} {quote(text)}: {quote(str(parent))} is a file, "
-                                      "not a folder")
-            if not p.exists() and not os.access(parent, os.W_OK | os.X_OK):
-                raise MeasurelabError(f"{flag} {quote(text)}: the folder {quote(str(parent))} "
-                                      "is not writable")
-            break
-    if p.exists() and not os.access(p, os.W_OK | os.X_OK):
-        raise MeasurelabError(f"{flag} {quote(text)}: the folder is not writable")
-    return p
+    from measurelab._util.files import check_output_folder
+
+    if isinstance(path, str | os.PathLike) and isinstance(os.fspath(path), str):
+        return check_output_folder(path, flag, need)
+    raise MeasurelabError(f"{flag} is empty; give a folder such as out/run1")

@@ -243,11 +243,12 @@ def run(args: argparse.Namespace) -> int:
     if args.bayes and folds is not None:
         per_dataset, bayes = folds.bayes(rope, seed_value, higher)
     elif args.bayes:
-        bayes = res.bayes(rope=rope, seed=seed_value)
+        bayes = res.bayes(rope=rope, random_state=seed_value)
     if args.json:
         out = {"avg_ranks": {k: float(v) for k, v in res.avg_ranks.items()},
-               "friedman": {"chi2": res.friedman_chi2, "p": res.friedman_p},
-               "iman_davenport": {"F": res.iman_davenport_F, "p": res.iman_davenport_p},
+               "friedman": {"chi2": res.friedman.statistic, "p": res.friedman.pvalue},
+               "iman_davenport": {"F": res.iman_davenport.statistic,
+                                  "p": res.iman_davenport.pvalue},
                "alpha": res.alpha, "q_alpha": res.q_alpha, "cd": res.cd,
                "higher_is_better": res.higher_is_better, "direction": res.direction,
                "pairs": res.wdl.to_dict("records")}

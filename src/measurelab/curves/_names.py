@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from measurelab._util.validation import short_repr
-from measurelab.exceptions import MeasurelabError
+from measurelab._util.validation import model_names as _model_names
 
 
 def literal(text: Any) -> str:
@@ -25,8 +24,8 @@ def literal(text: Any) -> str:
 
 
 def model_names(keys: Any, what: str = "scores") -> list[str]:
-    """The names of the models (the keys of ``scores``) as text, refusing two keys that are
-    the same text (``1`` and ``'1'`` would draw one curve), naming both.
+    """The names of the models (the keys of ``scores``) as text: the library's one
+    :func:`measurelab.validation.model_names`, naming ``scores`` by default.
 
     Examples
     --------
@@ -35,13 +34,4 @@ def model_names(keys: Any, what: str = "scores") -> list[str]:
     ...
     measurelab.exceptions.MeasurelabError: scores: the names 1 and '1' are the same text '1'; give every model a distinct name
     """  # noqa: E501
-    keys = list(keys)
-    names = [str(k) for k in keys]
-    seen: dict[str, Any] = {}
-    for k, n in zip(keys, names, strict=True):
-        if n in seen:
-            raise MeasurelabError(f"{what}: the names {short_repr(seen[n])} and {short_repr(k)} "
-                                  f"are the same text {short_repr(n)}; give every model a "
-                                  "distinct name")
-        seen[n] = k
-    return names
+    return _model_names(keys, what)

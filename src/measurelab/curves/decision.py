@@ -8,8 +8,8 @@ and one cumulative sum gives every threshold. Beside Drummond & Holte's cost cur
 distribution and costs) it answers the question of a single decision maker with a risk
 threshold: is acting on this model better than acting on everyone or no one, here?
 
-Bands: :func:`plot_decision_curve` with ``band=0.95`` draws pointwise percentile bands from
-a bootstrap of the cases (every model sees the same resampled cases; jointly, as for a
+Bands: :func:`plot_decision_curve` with ``confidence_level=0.95`` draws pointwise percentile
+bands from a bootstrap of the cases (every model sees the same resampled cases; jointly, as for a
 random sample, or by class with ``stratify=True``), over a canonical order of the cases, so
 the same data in any row order gives the same band. A comparison draws the bands from its
 own replicates (:meth:`measurelab.inference.ClassifierComparison.plot_decision_curve`).
@@ -29,13 +29,15 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.validation import (
     UNSET,
     check_flag,
     check_int,
+    check_level,
+    make_rng,
     random_state_of,
     short_repr,
-    show,
 )
 from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
@@ -150,16 +152,10 @@ def _curve(table: ScoreTable, ts: np.ndarray) -> DecisionCurve:
                          np.zeros(ts.size), table.n_pos / table.total)
 
 
-def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
-    if isinstance(band, bool | np.bool_) or not isinstance(band, int | float | np.integer
-                                                            | np.floating):
-        raise MeasurelabTypeError(f"band={short_repr(band)} is not valid; expected a level "
-                                  "0 < band < 1, e.g. 0.95")
-    if not 0 < float(band) < 1:
-        raise MeasurelabError(f"band={show(band)} is not valid; expected a level 0 < band < 1, "
-                              "e.g. 0.95")
-    n_boot = check_int(n_boot, "n_boot", minimum=1, maximum=10**6)
-    return float(band), n_boot
+def _check_band(band: Any, n_boot: Any, name: str = "confidence_level"
+                ) -> tuple[float, int]:
+    return (check_level(band, name),
+            check_int(n_boot, "n_boot", minimum=1, maximum=10**6))
 
 
 def _models(y_true: Any, scores: Any, pos_label: Any, sample_weight: Any
@@ -198,7 +194,8 @@ def decision_curve_bands(
     scores: Mapping[str, Any] | Any,
     *,
     thresholds: Any = None,
-    band: float = 0.95,
+    confidence_level: float = 0.95,
+    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
     random_state: Any = 0,
     seed: Any = UNSET,
@@ -221,10 +218,10 @@ def decision_curve_bands(
     y_true, scores
         Labels and a dict ``name -> probabilities`` (or one vector).
     thresholds : threshold probabilities, optional (default 0.01, ..., 0.99)
-    band : float, default 0.95
-        Level of the pointwise percentile band.
+    confidence_level : float, default 0.95
+        Level of the pointwise percentile band (``band`` is its deprecated former name).
     n_boot : int, default 1000
-    random_state, seed : seed of the resampling (``seed`` is another name for it)
+    random_state, seed : seed of the resampling (``seed`` is its deprecated former name)
     stratify : bool, default False
     pos_label, sample_weight : as :func:`measurelab.evaluate`
     progress : bool, optional
@@ -244,11 +241,14 @@ def decision_curve_bands(
     >>> bool(np.all(m["lo"] <= m["net_benefit"])), bool(np.all(m["net_benefit"] <= m["hi"]))
     (True, True)
     """
-    level, n_boot = _check_band(band, n_boot)
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
+    band = renamed(confidence_level, band, "confidence_level", "band", "decision_curve_bands",
+                   0.95)
+    level, n_boot = _check_band(band, n_boot, name)
     stratify = check_flag(stratify, "stratify")
     if progress is not None:
         check_flag(progress, "progress")
-    rng = np.random.default_rng(random_state_of(random_state, seed, "decision_curve_bands"))
+    rng = make_rng(random_state_of(random_state, seed, "decision_curve_bands"))
     y, models, w = _models(y_true, scores, pos_label, sample_weight)
     ts = DEFAULT_THRESHOLDS.copy() if thresholds is None else check_thresholds(thresholds)
     if (len(models) + 1) * ts.size * n_boot > MAX_BAND_CELLS:
@@ -334,7 +334,8 @@ def plot_decision_curve(
     scores: Mapping[str, Any] | Any,
     *,
     thresholds: Any = None,
-    band: float | None = None,
+    confidence_level: float | None = None,
+    band: Any = NOT_GIVEN,
     n_boot: int = 500,
     random_state: Any = 0,
     seed: Any = UNSET,
@@ -355,8 +356,9 @@ def plot_decision_curve(
     y_true : array-like of shape (n,)
     scores : dict ``name -> probabilities`` (one curve per model), or one vector
     thresholds : threshold probabilities, optional (default 0.01, ..., 0.99)
-    band : float, optional
-        Draw each model's pointwise bootstrap band at this level (e.g. 0.95), from
+    confidence_level : float, optional
+        (``band`` is its deprecated former name.) Draw each model's pointwise bootstrap
+        band at this level (e.g. 0.95), from
         :func:`decision_curve_bands` with ``n_boot``, ``random_state`` (``seed``) and
         ``stratify``.
     standardized : bool, default False
@@ -379,21 +381,25 @@ def plot_decision_curve(
     --------
     >>> import matplotlib; matplotlib.use("Agg")
     >>> y = [0, 0, 1, 1, 0, 1, 0, 0]
-    >>> ax = plot_decision_curve(y, {"a": [.1, .3, .35, .8, .6, .2, .1, .4]}, band=0.9,
+    >>> ax = plot_decision_curve(y, {"a": [.1, .3, .35, .8, .6, .2, .1, .4]},
+    ...                          confidence_level=0.9,
     ...                          n_boot=100)
     >>> ax.get_legend_handles_labels()[1]
     ['a', 'treat all', 'treat none']
     """
     standardized = check_flag(standardized, "standardized")
     references = check_flag(references, "references")
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
+    band = renamed(confidence_level, band, "confidence_level", "band", "plot_decision_curve",
+                   None)
     if band is not None:
-        _check_band(band, n_boot)
+        _check_band(band, n_boot, name)
     y, models, w = _models(y_true, scores, pos_label, sample_weight)
     ts = DEFAULT_THRESHOLDS.copy() if thresholds is None else check_thresholds(thresholds)
     curves = {n: _curve(ScoreTable.from_arrays(y, s, w), ts) for n, s in models.items()}
     given = _given_bands(bands, list(models), ts.size)
     if band is not None and given is None:
-        b = decision_curve_bands(y, models, thresholds=ts, band=band, n_boot=n_boot,
+        b = decision_curve_bands(y, models, thresholds=ts, confidence_level=band, n_boot=n_boot,
                                  random_state=random_state, seed=seed, stratify=stratify,
                                  sample_weight=w, progress=progress)
         given = {n: (b["models"][n]["lo"], b["models"][n]["hi"]) for n in models}

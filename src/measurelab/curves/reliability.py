@@ -39,14 +39,16 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
     check_flag,
     check_int,
+    check_level,
+    make_rng,
     random_state_of,
     short_repr,
-    show,
 )
 from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
@@ -65,23 +67,14 @@ MAX_BAND_CELLS = 50_000_000
 
 
 def _generator(random_state: Any, seed: Any, where: str) -> np.random.Generator:
-    return np.random.default_rng(random_state_of(random_state, seed, where))
+    return make_rng(random_state_of(random_state, seed, where))
 
 
-def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
-    if isinstance(band, bool | np.bool_) or not isinstance(band, int | float | np.integer
-                                                            | np.floating):
-        raise MeasurelabTypeError(f"band={short_repr(band)} is not valid; expected a level "
-                                  "0 < band < 1, e.g. 0.9")
-    if not 0 < float(band) < 1:
-        raise MeasurelabError(f"band={show(band)} is not valid; expected a level 0 < band < 1, "
-                              "e.g. 0.9")
-    n_boot = check_int(n_boot, "n_boot")
+def _check_band(band: Any, n_boot: Any, name: str = "confidence_level"
+                ) -> tuple[float, int]:
     top = MAX_BAND_CELLS // MAX_BAND_POINTS
-    if not 1 <= n_boot <= top:
-        raise MeasurelabError(f"n_boot={n_boot} is not valid; expected a positive integer, at "
-                              f"most {top:,}")
-    return float(band), n_boot
+    return (check_level(band, name),
+            check_int(n_boot, "n_boot", minimum=1, maximum=top))
 
 
 #: the most draws one band may make (replicates × cases), checked before drawing
@@ -196,7 +189,8 @@ def reliability_diagram(
     y_true: Any,
     y_score: Any = None,
     *,
-    band: float = 0.9,
+    confidence_level: float = 0.9,
+    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
     random_state: Any = DEFAULT_RANDOM_STATE,
     seed: Any = UNSET,
@@ -214,7 +208,8 @@ def reliability_diagram(
     y_score : array-like of shape (n,), probabilities of the positive class in [0, 1]
     band : level of the consistency band (0.9: between the 5 % and 95 % quantiles)
     n_boot : replicates of the band's resampling
-    random_state : int, numpy Generator or None (fresh entropy); ``seed`` is another name
+    random_state : int, numpy Generator or None (fresh entropy); ``seed`` is its deprecated
+        former name
     pos_label : the positive class
     sample_weight : case weights, as in the rest of the library: each replicate of the band
         resamples the n cases and multiplies by their weights (so the band's width does not
@@ -233,7 +228,10 @@ def reliability_diagram(
     >>> rd[["x", "cep"]].values.tolist()
     [[0.1, 0.25], [0.2, 0.25], [0.3, 0.25], [0.4, 0.25], [0.5, 1.0], [0.9, 1.0]]
     """
-    band, n_boot = _check_band(band, n_boot)
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
+    band = renamed(confidence_level, band, "confidence_level", "band", "reliability_diagram",
+                   0.9)
+    band, n_boot = _check_band(band, n_boot, name)
     rng = _generator(random_state, seed, "reliability_diagram")
     return _diagram(_table(y_true, y_score, pos_label, sample_weight), band, n_boot, rng,
                     y_score, sample_weight)
@@ -243,7 +241,8 @@ def plot_reliability(
     y_true: Any,
     scores: Mapping[str, Any] | Any,
     *,
-    band: float | None = 0.9,
+    confidence_level: float | None = 0.9,
+    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
     random_state: Any = DEFAULT_RANDOM_STATE,
     seed: Any = UNSET,
@@ -253,7 +252,8 @@ def plot_reliability(
     hist: bool = True,
 ) -> Any:
     """CORP reliability diagrams of several models on one matplotlib Axes: each model's
-    recalibrated curve with its consistency band (shaded; ``band=None`` draws none), the
+    recalibrated curve with its consistency band (shaded; ``confidence_level=None`` draws
+    none; ``band`` is its deprecated former name), the
     diagonal, and the distribution of the predictions beneath (a histogram strip per
     model, on a hidden second axis). Returns the Axes.
 
@@ -264,10 +264,12 @@ def plot_reliability(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [0.25, 0.25, 0.25, 0.25, 1.0, 1.0]
     """
+    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
+    band = renamed(confidence_level, band, "confidence_level", "band", "plot_reliability", 0.9)
     if band is None:
         _check_band(0.9, n_boot)  # n_boot is checked even when no band uses it
     else:
-        band, n_boot = _check_band(band, n_boot)
+        band, n_boot = _check_band(band, n_boot, name)
     hist = check_flag(hist, "hist")
     rng = _generator(random_state, seed, "plot_reliability")
     if ax is not None and not hasattr(ax, "fill_between"):

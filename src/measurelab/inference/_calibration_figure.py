@@ -66,8 +66,9 @@ def diagrams(cmp: Any) -> dict[str, Any]:
     out = {}
     rng = np.random.default_rng(cmp.random_state)
     for name, y, s in zip(cmp.names, ys, ss, strict=True):
-        out[name] = reliability_diagram(y, s, band=level, n_boot=min(cmp.n_boot, 500),
-                                        random_state=rng, sample_weight=w)
+        out[name] = reliability_diagram(y, s, confidence_level=level,
+                                        n_boot=min(cmp.n_boot, 500), random_state=rng,
+                                        sample_weight=w)
     cmp._cache["reliability_panels"] = out
     return out
 

@@ -86,7 +86,7 @@ def plot(cmp: Any, *, n_boot: int | None = None, reliability: bool = True) -> An
         ax.set_prop_cycle(color=[_fig.colour(i) for i in range(len(cmp.names))])
         plot_reliability(cmp._y.astype(np.int8), dict(zip(cmp.names, cmp._scores,
                                                           strict=True)),
-                         band=level, n_boot=min(cmp.n_boot, 500),
+                         confidence_level=level, n_boot=min(cmp.n_boot, 500),
                          random_state=cmp.random_state, sample_weight=cmp._w, ax=ax)
         ax.set_title(f"reliability (CORP; {level:.0%} consistency bands)")  # the page's level
         ax.set_ylabel("observed frequency of positives")

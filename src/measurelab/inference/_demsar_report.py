@@ -27,9 +27,9 @@ def sentences(res: Any) -> list[str]:
     """
     ranks = ", ".join(f"{m} {v:.2f}" for m, v in res.avg_ranks.items())
     out = [f"Average ranks over {res.n_datasets} data sets (1 = best): {ranks}."]
-    p = res.friedman_p
+    p = res.friedman.pvalue
     differ = p < res.alpha
-    out.append(f"Friedman's test: χ²_F = {res.friedman_chi2:.3g}, p = {p:.3g} — "
+    out.append(f"Friedman's test: χ²_F = {res.friedman.statistic:.3g}, p = {p:.3g} — "
                + (f"the models' ranks differ (α = {res.alpha:g})." if differ else
                   f"no significant difference in rank (α = {res.alpha:g})."))
     names = list(res.avg_ranks.index)

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.figures import pyplot as pyplot  # the one figure helper
 from measurelab.curves.points import precision_recall_curve, roc_curve
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
@@ -47,20 +48,6 @@ def literal(text: Any) -> str:
     ``_`` kept visible by a zero-width space (a legend leaves such a label out)."""
     s = str(text).replace("$", r"\$")
     return "\u200b" + s if s.startswith("_") else s
-
-
-def pyplot() -> Any:
-    """matplotlib.pyplot, on the Agg backend when there is no display."""
-    import os
-
-    import matplotlib
-
-    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo") and \
-            not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
 # ------------------------------------------------------------------ forest plot

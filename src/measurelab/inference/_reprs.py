@@ -85,10 +85,10 @@ def demsar_repr(r: Any) -> str:
     b 1.75; Friedman p = 0.317 (not significant at alpha 0.05); Nemenyi CD = 0.98.
     """
     ranks = ", ".join(f"{m} {v:.3g}" for m, v in r.avg_ranks.items())
-    sig = "significant" if r.friedman_p < r.alpha else "not significant"
+    sig = "significant" if r.friedman.pvalue < r.alpha else "not significant"
     return (f"DemsarResult: {r.n_models} models over {r.n_datasets} data sets "
             f"({r.direction} is better); average ranks {ranks}; Friedman p = "
-            f"{p_text(r.friedman_p)} ({sig} at alpha {r.alpha:g}); Nemenyi CD = {r.cd:.3g}.")
+            f"{p_text(r.friedman.pvalue)} ({sig} at alpha {r.alpha:g}); Nemenyi CD = {r.cd:.3g}.")
 
 
 def unpaired_repr(u: Any) -> str:

@@ -43,6 +43,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from measurelab._util.results import NOT_GIVEN, ConfidenceInterval, no_interval, renamed
 from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
@@ -50,6 +51,7 @@ from measurelab._util.validation import (
     binarize,
     binary_score_vector,
     check_choice,
+    check_level,
     check_same_length,
     check_scores,
     check_weights,
@@ -192,6 +194,13 @@ class CalibrationTest(NamedTuple):
             return f"miscalibrated (p {shown})"
         return f"consistent with calibrated (p {shown})"
 
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Refused: the test compares a miscalibration measure with its distribution under
+        calibration and estimates no quantity to bound (the measure's own interval is
+        ``calibration_interval``)."""
+        no_interval("CalibrationTest", "a test of 'the model is calibrated' estimates no "
+                    "quantity to bound; take the calibration measure's interval instead")
+
 
 #: table cells (resamples × rows) drawn at once
 _CELLS = 1 << 22
@@ -327,13 +336,14 @@ def _statistic(m: Any, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> 
 
 
 def calibration_table(y: np.ndarray, scores: dict[str, np.ndarray], *,
-                      level: float = 0.95, n_resamples: int = 999,
+                      confidence_level: float = 0.95, n_resamples: int = 999,
                       sample_weight: Any = None,
-                      random_state: Any = DEFAULT_RANDOM_STATE) -> Any:
+                      random_state: Any = DEFAULT_RANDOM_STATE,
+                      level: Any = NOT_GIVEN) -> Any:
     """'Is it calibrated?' for several binary models scored on the same cases: per model
     the Brier miscalibration with its interval, the consistency-resampling test of
     calibration (its statistic, the unbiased ℓ2 error) and Spiegelhalter's test, and the
-    verdict at 1 − ``level``.
+    verdict at 1 − ``confidence_level`` (``level``: its deprecated former name).
 
     Columns: ``model, brier_mcb, lo, hi, pvalue, spiegelhalter_p, verdict``.
 
@@ -351,6 +361,8 @@ def calibration_table(y: np.ndarray, scores: dict[str, np.ndarray], *,
     """
     import pandas as pd
 
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "calibration_table", 0.95), "confidence_level")
     rows = []
     for name, s in scores.items():
         table = ScoreTable.from_arrays(np.asarray(y, dtype=bool), np.asarray(s, dtype=float),

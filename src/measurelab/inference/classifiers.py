@@ -41,6 +41,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.lazy import moved_face
+from measurelab._util.results import deprecated_attribute
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
@@ -100,7 +101,8 @@ class ClassifierComparison:
 
     @property
     def seed(self) -> Any:
-        """Another name for :attr:`random_state` (read-only)."""
+        """The deprecated former name of :attr:`random_state` (read-only)."""
+        deprecated_attribute(self, "seed", "random_state")
         return self.random_state
 
     def __repr__(self) -> str:
@@ -428,7 +430,7 @@ class ClassifierComparison:
             raise MeasurelabError("calibration() needs probabilities in [0, 1]; these "
                                   "scores are not")
         return calibration_table(self._y, dict(zip(self.names, self._scores, strict=True)),
-                                 level=self.level or 0.95, n_resamples=n_resamples,
+                                 confidence_level=self.level or 0.95, n_resamples=n_resamples,
                                  sample_weight=self._w, random_state=self.random_state)
 
     def plot_calibration(self) -> Any:

@@ -147,7 +147,7 @@ def compare_classifiers(
         negatives are resampled separately, for a design that fixed the class counts
         (a case–control sample, a test set built with a chosen balance).
     seed : int, numpy Generator or None, optional
-        Another name for ``random_state`` (give one of them).
+        The deprecated former name of ``random_state``.
     average : 'macro', 'weighted', 'micro' or None, default 'macro'
         k classes only (as in :func:`measurelab.evaluate`); None reports each per-class
         measure as rows ``measure[class]`` (e.g. ``f1[cat]``).

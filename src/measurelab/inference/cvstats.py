@@ -53,6 +53,13 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from measurelab._util.results import (
+    ConfidenceInterval,
+    check_se,
+    no_interval,
+    normal_interval,
+    t_interval,
+)
 from measurelab._util.validation import check_real, short_repr, show, warn_undefined
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level
@@ -82,6 +89,24 @@ class CVTestResult(NamedTuple):
     se: float
     method: str
 
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """The interval of ``estimate`` that the t statistic inverts, at any level
+        (``lo``, ``hi`` are the one at the level the test was run with). The combined F
+        inverts a quadratic in all ten differences, which the result does not keep: run
+        :func:`combined_f_5x2cv` with ``ci=`` the level instead.
+
+        Examples
+        --------
+        >>> r = corrected_t([0.03, 0.02, 0.04, 0.03, 0.01], test_train_ratio=1 / 4)
+        >>> [round(v, 4) for v in r.confidence_interval(0.95)]
+        [0.0048, 0.0472]
+        """
+        if self.method == "5x2cv-combined-F":
+            no_interval("CVTestResult", "the combined F's interval needs the ten differences; "
+                        "call combined_f_5x2cv(diffs, ci=confidence_level)")
+        return t_interval(self.estimate, check_se(self.se, "CVTestResult"), self.df,
+                          confidence_level)
+
 
 class NestedCVResult(NamedTuple):
     """A nested cross-validation interval (:func:`nested_cv_interval`).
@@ -106,6 +131,26 @@ class NestedCVResult(NamedTuple):
     naive_hi: float
     mse: float
     method: str = "nested-cv"
+
+    @property
+    def statistic(self) -> float:
+        """The normal statistic ``estimate / se`` whose two-sided p is ``pvalue`` (with ``se``
+        0: ±inf, or 0 when the estimate is 0 too)."""
+        if self.se > 0:
+            return self.estimate / self.se
+        return 0.0 if self.estimate == 0 else math.copysign(math.inf, self.estimate)
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """``estimate ± z · se`` at any level (``lo``, ``hi``: the level it was run with).
+
+        Examples
+        --------
+        >>> r = NestedCVResult(0.1, 0.0, 0.2, 0.05, 0.05, 1.0, 0.0, 0.1, 0.0, 0.2, 0.0)
+        >>> [round(v, 4) for v in r.confidence_interval(0.9)]
+        [0.0178, 0.1822]
+        """
+        return normal_interval(self.estimate, check_se(self.se, "NestedCVResult"),
+                               confidence_level)
 
 
 def _values(v: Any, name: str, ndim: int) -> np.ndarray:
@@ -160,7 +205,7 @@ def corrected_t(values: Any, *, test_train_ratio: float, ci: float = 0.95) -> CV
     """
     from measurelab.inference.significance import paired_ttest
 
-    level = check_level(ci)
+    level = check_level(ci, "ci")
     ratio = check_real(test_train_ratio, "test_train_ratio", low=0.0, low_open=True)
     d = _values(values, "values", 1)
     r = paired_ttest(d, np.zeros_like(d), corrected=True, test_train_ratio=ratio)
@@ -213,7 +258,7 @@ def paired_t_5x2cv(diffs: Any, *, ci: float = 0.95) -> CVTestResult:
     """
     from scipy import stats
 
-    level = check_level(ci)
+    level = check_level(ci, "ci")
     p, ss = _five_by_two(diffs)
     first = float(p[0, 0])
     if ss == 0.0:
@@ -257,7 +302,7 @@ def combined_f_5x2cv(diffs: Any, *, ci: float = 0.95) -> CVTestResult:
     """
     from scipy import stats
 
-    level = check_level(ci)
+    level = check_level(ci, "ci")
     p, ss = _five_by_two(diffs)
     mean = float(p.mean())
     if ss == 0.0:
@@ -335,7 +380,7 @@ def nested_cv_interval(outer: Any, inner: Any, folds: Any, *, ci: float = 0.95
     """
     from scipy import stats
 
-    level = check_level(ci)
+    level = check_level(ci, "ci")
     o = _values(outer, "outer", 2)
     e = _values(inner, "inner", 3)
     f = _values(folds, "folds", 2)

@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import check_level
@@ -130,7 +131,7 @@ def _at_least(s: np.ndarray, w: np.ndarray, ts: np.ndarray) -> np.ndarray:
 
 def net_benefit_interval(
     y: Any, p: Any, thresholds: Any, *, sample_weight: Any = None, stratify: bool = False,
-    level: float = 0.95,
+    confidence_level: float = 0.95, level: Any = NOT_GIVEN,
 ) -> dict[str, np.ndarray]:
     """The adjusted Wald interval of one strategy's net benefit at each threshold: NB is a
     mean of per-case contributions (+1 for a treated positive, −t/(1 − t) for a treated
@@ -147,7 +148,8 @@ def net_benefit_interval(
     y : labels (bool, positive True)
     p : the strategy's probabilities, or 'treat all'
     thresholds : threshold probabilities in [0, 1)
-    sample_weight, stratify, level : as :func:`net_benefit_difference_interval`
+    sample_weight, stratify, confidence_level : as :func:`net_benefit_difference_interval`
+    level : the deprecated former name of ``confidence_level``
 
     Returns
     -------
@@ -193,13 +195,15 @@ def net_benefit_interval(
         m2 = (t1 + odds * odds * t0 + 0.5 * mw * (1.0 + odds * odds)) / den
         var = np.maximum(m2 - center * center, 0.0) * (w21 + w20) / (total * total)
     se = np.sqrt(var)
-    z = float(ndtri(0.5 + check_level(level, "level") / 2.0))
+    level = renamed(confidence_level, level, "confidence_level", "level",
+                    "net_benefit_interval", 0.95)
+    z = float(ndtri(0.5 + check_level(level, "confidence_level") / 2.0))
     return {"center": center, "se": se, "lo": center - z * se, "hi": center + z * se}
 
 
 def net_benefit_difference_interval(
     y: Any, a: Any, b: Any, thresholds: Any, *, sample_weight: Any = None,
-    stratify: bool = False, level: float = 0.95,
+    stratify: bool = False, confidence_level: float = 0.95, level: Any = NOT_GIVEN,
 ) -> dict[str, np.ndarray]:
     """The adjusted Wald interval of a paired difference of net benefits, NB_a(t) − NB_b(t),
     at each threshold: the difference is a mean of per-case contributions (+1 for a
@@ -218,7 +222,8 @@ def net_benefit_difference_interval(
     thresholds : threshold probabilities in [0, 1)
     sample_weight : case weights, optional (the variance then uses Kish's effective size)
     stratify : the class counts are fixed by design: the variance within each class
-    level : confidence level
+    confidence_level : float, default 0.95
+    level : the deprecated former name of ``confidence_level``
 
     Returns
     -------
@@ -287,7 +292,9 @@ def net_benefit_difference_interval(
         n_eff = total * total / (parts[0][1] + parts[1][1])
         var = np.maximum(m2 - center * center, 0.0) / n_eff
     se = np.sqrt(var)
-    z = float(ndtri(0.5 + check_level(level, "level") / 2.0))
+    level = renamed(confidence_level, level, "confidence_level", "level",
+                    "net_benefit_difference_interval", 0.95)
+    z = float(ndtri(0.5 + check_level(level, "confidence_level") / 2.0))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(se > 0, 2.0 * ndtr(-np.abs(center) / se), np.where(center == 0, 1.0, 0.0))
     return {"center": center, "se": se, "lo": center - z * se, "hi": center + z * se,
@@ -377,7 +384,7 @@ class NetBenefitComparison:
         for a in range(k + (1 if self.references else 0)):
             r = net_benefit_interval(self._y, ALL if a == k else self._scores[a], at,
                                      sample_weight=self._w, stratify=self._stratify,
-                                     level=self.level)
+                                     confidence_level=self.level)
             for j, t in enumerate(at):
                 rows.append({"model": self._label(a), "threshold": float(t),
                              "net_benefit": float(self._vals[a, cols][j]),
@@ -390,7 +397,7 @@ class NetBenefitComparison:
         other: Any = ALL if b == k else NONE if b is None else self._scores[b]
         return net_benefit_difference_interval(self._y, self._scores[a], other, ts,
                                                sample_weight=self._w,
-                                               stratify=self._stratify, level=self.level)
+                                               stratify=self._stratify, confidence_level=self.level)
 
     def _difference_rows(self, cols: slice) -> list[dict[str, Any]]:
         at = self._ts[cols]

@@ -34,9 +34,12 @@ Examples
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
+from measurelab._util.results import NOT_GIVEN, renamed
+from measurelab._util.results import ZTestResult as ZTestResult  # public
 from measurelab._util.validation import check_int, warn_undefined
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import Interval, _z, check_level
@@ -121,7 +124,8 @@ def _logit_interval(auc: float, se: float, z: float) -> tuple[float, float]:
     return float(expit(centre - half)), float(expit(centre + half))
 
 
-def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit") -> Interval:
+def delong_interval(table: ScoreTable, confidence_level: float = 0.95, scale: str = "logit", *,
+                    level: Any = NOT_GIVEN) -> Interval:
     """The AUC of one model with DeLong's standard error and interval.
 
     Var(AUC) = S10/n₁ + S01/n₀, with S10 and S01 the sample variances (ddof 1) of the
@@ -132,8 +136,8 @@ def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit"
     ----------
     table : ScoreTable
         The model's scores with the (weighted) positives and negatives at each.
-    level : float, default 0.95
-        Confidence level in (0, 1).
+    confidence_level : float, default 0.95
+        Confidence level in (0, 1) (``level``: its deprecated former name).
     scale : {"logit", "wald"}, default "logit"
         ``"logit"``: logit(AUC) ± z·SE/(AUC(1−AUC)), back-transformed, so the interval stays
         inside [0, 1]. ``"wald"``: AUC ± z·SE clipped to [0, 1] (pROC's convention).
@@ -164,7 +168,8 @@ def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit"
     >>> "perfect separation" in str(w[0].message)
     True
     """
-    level = check_level(level, "level")
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "delong_interval", 0.95), "confidence_level")
     if scale not in SCALES:
         raise MeasurelabError(f"scale must be one of {SCALES}, got {scale!r}")
     method = "delong-logit" if scale == "logit" else "delong"
@@ -188,7 +193,8 @@ def delong_interval(table: ScoreTable, level: float = 0.95, scale: str = "logit"
     return Interval(auc, lo, hi, method, se)
 
 
-def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.95) -> dict:
+def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, confidence_level: float = 0.95,
+                    *, level: Any = NOT_GIVEN) -> dict:
     """DeLong's test of AUC_a − AUC_b for two models on two different test sets.
 
     As pROC's ``roc.test(paired = FALSE)``: D = (AUC_a − AUC_b)/√(V_a + V_b) with V each
@@ -201,8 +207,9 @@ def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.9
     ----------
     table_a, table_b : ScoreTable
         The two models' score tables, each on its own test set.
-    level : float, default 0.95
-        Confidence level of the interval of the difference.
+    confidence_level : float, default 0.95
+        Confidence level of the interval of the difference (``level``: its deprecated former
+        name).
 
     Returns
     -------
@@ -224,7 +231,8 @@ def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, level: float = 0.9
     """
     from scipy.stats import t as student_t
 
-    level = check_level(level, "level")
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "delong_unpaired", 0.95), "confidence_level")
     auc_a, var_a, why_a = _auc_variance(table_a)
     auc_b, var_b, why_b = _auc_variance(table_b)
     diff = auc_a - auc_b
@@ -309,8 +317,10 @@ def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
 
 
 def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
-                  level: float = 0.95) -> tuple[float, float, float, float, float, float]:
-    """DeLong's paired test of AUC_a − AUC_b: (diff, lo, hi, se, z, p), two-sided.
+                  confidence_level: float = 0.95, *, level: Any = NOT_GIVEN
+                  ) -> ZTestResult:
+    """DeLong's paired test of AUC_a − AUC_b, two-sided: a :class:`ZTestResult`
+    ``(diff, lo, hi, se, statistic, pvalue)`` (it unpacks as the former 6-tuple).
 
     Examples
     --------
@@ -327,16 +337,16 @@ def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
                               f"{auc.shape} and {cov.shape}")
     a = check_int(a, "a", minimum=0, maximum=m - 1)
     b = check_int(b, "b", minimum=0, maximum=m - 1)
-    level = check_level(level, "level")
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "delong_paired", 0.95), "confidence_level")
     diff = float(auc[a] - auc[b])
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     if not math.isfinite(var) or var < 0:
-        return (diff, math.nan, math.nan, math.nan, math.nan, math.nan)
+        return ZTestResult(diff, math.nan, math.nan, math.nan, math.nan, math.nan)
     return _z_test(diff, var, level)
 
 
-def _z_test(diff: float, var: float, level: float
-            ) -> tuple[float, float, float, float, float, float]:
+def _z_test(diff: float, var: float, level: float) -> ZTestResult:
     """(diff, lo, hi, se, z, p) of a two-sided z-test with the interval on the same
     standard error; a zero variance gives z = 0, p = 1 for a zero difference, else ±inf, 0
     (the interval is then [diff, diff])."""
@@ -346,11 +356,11 @@ def _z_test(diff: float, var: float, level: float
     if se == 0:
         p = 1.0 if diff == 0 else 0.0
         z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
-        return (diff, diff, diff, 0.0, z, p)
+        return ZTestResult(diff, diff, diff, 0.0, z, p)
     z = diff / se
     p = float(2.0 * norm.sf(abs(z)))
     zc = _z(level)
-    return (diff, diff - zc * se, diff + zc * se, se, z, p)
+    return ZTestResult(diff, diff - zc * se, diff + zc * se, se, z, p)
 
 
 def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray
@@ -382,9 +392,9 @@ def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.nd
 
 
 def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
-                             level: float = 0.95
-                             ) -> tuple[float, float, float, float, float, float]:
-    """DeLong's paired test of AUC_a − AUC_b from the placements: (diff, lo, hi, se, z, p).
+                             level: float = 0.95) -> ZTestResult:
+    """DeLong's paired test of AUC_a − AUC_b from the placements: a :class:`ZTestResult`
+    ``(diff, lo, hi, se, statistic, pvalue)``.
 
     Var(A − B) = Var(V10_a − V10_b)/n₁ + Var(V01_a − V01_b)/n₀ (the same as
     Var A + Var B − 2 Cov(A, B), computed from the differences so that models ranking the
@@ -396,13 +406,13 @@ def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
     --------
     >>> p10 = np.array([[0.5, 1.0, 1.0], [0.5, 1.0, 1.0]])
     >>> p01 = np.array([[0.0, 1 / 3], [0.0, 1 / 3]])
-    >>> delong_paired_placements(p10, p01, 0, 1)
+    >>> tuple(delong_paired_placements(p10, p01, 0, 1))
     (0.0, 0.0, 0.0, 0.0, 0.0, 1.0)
     """
     n1, n0 = p10.shape[1], p01.shape[1]
     if n1 < 2 or n0 < 2:
         nan = math.nan
-        return (nan, nan, nan, nan, nan, nan)
+        return ZTestResult(nan, nan, nan, nan, nan, nan)
     d10 = p10[a] - p10[b]
     d01 = p01[a] - p01[b]
     var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)

@@ -41,10 +41,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
+from measurelab._util.results import (
+    ConfidenceInterval,
+    deprecated_attribute,
+    no_interval,
+)
 from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
@@ -104,6 +109,31 @@ def _check_k_alpha(k: Any, alpha: Any) -> tuple[int, float]:
     return k, check_level(alpha, "alpha")
 
 
+class RankTestResult(NamedTuple):
+    """An omnibus test on the ranks of k models over N data sets (Friedman's, or Iman and
+    Davenport's): the ``statistic``, its ``pvalue``, the degrees of freedom ``df`` and the
+    ``method``.
+
+    Examples
+    --------
+    >>> r = RankTestResult(9.28, 0.0257, 3, "friedman")
+    >>> r.statistic, r.pvalue
+    (9.28, 0.0257)
+    """
+
+    statistic: float
+    pvalue: float
+    df: Any
+    method: str
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Refused: the test is of "all k models rank alike" and estimates no single
+        quantity to bound (the pairs' differences are in ``wdl`` and the critical
+        difference)."""
+        no_interval("RankTestResult", "a test that k models rank alike estimates no single "
+                    "quantity to bound")
+
+
 @dataclass(frozen=True)
 class DemsarResult:
     """The outcome of :func:`demsar`.
@@ -116,11 +146,14 @@ class DemsarResult:
         Rank of each model on each data set (1 = best, ties averaged).
     avg_ranks : Series
         Average rank of each model over the data sets (1 = best), sorted best first.
-    friedman_chi2, friedman_p : float
-        Friedman's statistic χ²_F and its p-value (χ² with k − 1 degrees of freedom).
-    iman_davenport_F, iman_davenport_p : float
-        Iman & Davenport's F_F and its p-value (F with k − 1 and (k − 1)(N − 1) df);
-        NaN when χ²_F reaches its maximum N(k − 1) (every data set ranks alike).
+    friedman : RankTestResult
+        Friedman's test: ``.statistic`` χ²_F, ``.pvalue`` (χ² with ``.df`` = k − 1
+        degrees of freedom).
+    iman_davenport : RankTestResult
+        Iman & Davenport's test: ``.statistic`` F_F, ``.pvalue`` (F with ``.df`` =
+        (k − 1, (k − 1)(N − 1))); NaN when χ²_F reaches its maximum N(k − 1) (every data
+        set ranks alike). The former ``friedman_chi2``, ``friedman_p``,
+        ``iman_davenport_F`` and ``iman_davenport_p`` still answer (deprecated).
     alpha, q_alpha, cd : float
         Level of the post-hoc test, the Nemenyi critical value and the critical difference.
     wdl : DataFrame
@@ -134,10 +167,8 @@ class DemsarResult:
     table: Any
     ranks: Any
     avg_ranks: Any
-    friedman_chi2: float
-    friedman_p: float
-    iman_davenport_F: float
-    iman_davenport_p: float
+    friedman: RankTestResult
+    iman_davenport: RankTestResult
     alpha: float
     q_alpha: float
     cd: float
@@ -145,6 +176,30 @@ class DemsarResult:
     tie_correction: bool
     wdl: Any = field(repr=False)
     measure: Any = field(default=None, repr=False)
+
+    @property
+    def friedman_chi2(self) -> float:
+        """Deprecated: ``friedman.statistic``."""
+        deprecated_attribute(self, "friedman_chi2", "friedman.statistic")
+        return self.friedman.statistic
+
+    @property
+    def friedman_p(self) -> float:
+        """Deprecated: ``friedman.pvalue``."""
+        deprecated_attribute(self, "friedman_p", "friedman.pvalue")
+        return self.friedman.pvalue
+
+    @property
+    def iman_davenport_F(self) -> float:
+        """Deprecated: ``iman_davenport.statistic``."""
+        deprecated_attribute(self, "iman_davenport_F", "iman_davenport.statistic")
+        return self.iman_davenport.statistic
+
+    @property
+    def iman_davenport_p(self) -> float:
+        """Deprecated: ``iman_davenport.pvalue``."""
+        deprecated_attribute(self, "iman_davenport_p", "iman_davenport.pvalue")
+        return self.iman_davenport.pvalue
 
     @property
     def direction(self) -> str:
@@ -209,8 +264,9 @@ class DemsarResult:
         threshold : float, default 0.95
             The probability a verdict needs.
         prior, n_samples, random_state, seed
-            As :func:`~measurelab.inference.bayes.bayes_compare` (``seed`` is another name
-            for ``random_state``); one generator seeded once draws for every pair in turn.
+            As :func:`~measurelab.inference.bayes.bayes_compare` (``seed`` is the deprecated
+            former name of ``random_state``); one generator seeded once draws for every pair
+            in turn.
 
         Returns
         -------
@@ -286,9 +342,9 @@ class DemsarResult:
         lines += [f"| {m} | {v:.3f} |" for m, v in self.avg_ranks.items()]
         lines += [
             "",
-            f"Friedman χ²_F = {self.friedman_chi2:.3f} (p = {self.friedman_p:.4g}); "
-            f"Iman–Davenport F_F = {self.iman_davenport_F:.3f} "
-            f"(p = {self.iman_davenport_p:.4g}).",
+            f"Friedman χ²_F = {self.friedman.statistic:.3f} (p = {self.friedman.pvalue:.4g}); "
+            f"Iman–Davenport F_F = {self.iman_davenport.statistic:.3f} "
+            f"(p = {self.iman_davenport.pvalue:.4g}).",
             f"Nemenyi CD at α = {self.alpha:g}: {self.cd:.3f} (q_α = {self.q_alpha:.3f}).",
         ]
         groups = self.groups()
@@ -524,10 +580,9 @@ def demsar(
         table=df,
         ranks=ranks_df,
         avg_ranks=avg_s,
-        friedman_chi2=float(chi2),
-        friedman_p=friedman_p,
-        iman_davenport_F=float(f_f),
-        iman_davenport_p=id_p,
+        friedman=RankTestResult(float(chi2), friedman_p, k - 1, "friedman"),
+        iman_davenport=RankTestResult(float(f_f), id_p, (k - 1, (k - 1) * (n - 1)),
+                                      "iman-davenport"),
         alpha=float(alpha),
         q_alpha=q,
         cd=float(cd),

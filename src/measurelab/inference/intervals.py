@@ -31,6 +31,9 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.lazy import moved_face
+from measurelab._util.results import NOT_GIVEN, renamed
+from measurelab._util.results import ConfidenceInterval as ConfidenceInterval  # public
+from measurelab._util.results import ZTestResult as ZTestResult  # public
 from measurelab._util.threads import check_n_jobs
 from measurelab._util.validation import (
     check_choice,
@@ -62,23 +65,26 @@ BOOTSTRAP_METHODS = tuple(n for n in forceable_names() if get(n).replicates)
 CI_METHODS = forceable_names()
 
 # ----------------------------------------------------------------- proportions
-def proportion_interval(k: float, n: float, level: float = 0.95,
-                        method: str = "wilson") -> tuple[float, float]:
+def proportion_interval(k: float, n: float, confidence_level: float = 0.95,
+                        method: str = "wilson", *, level: Any = NOT_GIVEN
+                        ) -> ConfidenceInterval:
     """Wilson score (default), Clopper–Pearson or another registered proportion method's
     interval of the proportion k/n.
 
-    Counts must be whole numbers; n = 0 gives (nan, nan).
+    Counts must be whole numbers; n = 0 gives (nan, nan). Returns a
+    :class:`ConfidenceInterval` ``(low, high)``, which unpacks as ``lo, hi``.
 
     Examples
     --------
     >>> [round(x, 4) for x in proportion_interval(8, 10, 0.95, "clopper-pearson")]
     [0.4439, 0.9748]
     """
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "proportion_interval", 0.95), "confidence_level")
     k = check_real(k, "k", low=0.0)
     n = check_real(n, "n", low=0.0)
-    level = check_level(level, "level")
     method = check_choice(method, "method", PROPORTION_METHODS)
-    return counts_interval(k, n, level, method)
+    return ConfidenceInterval(*counts_interval(k, n, level, method))
 
 
 # ------------------------------------------------------------ McNemar and Holm
@@ -116,7 +122,8 @@ def _discordant(b: Any, c: Any, *n_cases: Any) -> tuple[int, ...]:
     return b, c, n
 
 
-def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
+def mcnemar_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
+                     level: Any = NOT_GIVEN) -> ConfidenceInterval:
     """Exact conditional interval of acc_A − acc_B = (b − c)/n from the discordant counts
     (b: A right and B wrong; c: the reverse), consistent with :func:`mcnemar_exact`.
 
@@ -129,18 +136,20 @@ def mcnemar_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float
     >>> [round(x, 4) for x in mcnemar_interval(12, 3, 100)]
     [0.0057, 0.137]
     >>> mcnemar_interval(0, 0, 50)
-    (0.0, 0.0)
+    ConfidenceInterval(low=0.0, high=0.0)
     """
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "mcnemar_interval", 0.95), "confidence_level")
     b, c, n = _discordant(b, c, n)
-    level = check_level(level, "level")
     d = b + c
     if d == 0 or n <= 0:
-        return (0.0, 0.0)
+        return ConfidenceInterval(0.0, 0.0)
     lo, hi = proportion_interval(b, d, level, "clopper-pearson")
-    return (d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
+    return ConfidenceInterval(d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
 
 
-def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, float]:
+def tango_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
+                   level: Any = NOT_GIVEN) -> ConfidenceInterval:
     """Tango's score interval of acc_A − acc_B from paired decisions (Tango 1998, Stat Med
     17:891): unconditional, so it keeps its level when one model wins almost every
     disagreement (the conditional interval's coverage falls to 0.6 there).
@@ -166,7 +175,9 @@ def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, 
     b, c, n = _discordant(b, c, n)
     if n == 0:
         raise MeasurelabError("tango_interval needs n >= 1 cases, got n=0")
-    z = float(norm.ppf(0.5 + check_level(level, "level") / 2.0))
+    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
+                                "tango_interval", 0.95), "confidence_level")
+    z = float(norm.ppf(0.5 + level / 2.0))
 
     def score(d: float) -> float:
         big_b = b + c - d * (2 * n - b + c)
@@ -184,7 +195,7 @@ def tango_interval(b: int, c: int, n: int, level: float = 0.95) -> tuple[float, 
                                                     xtol=1e-14)
     hi = 1.0 if score(1.0 - eps) >= -z else brentq(lambda d: score(d) + z, est, 1.0 - eps,
                                                    xtol=1e-14)
-    return (float(lo), float(hi))
+    return ConfidenceInterval(float(lo), float(hi))
 
 
 def holm(pvalues: Any) -> np.ndarray:
@@ -249,7 +260,7 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
     >>> check_run_options(0.95, 2000, 1, False, None)
     (0.95, 2000, 1, False)
     """
-    level = None if ci is None else check_level(ci)
+    level = None if ci is None else check_level(ci, "ci")
     n_boot = _boot.check_n_boot(n_boot, minimum=1 if ci is None else _boot.MIN_BOOT)
     n_jobs = check_n_jobs(n_jobs)
     stratify = check_flag(stratify, "stratify")

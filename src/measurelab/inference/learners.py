@@ -148,7 +148,7 @@ def compare_learners(
         through joblib's Dask backend, with the same results as locally.
     progress : bool, optional
         A progress bar of the fits (default: on a terminal or a periodic line in a log).
-    seed : another name for ``random_state``.
+    seed : the deprecated former name of ``random_state``.
 
     Returns
     -------
@@ -178,7 +178,7 @@ def compare_learners(
     """
     names, ests = _check_estimators(estimators)
     method = _check_method(method)
-    level = check_level(ci)
+    level = check_level(ci, "ci")
     n_jobs = check_n_jobs(n_jobs)
     rs = random_state_of(random_state, seed, "compare_learners")
     from measurelab.inference.intervals import check_progress

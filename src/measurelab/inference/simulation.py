@@ -120,7 +120,7 @@ def simulate_power(
         Bootstrap replicates of each simulated comparison (where a bootstrap is used).
     reference : float, optional
         One model: the value of the null hypothesis (default 0.5 for AUC).
-    random_state, seed : seed of the simulation (``seed`` is another name for it)
+    random_state, seed : seed of the simulation (``seed`` is its deprecated former name)
     progress : bool, optional
         A progress bar (default: on a terminal, after two seconds).
 

@@ -655,11 +655,9 @@ class StructuredComparison:
         >>> len(r.plot_groups().axes)
         1
         """
-        import matplotlib
+        from measurelab._util.figures import pyplot
 
-        matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
-
+        plt = pyplot()
         t = self.by_group()
         ms = measures or list(dict.fromkeys(t["measure"]))[:6]
         fig, axes = plt.subplots(1, len(ms), figsize=(3.2 * len(ms) + 1.5,

@@ -97,7 +97,7 @@ def compare_unpaired(
     threshold, pos_label, inclusive, stratify, progress, n_jobs
         As :func:`~measurelab.compare_classifiers`.
     seed : int, numpy Generator or None, optional
-        Another name for ``random_state`` (give one of them).
+        The deprecated former name of ``random_state``.
     groups_a, groups_b : array-like, optional
         A cluster id per case of each test set (give both): each test set's bootstrap
         resamples its clusters and AUC's unpaired test sums the two clustered DeLong
@@ -111,7 +111,7 @@ def compare_unpaired(
         DeLong's unpaired test; NaN for bootstrap rows) — ``z`` is pROC's D.
     """
     random_state = random_state_of(random_state, seed, "compare_unpaired")
-    level = iv.check_level(ci)
+    level = iv.check_level(ci, "ci")
     n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     check_flag(stratify, "stratify")
     if (not isinstance(names, tuple | list) or len(names) != 2

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
-from measurelab.lab._checks import check_flag, check_real
+from measurelab.validation import check_flag, check_real
 
 #: value of an active one-hot indicator: two different nominal values lie at distance 1
 ONEHOT_VALUE = 1.0 / math.sqrt(2.0)

@@ -10,18 +10,7 @@ from typing import Any
 
 import numpy as np
 
-
-def _pyplot() -> Any:
-    import os
-
-    import matplotlib
-
-    if matplotlib.get_backend().lower() not in ("agg", "pdf", "svg", "ps", "cairo") and \
-            not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    return plt
+from measurelab._util.figures import pyplot as _pyplot  # the one figure helper
 
 
 def arrow(m: Any) -> str:

@@ -405,7 +405,7 @@ def jackknife_ci(
     of the delete-a-group jackknife (objects split at random into ``groups`` groups; C and D
     recomputed without each group). Pairs share objects, so the pairs are not independent;
     the jackknife over objects accounts for that. ``random_state`` (an int, default 0)
-    seeds the split into groups; ``seed`` is another name for it.
+    seeds the split into groups; ``seed`` is its deprecated former name.
 
     Examples
     --------
@@ -459,7 +459,7 @@ def compare_on_ranked_lists(
 ) -> ConsistencyResult:
     """C and D of f vs g over ranked lists: all of them (enumerated, or by the generating
     function with ``exact=True`` for AUC vs acc), or a random sample of ``sample`` lists
-    drawn with ``random_state`` (an int, default 0; ``seed`` is another name for it).
+    drawn with ``random_state`` (an int, default 0; ``seed`` is its deprecated former name).
 
     Examples
     --------

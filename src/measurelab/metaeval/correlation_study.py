@@ -114,8 +114,8 @@ def repeated_correlations(
     times with independent seeded generators; one row per run, one column per measure:
     the correlation of that measure with the reference.
 
-    The generators are spawned from ``random_state`` (an int, default 0; ``seed`` is
-    another name for it).
+    The generators are spawned from ``random_state`` (an int, default 0; ``seed`` is its
+    deprecated former name).
 
     Examples
     --------

@@ -153,7 +153,7 @@ def _ranked_stats(labels: np.ndarray, cutoff: int) -> BinaryStats:
 class SampledRankedLists(_RankedListDomain):
     """A seeded uniform random sample (with replacement) of ranked lists.
 
-    ``random_state`` (an int, default 0) seeds the sample; ``seed`` is another name for it.
+    ``random_state`` (an int, default 0) seeds the sample; ``seed`` is its deprecated former name.
 
     Examples
     --------
@@ -325,7 +325,7 @@ def perturbed_lists(
     ``size`` perturbed lists q_i ~ U[max(0, p_i − ε), min(1, p_i + ε)].
 
     Returns ``(p, y_true, Q)`` with ``Q`` of shape (size, n). ``random_state`` (an int or
-    a numpy Generator, used as is) draws the perturbations; ``seed`` is another name for it.
+    a numpy Generator, used as is) draws the perturbations; ``seed`` is its deprecated former name.
 
     Examples
     --------

@@ -216,7 +216,7 @@ def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *,
     """Metric MDS of a dissimilarity matrix: coordinates and Kruskal stress-1.
 
     scikit-learn's SMACOF, started from :func:`classical_mds` so the result is
-    deterministic; ``random_state`` (an int, default 0; ``seed`` is another name for it) is
+    deterministic; ``random_state`` (an int, default 0; ``seed`` is its deprecated former name) is
     handed to scikit-learn's ``MDS``.
 
     Examples
@@ -247,7 +247,7 @@ def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *,
 def stress_curve(D: pd.DataFrame | np.ndarray, max_dim: int = 6, *,
                  random_state: int = DEFAULT_RANDOM_STATE, seed: Any = UNSET) -> pd.Series:
     """Kruskal stress of MDS in 1 … ``max_dim`` dimensions (the paper's Figure 2);
-    ``random_state`` as :func:`mds` (``seed`` is another name for it).
+    ``random_state`` as :func:`mds` (``seed`` is its deprecated former name).
 
     Examples
     --------

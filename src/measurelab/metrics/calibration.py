@@ -20,6 +20,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from measurelab._util.results import ConfidenceInterval, deprecated_attribute, no_interval
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.calibration.corp import SCORES, decomposition
 from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value, spiegelhalter_z
@@ -54,14 +55,36 @@ class ScoreDecomposition:
 
 @dataclass(frozen=True)
 class SpiegelhalterTest:
-    """Spiegelhalter's z and its two-sided normal p-value."""
+    """Spiegelhalter's z (``statistic``) and its two-sided normal ``pvalue``.
 
-    z: float
-    p_value: float
+    ``z`` and ``p_value`` are the former names (deprecated; they go in a future minor
+    release); :meth:`to_dict` keeps the keys ``z`` and ``p_value`` (a file format).
+    """
+
+    statistic: float
+    pvalue: float
+
+    @property
+    def z(self) -> float:
+        """Deprecated name of :attr:`statistic`."""
+        deprecated_attribute(self, "z", "statistic")
+        return self.statistic
+
+    @property
+    def p_value(self) -> float:
+        """Deprecated name of :attr:`pvalue`."""
+        deprecated_attribute(self, "p_value", "pvalue")
+        return self.pvalue
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """Refused: z standardises the gap between outcomes and predictions under
+        calibration; it estimates no quantity to bound."""
+        no_interval("SpiegelhalterTest", "Spiegelhalter's z tests 'the model is calibrated' "
+                    "and estimates no quantity to bound")
 
     def to_dict(self) -> dict[str, float]:
-        """``{'z', 'p_value'}`` as plain floats."""
-        return {k: float(v) for k, v in asdict(self).items()}
+        """``{'z', 'p_value'}`` as plain floats (the keys files have always used)."""
+        return {"z": float(self.statistic), "p_value": float(self.pvalue)}
 
 
 def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
@@ -171,7 +194,7 @@ def spiegelhalter_test(
     Examples
     --------
     >>> r = spiegelhalter_test([0, 1, 0, 1, 0], [0.1, 0.9, 0.21, 0.9, 0.5])
-    >>> round(r.z, 6), round(r.p_value, 6)
+    >>> round(r.statistic, 6), round(r.pvalue, 6)
     (-0.756697, 0.449231)
     """
     t = _table(y_true, y_score, pos_label, sample_weight, "spiegelhalter_test")

@@ -286,7 +286,7 @@ def evaluate(
         False: resample the cases jointly (a test set that is a random sample); True:
         positives and negatives apart (a design that fixed the class counts).
     seed : int, numpy Generator or None, optional
-        Another name for ``random_state`` (give one of them).
+        The deprecated former name of ``random_state``.
     groups : array-like of shape (n,), optional
         With ``ci``, binary input: a cluster id per case (e.g. the patient of each image);
         the intervals then resample clusters, AUC's is Obuchowski's clustered DeLong
@@ -375,7 +375,7 @@ def with_intervals(
 ) -> EvaluationResult:
     """``result`` with an interval for each value, from the score table of ``stats``
     (docs/METHODS.md#interval-methods), the bootstrap seeded by ``random_state`` (``seed`` is
-    another name for it).
+    its deprecated former name).
     ``design`` (an :class:`~measurelab.inference.bootstrap.CaseDesign`) resamples weighted
     cases; by default the table's whole counts are the cases (resampled jointly, or by
     class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates. Each
@@ -394,7 +394,7 @@ def with_intervals(
     from measurelab.inference import intervals as iv
 
     random_state = random_state_of(random_state, seed, "with_intervals")
-    level = iv.check_level(ci)
+    level = iv.check_level(ci, "ci")
     n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)
     table = stats.require_table("ci")

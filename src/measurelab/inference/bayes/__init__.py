@@ -42,7 +42,7 @@ Accuracy of two classifiers on ten data sets; b is better by two points on every
 
 >>> a = [0.80, 0.71, 0.92, 0.65, 0.88, 0.77, 0.83, 0.69, 0.95, 0.74]
 >>> b = [x + 0.02 for x in a]
->>> r = bayes_compare(a, b, rope=0.01, method="signed-rank", seed=0)
+>>> r = bayes_compare(a, b, rope=0.01, method="signed-rank", random_state=0)
 >>> r.p_b_better, r.verdict()
 (1.0, 'b better')
 

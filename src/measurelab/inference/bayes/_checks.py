@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import (
+    make_rng,
     short_repr,
     show,
 )
@@ -59,12 +60,7 @@ def _check_names(names: Any) -> tuple[str, str]:
 
 
 def _rng(random_state: Any) -> np.random.Generator:
-    try:
-        return np.random.default_rng(random_state)
-    except (TypeError, ValueError) as e:
-        raise MeasurelabError(
-            "random_state must be a non-negative integer, a numpy Generator or None, got "
-            f"{short_repr(random_state)} ({e})") from None
+    return make_rng(random_state)
 
 
 def _scores(v: Any, name: str, ndim: int, method: str) -> np.ndarray:

@@ -101,7 +101,7 @@ def bayes_compare(
         Seeds the draws: the same seed gives the same answer (for ``'hierarchical'`` it
         seeds JAX's random key).
     seed : int, numpy Generator or None, optional
-        Another name for ``random_state`` (give one of them).
+        The deprecated former name of ``random_state``.
 
     Returns
     -------
@@ -242,7 +242,8 @@ def bayes_pairs(
     threshold : float, default 0.95
         The probability a verdict needs.
     random_state, seed
-        One generator seeded once draws for every pair in turn (``seed``: another name).
+        One generator seeded once draws for every pair in turn (``seed``: its deprecated
+        former name).
     **kwargs
         Passed on to :func:`bayes_compare` (``prior``, ``n_samples``, ``chains``, ...).
 

@@ -26,6 +26,10 @@ VERDICTS: tuple[str, ...] = ("a better", "equivalent", "b better", "undecided")
 class BayesComparison:
     """The outcome of :func:`bayes_compare`.
 
+    Not a test: a posterior over the difference, so it has no ``statistic``, ``pvalue`` or
+    ``confidence_interval``; it answers with the probabilities of the three regions (and
+    the posterior sample, whose quantiles are credible intervals).
+
     Attributes
     ----------
     p_a_better, p_rope, p_b_better : float

@@ -18,6 +18,7 @@ from measurelab._util.threads import check_n_jobs, one_blas_thread, run_in_order
 from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
+    make_rng,
     random_state_of,
     short_repr,
 )
@@ -60,20 +61,14 @@ def check_n_boot(n_boot: Any, name: str = "n_boot", minimum: int = 1) -> int:
 def rng_of(random_state: Any = DEFAULT_RANDOM_STATE, *, seed: Any = UNSET
            ) -> np.random.Generator:
     """The numpy Generator of ``random_state`` (an int, a Generator — returned as is — or
-    None for fresh entropy); ``seed`` is another name for it.
+    None for fresh entropy); ``seed`` is its deprecated former name.
 
     Examples
     --------
-    >>> bool(rng_of(3).integers(100) == rng_of(seed=3).integers(100))
+    >>> bool(rng_of(3).integers(100) == rng_of(random_state=3).integers(100))
     True
     """
-    random_state = random_state_of(random_state, seed, "rng_of")
-    try:
-        return np.random.default_rng(random_state)
-    except (TypeError, ValueError) as e:
-        raise MeasurelabError(
-            "random_state must be a non-negative integer, a numpy Generator or None, got "
-            f"{random_state!r} ({e})") from None
+    return make_rng(random_state_of(random_state, seed, "rng_of"))
 
 
 # --------------------------------------------------------------------------- design
@@ -354,7 +349,7 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int,
     ``measures`` are :class:`~measurelab.measures.base.Measure` objects; ``thresholds`` the
     (threshold, inclusive) of each model (default (0.5, False)). The draws are made in this
     thread, block after block, from the numpy Generator of ``random_state`` (an int, a
-    Generator or None; ``seed`` is another name for it), so the replicates depend on it only
+    Generator or None; ``seed`` is its deprecated former name), so the replicates depend on it only
     (not on ``n_jobs``: threads evaluate whole blocks). Warnings of undefined values inside
     replicates are silenced: they show as NaN replicates, counted by
     :class:`BootstrapIntervals`.

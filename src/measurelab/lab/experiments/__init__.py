@@ -128,11 +128,11 @@ def _checked(fn: Callable[..., Any]) -> Callable[..., Any]:
     quick and full (``fn``'s own defaults stay)."""
     import functools
 
-    from measurelab.lab._checks import check_flag, check_folder
+    from measurelab.validation import check_flag, check_output_folder
 
     @functools.wraps(fn)
     def run(out: Any = None, **kwargs: Any) -> Any:
-        folder = None if out is None else check_folder(out, "out")
+        folder = None if out is None else check_output_folder(out, "out")
         for flag in ("quick", "full", "progress"):
             if flag in kwargs:
                 kwargs[flag] = check_flag(kwargs[flag], flag)

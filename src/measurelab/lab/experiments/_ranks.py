@@ -42,14 +42,14 @@ def add_demsar(rep: Report, tables: dict[str, pd.DataFrame], *, alpha: float = 0
         results[meas] = r
         for model, v in r.avg_ranks.items():
             ranks.append({"measure": meas, "model": model, "average rank": float(v)})
-        omnibus_p = r.iman_davenport_p if r.iman_davenport_p == r.iman_davenport_p else \
-            r.friedman_p
+        idp = r.iman_davenport.pvalue
+        omnibus_p = idp if idp == idp else r.friedman.pvalue
         sig = r.significant_pairs()
         sig = sig[sig["significant"]]
         tests.append({"measure": meas, "data sets": r.n_datasets, "models": r.n_models,
-                      "Friedman χ²": r.friedman_chi2, "Friedman p": r.friedman_p,
-                      "Iman–Davenport F": r.iman_davenport_F,
-                      "Iman–Davenport p": r.iman_davenport_p, "Nemenyi CD": r.cd,
+                      "Friedman χ²": r.friedman.statistic, "Friedman p": r.friedman.pvalue,
+                      "Iman–Davenport F": r.iman_davenport.statistic,
+                      "Iman–Davenport p": r.iman_davenport.pvalue, "Nemenyi CD": r.cd,
                       "pairs ≥ CD": "; ".join(f"{a} > {b}" for a, b in
                                              zip(sig["a"], sig["b"], strict=True))})
         order = ", ".join(f"{m} {v:.2f}" for m, v in r.avg_ranks.items())
@@ -63,8 +63,8 @@ def add_demsar(rep: Report, tables: dict[str, pd.DataFrame], *, alpha: float = 0
                     f"{alpha:g}), so no post-hoc test is applied (CD would be {r.cd:.2f})")
         texts.append(
             f"by {meas}, average ranks (1 = best) {order}; Friedman χ²_F = "
-            f"{r.friedman_chi2:.3f} (p = {r.friedman_p:.3g}), Iman–Davenport F_F = "
-            f"{r.iman_davenport_F:.3f} (p = {r.iman_davenport_p:.3g}): {post}")
+            f"{r.friedman.statistic:.3f} (p = {r.friedman.pvalue:.3g}), Iman–Davenport F_F = "
+            f"{r.iman_davenport.statistic:.3f} (p = {r.iman_davenport.pvalue:.3g}): {post}")
     n = next(iter(results.values())).n_datasets
     rep.add_text(
         f"Demšar (2006) over the {n} data sets (not the paper's test; means over folds, "
@@ -79,9 +79,6 @@ def add_demsar(rep: Report, tables: dict[str, pd.DataFrame], *, alpha: float = 0
 
 
 def _figure(results: dict[str, Any]) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     k = max(r.n_models for r in results.values())

@@ -267,9 +267,6 @@ def run_ling2003(out: str | Path | None = None, *, quick: bool = False, full: bo
 def _figure_auc_acc(n: int) -> Any:
     """AUC against accuracy over every balanced list of n: the spread of AUC at each
     accuracy is what makes counter-examples of Tables 2–4 possible."""
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
     pts: dict[tuple[float, float], int] = {}

@@ -654,9 +654,6 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
 
 
 def _figure(table4: pd.DataFrame, names: list[str]) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(max(5, 1.0 * len(names) + 2), 3.6))

@@ -624,9 +624,6 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
 
 
 def _figure(table7: pd.DataFrame, names: list[str]) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(2, 1, figsize=(max(6, 0.45 * len(names) + 2.5), 6.5),

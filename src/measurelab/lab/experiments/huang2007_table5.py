@@ -130,9 +130,6 @@ def table5(ns: list[int], *, runs: int = 5, size: int = 200, eps_values: tuple[f
 
 
 def _figure5(s: pd.DataFrame, ns: list[int]) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(ns), figsize=(4.2 * len(ns), 3.6), sharey=True,

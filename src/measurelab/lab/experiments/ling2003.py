@@ -223,9 +223,6 @@ def trend_paragraph(ext: pd.DataFrame) -> str:
 
 
 def _figure(ext: pd.DataFrame) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.8))
@@ -260,9 +257,6 @@ def _figure(ext: pd.DataFrame) -> Any:
 
 
 def _figure_imbalanced(imb: pd.DataFrame) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     n = int(imb.index.get_level_values("n").max())

@@ -226,9 +226,6 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
 
 
 def _figure(means: pd.DataFrame, names: list[str]) -> Any:
-    import matplotlib
-
-    matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))

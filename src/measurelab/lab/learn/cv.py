@@ -33,7 +33,7 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.io.files import atomic_write_text
 from measurelab.jsonable import to_jsonable
-from measurelab.lab._checks import check_flag, check_folder, check_int, check_text
+from measurelab.validation import check_flag, check_int, check_output_folder, check_text
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ def run_folds(
     if isinstance(splits, str | bytes) or not all(isinstance(s, Split) for s in splits):
         raise MeasurelabTypeError("splits must be a sequence of Split (see cv_splits)")
     if store is not None:
-        check_folder(store, "store")
+        check_output_folder(store, "store")
     check_text(key, "key")
     progress = check_flag(progress, "progress")
     check_text(desc, "desc", optional=True)

@@ -37,21 +37,14 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from measurelab.exceptions import MeasurelabError
-from measurelab.lab._checks import check_int, check_real, check_seed
 from measurelab.lab.learn.stopping import ImprovementStop
+from measurelab.validation import check_int, check_real, make_rng
 
 #: most weights of a network (8 bytes each, times four copies while training)
 MAX_WEIGHTS = 10**8
 
 #: most training epochs of :func:`train_monitored`
 MAX_EPOCHS = 10**7
-
-
-def _check_random_state(random_state: Any, name: str = "random_state") -> Any:
-    """None, a numpy Generator, or a seed in [0, 2**63)."""
-    if random_state is None or isinstance(random_state, np.random.Generator):
-        return random_state
-    return check_seed(random_state, name)
 
 
 Monitor = Callable[[np.ndarray, np.ndarray], Any]
@@ -102,7 +95,7 @@ class MLP:
             raise MeasurelabError(
                 f"a network of {n_in}-{n_hidden}-{n_out} units has {cells:,} weights, more "
                 f"than {MAX_WEIGHTS:,}; use fewer hidden units")
-        self.rng = np.random.default_rng(_check_random_state(random_state))
+        self.rng = make_rng(random_state)
         self.learning_rate = check_real(learning_rate, "learning_rate", low=0)
         self.momentum = check_real(momentum, "momentum", low=0, high=1)
         self.batch_size = check_int(batch_size, "batch_size", minimum=1)
@@ -315,10 +308,9 @@ def train_monitored(
     epsilon = check_real(epsilon, "epsilon", low=0)
     validation_fraction = check_real(validation_fraction, "validation_fraction", low=0,
                                      high=1)
-    random_state = _check_random_state(random_state)
+    rng = make_rng(random_state)
     if not isinstance(monitors, dict):
         monitors = {s: measure_monitor(s, n_classes=k, average=average) for s in monitors}
-    rng = np.random.default_rng(random_state)
     if monitor_on == "validation":
         tr, va = _stratified_holdout(y, validation_fraction, rng)
         Xf, yf, Xm, ym = X[tr], y[tr], X[va], y[va]

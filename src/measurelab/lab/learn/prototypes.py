@@ -44,7 +44,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
-from measurelab.lab._checks import check_flag, check_int, check_seed
+from measurelab.validation import check_flag, check_int, make_rng
 
 #: most prototype indices drawn at once (n_samples × n_prototypes, 8 bytes each)
 MAX_DRAWN = 10**8
@@ -213,10 +213,7 @@ class MonteCarloPrototypeSelector(ClassifierMixin, BaseEstimator):
         self.classes_, codes = np.unique(y, return_inverse=True)
         k = _two_classes_or_more(self.classes_)
         m = self.n_prototypes if self.n_prototypes is not None else self.classes_.size
-        random_state = self.random_state
-        if not (random_state is None or isinstance(random_state, np.random.Generator)):
-            random_state = check_seed(random_state, "random_state")
-        rng = np.random.default_rng(random_state)
+        rng = make_rng(self.random_state)
         sets = draw_prototype_sets(codes, self.n_samples, m, stratified=self.stratified,
                                    rng=rng)
         D = pairwise_distances(X, X) if distances is None else np.asarray(distances)

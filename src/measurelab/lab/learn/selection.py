@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from measurelab.exceptions import MeasurelabError
-from measurelab.lab._checks import check_flag
+from measurelab.validation import check_flag
 
 
 def best_model(values: pd.Series, *, higher_is_better: bool = True) -> Hashable:

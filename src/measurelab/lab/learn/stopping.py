@@ -43,8 +43,8 @@ import math
 from typing import Any
 
 from measurelab.exceptions import MeasurelabError
-from measurelab.lab._checks import check_choice, check_flag, check_real
 from measurelab.measures.twolevel import TwoLevelValue
+from measurelab.validation import check_choice, check_flag, check_real
 
 RULES = ("lexicographic", "display", "tolerant")
 

@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
-from measurelab.lab._checks import check_int
 from measurelab.lab.learn.stopping import ImprovementStop
+from measurelab.validation import check_int, make_rng
 
 
 def stop_index(values: Sequence[Any], *, step: int = 1, epsilon: float = 0.01,
@@ -122,7 +122,7 @@ def record_trajectory(
     y = np.asarray(y, dtype=np.int64)
     k = int(n_classes)
     f = {m: measure_monitor(m, n_classes=k, average=average) for m in ("auc", "acc")}
-    rng = np.random.default_rng(random_state)
+    rng = make_rng(random_state)
     if monitor_on == "validation":
         tr, va = _stratified_holdout(y, validation_fraction, rng)
         Xf, yf, Xm, ym = X[tr], y[tr], X[va], y[va]

@@ -33,7 +33,7 @@ from measurelab.io.files import (
     atomic_write_bytes,
     atomic_write_text,  # re-exported: callers import it from here
 )
-from measurelab.lab._checks import check_folder
+from measurelab.validation import check_output_folder
 
 
 def comparison(
@@ -195,7 +195,7 @@ class Report:
     def write(self, out: str | Path) -> list[Path]:
         """Write Markdown, HTML, the JSON summary, CSVs and figures into ``out``; returns
         the paths written."""
-        out = check_folder(out, "out")
+        out = check_output_folder(out, "out")
         out.mkdir(parents=True, exist_ok=True)
         written = []
         md = out / f"{self.name}.md"

@@ -21,10 +21,10 @@ from typing import Any
 from measurelab import pages
 from measurelab.exceptions import MeasurelabError
 from measurelab.io.files import atomic_write_text
-from measurelab.lab._checks import check_folder
 from measurelab.lab.report.page import Report, glance_html
 from measurelab.lab.report.page import page_html as page_html  # re-exported
 from measurelab.lab.report.page import table_html as table_html  # re-exported
+from measurelab.validation import check_output_folder
 
 
 def _fmt_seconds(s: float | None) -> str:
@@ -89,7 +89,7 @@ def write_index(out: str | Path, reports: list[Report] | None = None, *,
     >>> "ling2003-examples/ling2003-examples.html" in text, "<h2>Ling et al. (2003)</h2>" in text
     (True, True)
     """
-    out = check_folder(out, "out")
+    out = check_output_folder(out, "out")
     if reports is None and not out.is_dir():
         raise MeasurelabError(f"out {str(out)!r} is not a folder of reproductions")
     papers = papers or {}

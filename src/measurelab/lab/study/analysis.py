@@ -25,11 +25,11 @@ import numpy as np
 import pandas as pd
 
 from measurelab.exceptions import MeasurelabTypeError
-from measurelab.lab._checks import check_flag, check_folder, check_seed
 from measurelab.lab.learn.selection import best_per_group, selection_matrix
 from measurelab.lab.study.store import ResultStore
 from measurelab.lab.study.zoo import MEASURES
 from measurelab.metaeval import metric_space as msp
+from measurelab.validation import check_flag, check_output_folder, check_seed
 
 COLUMNS: list[str] = list(MEASURES)
 #: the nine measures the paper averages in its "mean" columns (SAR apart)
@@ -106,7 +106,7 @@ def analyze(root: str | Path, *, problems: list[str] | None = None, seed: int = 
     >>> a.tables["rank_correlation"].shape
     (10, 11)
     """
-    check_folder(root, "root")
+    check_output_folder(root, "root")
     if problems is not None and (isinstance(problems, str) or
                                  not all(isinstance(p, str) for p in problems)):
         raise MeasurelabTypeError(f"problems must be a list of problem names or None, got "
@@ -252,9 +252,6 @@ def _orient(xy: pd.DataFrame) -> pd.DataFrame:
 
 def _figures(an: Analysis, stress: dict[str, pd.Series], coords: dict[str, pd.DataFrame],
              kept: dict[str, pd.DataFrame], seed: int) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg", force=False)
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(5, 3.5))

@@ -22,13 +22,6 @@ import numpy as np
 import pandas as pd
 
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
-from measurelab.lab._checks import (
-    check_flag,
-    check_folder,
-    check_int,
-    check_seed,
-    check_text,
-)
 from measurelab.lab.study.problems import (
     Prepared,
     check_split,
@@ -40,6 +33,13 @@ from measurelab.lab.study.problems import (
 )
 from measurelab.lab.study.store import ResultStore
 from measurelab.lab.study.zoo import MEASURES, Unit, fit_unit, grid
+from measurelab.validation import (
+    check_flag,
+    check_int,
+    check_output_folder,
+    check_seed,
+    check_text,
+)
 
 #: test hook: seconds to sleep after each stored unit (lets a test kill a run mid-way)
 _DELAY_ENV = "MEASURELAB_STUDY_DELAY"
@@ -238,7 +238,8 @@ def run_study(
     (14, ['test', 'valid'])
     """
     problems = _check_problems(problems)
-    check_folder(out, "out", "the study needs a folder (a new or an existing study's)")
+    check_output_folder(out, "out",
+                        "is a file; the study needs a folder (a new or an existing study's)")
     check_text(grid_name, "grid_name")
     grid(grid_name, "check")  # an unknown grid fails before anything is written
     seed = check_seed(seed)
@@ -384,8 +385,8 @@ def extend_study(root: str | Path, units: list[Unit], *, out: str | Path,
     ['ann {"epochs": 20, "hidden": 4, "momentum": 0.9}', 'ann {"epochs": 40, "hidden": 4, \
 "momentum": 0.9}']
     """
-    check_folder(root, "root")
-    check_folder(out, "out", "the extension needs a folder")
+    check_output_folder(root, "root")
+    check_output_folder(out, "out", "is a file; the extension needs a folder")
     if isinstance(units, str | bytes) or not isinstance(units, list | tuple) or \
             not all(isinstance(u, Unit) for u in units):
         raise MeasurelabTypeError("units must be a list of Unit objects, got "

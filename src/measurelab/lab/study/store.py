@@ -38,6 +38,7 @@ from typing import Any
 import pandas as pd
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.validation import check_output_folder
 
 #: settings that must agree for a rerun to resume into the same folder
 KEY_SETTINGS: tuple[str, ...] = (
@@ -82,12 +83,9 @@ class ResultStore:
 
     # ------------------------------------------------------------------ settings
     def check_folder(self) -> None:
-        """Raise unless ``root`` is a folder or does not exist yet."""
-        if self.root.exists() and not self.root.is_dir():
-            raise MeasurelabError(
-                f"--out {str(self.root)!r} is a file; the study needs a folder (a new or "
-                "an existing study's)"
-            )
+        """Raise unless ``root`` is a folder or does not exist yet (the library's check)."""
+        check_output_folder(self.root, "--out", "is a file; the study needs a folder (a new "
+                            "or an existing study's)")
 
     @contextmanager
     def lock(self) -> Iterator[None]:

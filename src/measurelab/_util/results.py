@@ -1,0 +1,153 @@
+"""The vocabulary every test result shares (scipy's): ``statistic``, ``pvalue`` and
+``confidence_interval(confidence_level=0.95)`` returning :class:`ConfidenceInterval`, plus
+the one way a renamed keyword or attribute keeps working (:func:`renamed`).
+
+Examples
+--------
+>>> ci = t_interval(1.0, 0.5, 10, 0.95)
+>>> lo, hi = ci
+>>> round(lo, 4), round(ci.high, 4)
+(-0.1141, 2.1141)
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from typing import Any, NamedTuple, NoReturn
+
+from measurelab._util.validation import check_level
+from measurelab.exceptions import MeasurelabDeprecationWarning, MeasurelabError
+
+
+class ConfidenceInterval(NamedTuple):
+    """A confidence interval ``(low, high)`` (scipy's name); unpacks as ``lo, hi``.
+
+    Examples
+    --------
+    >>> lo, hi = ConfidenceInterval(0.2, 0.4)
+    >>> (lo, hi), ConfidenceInterval(0.2, 0.4).high
+    ((0.2, 0.4), 0.4)
+    """
+
+    low: float
+    high: float
+
+
+class ZTestResult(NamedTuple):
+    """A two-sided z-test of a difference with the interval on the same standard error
+    (DeLong's paired test of two AUCs): the difference ``diff``, the interval ``lo``, ``hi``
+    at the level it was run with, ``se``, the ``statistic`` z and its ``pvalue``. Unpacks as
+    the 6-tuple ``(diff, lo, hi, se, z, p)`` it replaces.
+
+    Examples
+    --------
+    >>> r = ZTestResult(0.1, -0.096, 0.296, 0.1, 1.0, 0.3173)
+    >>> [round(v, 4) for v in r.confidence_interval(0.9)]
+    [-0.0645, 0.2645]
+    """
+
+    diff: float
+    lo: float
+    hi: float
+    se: float
+    statistic: float
+    pvalue: float
+
+    def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
+        """``diff ± z · se`` at any level (the point when ``se`` is 0)."""
+        se = check_se(self.se, "ZTestResult")
+        if se == 0:
+            check_level(confidence_level, "confidence_level")
+            return ConfidenceInterval(self.diff, self.diff)
+        return normal_interval(self.diff, se, confidence_level)
+
+
+def t_interval(estimate: float, se: float, df: float,
+               confidence_level: Any = 0.95) -> ConfidenceInterval:
+    """``estimate ± t_{df} · se``, the interval a t statistic inverts (``se`` 0: the point).
+
+    Examples
+    --------
+    >>> t_interval(2.0, 0.0, 4)
+    ConfidenceInterval(low=2.0, high=2.0)
+    """
+    from scipy.stats import t
+
+    level = check_level(confidence_level, "confidence_level")
+    if se == 0:
+        return ConfidenceInterval(float(estimate), float(estimate))
+    q = float(t.ppf(0.5 + level / 2.0, df))
+    return ConfidenceInterval(float(estimate - q * se), float(estimate + q * se))
+
+
+def normal_interval(estimate: float, se: float,
+                    confidence_level: Any = 0.95) -> ConfidenceInterval:
+    """``estimate ± z · se``, the interval a normal statistic inverts.
+
+    Examples
+    --------
+    >>> [round(v, 3) for v in normal_interval(0.0, 1.0)]
+    [-1.96, 1.96]
+    """
+    from scipy.stats import norm
+
+    level = check_level(confidence_level, "confidence_level")
+    q = float(norm.ppf(0.5 + level / 2.0))
+    return ConfidenceInterval(float(estimate - q * se), float(estimate + q * se))
+
+
+def no_interval(what: str, why: str) -> NoReturn:
+    """Raise the one-line error of a result that cannot form an interval.
+
+    Examples
+    --------
+    >>> no_interval("WilcoxonResult", "the test has no estimate")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: WilcoxonResult.confidence_interval: the test has no estimate
+    """  # noqa: E501
+    raise MeasurelabError(f"{what}.confidence_interval: {why}")
+
+
+def check_se(se: float, what: str) -> float:
+    """``se`` when it is a number an interval can use, else the one-line error saying why."""
+    if math.isnan(se):
+        no_interval(what, "the standard error is undefined (NaN), so no interval is formed")
+    return se
+
+
+#: a keyword's default when the caller did not give it (told apart from any value)
+NOT_GIVEN: Any = type("NotGiven", (), {"__repr__": lambda self: "<not given>",
+                                       "__slots__": ()})()
+
+
+def renamed(new_value: Any, old_value: Any, new: str, old: str, where: str,
+            default: Any, *, convert: Any = None, stacklevel: int = 3) -> Any:
+    """The value of keyword ``new`` (whose default is ``default``) when the caller may still
+    use its old name ``old`` (deprecated: a :class:`MeasurelabDeprecationWarning`; the old
+    keyword's default is :data:`NOT_GIVEN`). ``convert`` maps an old value to the new
+    meaning (``alpha`` → ``1 − alpha``). Both given (the new one not at its default) is an
+    error.
+
+    Examples
+    --------
+    >>> renamed(0.9, NOT_GIVEN, "confidence_level", "level", "f", 0.95)
+    0.9
+    >>> renamed(0.95, 0.9, "confidence_level", "level", "f", 0.95)  # doctest: +SKIP
+    0.9
+    """
+    if old_value is NOT_GIVEN:
+        return new_value
+    if new_value is not default and new_value != default:
+        raise MeasurelabError(f"{where} got {new}= and its former name {old}=; give {new} "
+                              "only")
+    warnings.warn(f"{where}: {old}= is deprecated (it goes in a future minor release); use "
+                  f"{new}=", MeasurelabDeprecationWarning, stacklevel=stacklevel)
+    return old_value if convert is None else convert(old_value)
+
+
+def deprecated_attribute(obj: Any, old: str, new: str) -> None:
+    """Warn that attribute ``old`` of ``obj`` is deprecated in favour of ``new``."""
+    warnings.warn(f"{type(obj).__name__}.{old} is deprecated (it goes in a future minor "
+                  f"release); use .{new}", MeasurelabDeprecationWarning, stacklevel=3)
