@@ -45,11 +45,13 @@ from measurelab._util.results import deprecated_attribute
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
+from measurelab.inference import _pair_rows as _pairs
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
+from measurelab.inference._pair_rows import _of_distance, _paired_label  # noqa: F401
 from measurelab.inference.calibration import replicate_wald
 from measurelab.measures.base import Measure
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
@@ -277,84 +279,7 @@ class ClassifierComparison:
                                      "infinite", "undefined"])
 
     def _test_rows(self) -> list[dict[str, Any]]:
-        if "tests" in self._cache:
-            return self._cache["tests"]
-        level = self._need_level()
-        methods = self._methods()
-        need, run = self._boot()
-        pairs = list(combinations(range(len(self.names)), 2))
-        cells = [(a, b, j) for a, b in pairs for j, k in enumerate(self._names_m)
-                 if self._pair_method(k) in ("bootstrap", "bootstrap-se")]
-        boot = {}
-        if cells:
-            col = [need.index(self._names_m[j]) for _a, _b, j in cells]
-            ia = [c[0] for c in cells]
-            ib = [c[1] for c in cells]
-            # a − b, or the difference of the distances to a measure's target value
-            # (Measure.pair_statistic); inf − inf: an undefined difference
-            ms = [self._measures[j] for _a, _b, j in cells]
-            ra, rb = run.reps[:, ia, col], run.reps[:, ib, col]
-            ja, jb = run.jack[:, ia, col], run.jack[:, ib, col]
-            dr = np.stack([m.pair_statistic(ra[:, i], rb[:, i]) for i, m in enumerate(ms)],
-                          axis=1)
-            dj = np.stack([m.pair_statistic(ja[:, i], jb[:, i]) for i, m in enumerate(ms)],
-                          axis=1)
-            diffs = np.array([m.pair_statistic(self._vals[a, j], self._vals[b, j])
-                              for m, (a, b, j) in zip(ms, cells, strict=True)])
-            theta = np.array([m.pair_statistic(run.theta[a, c], run.theta[b, c])
-                              for m, a, b, c in zip(ms, ia, ib, col, strict=True)])
-            bca = np.array([methods[self._names_m[j]] != "bootstrap-percentile"
-                            for _a, _b, j in cells])
-            bi = bt.BootstrapIntervals(
-                dr.T, theta, diffs, dj.T, bca, level,
-                bt.range_bounds([self._measures[j] for _a, _b, j in cells], difference=True))
-            for i, c in enumerate(cells):
-                boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], _of_distance(ms[i], bi.method[i]),
-                           bi.infinite[i], bi.undefined[i], bi.notes(i))
-                if self._pair_method(self._names_m[c[2]]) == "bootstrap-se":
-                    lo_r, hi_r = self._measures[c[2]].range
-                    lo, hi, _se, p = replicate_wald(float(diffs[i]), dr[:, i], level,
-                                                    (lo_r - hi_r, hi_r - lo_r))
-                    boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i], {})
-        rows: list[dict[str, Any]] = []
-        for a, b in pairs:
-            for j, k in enumerate(self._names_m):
-                pm = self._pair_method(k)
-                diff = float(self._measures[j].pair_statistic(self._vals[a, j],
-                                                              self._vals[b, j]))
-                row = {"a": self.names[a], "b": self.names[b], "measure": k, "diff": diff,
-                       "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
-                       "se": math.nan, "z": math.nan, "interval": pm}
-                if pm == "delong":
-                    _auc, p10, p01 = self._delong()
-                    _d, lo, hi, se, z, p = dlm.delong_paired_placements(p10, p01, a, b, level)
-                    row.update(lo=lo, hi=hi, se=se, z=z, p=p)
-                elif pm.startswith("clustered"):
-                    row.update(self._clustered_pair(a, b, k, level))
-                elif pm == "none":
-                    from measurelab.inference.calibration import withheld_reason
-
-                    row.update(interval=withheld_reason(k))
-                elif pm == "mcnemar":
-                    p, lo, hi = self._mcnemar(a, b, level)
-                    if k == "err":
-                        lo, hi = -hi, -lo
-                    row.update(lo=lo, hi=hi, p=p, interval=_paired_label("mcnemar"))
-                else:
-                    lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
-                    row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
-                    iv.warn_nonfinite(f"the difference in {k} of {self.names[a]!r} and "
-                                      f"{self.names[b]!r}",
-                                      iv.Interval(diff, float(lo), float(hi), method),
-                                      inf_share, nan_share, **notes)
-                row["interval"] = self._with_evidence(row["interval"], j, row["lo"],
-                                                      row["hi"], paired=True)
-                rows.append(row)
-        adj = iv.holm([r["p"] for r in rows])
-        for r, q in zip(rows, adj, strict=True):
-            r["p_holm"] = float(q)
-        self._cache["tests"] = rows
-        return rows
+        return _pairs.paired_rows(self)
 
     def _mcnemar(self, a: int, b: int, level: float) -> tuple[float, float, float]:
         """McNemar's exact p and Tango's score interval of acc_a − acc_b."""
@@ -788,31 +713,6 @@ class ClassifierComparison:
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the forest plot."""
         return _report.repr_html(self)
-
-
-def _paired_label(name: str) -> str:
-    """The interval text of a paired method (McNemar's test: Tango's interval)."""
-    from measurelab.inference.methods import get
-
-    form = get(name).paired
-    return name if form is None else form.label
-
-
-def _of_distance(m: Measure, method: Any) -> str:
-    """The interval method of a pair row, saying when its difference is one of distances
-    to the measure's target value.
-
-    Examples
-    --------
-    >>> from measurelab.measures.base import registry
-    >>> _of_distance(registry.get("spiegelhalter_z"), "bootstrap-bca")
-    'bootstrap-bca (diff of |v − 0|)'
-    >>> _of_distance(registry.get("auc"), "bootstrap-bca")
-    'bootstrap-bca'
-    """
-    if m.target is None:
-        return str(method)
-    return f"{method} (diff of |v − {m.target:g}|)"
 
 
 # names that moved in 0.2: the entry point to :mod:`.compare`, the k-class comparison to

@@ -1,0 +1,127 @@
+"""The paired tests of a binary comparison of classifiers: one row per pair of models and
+measure (the statistics behind :meth:`ClassifierComparison.tests`; private, kept apart so
+the comparison's module holds its state and the choices, this one the arithmetic)."""
+
+from __future__ import annotations
+
+import math
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from measurelab.inference import bootstrap as bt
+from measurelab.inference import delong as dlm
+from measurelab.inference import intervals as iv
+from measurelab.inference.calibration import replicate_wald
+from measurelab.measures.base import Measure
+
+
+def paired_rows(cmp: Any) -> list[dict[str, Any]]:
+    """The rows of a comparison's paired tests: every pair of models × every measure,
+    by the pair method the registry chose (DeLong, McNemar with Tango's interval, the
+    paired bootstrap, its Wald form, clustered forms, or withheld), with Holm over all
+    rows; cached on the comparison."""
+    if "tests" in cmp._cache:
+        return cmp._cache["tests"]
+    level = cmp._need_level()
+    methods = cmp._methods()
+    need, run = cmp._boot()
+    pairs = list(combinations(range(len(cmp.names)), 2))
+    cells = [(a, b, j) for a, b in pairs for j, k in enumerate(cmp._names_m)
+             if cmp._pair_method(k) in ("bootstrap", "bootstrap-se")]
+    boot = {}
+    if cells:
+        col = [need.index(cmp._names_m[j]) for _a, _b, j in cells]
+        ia = [c[0] for c in cells]
+        ib = [c[1] for c in cells]
+        # a − b, or the difference of the distances to a measure's target value
+        # (Measure.pair_statistic); inf − inf: an undefined difference
+        ms = [cmp._measures[j] for _a, _b, j in cells]
+        ra, rb = run.reps[:, ia, col], run.reps[:, ib, col]
+        ja, jb = run.jack[:, ia, col], run.jack[:, ib, col]
+        dr = np.stack([m.pair_statistic(ra[:, i], rb[:, i]) for i, m in enumerate(ms)],
+                      axis=1)
+        dj = np.stack([m.pair_statistic(ja[:, i], jb[:, i]) for i, m in enumerate(ms)],
+                      axis=1)
+        diffs = np.array([m.pair_statistic(cmp._vals[a, j], cmp._vals[b, j])
+                          for m, (a, b, j) in zip(ms, cells, strict=True)])
+        theta = np.array([m.pair_statistic(run.theta[a, c], run.theta[b, c])
+                          for m, a, b, c in zip(ms, ia, ib, col, strict=True)])
+        bca = np.array([methods[cmp._names_m[j]] != "bootstrap-percentile"
+                        for _a, _b, j in cells])
+        bi = bt.BootstrapIntervals(
+            dr.T, theta, diffs, dj.T, bca, level,
+            bt.range_bounds([cmp._measures[j] for _a, _b, j in cells], difference=True))
+        for i, c in enumerate(cells):
+            boot[c] = (bi.lo[i], bi.hi[i], bi.p[i], _of_distance(ms[i], bi.method[i]),
+                       bi.infinite[i], bi.undefined[i], bi.notes(i))
+            if cmp._pair_method(cmp._names_m[c[2]]) == "bootstrap-se":
+                lo_r, hi_r = cmp._measures[c[2]].range
+                lo, hi, _se, p = replicate_wald(float(diffs[i]), dr[:, i], level,
+                                                (lo_r - hi_r, hi_r - lo_r))
+                boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i], {})
+    rows: list[dict[str, Any]] = []
+    for a, b in pairs:
+        for j, k in enumerate(cmp._names_m):
+            pm = cmp._pair_method(k)
+            diff = float(cmp._measures[j].pair_statistic(cmp._vals[a, j],
+                                                          cmp._vals[b, j]))
+            row = {"a": cmp.names[a], "b": cmp.names[b], "measure": k, "diff": diff,
+                   "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
+                   "se": math.nan, "z": math.nan, "interval": pm}
+            if pm == "delong":
+                _auc, p10, p01 = cmp._delong()
+                _d, lo, hi, se, z, p = dlm.delong_paired_placements(p10, p01, a, b, level)
+                row.update(lo=lo, hi=hi, se=se, z=z, p=p)
+            elif pm.startswith("clustered"):
+                row.update(cmp._clustered_pair(a, b, k, level))
+            elif pm == "none":
+                from measurelab.inference.calibration import withheld_reason
+
+                row.update(interval=withheld_reason(k))
+            elif pm == "mcnemar":
+                p, lo, hi = cmp._mcnemar(a, b, level)
+                if k == "err":
+                    lo, hi = -hi, -lo
+                row.update(lo=lo, hi=hi, p=p, interval=_paired_label("mcnemar"))
+            else:
+                lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
+                row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
+                iv.warn_nonfinite(f"the difference in {k} of {cmp.names[a]!r} and "
+                                  f"{cmp.names[b]!r}",
+                                  iv.Interval(diff, float(lo), float(hi), method),
+                                  inf_share, nan_share, **notes)
+            row["interval"] = cmp._with_evidence(row["interval"], j, row["lo"],
+                                                  row["hi"], paired=True)
+            rows.append(row)
+    adj = iv.holm([r["p"] for r in rows])
+    for r, q in zip(rows, adj, strict=True):
+        r["p_holm"] = float(q)
+    cmp._cache["tests"] = rows
+    return rows
+
+
+def _paired_label(name: str) -> str:
+    """The interval text of a paired method (McNemar's test: Tango's interval)."""
+    from measurelab.inference.methods import get
+
+    form = get(name).paired
+    return name if form is None else form.label
+
+
+def _of_distance(m: Measure, method: Any) -> str:
+    """The interval method of a pair row, saying when its difference is one of distances
+    to the measure's target value.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> _of_distance(registry.get("spiegelhalter_z"), "bootstrap-bca")
+    'bootstrap-bca (diff of |v − 0|)'
+    >>> _of_distance(registry.get("auc"), "bootstrap-bca")
+    'bootstrap-bca'
+    """
+    if m.target is None:
+        return str(method)
+    return f"{method} (diff of |v − {m.target:g}|)"
