@@ -51,7 +51,7 @@ def main() -> None:
     warnings.simplefilter("ignore")
     for n in args.sizes:
         y, p = _data(n)
-        default = list(ml.evaluate(y, p).to_dict())
+        default = [k for k in ml.evaluate(y, p).to_dict() if k in ml.registry]
         older = [k for k in default
                  if not ml.registry.get(k).formula.__module__.endswith(NEWER)]
         run_all = partial(ml.evaluate, y, p, ci=0.95, n_boot=args.n_boot)
