@@ -100,6 +100,14 @@ def _treated_block(blk: TableBlock, i: int) -> tuple[np.ndarray, np.ndarray]:
     return tp, fp
 
 
+def _benefit_block(blk: TableBlock, t: Any) -> np.ndarray:
+    """TP − FP · t/(1 − t) of every table of a block, treating p ≥ t (the numerator both
+    net benefit and its standardized form divide)."""
+    t = check_threshold_probability(t)
+    tp, fp = _treated_block(blk, int(np.searchsorted(blk.scores, t, side="left")))
+    return tp - fp * _odds(t)
+
+
 def net_benefit_block(blk: TableBlock, t: float = 0.5) -> np.ndarray:
     """Block form of :func:`net_benefit`: NB at ``t`` of every table of the block, shape
     (B,); NaN for a table of no cases.
@@ -111,10 +119,7 @@ def net_benefit_block(blk: TableBlock, t: float = 0.5) -> np.ndarray:
     >>> net_benefit_block(blk, t=0.2).round(4).tolist()   # (2 − 1/4) / 4, (2 − 1/4) / 4
     [0.4375, 0.4375]
     """
-    t = check_threshold_probability(t)
-    i = int(np.searchsorted(blk.scores, t, side="left"))
-    tp, fp = _treated_block(blk, i)
-    return quiet_div(tp - fp * _odds(t), blk.total)
+    return quiet_div(_benefit_block(blk, t), blk.total)
 
 
 @measure(
@@ -165,10 +170,7 @@ def snb_block(blk: TableBlock, t: float = 0.5) -> np.ndarray:
     >>> snb_block(blk, t=0.2).tolist()
     [0.875, 0.875]
     """
-    t = check_threshold_probability(t)
-    i = int(np.searchsorted(blk.scores, t, side="left"))
-    tp, fp = _treated_block(blk, i)
-    return quiet_div(tp - fp * _odds(t), blk.n_pos)
+    return quiet_div(_benefit_block(blk, t), blk.n_pos)
 
 
 @measure(
