@@ -123,6 +123,9 @@ def main() -> None:
     ap.add_argument("--n-jobs", type=int, nargs="+", default=[1, 2],
                     help="threads for part 2 (default 1 2)")
     args = ap.parse_args()
+    # the full suite's withheld calibration intervals warn on every run: the timings are
+    # what this script reports
+    warnings.simplefilter("ignore")
     if args.quick:
         bench_small([300], 200)
         bench_paired(10**5)

@@ -1,12 +1,15 @@
-"""The compiled routes of the calibration family (``_kernels/loess.py``, ``_kernels/pav.py``,
-``_kernels/smece.py``) against their numpy routes, on random tables with ties, whole and
-real weights, one class and extreme probabilities.
+"""The compiled routes of the calibration family (``_kernels/loess.py``,
+``_kernels/pav.py``, ``_kernels/smece.py``, ``_kernels/debiased.py``) against their numpy
+routes, on random tables with ties, whole and real weights, one class and extreme
+probabilities.
 
 Tolerances: the smooth-ECE grid and the cumulative weights are the same sums in the same
-order, so they are equal bit for bit; the PAV finds the same hull and block sums on whole
-weights (every product of its turn test is exact), so it is equal there and agrees to
-rounding on real weights; the loess sums are added in row order against numpy's pairwise
-sums, so the fits and the ICI family agree to rounding (asserted to 1e-12)."""
+order, so they are equal bit for bit; the population measures' cell sums are the same
+running sums and totals (numpy's pairwise order), so they are equal bit for bit; the PAV
+finds the same hull and block sums on whole weights (every product of its turn test is
+exact), so it is equal there and agrees to rounding on real weights; the loess sums are
+added in row order against numpy's pairwise sums, so the fits and the ICI family agree to
+rounding (asserted to 1e-12)."""
 
 from __future__ import annotations
 
@@ -114,6 +117,28 @@ def test_smece_grid_is_equal_bit_for_bit(monkeypatch):
                 np.array([0.003, 0.2]), np.array([0, 0]))))
         assert np.array_equal(a[0], b[0], equal_nan=True) and a[1] == b[1]
         assert np.array_equal(a[2], b[2])
+
+
+def test_debiased_cell_sums_are_equal_bit_for_bit(monkeypatch):
+    """Tables with ties, whole and real weights, one class; alone and as a block of
+    reweighted tables (a bootstrap's), and across the 65,536-row chunks."""
+    from measurelab.measures.calibration import debiased
+
+    rng = np.random.default_rng(6)
+    tables = list(_tables(7, 40))
+    n = 140_000
+    p = np.sort(rng.beta(2, 2, n))
+    y = rng.random(n) < p
+    tables.append(ScoreTable(p, y.astype(float), (~y).astype(float)))
+    for t in tables:
+        pos = np.stack([t.pos * rng.integers(0, 3, t.size) for _ in range(4)] + [t.pos])
+        neg = np.stack([t.neg * rng.integers(0, 3, t.size) for _ in range(4)] + [t.neg])
+        whole = bool((pos == np.round(pos)).all() and (neg == np.round(neg)).all())
+        a, b = _both(monkeypatch, ["debiased_cells"],
+                     lambda t=t, pos=pos, neg=neg, whole=whole: debiased.binned(
+                         t.scores, pos, neg, whole=whole))
+        for x, z in zip(a, b, strict=True):
+            assert np.array_equal(x, z), (x, z)
 
 
 def test_large_tables_take_the_compiled_routes():

@@ -33,7 +33,7 @@ def force_routes(monkeypatch: pytest.MonkeyPatch, compiled: bool,
 def test_every_route_has_a_kernel_a_threshold_and_a_reason():
     assert set(routing.ROUTES) == {"scoretable", "fused_walk", "block_walk", "apr_groups",
                                    "cal", "cal_block", "loess", "pav", "smece_grid",
-                                   "pair_values", "pair_tree", "bootstrap_draws"}
+                                   "debiased_cells", "pair_values", "pair_tree", "bootstrap_draws"}
     for kind, r in routing.ROUTES.items():
         assert r.kernel.startswith("measurelab._kernels."), kind
         assert (SRC / "_kernels" / (r.kernel.rsplit(".", 1)[1] + ".py")).exists(), kind
@@ -47,7 +47,8 @@ def test_the_measured_thresholds_are_kept():
     assert t == {"scoretable": (2**21, 2**12), "fused_walk": (2**18, None),
                  "block_walk": (0, None), "apr_groups": (2**18, None), "cal": (2**18, None),
                  "cal_block": (1, None), "loess": (2**18, None), "pav": (2**18, None),
-                 "smece_grid": (2**18, None), "pair_values": (2**21, 2**16),
+                 "smece_grid": (2**18, None), "debiased_cells": (2**18, 2**12),
+                 "pair_values": (2**21, 2**16),
                  "pair_tree": (2**16, None), "bootstrap_draws": (2**16, None)}
 
 

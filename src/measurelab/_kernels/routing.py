@@ -87,6 +87,10 @@ ROUTES: dict[str, Route] = {
         "measurelab._kernels.loess", 1 << 18, "distinct scores", False,
         "as the fused walk (numba is loaded at that size): the vertices' sums in one pass "
         "each"),
+    "debiased_cells": Route(
+        "measurelab._kernels.debiased", 1 << 18, "tables × distinct scores", True,
+        "one pass per table instead of ~40 row-sized numpy passes; numba's load pays from "
+        "2**18 rows of work", min_size_loaded=1 << 12),
     "pav": Route(
         "measurelab._kernels.pav", 1 << 18, "distinct scores", False,
         "as the fused walk: one pass with no row-sized temporaries (on whole weights the "

@@ -176,14 +176,20 @@ class BinnedCalibration(NamedTuple):
 _ROWS = 1 << 16
 
 
-def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinnedCalibration:
+def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
+           whole: bool = False) -> BinnedCalibration:
     """The cell sums of tables with rows ``pos``, ``neg`` (shape (T, R)) over the increasing
     probabilities ``scores`` (R,): the cells are where the equal-mass group or the grid cell
     changes along the rows (:func:`mass_cells`; :func:`grid_cells` with min(B, 20) cells).
 
-    The rows are read in chunks of 65,536, each cell's sum built from the sums of its
-    pieces in row order, so memory stays bounded and a table gives the same bits alone as
-    in a block.
+    The rows are read in chunks of 65,536, each cell's sum built from its pieces (a
+    piece: a difference of running sums within the chunk) in row order, so memory stays
+    bounded and a table gives the same bits alone as in a block. Large work (tables ×
+    rows from 2**18, or from 2**12 once numba is loaded: the ``"debiased_cells"`` route
+    of :mod:`measurelab._kernels.routing`) goes to a compiled pass that gives the same
+    bits without row-sized temporaries. ``whole``:
+    every weight is known to be a whole number (a bootstrap's multiplicities), so the
+    totals are exact in any order of addition.
 
     Examples
     --------
@@ -192,6 +198,8 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinnedCalibr
     >>> b.w.tolist(), b.r.round(12).tolist()
     ([[2.0, 2.0]], [[-0.7, -0.3]])
     """
+    from measurelab._kernels.routing import use_compiled
+
     pos = np.asarray(pos, dtype=np.float64)
     neg = np.asarray(neg, dtype=np.float64)
     s = np.asarray(scores, dtype=np.float64)
@@ -201,16 +209,35 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinnedCalibr
     def piece(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
         return np.ascontiguousarray(pos[:, a:b]), np.ascontiguousarray(neg[:, a:b])
 
-    n = np.zeros(t)
-    for a, b in chunks:
-        p_c, n_c = piece(a, b)
-        n += (p_c + n_c).sum(axis=1)
+    compiled = bool(t) and use_compiled("debiased_cells", t * rows)
+    if compiled:
+        from measurelab._kernels.debiased import cell_sums, totals
+
+        pos, neg = np.ascontiguousarray(pos), np.ascontiguousarray(neg)
+        n = totals(pos, neg, _ROWS, whole)
+    else:
+        n = np.zeros(t)
+        for a, b in chunks:
+            p_c, n_c = piece(a, b)
+            n += (p_c + n_c).sum(axis=1)
     groups = n_bins(n)
     per_unit = np.minimum(groups, GRID_CELLS)
     units = np.unique(per_unit).tolist()
     k = int(groups.max()) + int(per_unit.max()) + 3 if t else 1  # cells per table, at most
+    scale = groups / np.where(n > 0, n, 1.0)
+    # the per-row factors, formed once for both routes (the same bits in each)
+    clipped = np.clip(s, EPS, 1.0 - EPS)
+    log_p, log_q = np.log(clipped), np.log1p(-clipped)
+    s2, om2 = s * s, (1.0 - s) ** 2
+    if compiled:
+        grid = np.stack([grid_cells(s, g) for g in units])
+        unit = np.searchsorted(np.asarray(units), per_unit)
+        sums, used = cell_sums(s, s2, om2, log_p, log_q, pos, neg, grid, unit,
+                               groups.astype(np.float64), scale, k, _ROWS)
+        sums = sums[:, :, :max(int(used.max()), 1)]
+        return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
+                                 logloss=sums[4])
     sums = np.zeros((5, t, k))  # weight, positives, Σ r, Σ r², log loss
-    scale = (groups / np.where(n > 0, n, 1.0))[:, None]
     carry = np.zeros(t)
     prev_mass = np.full(t, np.nan)
     prev_grid = np.full(t, np.nan)
@@ -222,7 +249,7 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinnedCalibr
         x += carry[:, None]
         carry = x[:, -1].copy()
         x -= 0.5 * m  # the mid-point of each row's weight
-        x *= scale
+        x *= scale[:, None]
         x -= (0.5 * groups)[:, None]
         mass = _symmetric_cell(x)
         sc = s[a:b]
@@ -240,12 +267,17 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> BinnedCalibr
         new[:, 0] = True  # a piece of the running cell starts every chunk
         width = b - a
         starts = np.flatnonzero(new.ravel())
+        ends = np.empty_like(starts)
+        ends[:-1] = starts[1:] - 1
+        ends[-1] = new.size - 1
+        first = starts % width == 0  # a piece that begins the chunk's row
+        before = np.where(first, 0, starts - 1)
         table_of = starts // width
         cell_of = cell.ravel()[starts]
-        clipped = np.clip(sc, EPS, 1.0 - EPS)
-        for i, v in enumerate((m, p_c, sc * m - p_c, p_c * (1.0 - sc) ** 2 + n_c * (sc * sc),
-                               -(p_c * np.log(clipped) + n_c * np.log1p(-clipped)))):
-            sums[i, table_of, cell_of] += np.add.reduceat(v.ravel(), starts)
+        for i, v in enumerate((m, p_c, sc * m - p_c, p_c * om2[a:b] + n_c * s2[a:b],
+                               -(p_c * log_p[a:b] + n_c * log_q[a:b]))):
+            run = np.cumsum(v, axis=1).ravel()  # running sums within the chunk's rows
+            sums[i, table_of, cell_of] += run[ends] - np.where(first, 0.0, run[before])
     used = int(started.max()) if t else 0
     sums = sums[:, :, :max(used, 1)]
     return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
@@ -330,7 +362,8 @@ def block_estimates(blk: TableBlock) -> Estimates:
     """The estimates of every table of a block (kept in its memo: the four measures of one
     bootstrap block share one binning)."""
     if _MEMO not in blk.memo:
-        blk.memo[_MEMO] = _estimates(binned(blk.scores, blk.pos, blk.neg))
+        blk.memo[_MEMO] = _estimates(binned(blk.scores, blk.pos, blk.neg,
+                                                 whole=blk.integer is True))
     return blk.memo[_MEMO]
 
 
@@ -345,7 +378,8 @@ def estimates(t: ScoreTable) -> Estimates:
     (-0.016667, 0.089357)
     """
     if _MEMO not in t.memo:
-        t.memo[_MEMO] = _estimates(binned(t.scores, t.pos[None, :], t.neg[None, :]))
+        t.memo[_MEMO] = _estimates(binned(t.scores, t.pos[None, :], t.neg[None, :],
+                                               whole=t.integer is True))
     return t.memo[_MEMO]
 
 
