@@ -8,8 +8,8 @@ running sums. This pass reads each table's rows once with no row-sized temporary
 forms the same products in the same order, finds the same cells and keeps the same
 running sums (``np.cumsum``'s sequential order), and the total weight as numpy's
 pairwise ``sum`` forms it, so both routes give the same sums bit for bit
-(tests/_kernels/test_calibration_kernels.py checks it; the per-row logarithms and
-squares come from numpy).
+(tests/_kernels/test_calibration_kernels.py checks it; the per-row logarithms come from
+numpy, whose vectorised log may differ from the C library's in the last bit).
 """
 
 from __future__ import annotations
@@ -146,17 +146,28 @@ def _cell(x: float) -> float:
 
 
 @nb.njit(cache=True, nogil=True)
-def cell_sums(s: np.ndarray, s2: np.ndarray, om2: np.ndarray, log_p: np.ndarray,
-              log_q: np.ndarray, pos: np.ndarray, neg: np.ndarray, grid: np.ndarray,
-              unit: np.ndarray, groups: np.ndarray, scale: np.ndarray, k: int,
-              rows: int) -> tuple:
+def grid_cells(s: np.ndarray, units: np.ndarray) -> np.ndarray:
+    """The grid cell of every score on each grid of ``units`` cells of [0, 1] (units, R):
+    :func:`measurelab.measures.calibration.debiased.grid_cells`'s products and cells."""
+    out = np.empty((units.size, s.size))
+    for u in range(units.size):
+        g = units[u]
+        for j in range(s.size):
+            out[u, j] = _cell((s[j] - 0.5) * g)
+    return out
+
+
+@nb.njit(cache=True, nogil=True)
+def cell_sums(s: np.ndarray, log_p: np.ndarray, log_q: np.ndarray, pos: np.ndarray,
+              neg: np.ndarray, grid: np.ndarray, unit: np.ndarray, groups: np.ndarray,
+              scale: np.ndarray, k: int, rows: int) -> tuple:
     """Cell sums (5, tables, ``k``) — weight, positives, Σ r, Σ r², log loss of r = s − y
     — and the number of cells of each table, for tables with rows ``pos``, ``neg``
-    (tables, R) over the increasing scores ``s``; ``s2``, ``om2``, ``log_p``, ``log_q``
-    are s², (1 − s)², log s and log(1 − s) as the numpy route forms them (clipped),
-    ``grid`` (units, R) the grid cells,
-    ``unit`` each table's row of ``grid``, ``groups`` and ``scale`` the equal-mass groups
-    and groups per unit of weight, ``rows`` the chunk length."""
+    (tables, R) over the increasing scores ``s``; ``log_p``, ``log_q`` are log s and
+    log(1 − s) as the numpy route forms them (clipped), ``grid`` (units, R) the rows'
+    grid cells (:func:`grid_cells`) and ``unit`` each table's row of it, ``groups`` and
+    ``scale`` the equal-mass groups and groups per unit of weight, ``rows`` the chunk
+    length. A row's s² and (1 − s)² are the numpy route's products, formed here."""
     T, R = pos.shape
     sums = np.zeros((5, T, k))
     used = np.zeros(T, dtype=np.int64)
@@ -184,6 +195,7 @@ def cell_sums(s: np.ndarray, s2: np.ndarray, om2: np.ndarray, log_p: np.ndarray,
                 x = x * scale[t]
                 x = x - half
                 mass = _cell(x)
+                sj = s[j]
                 gc = grid[g, j]
                 if mass != prev_mass or gc != prev_grid:
                     if j > a:  # close the piece of the previous cell
@@ -198,8 +210,9 @@ def cell_sums(s: np.ndarray, s2: np.ndarray, om2: np.ndarray, log_p: np.ndarray,
                 prev_grid = gc
                 c0 += m
                 c1 += p
-                c2 += s[j] * m - p
-                c3 += p * om2[j] + q * s2[j]
+                c2 += sj * m - p
+                om = 1.0 - sj
+                c3 += p * (om * om) + q * (sj * sj)
                 c4 += -(p * log_p[j] + q * log_q[j])
             carry = loc + carry
             if b > a:

@@ -35,7 +35,8 @@ Cost = Literal["linear", "sort", "heavy"]
 #: the confusion counts, which one pass over the cases gives), 'sort' (from the sorted
 #: score table: the one sort every score measure shares, then a fixed number of passes
 #: over its rows, none holding more than a row-sized array), 'heavy' (more: work growing
-#: faster than the rows, or passes whose number grows with the data)
+#: faster than the rows, passes whose number grows with the data, or linear work whose
+#: constant alone would cost the default set its budget on large input)
 COSTS: tuple[str, ...] = ("linear", "sort", "heavy")
 #: the costs the default set of ``evaluate(y, p)`` (``measures=None``) admits: a 'heavy'
 #: measure is computed only when named, so that no measure slows the rest
@@ -199,7 +200,8 @@ class Measure:
         :mod:`measurelab.measures.twolevel`); None for any other measure
     cost : what the measure costs on n cases, one of :data:`COSTS`: 'linear' (from the
         confusion counts), 'sort' (from the sorted score table with a fixed number of
-        linear passes over its rows and at most row-sized arrays), 'heavy' (more). None
+        linear passes over its rows and at most row-sized arrays), 'heavy' (more, or a
+        linear pass too dear for the default set's budget). None
         (the default) derives it from ``statistic``: 'linear' for counts, 'sort'
         otherwise (a two-level measure: the dearer of its two). The default set of
         ``evaluate(y, p)`` holds the measures whose cost is in :data:`DEFAULT_COSTS`; a
@@ -289,7 +291,7 @@ class Measure:
         --------
         >>> from measurelab.measures.base import registry
         >>> registry.get("acc").cost, registry.get("ici").cost, registry.get("ici").in_default_set
-        ('linear', 'sort', True)
+        ('linear', 'heavy', False)
         """
         return self.cost in DEFAULT_COSTS
 

@@ -225,18 +225,20 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
     units = np.unique(per_unit).tolist()
     k = int(groups.max()) + int(per_unit.max()) + 3 if t else 1  # cells per table, at most
     scale = groups / np.where(n > 0, n, 1.0)
-    # the per-row factors, formed once for both routes (the same bits in each)
+    # the logarithms, formed once by numpy for both routes (the same bits in each)
     clipped = np.clip(s, EPS, 1.0 - EPS)
     log_p, log_q = np.log(clipped), np.log1p(-clipped)
-    s2, om2 = s * s, (1.0 - s) ** 2
     if compiled:
-        grid = np.stack([grid_cells(s, g) for g in units])
+        from measurelab._kernels.debiased import grid_cells as compiled_grid
+
         unit = np.searchsorted(np.asarray(units), per_unit)
-        sums, used = cell_sums(s, s2, om2, log_p, log_q, pos, neg, grid, unit,
+        grid = compiled_grid(s, np.asarray(units, dtype=np.float64))
+        sums, used = cell_sums(s, log_p, log_q, pos, neg, grid, unit,
                                groups.astype(np.float64), scale, k, _ROWS)
         sums = sums[:, :, :max(int(used.max()), 1)]
         return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
                                  logloss=sums[4])
+    s2, om2 = s * s, (1.0 - s) ** 2
     sums = np.zeros((5, t, k))  # weight, positives, Σ r, Σ r², log loss
     carry = np.zeros(t)
     prev_mass = np.full(t, np.nan)

@@ -30,8 +30,13 @@ ICI, E50, E90, Emax (``ici``, ``e50``, ``e90``, ``emax``)
     such as tenths, which add up to a whole number or one ulp beside it depending on the
     order of the sums, give the same percentile in every order (merged chunks included).
 
-Cost: each measure here is 'sort' (:attr:`~measurelab.measures.base.Measure.cost`): a
-fixed number of passes over the score table's rows. Smooth ECE is :mod:`.smooth`.
+Cost: each measure here is declared 'heavy'
+(:attr:`~measurelab.measures.base.Measure.cost`), so ``evaluate(y, p)`` computes them only
+when named. The work is linear — a fixed number of passes over the score table's rows —
+but the loess's constant (nine vertices, each a local fit over 75 % of the rows) costs
+about half of one sort of the scores on large input, which alone put the default set
+below its budget (ten times scikit-learn's six measures at 10⁷ cases). Smooth ECE is
+:mod:`.smooth`.
 """
 
 from __future__ import annotations
@@ -251,7 +256,7 @@ _SOURCE = ("Austin & Steyerberg 2019 (Stat Med 38:4051), |p − loess(y ~ p)| wi
            "[0, 1]")
 
 
-@measure("ici", kind="probability", statistic="scores", range=(0.0, 1.0),
+@measure("ici", kind="probability", statistic="scores", range=(0.0, 1.0), cost="heavy",
          higher_is_better=False, aliases=("integrated_calibration_index",),
          source=_SOURCE + ": mean", block=ici_block)
 def ici(t: ScoreTable) -> float:
@@ -269,7 +274,7 @@ def ici(t: ScoreTable) -> float:
     return _ici_formula(t, "mean", "ici")
 
 
-@measure("e50", kind="probability", statistic="scores", range=(0.0, 1.0),
+@measure("e50", kind="probability", statistic="scores", range=(0.0, 1.0), cost="heavy",
          higher_is_better=False, source=_SOURCE + ": median",
          block=e50_block)
 def e50(t: ScoreTable) -> float:
@@ -286,7 +291,7 @@ def e50(t: ScoreTable) -> float:
     return _ici_formula(t, "median", "e50")
 
 
-@measure("e90", kind="probability", statistic="scores", range=(0.0, 1.0),
+@measure("e90", kind="probability", statistic="scores", range=(0.0, 1.0), cost="heavy",
          higher_is_better=False, source=_SOURCE + ": 90th percentile",
          block=e90_block)
 def e90(t: ScoreTable) -> float:
@@ -303,7 +308,7 @@ def e90(t: ScoreTable) -> float:
     return _ici_formula(t, "p90", "e90")
 
 
-@measure("emax", kind="probability", statistic="scores", range=(0.0, 1.0),
+@measure("emax", kind="probability", statistic="scores", range=(0.0, 1.0), cost="heavy",
          higher_is_better=False, source=_SOURCE + ": maximum",
          block=emax_block)
 def emax(t: ScoreTable) -> float:
