@@ -1,15 +1,16 @@
 """The compiled cell sums of the population calibration measures
 (:func:`measurelab.measures.calibration.debiased.binned`; numba, loaded on first use).
 
-The numpy route makes a handful of row-sized temporaries per table (the cumulative
-weight, the equal-mass group, the change points, five per-row quantities and their
-running sums within each chunk of rows) and takes each cell's piece as a difference of
-running sums. This pass reads each table's rows once with no row-sized temporary: it
-forms the same products in the same order, finds the same cells and keeps the same
-running sums (``np.cumsum``'s sequential order), and the total weight as numpy's
-pairwise ``sum`` forms it, so both routes give the same sums bit for bit
-(tests/_kernels/test_calibration_kernels.py checks it; the per-row logarithms come from
-numpy, whose vectorised log may differ from the C library's in the last bit).
+The numpy route makes a handful of row-sized temporaries per table and chunk (the
+cumulative weight, the equal-mass group, the change points, five per-row quantities and
+their running sums within the chunk) and takes each cell's piece as a difference of
+running sums. :func:`chunk_sums` reads each table's rows of a chunk once with no
+temporary: it forms the same products in the same order, finds the same cells and keeps
+the same running sums (``np.cumsum``'s sequential order); :func:`totals` forms the total
+weight as numpy's pairwise ``sum`` does. So both routes give the same sums bit for bit
+(tests/_kernels/test_calibration_kernels.py checks it). The logarithms of a chunk come
+from numpy for both (its vectorised log may differ from the C library's in the last bit),
+chunk by chunk, so memory stays that of one chunk.
 """
 
 from __future__ import annotations
@@ -158,68 +159,70 @@ def grid_cells(s: np.ndarray, units: np.ndarray) -> np.ndarray:
 
 
 @nb.njit(cache=True, nogil=True)
-def cell_sums(s: np.ndarray, log_p: np.ndarray, log_q: np.ndarray, pos: np.ndarray,
-              neg: np.ndarray, grid: np.ndarray, unit: np.ndarray, groups: np.ndarray,
-              scale: np.ndarray, k: int, rows: int) -> tuple:
-    """Cell sums (5, tables, ``k``) — weight, positives, Σ r, Σ r², log loss of r = s − y
-    — and the number of cells of each table, for tables with rows ``pos``, ``neg``
-    (tables, R) over the increasing scores ``s``; ``log_p``, ``log_q`` are log s and
-    log(1 − s) as the numpy route forms them (clipped), ``grid`` (units, R) the rows'
-    grid cells (:func:`grid_cells`) and ``unit`` each table's row of it, ``groups`` and
-    ``scale`` the equal-mass groups and groups per unit of weight, ``rows`` the chunk
-    length. A row's s² and (1 − s)² are the numpy route's products, formed here."""
-    T, R = pos.shape
-    sums = np.zeros((5, T, k))
-    used = np.zeros(T, dtype=np.int64)
+def chunk_sums(s: np.ndarray, log_p: np.ndarray, log_q: np.ndarray, pos: np.ndarray,
+               neg: np.ndarray, a: int, grid: np.ndarray, unit: np.ndarray,
+               groups: np.ndarray, scale: np.ndarray, sums: np.ndarray,
+               carry: np.ndarray, prev_mass: np.ndarray, prev_grid: np.ndarray,
+               cell: np.ndarray) -> None:
+    """Add the rows ``a .. a + s.size − 1`` of the tables ``pos``, ``neg`` (tables, R) to
+    their cell sums ``sums`` (5, tables, k: weight, positives, Σ r, Σ r², log loss of
+    r = s − y), one chunk of rows as the numpy route reads it. ``s``, ``log_p``, ``log_q``
+    are the chunk's scores and their logarithms as the numpy route forms them (clipped),
+    ``grid`` (units, chunk) the chunk's grid cells and ``unit`` each table's row of it,
+    ``groups`` and ``scale`` the equal-mass groups and groups per unit of weight. The state
+    carried from chunk to chunk — the cumulative weight, the last row's cells, the cell
+    reached (−1 before the first row) — is updated in place. A row's s² and (1 − s)² are
+    the numpy route's products, formed here."""
+    T = pos.shape[0]
+    w = s.size
     for t in range(T):
         half = 0.5 * groups[t]
-        carry = 0.0
-        prev_mass = np.nan
-        prev_grid = np.nan
-        cell = -1
+        sc_t = scale[t]
         g = unit[t]
-        for a in range(0, R, rows):
-            b = min(R, a + rows)
-            loc = 0.0
-            # running sums within the chunk (np.cumsum's order) and their values where
-            # the current piece began (0 at the chunk's first row)
-            c0 = c1 = c2 = c3 = c4 = 0.0
-            b0 = b1 = b2 = b3 = b4 = 0.0
-            for j in range(a, b):
-                p = pos[t, j]
-                q = neg[t, j]
-                m = p + q
-                loc += m
-                x = loc + carry
-                x = x - 0.5 * m
-                x = x * scale[t]
-                x = x - half
-                mass = _cell(x)
-                sj = s[j]
-                gc = grid[g, j]
-                if mass != prev_mass or gc != prev_grid:
-                    if j > a:  # close the piece of the previous cell
-                        sums[0, t, cell] += c0 - b0
-                        sums[1, t, cell] += c1 - b1
-                        sums[2, t, cell] += c2 - b2
-                        sums[3, t, cell] += c3 - b3
-                        sums[4, t, cell] += c4 - b4
-                        b0, b1, b2, b3, b4 = c0, c1, c2, c3, c4
-                    cell += 1
-                prev_mass = mass
-                prev_grid = gc
-                c0 += m
-                c1 += p
-                c2 += sj * m - p
-                om = 1.0 - sj
-                c3 += p * (om * om) + q * (sj * sj)
-                c4 += -(p * log_p[j] + q * log_q[j])
-            carry = loc + carry
-            if b > a:
-                sums[0, t, cell] += c0 - b0
-                sums[1, t, cell] += c1 - b1
-                sums[2, t, cell] += c2 - b2
-                sums[3, t, cell] += c3 - b3
-                sums[4, t, cell] += c4 - b4
-        used[t] = cell + 1
-    return sums, used
+        pm = prev_mass[t]
+        pg = prev_grid[t]
+        c = cell[t]
+        loc = 0.0
+        # running sums within the chunk (np.cumsum's order) and their values where the
+        # current piece began (0 at the chunk's first row)
+        c0 = c1 = c2 = c3 = c4 = 0.0
+        b0 = b1 = b2 = b3 = b4 = 0.0
+        for i in range(w):
+            p = pos[t, a + i]
+            q = neg[t, a + i]
+            m = p + q
+            loc += m
+            x = loc + carry[t]
+            x = x - 0.5 * m
+            x = x * sc_t
+            x = x - half
+            mass = _cell(x)
+            gc = grid[g, i]
+            if mass != pm or gc != pg:
+                if i > 0:  # close the piece of the previous cell
+                    sums[0, t, c] += c0 - b0
+                    sums[1, t, c] += c1 - b1
+                    sums[2, t, c] += c2 - b2
+                    sums[3, t, c] += c3 - b3
+                    sums[4, t, c] += c4 - b4
+                    b0, b1, b2, b3, b4 = c0, c1, c2, c3, c4
+                c += 1
+            pm = mass
+            pg = gc
+            sj = s[i]
+            c0 += m
+            c1 += p
+            c2 += sj * m - p
+            om = 1.0 - sj
+            c3 += p * (om * om) + q * (sj * sj)
+            c4 += -(p * log_p[i] + q * log_q[i])
+        if w > 0:
+            sums[0, t, c] += c0 - b0
+            sums[1, t, c] += c1 - b1
+            sums[2, t, c] += c2 - b2
+            sums[3, t, c] += c3 - b3
+            sums[4, t, c] += c4 - b4
+        carry[t] = loc + carry[t]
+        prev_mass[t] = pm
+        prev_grid[t] = pg
+        cell[t] = c

@@ -176,6 +176,13 @@ class BinnedCalibration(NamedTuple):
 _ROWS = 1 << 16
 
 
+def _logs(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """log p and log(1 − p) of a chunk of probabilities, clipped to [EPS, 1 − EPS]:
+    formed by numpy for both routes, chunk by chunk (the same bits in each)."""
+    clipped = np.clip(s, EPS, 1.0 - EPS)
+    return np.log(clipped), np.log1p(-clipped)
+
+
 def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
            whole: bool = False) -> BinnedCalibration:
     """The cell sums of tables with rows ``pos``, ``neg`` (shape (T, R)) over the increasing
@@ -211,7 +218,7 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
 
     compiled = bool(t) and use_compiled("debiased_cells", t * rows)
     if compiled:
-        from measurelab._kernels.debiased import cell_sums, totals
+        from measurelab._kernels.debiased import totals
 
         pos, neg = np.ascontiguousarray(pos), np.ascontiguousarray(neg)
         n = totals(pos, neg, _ROWS, whole)
@@ -225,24 +232,26 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
     units = np.unique(per_unit).tolist()
     k = int(groups.max()) + int(per_unit.max()) + 3 if t else 1  # cells per table, at most
     scale = groups / np.where(n > 0, n, 1.0)
-    # the logarithms, formed once by numpy for both routes (the same bits in each)
-    clipped = np.clip(s, EPS, 1.0 - EPS)
-    log_p, log_q = np.log(clipped), np.log1p(-clipped)
-    if compiled:
-        from measurelab._kernels.debiased import grid_cells as compiled_grid
-
-        unit = np.searchsorted(np.asarray(units), per_unit)
-        grid = compiled_grid(s, np.asarray(units, dtype=np.float64))
-        sums, used = cell_sums(s, log_p, log_q, pos, neg, grid, unit,
-                               groups.astype(np.float64), scale, k, _ROWS)
-        sums = sums[:, :, :max(int(used.max()), 1)]
-        return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
-                                 logloss=sums[4])
-    s2, om2 = s * s, (1.0 - s) ** 2
     sums = np.zeros((5, t, k))  # weight, positives, Σ r, Σ r², log loss
     carry = np.zeros(t)
     prev_mass = np.full(t, np.nan)
     prev_grid = np.full(t, np.nan)
+    if compiled:
+        from measurelab._kernels.debiased import chunk_sums
+        from measurelab._kernels.debiased import grid_cells as compiled_grid
+
+        unit = np.searchsorted(np.asarray(units), per_unit)
+        unit_sizes = np.asarray(units, dtype=np.float64)
+        cell = np.full(t, -1, dtype=np.int64)
+        for a, b in chunks:
+            sc = s[a:b]
+            log_p, log_q = _logs(sc)
+            chunk_sums(sc, log_p, log_q, pos, neg, a, compiled_grid(sc, unit_sizes), unit,
+                       groups.astype(np.float64), scale, sums, carry, prev_mass, prev_grid,
+                       cell)
+        sums = sums[:, :, :max(int(cell.max()) + 1, 1)]
+        return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
+                                 logloss=sums[4])
     started = np.zeros(t, dtype=np.int64)
     for a, b in chunks:
         p_c, n_c = piece(a, b)
@@ -276,8 +285,9 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
         before = np.where(first, 0, starts - 1)
         table_of = starts // width
         cell_of = cell.ravel()[starts]
-        for i, v in enumerate((m, p_c, sc * m - p_c, p_c * om2[a:b] + n_c * s2[a:b],
-                               -(p_c * log_p[a:b] + n_c * log_q[a:b]))):
+        log_p, log_q = _logs(sc)
+        for i, v in enumerate((m, p_c, sc * m - p_c, p_c * (1.0 - sc) ** 2 + n_c * (sc * sc),
+                               -(p_c * log_p + n_c * log_q))):
             run = np.cumsum(v, axis=1).ravel()  # running sums within the chunk's rows
             sums[i, table_of, cell_of] += run[ends] - np.where(first, 0.0, run[before])
     used = int(started.max()) if t else 0
