@@ -130,6 +130,8 @@ def test_debiased_cell_sums_are_equal_bit_for_bit(monkeypatch):
     p = np.sort(rng.beta(2, 2, n))
     y = rng.random(n) < p
     tables.append(ScoreTable(p, y.astype(float), (~y).astype(float)))
+    w = rng.uniform(0.05, 3.0, n)  # real weights: the totals in numpy's pairwise order
+    tables.append(ScoreTable(p, y * w, (~y) * w))
     for t in tables:
         pos = np.stack([t.pos * rng.integers(0, 3, t.size) for _ in range(4)] + [t.pos])
         neg = np.stack([t.neg * rng.integers(0, 3, t.size) for _ in range(4)] + [t.neg])
@@ -139,6 +141,34 @@ def test_debiased_cell_sums_are_equal_bit_for_bit(monkeypatch):
                          t.scores, pos, neg, whole=whole))
         for x, z in zip(a, b, strict=True):
             assert np.array_equal(x, z), (x, z)
+
+
+def test_debiased_totals_of_huge_whole_weights_keep_numpys_order(monkeypatch):
+    """Whole weights add exactly in any order only below 2**53; above, the compiled
+    route falls back to numpy's pairwise order."""
+    from measurelab.measures.calibration import debiased
+
+    rng = np.random.default_rng(9)
+    p = np.sort(rng.random(1000))
+    pos = np.floor(rng.random((2, 1000)) * 2.0**43)
+    neg = np.floor(rng.random((2, 1000)) * 2.0**43)
+    a, b = _both(monkeypatch, ["debiased_cells"],
+                 lambda: debiased.binned(p, pos, neg, whole=True))
+    for x, z in zip(a, b, strict=True):
+        assert np.array_equal(x, z)
+
+
+def test_debiased_cells_refuse_what_no_sorted_table_can_hold(monkeypatch):
+    """Scores out of order or outside [0, 1] make more cells than a table can: both
+    routes raise (the compiled one must not write past its array)."""
+    from measurelab.measures.calibration import debiased
+
+    s = np.linspace(-3.0, 4.0, 3000)
+    ones = np.ones((1, 3000))
+    for compiled in (False, True):
+        force_routes(monkeypatch, compiled, ["debiased_cells"])
+        with pytest.raises(IndexError):
+            debiased.binned(s, ones, ones)
 
 
 def test_large_tables_take_the_compiled_routes():

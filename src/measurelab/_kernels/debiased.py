@@ -108,9 +108,11 @@ def totals(pos: np.ndarray, neg: np.ndarray, rows: int, whole: bool) -> np.ndarr
     """The total weight of each table as the numpy route forms it: per chunk of ``rows``
     rows, ``(pos + neg).sum(axis=1)`` (numpy's pairwise sum), the chunks added in order.
     ``whole``: every weight is a whole number, so every order of addition gives the same
-    exact total (below 2**53) and four running sums are used instead."""
+    exact total and four running sums are used instead (a total from 2**52 on is formed
+    again in numpy's order: whole numbers add exactly only below 2**53)."""
     T, R = pos.shape
     n = np.zeros(T)
+    exact = np.zeros(T, dtype=np.bool_)
     if whole:
         for t in range(T):
             a0 = a1 = a2 = a3 = 0.0
@@ -125,9 +127,13 @@ def totals(pos: np.ndarray, neg: np.ndarray, rows: int, whole: bool) -> np.ndarr
                 a0 += pos[t, j] + neg[t, j]
                 j += 1
             n[t] = (a0 + a1) + (a2 + a3)
-        return n
+            # whole numbers add exactly only below 2**53: beyond, numpy's order
+            exact[t] = n[t] < 2.0**52
     buf = np.empty(min(rows, R) if R > 0 else 1)
     for t in range(T):
+        if exact[t]:
+            continue
+        n[t] = 0.0
         for a in range(0, R, rows):
             b = min(R, a + rows)
             for j in range(a, b):
@@ -174,6 +180,7 @@ def chunk_sums(s: np.ndarray, log_p: np.ndarray, log_q: np.ndarray, pos: np.ndar
     reached (−1 before the first row) — is updated in place. A row's s² and (1 − s)² are
     the numpy route's products, formed here."""
     T = pos.shape[0]
+    K = sums.shape[2]
     w = s.size
     for t in range(T):
         half = 0.5 * groups[t]
@@ -207,6 +214,9 @@ def chunk_sums(s: np.ndarray, log_p: np.ndarray, log_q: np.ndarray, pos: np.ndar
                     sums[4, t, c] += c4 - b4
                     b0, b1, b2, b3, b4 = c0, c1, c2, c3, c4
                 c += 1
+                if c >= K:  # unsorted or out-of-range scores, negative weights
+                    raise IndexError("more probability cells than increasing scores in "
+                                     "[0, 1] with non-negative weights can form")
             pm = mass
             pg = gc
             sj = s[i]

@@ -242,13 +242,13 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
 
         unit = np.searchsorted(np.asarray(units), per_unit)
         unit_sizes = np.asarray(units, dtype=np.float64)
+        groups_f = groups.astype(np.float64)
         cell = np.full(t, -1, dtype=np.int64)
         for a, b in chunks:
             sc = s[a:b]
             log_p, log_q = _logs(sc)
             chunk_sums(sc, log_p, log_q, pos, neg, a, compiled_grid(sc, unit_sizes), unit,
-                       groups.astype(np.float64), scale, sums, carry, prev_mass, prev_grid,
-                       cell)
+                       groups_f, scale, sums, carry, prev_mass, prev_grid, cell)
         sums = sums[:, :, :max(int(cell.max()) + 1, 1)]
         return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
                                  logloss=sums[4])
