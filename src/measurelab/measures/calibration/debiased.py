@@ -194,9 +194,9 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
     bounded and a table gives the same bits alone as in a block. Large work (tables ×
     rows from 2**18, or from 2**12 once numba is loaded: the ``"debiased_cells"`` route
     of :mod:`measurelab._kernels.routing`) goes to a compiled pass that gives the same
-    bits without row-sized temporaries. ``whole``:
-    every weight is known to be a whole number (a bootstrap's multiplicities), so the
-    totals are exact in any order of addition.
+    bits without row-sized temporaries. ``whole``: every weight is known to be a whole
+    number (a bootstrap's multiplicities), so the totals are exact in any order of
+    addition.
 
     Examples
     --------
@@ -212,10 +212,6 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
     s = np.asarray(scores, dtype=np.float64)
     t, rows = pos.shape
     chunks = [(a, min(rows, a + _ROWS)) for a in range(0, rows, _ROWS)]
-
-    def piece(a: int, b: int) -> tuple[np.ndarray, np.ndarray]:
-        return np.ascontiguousarray(pos[:, a:b]), np.ascontiguousarray(neg[:, a:b])
-
     compiled = bool(t) and use_compiled("debiased_cells", t * rows)
     if compiled:
         from measurelab._kernels.debiased import totals
@@ -225,36 +221,57 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
     else:
         n = np.zeros(t)
         for a, b in chunks:
-            p_c, n_c = piece(a, b)
-            n += (p_c + n_c).sum(axis=1)
+            n += (pos[:, a:b] + neg[:, a:b]).sum(axis=1)
     groups = n_bins(n)
     per_unit = np.minimum(groups, GRID_CELLS)
-    units = np.unique(per_unit).tolist()
     k = int(groups.max()) + int(per_unit.max()) + 3 if t else 1  # cells per table, at most
     scale = groups / np.where(n > 0, n, 1.0)
     sums = np.zeros((5, t, k))  # weight, positives, Σ r, Σ r², log loss
+    route = _compiled_sums if compiled else _numpy_sums
+    used = route(s, pos, neg, chunks, groups, per_unit, scale, sums)
+    sums = sums[:, :, :max(used, 1)]
+    return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
+                             logloss=sums[4])
+
+
+def _compiled_sums(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+                   chunks: list[tuple[int, int]], groups: np.ndarray, per_unit: np.ndarray,
+                   scale: np.ndarray, sums: np.ndarray) -> int:
+    """:func:`binned`'s cell sums by the compiled pass (``_kernels.debiased``), chunk by
+    chunk into ``sums``; returns the number of cells used."""
+    from measurelab._kernels.debiased import chunk_sums
+    from measurelab._kernels.debiased import grid_cells as compiled_grid
+
+    t = pos.shape[0]
+    units = np.unique(per_unit)
+    unit = np.searchsorted(units, per_unit)
+    unit_sizes = units.astype(np.float64)
+    groups_f = groups.astype(np.float64)
     carry = np.zeros(t)
     prev_mass = np.full(t, np.nan)
     prev_grid = np.full(t, np.nan)
-    if compiled:
-        from measurelab._kernels.debiased import chunk_sums
-        from measurelab._kernels.debiased import grid_cells as compiled_grid
+    cell = np.full(t, -1, dtype=np.int64)
+    for a, b in chunks:
+        sc = s[a:b]
+        log_p, log_q = _logs(sc)
+        chunk_sums(sc, log_p, log_q, pos, neg, a, compiled_grid(sc, unit_sizes), unit,
+                   groups_f, scale, sums, carry, prev_mass, prev_grid, cell)
+    return int(cell.max()) + 1
 
-        unit = np.searchsorted(np.asarray(units), per_unit)
-        unit_sizes = np.asarray(units, dtype=np.float64)
-        groups_f = groups.astype(np.float64)
-        cell = np.full(t, -1, dtype=np.int64)
-        for a, b in chunks:
-            sc = s[a:b]
-            log_p, log_q = _logs(sc)
-            chunk_sums(sc, log_p, log_q, pos, neg, a, compiled_grid(sc, unit_sizes), unit,
-                       groups_f, scale, sums, carry, prev_mass, prev_grid, cell)
-        sums = sums[:, :, :max(int(cell.max()) + 1, 1)]
-        return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
-                                 logloss=sums[4])
+
+def _numpy_sums(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
+                chunks: list[tuple[int, int]], groups: np.ndarray, per_unit: np.ndarray,
+                scale: np.ndarray, sums: np.ndarray) -> int:
+    """:func:`binned`'s cell sums by numpy, chunk by chunk into ``sums``; returns the
+    number of cells used."""
+    t = pos.shape[0]
+    units = np.unique(per_unit).tolist()
+    carry = np.zeros(t)
+    prev_mass = np.full(t, np.nan)
+    prev_grid = np.full(t, np.nan)
     started = np.zeros(t, dtype=np.int64)
     for a, b in chunks:
-        p_c, n_c = piece(a, b)
+        p_c, n_c = np.ascontiguousarray(pos[:, a:b]), np.ascontiguousarray(neg[:, a:b])
         m = p_c + n_c
         x = np.cumsum(m, axis=1)
         x += carry[:, None]
@@ -290,10 +307,7 @@ def binned(scores: np.ndarray, pos: np.ndarray, neg: np.ndarray, *,
                                -(p_c * log_p + n_c * log_q))):
             run = np.cumsum(v, axis=1).ravel()  # running sums within the chunk's rows
             sums[i, table_of, cell_of] += run[ends] - np.where(first, 0.0, run[before])
-    used = int(started.max()) if t else 0
-    sums = sums[:, :, :max(used, 1)]
-    return BinnedCalibration(n=n, w=sums[0], y=sums[1], r=sums[2], r2=sums[3],
-                             logloss=sums[4])
+    return int(started.max()) if t else 0
 
 
 def _entropy(x: np.ndarray) -> np.ndarray:
