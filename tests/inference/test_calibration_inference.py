@@ -53,7 +53,7 @@ def test_every_calibration_number_has_a_method_or_a_reason():
     assert set(WITHHELD) <= set(ml.registry.names())
     # parametrised and per-class rows follow their measure; other measures are untouched
     assert interval_kind("ece@15") == interval_kind("smece[b]") == "none"
-    assert interval_kind("auc") is None and iv.default_method("f1", None) == "bootstrap-bca"
+    assert interval_kind("auc") is None and iv.default_method("f1", None) == "dirichlet-posterior"
 
 
 def test_debiased_wald_is_the_estimate_plus_minus_z_se_cut_at_zero():

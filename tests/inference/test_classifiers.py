@@ -9,7 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
-from scipy.stats import binomtest
+from scipy.stats import chi2
 
 import measurelab as ml
 from measurelab.inference import intervals as iv
@@ -66,7 +66,8 @@ def test_paired_tests_by_independent_routes(three):
             assert row.method == "mcnemar"
             ca, cb = (sa > 0.5) == yb, (sb > 0.5) == yb
             b, c = int(np.sum(ca & ~cb)), int(np.sum(~ca & cb))
-            expect = binomtest(b, b + c).pvalue if b + c else 1.0
+            # McNemar's score test (the statistic Tango's interval inverts): z² ~ χ²₁
+            expect = chi2.sf((b - c) ** 2 / (b + c), 1) if b + c else 1.0
             assert abs(row.p - expect) < 1e-12
         elif row.measure == "auc":
             assert row.method == "delong"
@@ -74,7 +75,7 @@ def test_paired_tests_by_independent_routes(three):
             assert abs(row.diff - (auc_b[ia] - auc_b[ib])) < 1e-12
             assert abs(row.se - math.sqrt(var)) < 1e-12
         else:
-            assert row.method == "bootstrap"
+            assert row.method == "dirichlet-posterior"
             assert row.lo <= row.diff <= row.hi
     np.testing.assert_array_equal(t["p_holm"].to_numpy(), iv.holm(t["p"].to_numpy()))
 
@@ -153,10 +154,10 @@ def test_json_shapes(three):
 
 
 def test_constant_model_gives_null_and_warning():
-    y = np.array([0, 1] * 20)
-    s = np.linspace(0, 1, 40)
+    y = np.array([0, 1] * 40)   # 40 cases a class: DeLong's interval (Newcombe's below 30)
+    s = np.linspace(0, 1, 80)
     with pytest.warns(ml.UndefinedMeasureWarning, match="constant scores"):
-        r = ml.compare_classifiers(y, {"s": s, "k": np.full(40, 0.7)}, measures=["auc"],
+        r = ml.compare_classifiers(y, {"s": s, "k": np.full(80, 0.7)}, measures=["auc"],
                                    n_boot=100)
         d = json.loads(r.to_json())
     # SE 0: the interval is the value itself, and the warning says why
@@ -241,8 +242,13 @@ def test_bad_input():
     with pytest.raises(ml.MeasurelabError, match="bootstrap of a comparison needs both classes"):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            ml.compare_classifiers([1, 1, 1], {"a": [0.1, 0.5, 0.9]}, measures=["f1"]
+            ml.compare_classifiers([1, 1, 1], {"a": [0.1, 0.5, 0.9]}, measures=["ap"]
                                    ).intervals()
+    # the posterior of the cells has no interval with one class either: NaN and a warning
+    with pytest.warns(ml.UndefinedMeasureWarning, match="the sample has one class"):
+        t = ml.compare_classifiers([1, 1, 1], {"a": [0.1, 0.5, 0.9]}, measures=["f1"]
+                                   ).intervals()
+    assert math.isnan(t.loc[0, "lo"]) and math.isnan(t.loc[0, "hi"])
 
 
 def test_lazy_top_level_export():

@@ -232,7 +232,7 @@ def test_unpaired_cell() -> None:
     pop = popm.population("binary", "binormal", "random", 0.3, ("auc", "acc"), seed=1,
                           size=20_000)
     assert un.population["auc"] == pop.target["auc"][2]
-    assert set(df[df.kind == "unpaired"].method) >= {"delong-unpaired", "bootstrap-bca"}
+    assert set(df[df.kind == "unpaired"].method) >= {"delong-unpaired", "dirichlet-posterior"}
     pd.testing.assert_frame_equal(
         df[df.kind == "single"].drop(columns=["sec_per_sim", "kinds"], errors="ignore")
         .reset_index(drop=True),

@@ -44,7 +44,13 @@ def _old_default(name: str, ci_method: str | None, whole: bool) -> str:
         return ci_method if ci_method in ("wilson", "clopper-pearson") else "wilson"
     if name == "auc" and whole:
         return "delong" if ci_method == "delong" else "delong-logit"
+    if name in COUNTS and whole:   # the small-count method (issue 39)
+        return "dirichlet-posterior"
     return "bootstrap-bca"
+
+
+#: the measures of NAMES over the confusion counts (the posterior of the cells applies)
+COUNTS = ("acc", "err", "sens", "spec", "prec", "npv", "f1", "mcc")
 
 
 OLD_FORCEABLE = ("wilson", "clopper-pearson", "delong-logit", "delong", "bootstrap-bca",
@@ -81,14 +87,18 @@ def _old_pair(name: str, single: str, forced: str | None, whole: bool) -> str:
     if name in ("acc", "err") and whole and forced not in ("bootstrap-bca",
                                                            "bootstrap-percentile"):
         return "mcnemar"
+    if name in COUNTS and whole and single not in ("bootstrap-bca", "bootstrap-percentile"):
+        return "dirichlet-posterior"
     return "bootstrap"
 
 
-def _old_unpaired(name: str, single: str) -> str:
+def _old_unpaired(name: str, single: str, whole: bool = True) -> str:
     if single == "none":
         return "none"
     if single in ("debiased-wald", "bootstrap-se"):
         return "bootstrap-se"
+    if name in COUNTS and whole and single not in ("bootstrap-bca", "bootstrap-percentile"):
+        return "dirichlet-posterior"
     return "delong-unpaired" if name == "auc" and single in ("delong", "delong-logit") \
         else "bootstrap"
 
@@ -101,7 +111,7 @@ def test_the_paired_and_unpaired_choices_are_the_old_ones(forced, whole):
         paired = difference_form(Setting(name, whole_counts=whole, kind="paired"), single)
         unpaired = difference_form(Setting(name, whole_counts=whole, kind="unpaired"), single)
         assert paired.name == _old_pair(name, single, forced, whole), (name, forced)
-        assert unpaired.name == _old_unpaired(name, single), (name, forced)
+        assert unpaired.name == _old_unpaired(name, single, whole), (name, forced)
 
 
 def test_mcnemar_rows_name_tangos_interval():
@@ -110,7 +120,8 @@ def test_mcnemar_rows_name_tangos_interval():
 
 
 def test_the_names_a_user_may_force_keep_their_order_and_add_agresti_coull():
-    assert forceable_names() == (*OLD_FORCEABLE, "agresti-coull")
+    assert forceable_names() == (*OLD_FORCEABLE, "agresti-coull", "dirichlet-posterior",
+                                 "newcombe-score")
     assert iv.CI_METHODS == forceable_names()
     assert iv.BOOTSTRAP_METHODS == ("bootstrap-bca", "bootstrap-percentile")
     assert set(iv.REPLICATE_METHODS) == set(replicate_names()) == \
@@ -121,7 +132,7 @@ def test_the_names_a_user_may_force_keep_their_order_and_add_agresti_coull():
 @pytest.mark.parametrize("bad", ["bootstrap-se", "none", "mcnemar", "Wilson", 3])
 def test_a_method_the_user_may_not_force_is_refused_in_one_line(bad):
     with pytest.raises(MeasurelabError, match=r"^ci_method=.* is not valid; expected one of"
-                       r" \['wilson'.*'agresti-coull'\]$"):
+                       r" \['wilson'.*'newcombe-score'\]$"):
         check_ci_method(bad)
 
 
@@ -235,7 +246,7 @@ def test_agresti_coull_needs_whole_counts_and_an_empty_denominator_is_undefined(
         iv.proportion_interval(2.5, 4, 0.95, "agresti-coull")
     assert all(math.isnan(x) for x in iv.proportion_interval(0, 0, 0.95, "agresti-coull"))
     assert iv.default_method("sens", "agresti-coull", whole_counts=False) == "bootstrap-bca"
-    assert iv.default_method("f1", "agresti-coull") == "bootstrap-bca"
+    assert iv.default_method("f1", "agresti-coull") == "dirichlet-posterior"
 
 
 def test_the_paired_delong_form_is_inference_delongs_test():

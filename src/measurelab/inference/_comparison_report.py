@@ -218,6 +218,47 @@ def untested_sentence(cmp: Any, rows: list[str] | None = None) -> str:
             f"column): {_join(names)}.")
 
 
+def evidence_sentence(cmp: Any, rows: list[str] | None = None) -> str:
+    """One plain sentence naming the measures behind the summary whose interval (of a
+    model, or of a difference) has no coverage evidence in this setting or fell short of
+    0.90 in the coverage study of this regime (the method column says which and why);
+    '' when every interval behind the summary is backed.
+
+    Examples
+    --------
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1] * 10, {"a": [.2, .7] * 10, "b": [.4, .6] * 10},
+    ...                         measures=["lift@0.1"], n_boot=100)
+    >>> evidence_sentence(r)   # lift at another parameter than the one studied
+    'Read with care: the intervals of lift@0.1 have no coverage evidence for this setting (see the method column).'
+    """  # noqa: E501
+    from measurelab.inference.evidence import plain_method
+
+    if cmp.level is None:
+        return ""
+    rows = headline(cmp) if rows is None else rows
+    texts = [(r["measure"], str(r["method"])) for r in cmp._interval_rows()]
+    if len(cmp.names) > 1:
+        texts += [(r["measure"], str(r["interval"])) for r in cmp._test_rows()]
+    none: list[str] = []
+    below: list[str] = []
+    for m, text in texts:
+        if m not in rows or text == plain_method(text):
+            continue
+        note = text[len(plain_method(text)):]
+        (none if "no coverage evidence" in note else below).append(m)
+    parts = []
+    if none:
+        parts.append(f"the intervals of {_join(list(dict.fromkeys(none)))} have no coverage "
+                     "evidence for this setting")
+    if below:
+        parts.append(f"those of {_join(list(dict.fromkeys(below)))} covered less than 0.90 "
+                     "of the time in the coverage study of this regime")
+    if not parts:
+        return ""
+    return "Read with care: " + "; ".join(parts) + " (see the method column)."
+
+
 def _join(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
@@ -375,6 +416,9 @@ def _first_screen(cmp: Any) -> list[str]:
     untested = untested_sentence(cmp)
     if untested:
         parts.append(f"<p class='muted'>{escape(untested)}</p>")
+    unbacked = evidence_sentence(cmp)
+    if unbacked:
+        parts.append(f"<p class='evidence'>{escape(unbacked)}</p>")
     calib = calibration_sentence(cmp)
     if calib:
         parts.append(f"<p class='calibration'>{escape(calib)}</p>")
@@ -583,6 +627,7 @@ def summary(cmp: Any) -> str:
     """:meth:`ClassifierComparison.summary` of ``cmp``."""
     lines = [*pair_sentences(cmp), best_sentence(cmp)]
     lines += [x for x in [untested_sentence(cmp)] if x]  # every measure reported is named
+    lines += [x for x in [evidence_sentence(cmp)] if x]
     calib = calibration_sentence(cmp) if cmp.level is not None else ""
     return "\n".join(lines + ([calib] if calib else []))
 

@@ -61,6 +61,7 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
                 lo, hi, _se, p = replicate_wald(float(diffs[i]), dr[:, i], level,
                                                 (lo_r - hi_r, hi_r - lo_r))
                 boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i], {})
+    posterior = _PairPosterior(cmp, level)
     rows: list[dict[str, Any]] = []
     for a, b in pairs:
         for j, k in enumerate(cmp._names_m):
@@ -85,6 +86,8 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
                 if k == "err":
                     lo, hi = -hi, -lo
                 row.update(lo=lo, hi=hi, p=p, interval=_paired_label("mcnemar"))
+            elif pm == "dirichlet-posterior":
+                row.update(posterior.row(a, b, j))
             else:
                 lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
                 row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
@@ -100,6 +103,48 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
         r["p_holm"] = float(q)
     cmp._cache["tests"] = rows
     return rows
+
+
+class _PairPosterior:
+    """The posterior of the 8 joint confusion cells of each pair of models (drawn once a
+    pair, seeded by the comparison's ``random_state`` and the pair), and the rows of the
+    measures it serves."""
+
+    def __init__(self, cmp: Any, level: float) -> None:
+        self.cmp, self.level = cmp, level
+        self._draws: dict[tuple[int, int], Any] = {}
+
+    def _of(self, a: int, b: int) -> Any:
+        from measurelab.inference import confusion_posterior as cp
+        from measurelab.inference.methods.dirichlet import rng_for
+
+        if (a, b) not in self._draws:
+            c = self.cmp
+            joint = cp.joint_counts(c._y, c._predicted(a), c._predicted(b))
+            n = len(c.names)
+            self._draws[(a, b)] = cp.paired_draws(joint, c._case_design(),
+                                                  rng_for(c.random_state, n + a * n + b))
+        return self._draws[(a, b)]
+
+    def row(self, a: int, b: int, j: int) -> dict[str, Any]:
+        """lo, hi, p and the interval text of measure ``j``'s difference a − b."""
+        from measurelab.inference.confusion_posterior import measure_draws, tail_interval
+        from measurelab.inference.methods.dirichlet import NAME, kink_reason
+
+        c = self.cmp
+        m = c._measures[j]
+        da, db = self._of(a, b)
+        for draws, who in ((da, a), (db, b)):
+            reason = kink_reason(m.name, draws, self.level)
+            if reason is not None:
+                iv.warn_undefined(f"no interval for the difference in {m.name} of "
+                                  f"{c.names[a]!r} and {c.names[b]!r}: "
+                                  f"{reason.removeprefix('no interval: ')} for {c.names[who]!r}")
+                return {"interval": reason}
+        d = m.pair_statistic(measure_draws(m, da), measure_draws(m, db))
+        lo_r, hi_r = m.range
+        lo, hi, p = tail_interval(d, self.level, (lo_r - hi_r, hi_r - lo_r))
+        return {"lo": lo, "hi": hi, "p": p, "interval": _of_distance(m, NAME)}
 
 
 def _paired_label(name: str) -> str:

@@ -139,9 +139,18 @@ class ClassifierComparison:
         if "methods" not in self._cache:  # asked once per pair row: choose once
             whole = self._w is None
             self._cache["methods"] = {
-                k: iv.default_method(k, self.ci_method, whole_counts=whole)
+                k: iv.default_method(k, self.ci_method, whole_counts=whole,
+                                     smaller=self._smaller())
                 for k in self._names_m}
         return dict(self._cache["methods"])
+
+    def _smaller(self) -> int:
+        """The cases in the smaller class (for k classes, the smallest)."""
+        y = np.asarray(self._y)
+        if self._multiclass:
+            return int(np.bincount(np.unique(y, return_inverse=True)[1]).min())
+        pos = int(np.count_nonzero(y))
+        return min(pos, y.size - pos)
 
     def _pair_method(self, k: str) -> str:
         """The method of a paired difference of measure ``k`` (the registry's:
@@ -252,7 +261,14 @@ class ClassifierComparison:
         """The analytic interval (Wilson, DeLong) of measure ``k`` of model ``a``."""
         return iv.measure_interval(k, value, method, level, table=self._design.tables[a],
                                    counts=self._stats[a].counts,
-                                   what=f"{k} of model {self.names[a]!r}")
+                                   what=f"{k} of model {self.names[a]!r}",
+                                   design=self._case_design(), random_state=self.random_state,
+                                   key=(a,))
+
+    def _case_design(self) -> str:
+        """'fixed' when the cases are resampled (or their posterior drawn) by class, else
+        'random'."""
+        return "fixed" if self._design.stratify else "random"
 
     def intervals(self) -> Any:
         """Long table ``model, measure, value, lo, hi, method, se, infinite, undefined``.
@@ -282,18 +298,22 @@ class ClassifierComparison:
         return _pairs.paired_rows(self)
 
     def _mcnemar(self, a: int, b: int, level: float) -> tuple[float, float, float]:
-        """McNemar's exact p and Tango's score interval of acc_a − acc_b."""
+        """McNemar's score test and Tango's score interval of acc_a − acc_b, which inverts
+        the same statistic: the interval excludes 0 exactly when p < 1 − level."""
         ca, cb = self._correct(a), self._correct(b)
         nb = int(np.count_nonzero(ca & ~cb))
         nc = int(np.count_nonzero(~ca & cb))
         lo, hi = iv.tango_interval(nb, nc, int(ca.size), level)
-        return iv.mcnemar_exact(nb, nc), lo, hi
+        return iv.mcnemar_score(nb, nc), lo, hi
+
+    def _predicted(self, a: int) -> np.ndarray:
+        """Model ``a``'s decision (True = positive), per case."""
+        s = self._scores[a]
+        return s >= self.threshold if self._inclusive else s > self.threshold
 
     def _correct(self, a: int) -> np.ndarray:
         """Whether model ``a``'s decision is correct, per case."""
-        y, s = self._y, self._scores
-        pa = s[a] >= self.threshold if self._inclusive else s[a] > self.threshold
-        return pa == y
+        return self._predicted(a) == self._y
 
     def tests(self) -> Any:
         """Paired tests for every pair of models and measure: ``a, b, measure, diff, lo,
@@ -304,13 +324,14 @@ class ClassifierComparison:
         ``interval`` says so.
 
         In a bootstrap row p is inverted from the same bootstrap distribution as the
-        interval, and in a DeLong row both use the same standard error, so there
-        ``lo > 0 or hi < 0`` exactly when ``p < 1 − ci``. A McNemar row (acc, err) pairs
-        McNemar's exact test with Tango's score interval of the difference (unconditional:
-        the conditional interval under-covers when one model wins nearly every
-        disagreement); the interval excludes 0 exactly when McNemar's asymptotic test
-        rejects, so near the edge it can exclude 0 while the (conservative) exact p does
-        not reach 1 − ci.
+        interval, in a DeLong row both use the same standard error, and in a posterior
+        row (the measures of the confusion counts) p is the posterior's two-sided tail at 0
+        and the interval the same draws' quantiles, so ``lo > 0 or hi < 0`` exactly when
+        ``p < 1 − ci``. A McNemar row (acc, err) pairs McNemar's score test (b − c)/√(b + c)
+        with Tango's score interval of the difference, which inverts the same statistic
+        (unconditional: the conditional interval under-covers when one model wins nearly
+        every disagreement); :func:`~measurelab.inference.intervals.mcnemar_exact` stays
+        available as a function.
 
         Examples
         --------
@@ -318,8 +339,8 @@ class ClassifierComparison:
         >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.2, 0.8, 0.7, 0.3],
         ...     "b": [0.3, 0.6, 0.4, 0.4, 0.45, 0.2]}, measures=["acc"], n_boot=100)
         >>> t = r.tests()
-        >>> t.loc[0, "method"], float(t.loc[0, "p"])   # b = 2, c = 0: 2·(1/4)
-        ('mcnemar', 0.5)
+        >>> t.loc[0, "method"], round(float(t.loc[0, "p"]), 4)   # b = 2, c = 0: z = √2
+        ('mcnemar', 0.1573)
         """
         import pandas as pd
 

@@ -8,7 +8,9 @@ Everything here works on counts or on score tables, below the measures' API, so 
   (scipy's ``binomtest(...).proportion_ci``).
 * DeLong's intervals and tests (one AUC, the covariance of several, paired and unpaired)
   are :mod:`measurelab.inference.delong`; this module imports that one, never the reverse.
-* :func:`mcnemar_exact` — McNemar's exact two-sided test on discordant counts.
+* :func:`mcnemar_exact` — McNemar's exact two-sided test on discordant counts;
+  :func:`mcnemar_score` — its score (asymptotic) form, the test of a comparison's accuracy
+  row, which :func:`tango_interval` inverts.
 * :func:`holm` — Holm's step-down adjustment.
 * The bootstrap is :mod:`measurelab.inference.bootstrap` (the engine: case resampling in
   blocks over a canonical order; its intervals: percentile and BCa, and the p-values
@@ -105,6 +107,28 @@ def mcnemar_exact(b: int, c: int) -> float:
     from scipy.stats import binom
 
     return float(min(1.0, 2.0 * binom.cdf(min(b, c), n, 0.5)))
+
+
+def mcnemar_score(b: int, c: int) -> float:
+    """McNemar's score test, two-sided: z = (b − c)/√(b + c) (no continuity correction),
+    p = 2·(1 − Φ(|z|)); 1 when b + c = 0. It is the statistic Tango's score interval
+    (:func:`tango_interval`) inverts at a difference of 0, so the two agree; Fagerland,
+    Lydersen & Laake (2013, BMC Med Res Methodol 13:91) found it to keep its level better
+    than the exact conditional test, which is conservative.
+
+    Examples
+    --------
+    >>> round(mcnemar_score(11, 3), 4)    # z = 8/√14
+    0.0325
+    >>> mcnemar_score(0, 0)
+    1.0
+    """
+    b, c = _discordant(b, c)
+    if b + c == 0:
+        return 1.0
+    from scipy.stats import norm
+
+    return float(min(1.0, 2.0 * norm.sf(abs(b - c) / math.sqrt(b + c))))
 
 
 def _discordant(b: Any, c: Any, *n_cases: Any) -> tuple[int, ...]:
@@ -270,9 +294,11 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
 
 
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True,
-                   multiclass: bool = False) -> str:
+                   multiclass: bool = False, smaller: int | None = None) -> str:
     """The interval method of one measure: Wilson for proportions, DeLong on the logit
-    scale for AUC, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a
+    scale for AUC (Newcombe's score interval when ``smaller``, the cases in the smaller
+    class, is below 30), the posterior of the confusion cells for the other measures of
+    the counts, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a
     proportion method applies to proportions only, ``delong-logit`` and ``delong`` (plain
     Wald, pROC's convention) to AUC only; elsewhere the default). Calibration measures
     have their own (:mod:`measurelab.inference.calibration`): 'debiased-wald',
@@ -283,22 +309,31 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     Examples
     --------
     >>> default_method("acc", None), default_method("auc", None), default_method("f1", None)
-    ('wilson', 'delong-logit', 'bootstrap-bca')
-    >>> default_method("auc", "bootstrap-percentile"), default_method("f1", "wilson")
-    ('bootstrap-percentile', 'bootstrap-bca')
+    ('wilson', 'delong-logit', 'dirichlet-posterior')
+    >>> default_method("auc", None, smaller=8), default_method("auc", "bootstrap-percentile")
+    ('newcombe-score', 'bootstrap-percentile')
+    >>> default_method("f1", "wilson"), default_method("ap", None)
+    ('dirichlet-posterior', 'bootstrap-bca')
     >>> default_method("brier_mcb", None), default_method("ici", "bootstrap-bca")
     ('debiased-wald', 'none')
     """
-    setting = Setting(name, multiclass=multiclass, whole_counts=whole_counts)
+    setting = Setting(name, multiclass=multiclass, whole_counts=whole_counts,
+                      smaller=smaller)
     return choose(setting, ci_method).name
 
 
 def measure_interval(name: str, value: float, method: str, level: float, *,
                      table: ScoreTable | None = None, counts: Any = None,
-                     what: str | None = None) -> Interval:
+                     what: str | None = None, design: str = "random",
+                     random_state: Any = None, key: tuple[int, ...] = ()) -> Interval:
     """The analytic interval of one measure value (Wilson / Clopper–Pearson for a
-    proportion, DeLong on the logit scale for AUC); bootstrap intervals come from
-    :class:`~measurelab.inference.bootstrap.BootstrapIntervals`.
+    proportion, DeLong on the logit scale or Newcombe's score interval for AUC, the
+    posterior of the confusion cells for the other counts measures); bootstrap intervals
+    come from :class:`~measurelab.inference.bootstrap.BootstrapIntervals`.
+
+    ``design`` ('random' or 'fixed' class counts), ``random_state`` and ``key`` (the
+    stream of this model: the same key draws the same posterior) serve the methods that
+    draw from a posterior.
 
     An interval that cannot be formed (no cases in the proportion's denominator, one
     class) is NaN with a warning naming ``what``.
@@ -314,7 +349,8 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
     if m.replicates or m.single is None or m.single.compute is None:
         raise MeasurelabError(f"{method!r} is not an analytic interval method")
     return m.single.compute(name, float(value), level, table=table, counts=counts,
-                            what=what or name)
+                            what=what or name, design=design, random_state=random_state,
+                            key=key)
 
 
 #: methods whose interval needs the bootstrap's replicates

@@ -70,7 +70,6 @@ __all__ = ["StructuredComparison", "structured_comparison"]
 
 #: the fairness gaps of :meth:`StructuredComparison.gaps`
 FAIRNESS = ("equalized_odds", "demographic_parity")
-_PROPORTION = ("wilson", "clopper-pearson")
 
 
 def structured_comparison(y: np.ndarray, names: list[str], scores: list[np.ndarray],
@@ -220,7 +219,7 @@ class StructuredComparison:
             return base
         out = {}
         for k, m in base.items():
-            if m in _PROPORTION:
+            if m in iv.PROPORTION_METHODS or m == "dirichlet-posterior":
                 m = "bootstrap-bca"
             elif m in ("delong", "delong-logit"):
                 m = "clustered-" + m
@@ -413,7 +412,8 @@ class StructuredComparison:
                           for j in ij]),
                 level, bt.range_bounds([self._measures[j] for j in ij]))
             for i, c in enumerate(cells):
-                boot[c] = (float(bi.lo[i]), float(bi.hi[i]), str(bi.method[i]))
+                boot[c] = (float(bi.lo[i]), float(bi.hi[i]), str(bi.method[i]),
+                           (float(bi.infinite[i]), float(bi.undefined[i]), bi.notes(i)))
         rows = []
         for a, name in enumerate(self.names):
             for gi, lab in enumerate(g["labels"]):
@@ -421,8 +421,12 @@ class StructuredComparison:
                 for j, m in enumerate(self._measures):
                     v = float(g["vals"][a, gi, j])
                     meth = methods[m.name]
+                    what = f"{m.name} of model {name!r} in group {lab!r}"
                     if (a, gi, j) in boot:
-                        lo, hi, text = boot[(a, gi, j)]
+                        lo, hi, text, (inf_share, nan_share, notes) = boot[(a, gi, j)]
+                        if not math.isnan(v):   # an undefined value warns below
+                            iv.warn_nonfinite(what, iv.Interval(v, lo, hi, text), inf_share,
+                                              nan_share, **notes)
                     elif meth == "none":
                         from measurelab.inference.calibration import withheld_reason
 
@@ -441,9 +445,12 @@ class StructuredComparison:
                         st = BinaryStats(table=gd.tables[a], threshold=self.threshold,
                                          inclusive=self._inclusive)
                         with warnings.catch_warnings():
-                            warnings.simplefilter("ignore")
-                            r = iv.measure_interval(m.name, v, meth, level,
-                                                    table=gd.tables[a], counts=st.counts)
+                            if math.isnan(v):   # the undefined value warns below
+                                warnings.simplefilter("ignore")
+                            r = iv.measure_interval(
+                                m.name, v, meth, level, table=gd.tables[a],
+                                counts=st.counts, what=what, design=self._case_design(),
+                                random_state=self.random_state, key=(a, 1 + gi))
                         lo, hi, text = r.lo, r.hi, r.method
                     if math.isnan(v):
                         iv.warn_undefined(f"{m.name} of model {name!r} is undefined in group "

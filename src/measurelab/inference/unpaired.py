@@ -181,7 +181,33 @@ class UnpairedComparison:
         if k == "auc" and m in ("delong", "delong-logit") and getattr(self._a, "clustered",
                                                                       False):
             return "clustered-delong-unpaired"
-        return difference_form(Setting(k, whole_counts=whole, kind="unpaired"), m).name
+        form = difference_form(Setting(k, whole_counts=whole, kind="unpaired"), m).name
+        if form == "dirichlet-posterior" and getattr(self._a, "clustered", False):
+            return "bootstrap"   # clusters keep the cluster bootstrap
+        return form
+
+    def _posterior_row(self, j: int) -> dict[str, Any]:
+        """lo, hi, p and the interval text of measure ``j``'s unpaired difference from the
+        two test sets' independent posteriors of the confusion cells."""
+        from measurelab.inference import confusion_posterior as cp
+        from measurelab.inference.methods.dirichlet import NAME, kink_reason, rng_for
+
+        m = self._a._measures[j]
+        draws = []
+        for i, c in enumerate((self._a, self._b)):
+            d = cp.single_draws(c._stats[0].counts, c._case_design(),
+                                rng_for(c.random_state, 2, i))
+            reason = kink_reason(m.name, d, self.level)
+            if reason is not None:
+                iv.warn_undefined(f"no interval for the difference in {m.name} of "
+                                  f"{self.names[0]!r} and {self.names[1]!r}: "
+                                  f"{reason.removeprefix('no interval: ')} for {self.names[i]!r}")
+                return {"interval": reason}
+            draws.append(cp.measure_draws(m, d))
+        lo_r, hi_r = m.range
+        lo, hi, p = cp.tail_interval(m.pair_statistic(*draws), self.level,
+                                     (lo_r - hi_r, hi_r - lo_r))
+        return {"lo": lo, "hi": hi, "p": p, "interval": _of_distance(m, NAME)}
 
     def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> bt.BootstrapRun:
         return bt.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
@@ -244,6 +270,8 @@ class UnpairedComparison:
                 iv.warn_nonfinite(f"the difference in {k} of {self.names[0]!r} and "
                                   f"{self.names[1]!r}", iv.Interval(d, lo, hi, method),
                                   inf_share, nan_share, **notes)
+            elif row["method"] == "dirichlet-posterior":
+                row.update(self._posterior_row(j))
             elif row["method"] == "clustered-delong-unpaired":
                 from measurelab.inference.structured import clustered_unpaired
 

@@ -399,7 +399,9 @@ def with_intervals(
     n_jobs = iv.check_n_jobs(n_jobs)
     table = stats.require_table("ci")
     whole = table.is_integer and design is None
-    methods = {k: iv.default_method(k, ci_method, whole_counts=whole) for k in result}
+    smaller = int(min(table.n_pos, table.n_neg)) if whole else None
+    methods = {k: iv.default_method(k, ci_method, whole_counts=whole, smaller=smaller)
+               for k in result}
     boot = [k for k, m in methods.items() if m in iv.REPLICATE_METHODS]
     out = {}
     extra: dict[str, tuple[float, float]] = {}
@@ -430,7 +432,9 @@ def with_intervals(
     for k, v in result.items():
         if k not in out:
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
-                                         counts=stats.counts)
+                                         counts=stats.counts,
+                                         design="fixed" if stratify else "random",
+                                         random_state=random_state)
     iv.warn_withheld([k for k in result if methods[k] == "none"])
     from measurelab.inference.evidence import design_name, with_evidence
 

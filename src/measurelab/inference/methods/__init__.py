@@ -62,3 +62,5 @@ from measurelab.inference.methods import bootstrap  # noqa: F401
 from measurelab.inference.methods import mcnemar  # noqa: F401
 from measurelab.inference.methods import net_benefit  # noqa: F401
 from measurelab.inference.methods import agresti_coull  # noqa: F401
+from measurelab.inference.methods import dirichlet  # noqa: F401
+from measurelab.inference.methods import newcombe_auc  # noqa: F401

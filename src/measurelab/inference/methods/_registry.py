@@ -28,8 +28,9 @@ Kind = Literal["single", "paired", "unpaired"]
 @dataclass(frozen=True)
 class Setting:
     """Where an interval is wanted: the measure's name (``ece@15``: a parameter), two or k
-    classes, whole counts or weights, the design of the cases, and the kind of value (one
-    model, a paired or an unpaired difference).
+    classes, whole counts or weights, the design of the cases, the kind of value (one
+    model, a paired or an unpaired difference) and the cases in the smaller class (None:
+    not known; a method for few cases may be the default below a size).
 
     Examples
     --------
@@ -42,6 +43,7 @@ class Setting:
     whole_counts: bool = True
     design: str = "random"
     kind: Kind = "single"
+    smaller: int | None = None
 
 
 @dataclass(frozen=True)
@@ -260,9 +262,10 @@ def _form(method: IntervalMethod, kind: Kind) -> Form | None:
 
 def difference_form(setting: Setting, single: str) -> Form:
     """The form of a paired or unpaired difference (``setting.kind``) of a measure whose
-    single-model method is ``single``: that method's own form of the kind, else the default
-    of that kind (a method with only that form whose ``default`` holds, e.g. McNemar for
-    accuracy), else the paired or unpaired bootstrap.
+    single-model method is ``single``: that method's own form of the kind, else the
+    replicate-free default of that kind of lowest rank (McNemar for paired accuracy, the
+    posterior of the confusion cells for the other counts measures), else the paired or
+    unpaired bootstrap.
 
     Examples
     --------
@@ -279,7 +282,7 @@ def difference_form(setting: Setting, single: str) -> Form:
         return own
     for m in sorted(_REGISTRY.values(), key=lambda m: m.rank):
         f = _form(m, kind)
-        if m.single is None and f is not None and m.default_for(setting):
+        if f is not None and m.default_for(setting) and not m.replicates:
             return f
     fallback = _form(get("bootstrap-bca"), kind)
     assert fallback is not None

@@ -26,7 +26,7 @@ def _kind(s: Setting) -> str | None:
 
 
 def _debiased_wald(name: str, value: float, level: float, *, table: Any = None,
-                   counts: Any = None, what: str | None = None) -> Interval:
+                   counts: Any = None, what: str | None = None, **_: Any) -> Interval:
     """The debiased Wald interval of a calibration measure (its value kept)."""
     from measurelab.inference.calibration import debiased_wald
 
@@ -34,7 +34,7 @@ def _debiased_wald(name: str, value: float, level: float, *, table: Any = None,
 
 
 def _withheld(name: str, value: float, level: float, *, table: Any = None,
-              counts: Any = None, what: str | None = None) -> Interval:
+              counts: Any = None, what: str | None = None, **_: Any) -> Interval:
     """No interval: NaN ends, the reason in the method text."""
     from measurelab.inference.calibration import withheld_reason
 

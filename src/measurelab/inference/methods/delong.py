@@ -49,7 +49,7 @@ def delong_form(scale: str) -> Any:
     (0.2485, 'delong')
     """
     def compute(name: str, value: float, level: float, *, table: Any = None,
-                counts: Any = None, what: str | None = None) -> Interval:
+                counts: Any = None, what: str | None = None, **_: Any) -> Interval:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             r = delong_interval(table, level, scale=scale)

@@ -1,5 +1,6 @@
-"""The paired difference of accuracy or error on whole counts: McNemar's exact test with
-Tango's score interval (:func:`measurelab.inference.intervals.mcnemar_exact`,
+"""The paired difference of accuracy or error on whole counts: McNemar's score test with
+Tango's score interval, which inverts the same statistic
+(:func:`measurelab.inference.intervals.mcnemar_score`,
 :func:`~measurelab.inference.intervals.tango_interval`). It has no single-model form: it is
 the paired default of the proportion methods (Wilson, Clopper–Pearson) for accuracy and
 error; forcing a bootstrap method replaces it.
@@ -22,7 +23,7 @@ def _applies(s: Setting) -> bool:
 
 
 MCNEMAR = register(IntervalMethod(
-    "mcnemar", "McNemar's exact test with Tango's score interval of a paired difference "
-    "of accuracy or error (whole counts)",
+    "mcnemar", "McNemar's score test with Tango's score interval of a paired difference "
+    "of accuracy or error, the interval inverting the test (whole counts)",
     applies=_applies, paired=Form("mcnemar", interval="tango-score"), default=_applies,
     forceable=False, rank=50))

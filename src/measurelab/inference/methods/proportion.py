@@ -127,7 +127,7 @@ def proportion_form(interval: Any, method: str) -> Any:
     Interval(value=0.8, lo=0.8, hi=0.8, method='plain', se=nan)
     """
     def compute(name: str, value: float, level: float, *, table: Any = None,
-                counts: Any = None, what: str | None = None) -> Interval:
+                counts: Any = None, what: str | None = None, **_: Any) -> Interval:
         num, den = PROPORTIONS[name]
         k, n = float(num(counts)), float(den(counts))
         check_counts(k, n, method)

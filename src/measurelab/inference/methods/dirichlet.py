@@ -1,0 +1,156 @@
+"""The posterior of the confusion cells (:mod:`measurelab.inference.confusion_posterior`):
+the default interval of every binary measure over confusion counts that is not a
+proportion (F1, MCC, kappa, balanced accuracy, likelihood ratios, …), of one model, of a
+paired difference (the 8 joint cells) and of an unpaired one (two independent
+posteriors); the paired and unpaired default of the proportions other than paired
+accuracy and error. Whole counts only (weighted cases keep the bootstrap).
+
+The measures with a kink, |spec − sens| inside ``ri`` and ``op`` and |prec − spec|,
+|npv − sens| inside ``avri`` and ``oarp``, have no interval that covers where the two
+sides are equal in the population: their interval is withheld (NaN ends, the reason in
+the method column) where the sample cannot tell the two sides apart (the posterior
+interval of their difference holds 0).
+
+Examples
+--------
+>>> from measurelab.inference.methods import Setting, choose, difference_form
+>>> choose(Setting("f1")).name, choose(Setting("sens")).name
+('dirichlet-posterior', 'wilson')
+>>> difference_form(Setting("sens", kind="paired"), "wilson").name
+'dirichlet-posterior'
+>>> choose(Setting("f1", whole_counts=False)).name
+'bootstrap-bca'
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from measurelab._util.validation import warn_undefined
+from measurelab.inference._base import Interval
+from measurelab.inference.methods._registry import Form, IntervalMethod, Setting, register
+
+#: the method's name (the method column's text)
+NAME = "dirichlet-posterior"
+#: measures whose value has a kink |u − v|, with the pairs (u, v) of measures
+KINKS: dict[str, tuple[tuple[str, str], ...]] = {
+    "ri": (("spec", "sens"),), "op": (("spec", "sens"),),
+    "avri": (("prec", "spec"), ("npv", "sens")), "oarp": (("prec", "spec"), ("npv", "sens")),
+}
+
+
+def _measure(name: str) -> Any:
+    from measurelab.measures.base import registry
+
+    try:
+        return registry.resolve(name)[0]
+    except Exception:  # noqa: BLE001 - a name the registry cannot resolve: not ours
+        return None
+
+
+def applies(s: Setting) -> bool:
+    """Whether ``s`` is a binary measure over whole confusion counts.
+
+    Examples
+    --------
+    >>> applies(Setting("mcc")), applies(Setting("auc")), applies(Setting("mcc", multiclass=True))
+    (True, False, False)
+    """
+    if s.multiclass or not s.whole_counts:
+        return False
+    m = _measure(s.measure)
+    return m is not None and m.statistic == "counts" and m.kind == "threshold"
+
+
+def rng_for(random_state: Any, *key: int) -> np.random.Generator:
+    """The generator of one posterior: an integer seed or SeedSequence spawns the stream
+    ``key`` (the same seed gives the same draws for the same model or pair, whatever else
+    is computed); a Generator is used as it is; None is fresh entropy.
+
+    Examples
+    --------
+    >>> a = rng_for(7, 0).random(); b = rng_for(7, 0).random(); c = rng_for(7, 1).random()
+    >>> a == b, a == c
+    (True, False)
+    """
+    from measurelab._util.validation import check_random_state
+
+    rs = check_random_state(random_state)
+    if rs is None:
+        return np.random.default_rng()
+    if isinstance(rs, np.random.SeedSequence):
+        return np.random.default_rng(np.random.SeedSequence(
+            rs.entropy, spawn_key=tuple(rs.spawn_key) + tuple(key)))
+    if isinstance(rs, int | np.integer):
+        return np.random.default_rng(np.random.SeedSequence(int(rs), spawn_key=tuple(key)))
+    from measurelab._util.validation import make_rng
+
+    return make_rng(rs)
+
+
+def kink_reason(name: str, draws: Any, level: float) -> str | None:
+    """Why ``name``'s interval is withheld on these posterior draws of the counts (the
+    posterior interval of a kink's two sides holds 0), or None.
+
+    Examples
+    --------
+    >>> from measurelab.stats.confusion import BinaryCounts
+    >>> d = BinaryCounts(np.full(3, 8.0), np.full(3, 2.0), np.full(3, 2.0), np.full(3, 8.0))
+    >>> kink_reason("ri", d, 0.95)
+    'no interval: the sample cannot tell spec from sens (|spec − sens| has a kink at 0)'
+    >>> kink_reason("f1", d, 0.95) is None
+    True
+    """
+    from measurelab.inference.confusion_posterior import equal_tailed, measure_draws
+
+    for u, v in KINKS.get(name.partition("@")[0], ()):
+        d = measure_draws(_measure(u), draws) - measure_draws(_measure(v), draws)
+        lo, hi = equal_tailed(d, level)
+        if not (lo > 0 or hi < 0):
+            return (f"no interval: the sample cannot tell {u} from {v} (|{u} − {v}| has "
+                    "a kink at 0)")
+    return None
+
+
+def _single(name: str, value: float, level: float, *, table: Any = None, counts: Any = None,
+            what: str | None = None, design: str = "random", random_state: Any = None,
+            key: tuple[int, ...] = (), **_: Any) -> Interval:
+    """One model's interval: equal-tailed quantiles of the measure over the posterior."""
+    from measurelab.inference.confusion_posterior import (
+        equal_tailed,
+        measure_draws,
+        single_draws,
+    )
+
+    m = _measure(name)
+    if counts.tp + counts.fn == 0 or counts.fp + counts.tn == 0:
+        warn_undefined(f"the {NAME} interval of {what or name} is undefined: the sample "
+                       "has one class")
+        return Interval(value, math.nan, math.nan, NAME)
+    draws = single_draws(counts, design, rng_for(random_state, *key))
+    reason = kink_reason(name, draws, level)
+    if reason is not None:
+        warn_undefined(f"no interval for {what or name}: {reason.removeprefix('no interval: ')}")
+        return Interval(value, math.nan, math.nan, reason)
+    lo, hi = equal_tailed(measure_draws(m, draws), level, m.range)
+    return Interval(value, lo, hi, NAME)
+
+
+def _default(s: Setting) -> bool:
+    return applies(s) and not (s.kind == "single" and _is_proportion(s))
+
+
+def _is_proportion(s: Setting) -> bool:
+    from measurelab.inference.methods.proportion import is_proportion
+
+    return is_proportion(s)
+
+
+DIRICHLET = register(IntervalMethod(
+    NAME, "posterior of the confusion cells under a Dirichlet(0.5) prior, equal-tailed "
+    "(any binary measure of the counts; paired: the 8 joint cells; whole counts)",
+    applies=applies, single=Form(NAME, _single), paired=Form(NAME), unpaired=Form(NAME),
+    default=_default, rank=60))
