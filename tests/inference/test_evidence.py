@@ -384,3 +384,362 @@ def test_replacing_a_measure_keeps_its_place() -> None:
     original = registry.get("acc")
     registry.register(original, replace=True)
     assert registry.names() == before
+
+
+# --------------------------------------------------------------------------- regimes
+#: the registry's cell fields, with the smaller class's count last
+FIELDS = ["generator", "n", "param", "average", "model", "coverage", "mcse", "undefined",
+          "smaller"]
+
+
+def _row(n: int, param: float, coverage: float, model: str = "a", *,
+         generator: str = "binormal", average: str = "") -> list[Any]:
+    """One row of figures: a binary cell (param π) or a k-class one (param k, priors of the
+    registry study)."""
+    if generator.startswith("softmax"):
+        smaller = round(n * {3: 0.2, 5: 0.08}[int(param)])
+    else:
+        smaller = round(n * min(param, 1 - param))
+    return [generator, n, param, average, model, coverage, 0.01, 0, smaller]
+
+
+def _figured(measure: str, rows: list[list[Any]], kind: str = "single", *,
+             classes: str = "binary", where: str, per_cell: int = 2) -> dict[str, Any]:
+    """An entry whose summary follows from its rows (``per_cell`` rows a cell)."""
+    cov = [r[5] for r in rows]
+    return {**_entry(measure, kind, lowest=min(cov), classes=classes, where=where,
+                     cells=len(rows) // per_cell, mean=sum(cov) / len(cov)),
+            "figures": rows}
+
+
+def _regime_study(folder: Path, source: str, entries: list[dict[str, Any]],
+                  fields: list[str] | None = None) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    doc = {"schema": 1, "source": source, "preliminary": False, "level": 0.95,
+           "cell_fields": FIELDS if fields is None else fields, "entries": entries}
+    (folder / f"{source}.json").write_text(json.dumps(doc, ensure_ascii=False),
+                                           encoding="utf-8")
+
+
+#: n = 100, 1000, 10000 at π = 0.05 and 0.5: 5, 50 | 50, 500 | 500, 5000 cases in the
+#: smaller class (brackets < 10, 30–99, 100–999, ≥ 1,000; none in 10–29)
+GRID = [(n, p) for p in (0.05, 0.5) for n in (100, 1000, 10000)]
+
+
+@pytest.fixture
+def regimes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """f1 (single) below the bar only at n=100, π=0.05 (5 cases in the smaller class);
+    f1 (paired) below at n=300, π=0.05 (15 cases); k-class f1 below at k=3, n=100 (20 cases
+    in the smallest class); mcc from a registry-like study and a calibration-like one; acc
+    from a study without smaller-class counts."""
+    folder = tmp_path / "coverage"
+    single = [_row(n, p, 0.83 if (n, p) == (100, 0.05) and m == "b" else 0.95, m)
+              for n, p in GRID for m in ("a", "b")]
+    paired = [_row(n, p, 0.83 if (n, p) == (300, 0.05) else 0.94, "a-b")
+              for n, p in [(300, 0.05), (1000, 0.5)]]
+    k_rows = [_row(100, 3, 0.85, "a", generator="softmax", average="macro"),
+              _row(300, 5, 0.93, "a", generator="softmax", average="macro"),
+              _row(1000, 3, 0.96, "a", generator="softmax", average="macro")]
+    _regime_study(folder, "registry", [
+        _figured("f1", single, where="n=100, π=0.05"),
+        _figured("f1", paired, "paired", where="n=300, π=0.05", per_cell=1),
+        _figured("f1", k_rows, classes="k", where="k=3, n=100", per_cell=1),
+        _figured("mcc", [_row(1000, 0.5, 0.95), _row(1000, 0.5, 0.96, "b")],
+                 where="n=1000, π=0.5"),
+    ])
+    cal = [["rare", 200, "very_over", 0.88, 0.01, 20], ["balanced", 1000, "under", 0.97,
+                                                         0.01, 500]]
+    _regime_study(folder, "calibration", [
+        {**_entry("mcc", lowest=0.88, where="n=200, rare prior, very_over", cells=2,
+                  mean=0.925), "figures": cal}],
+        fields=["prior", "n", "model", "coverage", "mc_se", "smaller"])
+    _regime_study(folder, "old", [
+        {**_entry("acc", lowest=0.85, methods=["wilson"], where="n=100, π=0.05"),
+         "figures": [["binormal", 100, 0.05, "", "a", 0.85, 0.01, 0]]}],
+        fields=FIELDS[:-1])
+    monkeypatch.setattr(ev, "_OVERRIDE", folder)
+    return folder
+
+
+@pytest.mark.parametrize(("smaller", "label"), [
+    (0, "< 10"), (9, "< 10"), (10, "10–29"), (29, "10–29"), (30, "30–99"), (99, "30–99"),
+    (100, "100–999"), (999, "100–999"), (1000, "≥ 1,000"), (10**6, "≥ 1,000"),
+    (np.int64(25), "10–29")])
+def test_bracket_edges(smaller: int, label: str) -> None:
+    assert ev.bracket(smaller) == label
+
+
+def test_brackets() -> None:
+    assert ev.BRACKET_EDGES == (10, 30, 100, 1000)
+    assert ev.BRACKETS == ("< 10", "10–29", "30–99", "100–999", "≥ 1,000")
+    with pytest.raises(MeasurelabError, match="smaller must be a non-negative integer"):
+        ev.bracket(-1)
+    for bad in (2.5, 30.0, True, "30", None):
+        with pytest.raises(MeasurelabTypeError, match="smaller must be an integer"):
+            ev.bracket(bad)   # type: ignore[arg-type]
+    with pytest.raises(MeasurelabTypeError, match="smaller must be an integer"):
+        ev.coverage_verdict("f1", smaller=12.5)   # type: ignore[arg-type]
+
+
+def test_verdict_by_regime(regimes: Path) -> None:
+    """Below the bar only with 5 cases in the smaller class: a balanced comparison of 5,000
+    cases is not told about it."""
+    big = ev.coverage_verdict("f1", smaller=2500)
+    assert big.covers and big.note == "" and big.bracket == "≥ 1,000"
+    assert (big.lowest, big.where, big.cells, big.mean) == (0.95, "n=10000, π=0.5", 1, 0.95)
+    assert big.sources == ("registry",)
+    small = ev.coverage_verdict("f1", smaller=5)
+    assert small.status == "below" and small.bracket == "< 10"
+    assert small.note == "coverage 0.830 < 0.90 with < 10 cases in the smaller class"
+    assert (small.lowest, small.where, small.cells) == (0.83, "n=100, π=0.05", 1)
+    assert small.mean == pytest.approx((0.83 + 0.95) / 2)
+    mid = ev.coverage_verdict("f1", smaller=50)   # n=100, π=0.5 and n=1000, π=0.05
+    assert mid.covers and mid.cells == 2 and mid.bracket == "30–99"
+    paired = ev.coverage_verdict("f1", paired=True, smaller=15)
+    assert paired.note == "coverage 0.830 < 0.90 with 10–29 cases in the smaller class"
+    assert ev.coverage_verdict("f1", paired=True, smaller=500).covers
+
+
+def test_no_cell_in_the_bracket(regimes: Path) -> None:
+    v = ev.coverage_verdict("f1", smaller=20)
+    assert v.status == "none" and v.bracket == "10–29" and v.cells == 0
+    assert v.note == "no coverage evidence with 10–29 cases in the smaller class"
+    assert ev.method_with_evidence("bootstrap-bca", "f1", smaller=20) == (
+        "bootstrap-bca (no coverage evidence with 10–29 cases in the smaller class)")
+    # a setting with no study at all says so as before, whatever its regime
+    assert ev.coverage_verdict("kappa", smaller=20).note == "no coverage evidence"
+    assert ev.coverage_verdict("f1", smaller=20, level=0.9).note == (
+        "no coverage evidence at level 0.9")
+
+
+def test_without_regime_the_verdict_is_the_settings(regimes: Path) -> None:
+    v = ev.coverage_verdict("f1")
+    assert v.status == "below" and v.bracket == "" and v.cells == 6
+    assert v.note == "coverage 0.830 < 0.90 at n=100, π=0.05"
+    assert ev.method_with_evidence("bootstrap-bca", "f1") == (
+        "bootstrap-bca (coverage 0.830 < 0.90 at n=100, π=0.05)")
+
+
+def test_k_class_regime(regimes: Path) -> None:
+    v = ev.coverage_verdict("f1", multiclass=True, smaller=20)
+    assert v.note == "coverage 0.850 < 0.90 with 10–29 cases in the smallest class"
+    assert v.where == "k=3, n=100" and v.cells == 2   # k=3, n=100 (20) and k=5, n=300 (24)
+    assert ev.coverage_verdict("f1", multiclass=True, smaller=200).covers
+    assert ev.coverage_verdict("f1", multiclass=True, smaller=5).note == (
+        "no coverage evidence with < 10 cases in the smallest class")
+    assert ev.coverage_verdict("f1", multiclass=True, average="micro",
+                               smaller=200).status == "none"
+
+
+def test_regime_over_two_studies(regimes: Path) -> None:
+    """Both studies' cells in the bracket count; the calibration study names its cells in
+    its own words."""
+    v = ev.coverage_verdict("mcc", smaller=20)
+    assert v.sources == ("calibration",) and v.where == "n=200, rare prior, very_over"
+    assert v.note == "coverage 0.880 < 0.90 with 10–29 cases in the smaller class"
+    both = ev.coverage_verdict("mcc", smaller=500)
+    assert both.covers and both.sources == ("calibration", "registry") and both.cells == 2
+    assert both.mean == pytest.approx((0.955 + 0.97) / 2)
+    assert ev.coverage_verdict("mcc", smaller=5000).status == "none"
+
+
+def test_study_without_counts_gives_the_settings_verdict(regimes: Path) -> None:
+    """A file whose cells carry no smaller-class count: no bracket information."""
+    v = ev.coverage_verdict("acc", method="wilson", smaller=2500)
+    assert v.bracket == "" and v.note == "coverage 0.850 < 0.90 at n=100, π=0.05"
+    assert ev.coverage_verdict("acc", method="wilson", smaller=2500) == \
+        ev.coverage_verdict("acc", method="wilson")
+
+
+def test_regime_texts(regimes: Path) -> None:
+    assert ev.method_with_evidence("bootstrap-bca", "f1", smaller=2500) == "bootstrap-bca"
+    assert ev.method_with_evidence("bootstrap-bca", "f1", smaller=5) == (
+        "bootstrap-bca (coverage 0.830 < 0.90 with < 10 cases in the smaller class)")
+    r = ev.with_evidence(Interval(0.5, 0.4, 0.6, "bootstrap-bca", 0.05), "f1",
+                         multiclass=True, smaller=20)
+    assert r.method == ("bootstrap-bca (coverage 0.850 < 0.90 with 10–29 cases in the "
+                        "smallest class)")
+    nan = ev.method_with_evidence("bootstrap-bca", "f1", bounds=(math.nan, math.nan),
+                                  smaller=5)
+    assert nan == "bootstrap-bca"
+    with pytest.raises(MeasurelabError, match="smaller"):
+        ev.method_with_evidence("bootstrap-bca", "f1", bounds=(math.nan, math.nan),
+                                smaller=-3)
+
+
+@pytest.mark.parametrize("note", [
+    "coverage 0.830 < 0.90 with 10–29 cases in the smaller class",
+    "coverage 0.162 < 0.90 with < 10 cases in the smallest class",
+    "coverage 0.899 < 0.90 with ≥ 1,000 cases in the smaller class",
+    "no coverage evidence with 10–29 cases in the smaller class",
+    "no coverage evidence with ≥ 1,000 cases in the smallest class",
+    "no coverage evidence: preliminary run",
+    "coverage 0.862 < 0.90 at n=100, π=0.05, calibrated vs over-confident",
+])
+def test_plain_method_strips_the_notes(note: str) -> None:
+    assert ev.plain_method(f"bootstrap-bca ({note})") == "bootstrap-bca"
+    assert ev.plain_method(f"bootstrap-percentile (BCa at edge) ({note})") == \
+        "bootstrap-percentile (BCa at edge)"
+    assert ev.procedure(f"bootstrap-percentile (BCa at edge) ({note})") == "bootstrap-bca"
+    assert ev.procedure(f"bootstrap-bca (5% undefined: counted at the ends of [0, 1]) "
+                        f"({note})") == "bootstrap-bca"
+
+
+def test_plain_method_keeps_other_notes() -> None:
+    for text in ("bootstrap-bca (coverage of the ends)", "wilson (with 3 cases)",
+                 "bootstrap-bca (5% undefined: counted at the ends of [0, 1])"):
+        assert ev.plain_method(text) == text
+
+
+def test_evidence_by_bracket(regimes: Path) -> None:
+    t = ev.evidence_by_bracket()
+    assert list(t.columns) == ["source", "measure", "classes", "design", "kind", "averages",
+                               "bracket", "cells", "lowest", "where", "mean", "covers"]
+    f1 = t[(t.measure == "f1") & (t.kind == "single") & (t.classes == "binary")]
+    assert f1.bracket.tolist() == ["< 10", "30–99", "100–999", "≥ 1,000"]
+    assert f1.cells.tolist() == [1, 2, 2, 1]
+    assert f1.covers.tolist() == [False, True, True, True]
+    low = f1.iloc[0]
+    assert (low["lowest"], low["where"], low["mean"]) == (0.83, "n=100, π=0.05",
+                                                          pytest.approx(0.89))
+    assert "acc" not in set(t.measure)   # its study has no smaller-class counts
+    assert set(t.source) == {"registry", "calibration"}
+
+
+def test_shipped_brackets_agree_with_the_entries() -> None:
+    """For every shipped entry with smaller-class counts, its cells by bracket add up to
+    the entry: the cells, the lowest coverage and the mean."""
+    seen = 0
+    for s in ev._load(str(ev._folder())):
+        for e in s.get("entries", ()):
+            parts = ev._by_bracket(s, e)
+            if parts is None:
+                assert s["source"] == "structured"   # no per-cell figures
+                continue
+            seen += 1
+            cells = sum(p.cells for p in parts.values())
+            assert cells == e["cells"]
+            assert min(p.lowest for p in parts.values()) == e["lowest"]
+            mean = sum(p.mean * p.cells for p in parts.values()) / cells
+            assert mean == pytest.approx(e["mean"], abs=1e-9)
+            assert e["where"] in {p.where for p in parts.values() if p.lowest == e["lowest"]}
+    assert seen > 300
+
+
+# --------------------------------------------------------------------------- migration
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "src" / "measurelab" / "data" / "coverage"
+
+
+def _module(name: str, path: Path) -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module   # dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[name]
+    return module
+
+
+@pytest.fixture(scope="module")
+def tool() -> Any:
+    return _module("add_smaller_field", ROOT / "tools" / "add_smaller_field.py")
+
+
+def _without_smaller(text: str, tool: Any) -> str:
+    doc = json.loads(text)
+    assert doc["cell_fields"][-1] == "smaller"
+    doc["cell_fields"] = doc["cell_fields"][:-1]
+    for e in doc["entries"]:
+        e["figures"] = [r[:-1] for r in e["figures"]]
+    return tool.LAYOUTS["lines"](doc)
+
+
+def test_shipped_registry_counts(tool: Any) -> None:
+    """The smaller class of the shipped registry study's cells, counted by hand from n and
+    π (binary) or n and the study's priors (k = 3: 0.2 the smallest, k = 5: 0.08)."""
+    by_hand = {("binary", 100, 0.05): 5, ("binary", 300, 0.05): 15,
+               ("binary", 1000, 0.05): 50, ("binary", 10000, 0.05): 500,
+               ("binary", 100, 0.2): 20, ("binary", 300, 0.2): 60,
+               ("binary", 1000, 0.2): 200, ("binary", 10000, 0.2): 2000,
+               ("binary", 100, 0.5): 50, ("binary", 300, 0.5): 150,
+               ("binary", 1000, 0.5): 500, ("binary", 10000, 0.5): 5000,
+               ("k", 100, 3): 20, ("k", 300, 3): 60, ("k", 1000, 3): 200,
+               ("k", 100, 5): 8, ("k", 300, 5): 24, ("k", 1000, 5): 80}
+    doc = json.loads((SHIPPED / "registry.json").read_text(encoding="utf-8"))
+    assert doc["cell_fields"] == FIELDS
+    rows = 0
+    for e in doc["entries"]:
+        for r in e["figures"]:
+            assert r[-1] == by_hand[(e["classes"], r[1], r[2])], (e["measure"], r)
+            rows += 1
+    assert rows > 1000
+    f1 = next(e for e in doc["entries"] if (e["measure"], e["classes"], e["design"],
+                                            e["kind"]) == ("f1", "binary", "random", "single"))
+    assert [r[-1] for r in f1["figures"] if r[0] == "binormal"][:8] == [5, 5, 15, 15, 50, 50,
+                                                                        500, 500]
+
+
+def test_migration_is_idempotent(tool: Any, tmp_path: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """The shipped files are what the script writes, and a second run changes nothing: a
+    file without the field gets it, byte for byte as shipped; a migrated one is left."""
+    shipped = (SHIPPED / "registry.json").read_text(encoding="utf-8")
+    path = tmp_path / "registry.json"
+    path.write_text(_without_smaller(shipped, tool), encoding="utf-8")
+    assert tool.migrate(path) == "added"
+    assert path.read_text(encoding="utf-8") == shipped
+    assert tool.migrate(path) == "already there"
+    assert path.read_text(encoding="utf-8") == shipped
+    for name in ("calibration.json", "net_benefit.json", "structured.json"):
+        (tmp_path / name).write_bytes((SHIPPED / name).read_bytes())
+    assert tool.main([str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "structured.json: left: no per-cell figures" in out
+    for name in ("calibration.json", "net_benefit.json", "registry.json", "structured.json"):
+        assert (tmp_path / name).read_bytes() == (SHIPPED / name).read_bytes(), name
+
+
+def test_migration_keeps_every_other_byte(tool: Any) -> None:
+    """Each shipped file with figures is its own layout's writing of its content, and
+    without ``smaller`` it is the content it had before."""
+    for name in ("registry.json", "net_benefit.json", "calibration.json"):
+        text = (SHIPPED / name).read_text(encoding="utf-8")
+        doc = json.loads(text)
+        assert tool.layout_of(text, doc)(doc) == text
+        assert doc["cell_fields"][-1] == "smaller"
+        assert all(len(r) == len(doc["cell_fields"]) for e in doc["entries"]
+                   for r in e["figures"])
+    nb = json.loads((SHIPPED / "net_benefit.json").read_text(encoding="utf-8"))
+    assert {(r[1], r[2], r[-1]) for e in nb["entries"] for r in e["figures"]} == {
+        (300, 0.1, 30), (300, 0.3, 90), (1000, 0.1, 100), (1000, 0.3, 300)}
+    cal = json.loads((SHIPPED / "calibration.json").read_text(encoding="utf-8"))
+    assert {(r[0], r[1], r[-1]) for e in cal["entries"] for r in e["figures"]} == {
+        (p, n, round(n * pi)) for p, pi in (("balanced", 0.5), ("extreme", 0.5),
+                                            ("rare", 0.1)) for n in (200, 1000, 5000)}
+
+
+def test_migration_leaves_what_it_cannot_count(tool: Any) -> None:
+    other = json.dumps({"schema": 1, "source": "x", "cell_fields": ["size", "icc", "coverage"],
+                        "entries": [{"measure": "f1", "figures": [[5, 0.3, 0.9]]}]})
+    assert tool.migrate_text(other) == (other, "left: cell_fields ['size', 'icc', "
+                                               "'coverage'] give no smaller-class count")
+    k7 = json.dumps({"schema": 1, "source": "x", "cell_fields": FIELDS[:-1],
+                     "entries": [{"measure": "f1", "classes": "k",
+                                  "figures": [["softmax", 100, 7, "macro", "a", 0.9, 0.01,
+                                               0]]}]})
+    with pytest.raises(tool.MigrationError, match="no class priors known for k=7"):
+        tool.migrate_text(k7)
+
+
+def test_migration_priors_are_the_studies() -> None:
+    """The script's priors are those the studies drew from."""
+    tool = _module("add_smaller_field", ROOT / "tools" / "add_smaller_field.py")
+    gens = _module("covstudy_generators", ROOT / "benchmarks" / "covstudy" / "generators.py")
+    cal = _module("calibration_study", ROOT / "benchmarks" / "calibration_study.py")
+    assert {k: g.priors for k, g in gens.MULTI_GENERATORS.items()} == tool.K_PRIORS
+    assert cal.PRIORS == tool.CALIBRATION_PRIORS

@@ -31,15 +31,25 @@ What an entry covers, and what it does not:
 * a study marked ``preliminary`` (a quick run that checks the harness) is no evidence: its
   entries only show that the measure is in the study.
 
-The verdict is per setting, not per test set: an interval whose study found a cell below
-the bar says so at every n (the note names the worst cell).
+Without its regime the verdict is per setting, not per test set: an interval whose study
+found a cell below the bar says so at every n (the note names the worst cell). Given
+``smaller``, the number of cases in the smaller class of the user's test set (for k classes
+the smallest class), the verdict rests only on the study's cells in the same bracket of
+that number (:data:`BRACKETS`: fewer than 10, 10–29, 30–99, 100–999, 1,000 or more;
+:func:`bracket`), e.g. ``'bootstrap-bca (coverage 0.830 < 0.90 with 10–29 cases in the
+smaller class)'``: a balanced test set of 5,000 cases is not told about a cell with 5
+positives. Each cell of an evidence file records its expected count in the smaller class
+(the last field of its figures, ``smaller``); a study whose cells do not (the clustered
+one) gives the whole setting's verdict, as without ``smaller``.
 
 File format (``schema`` 1): ``{"schema": 1, "source": name, "preliminary": bool, "level":
 0.95, "commit", "command", "entries": [{"measure", "classes": "binary" | "k", "design",
 "kind": "single" | "paired" | "unpaired", "averages": [...], "methods": [...], "cells":
-int, "lowest": float, "where": str, "mean": float, ...}, ...]}`` (other keys are for
-the reader; ``benchmarks/covstudy/verdicts.py`` writes it; ``data/coverage/README.md``
-describes it).
+int, "lowest": float, "where": str, "mean": float, "figures": [[...], ...], ...}, ...],
+"cell_fields": [..., "smaller"]}`` (``figures``: one row per cell and model in the order
+of ``cell_fields``, read by bracket when the last field is ``smaller``; other keys are for
+the reader; ``benchmarks/covstudy/verdicts.py`` writes it, ``tools/add_smaller_field.py``
+adds ``smaller``; ``data/coverage/README.md`` describes it).
 
 Examples
 --------
@@ -52,24 +62,30 @@ True
 
 from __future__ import annotations
 
+import bisect
 import json
 import math
 import re
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal
 
-from measurelab._util.validation import check_flag, check_level, quote, short_repr
+from measurelab._util.validation import check_flag, check_int, check_level, quote, short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference._base import Interval
 
 __all__ = [
     "BAR",
+    "BRACKETS",
+    "BRACKET_EDGES",
     "DESIGNS",
     "CoverageVerdict",
+    "bracket",
     "coverage_verdict",
     "design_name",
+    "evidence_by_bracket",
     "evidence_table",
     "method_with_evidence",
     "plain_method",
@@ -87,6 +103,18 @@ DESIGNS: tuple[str, ...] = ("random", "fixed", "weighted", "cluster")
 KINDS: tuple[str, ...] = ("single", "paired", "unpaired")
 #: version of the evidence files this module reads
 SCHEMA = 1
+#: the regimes a verdict is given for: brackets of the number of cases in the smaller class
+#: (k classes: the smallest class), split at these counts: [0, 10), [10, 30), [30, 100),
+#: [100, 1000) and 1000 or more
+BRACKET_EDGES: tuple[int, ...] = (10, 30, 100, 1000)
+#: the brackets' labels, in order (:func:`bracket`)
+BRACKETS: tuple[str, ...] = (
+    f"< {BRACKET_EDGES[0]:,}",
+    *(f"{lo:,}–{hi - 1:,}" for lo, hi in pairwise(BRACKET_EDGES)),
+    f"≥ {BRACKET_EDGES[-1]:,}",
+)
+#: the field of a cell's figures that holds its expected count in the smaller class
+SMALLER_FIELD = "smaller"
 #: a BCa interval that fell back to the percentile one is still the BCa procedure
 _FALLBACKS = {"bootstrap-percentile (BCa at edge)": "bootstrap-bca",
               "cluster-bootstrap-percentile (BCa at edge)": "cluster-bootstrap-bca"}
@@ -111,6 +139,10 @@ class CoverageVerdict:
     cells : how many cells the matching studies ran
     sources : the studies the verdict rests on
     note : what the method column adds in parentheses ('' when it covers)
+    bracket : the user's regime the verdict rests on (:func:`bracket`, e.g. '10–29'): then
+        ``lowest``, ``where``, ``mean`` and ``cells`` are those of the cells in that
+        bracket; '' when the verdict is the whole setting's (no ``smaller`` given, or a
+        study without smaller-class counts)
     """
 
     measure: str
@@ -121,6 +153,7 @@ class CoverageVerdict:
     cells: int = 0
     sources: tuple[str, ...] = ()
     note: str = "no coverage evidence"
+    bracket: str = ""
 
     @property
     def covers(self) -> bool:
@@ -240,10 +273,38 @@ def design_name(stratify: bool, weighted: bool = False) -> str:
     return "weighted" if weighted else ("fixed" if stratify else "random")
 
 
+def bracket(smaller: int) -> str:
+    """The regime of a test set: the bracket (:data:`BRACKETS`) of its number of cases in
+    the smaller class (for k classes the smallest class), the regime a verdict given
+    ``smaller`` rests on.
+
+    Parameters
+    ----------
+    smaller : int
+        The number of cases in the smaller class (≥ 0).
+
+    Returns
+    -------
+    str
+        The bracket's label: '< 10', '10–29', '30–99', '100–999' or '≥ 1,000' (the edges
+        are :data:`BRACKET_EDGES`).
+
+    Examples
+    --------
+    >>> bracket(9), bracket(10), bracket(29), bracket(30)
+    ('< 10', '10–29', '10–29', '30–99')
+    >>> bracket(999), bracket(1000), bracket(2500)
+    ('100–999', '≥ 1,000', '≥ 1,000')
+    """
+    count = check_int(smaller, "smaller", minimum=0)
+    return BRACKETS[bisect.bisect_right(BRACKET_EDGES, count)]
+
+
 # --------------------------------------------------------------------------- verdict
 def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "random",
                      paired: bool = False, unpaired: bool = False, method: str | None = None,
-                     level: float = 0.95, average: str | None = "macro") -> CoverageVerdict:
+                     level: float = 0.95, average: str | None = "macro",
+                     smaller: int | None = None) -> CoverageVerdict:
     """What the coverage studies say of ``measure``'s interval in one setting.
 
     Parameters
@@ -266,6 +327,14 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
         The interval's confidence level; a study holds for the level it ran at.
     average : str or None, default 'macro'
         k classes only: how the per-class values were averaged.
+    smaller : int, optional
+        The number of cases in the smaller class of the test set (k classes: in the
+        smallest class; two test sets: the smaller of their counts): the verdict then rests
+        only on the studies' cells in its bracket (:func:`bracket`), and says so in its note
+        (``'coverage 0.830 < 0.90 with 10–29 cases in the smaller class'``, ``'no coverage
+        evidence with 10–29 cases in the smaller class'`` when no cell is in that
+        bracket). A study whose cells carry no smaller-class count gives the whole
+        setting's verdict. None: the whole setting's verdict, its worst cell at any size.
 
     Returns
     -------
@@ -277,6 +346,9 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
     'no coverage evidence at level 0.8'
     >>> coverage_verdict("my_own_measure").status
     'none'
+    >>> v = coverage_verdict("f1", smaller=2500)   # a balanced test set of 5,000 cases
+    >>> v.bracket, v.status in ("covers", "below", "none")
+    ('≥ 1,000', True)
     """
     multiclass = check_flag(multiclass, "multiclass")
     paired = check_flag(paired, "paired")
@@ -291,6 +363,7 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
     if method is not None and not isinstance(method, str):
         raise MeasurelabTypeError(f"method must be the interval's method text, got "
                                   f"{quote(method)}")
+    regime = "" if smaller is None else bracket(smaller)
     name = _studied_name(measure)
     kind = "paired" if paired else "unpaired" if unpaired else "single"
     classes = "k" if multiclass else "binary"
@@ -312,6 +385,13 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
     if not real:
         return CoverageVerdict(name, "preliminary", sources=_sources(fitting),
                                note="no coverage evidence: preliminary run")
+    if regime:
+        parts = [_by_bracket(s, e) for s, e in real]
+        # a study without smaller-class counts: no bracket information, the setting's verdict
+        if all(p is not None for p in parts):
+            return _bracket_verdict(name, [(s, p[regime]) for (s, _e), p in zip(
+                real, parts, strict=True) if p is not None and regime in p], regime,
+                multiclass)
     _s, e_low = min(real, key=lambda se: float(se[1]["lowest"]))
     lowest = float(e_low["lowest"])
     cells = sum(int(e.get("cells", 0)) for _s, e in real)
@@ -325,6 +405,92 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
                            note=f"coverage {lowest:.3f} < {BAR:.2f}{at}")
 
 
+@dataclass(frozen=True)
+class _Part:
+    """One entry's cells in one bracket: how many, the lowest coverage (the cell it was in)
+    and the mean over them."""
+
+    cells: int
+    lowest: float
+    where: str
+    mean: float
+
+
+def _by_bracket(study: dict[str, Any], entry: dict[str, Any]) -> dict[str, _Part] | None:
+    """An entry's cells by the bracket of their smaller class (:func:`bracket`), or None
+    when its figures carry no smaller-class count: no bracket information."""
+    fields = study.get("cell_fields")
+    figures = entry.get("figures")
+    if (not isinstance(fields, list) or fields[-1:] != [SMALLER_FIELD]
+            or "coverage" not in fields or not isinstance(figures, list) or not figures):
+        return None
+    at = fields.index("coverage")
+    groups: dict[str, list[list[Any]]] = {}
+    for row in figures:
+        if not isinstance(row, list) or len(row) != len(fields):
+            return None
+        count, cov = row[-1], row[at]
+        if (isinstance(count, bool) or not isinstance(count, int) or count < 0
+                or isinstance(cov, bool) or not isinstance(cov, int | float)):
+            return None
+        groups.setdefault(bracket(count), []).append(row)
+    # a cell may have a row per model (one model's interval: models a and b); the entry
+    # counts its cells in its own way, shared out in proportion to its rows
+    per_row = int(entry.get("cells", len(figures))) / len(figures)
+    out: dict[str, _Part] = {}
+    for label in BRACKETS:
+        rows = groups.get(label)
+        if rows:
+            low = min(rows, key=lambda r: float(r[at]))   # the first lowest, as studies do
+            out[label] = _Part(max(1, round(per_row * len(rows))), float(low[at]),
+                               _where(fields, low, str(entry.get("classes"))),
+                               sum(float(r[at]) for r in rows) / len(rows))
+    return out
+
+
+def _where(fields: list[str], row: list[Any], classes: str) -> str:
+    """A row of figures as a verdict names its cell, in the words of the study that wrote
+    it: 'n=100, π=0.05' or 'k=3, n=300' (and the model of the generators with a calibrated
+    one; benchmarks/covstudy), 'n=1000, balanced prior, very_over' (the calibration
+    study)."""
+    f = dict(zip(fields, row, strict=True))
+    if "param" in f and "n" in f:
+        text = (f"n={int(f['n'])}, π={float(f['param']):g}" if classes == "binary"
+                else f"k={int(f['param'])}, n={int(f['n'])}")
+        if f.get("generator") in ("calibrated", "softmax-calibrated"):
+            text += {"a": ", calibrated model", "b": ", over-confident model"}.get(
+                f.get("model"), ", calibrated vs over-confident")
+        return text
+    if "prior" in f and "n" in f:
+        return f"n={int(f['n'])}, {f['prior']} prior, {f.get('model')}"
+    return ", ".join(f"{k}={v}" for k, v in f.items()
+                     if k not in ("coverage", "mcse", "mc_se", "undefined", SMALLER_FIELD))
+
+
+def _regime_words(label: str, multiclass: bool) -> str:
+    """'with 10–29 cases in the smaller class' (k classes: 'in the smallest class')."""
+    return f"with {label} cases in the {'smallest' if multiclass else 'smaller'} class"
+
+
+def _bracket_verdict(name: str, inside: list[tuple[dict[str, Any], _Part]], label: str,
+                     multiclass: bool) -> CoverageVerdict:
+    """The verdict of the matching studies' cells in the bracket ``label``."""
+    words = _regime_words(label, multiclass)
+    if not inside:
+        return CoverageVerdict(name, "none", note=f"no coverage evidence {words}",
+                               bracket=label)
+    low = min((p for _s, p in inside), key=lambda p: p.lowest)
+    cells = sum(p.cells for _s, p in inside)
+    mean = sum(p.mean * p.cells for _s, p in inside) / max(cells, 1)
+    sources = tuple(dict.fromkeys(str(s["source"]) for s, _p in inside))
+    if low.lowest >= BAR:
+        return CoverageVerdict(name, "covers", low.lowest, low.where, mean, cells, sources,
+                               note="", bracket=label)
+    return CoverageVerdict(name, "below", low.lowest, low.where, mean, cells, sources,
+                           note=f"coverage {low.lowest:.3f} < {BAR:.2f} {words}",
+                           bracket=label)
+
+
 def _method_fits(method: str | None, seen: Any) -> bool:
     """Whether an entry that saw the method texts ``seen`` is about ``method``: the same
     procedure (a BCa interval is one whether or not it fell back at the edge)."""
@@ -336,13 +502,16 @@ def _sources(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> tuple[str, .
 
 
 def method_with_evidence(method: str, measure: Any, *, bounds: tuple[float, float] | None = None,
-                         **setting: Any) -> str:
+                         smaller: int | None = None, **setting: Any) -> str:
     """``method`` as the method column prints it: unchanged when the coverage studies show
     the interval covering (:func:`coverage_verdict`), else with the reason in parentheses.
 
     ``setting`` is :func:`coverage_verdict`'s keywords (``multiclass``, ``design``,
-    ``paired``, ``unpaired``, ``level``, ``average``); ``bounds`` the interval's ends: an
-    interval undefined at both ends (NaN) is no interval and keeps its text.
+    ``paired``, ``unpaired``, ``level``, ``average``); ``smaller`` the number of cases in
+    the test set's smaller class (k classes: smallest), which judges the interval by the
+    studies' cells in its bracket (:func:`bracket`; None: by the whole setting);
+    ``bounds`` the interval's ends: an interval undefined at both ends (NaN) is no interval
+    and keeps its text.
 
     Examples
     --------
@@ -350,10 +519,14 @@ def method_with_evidence(method: str, measure: Any, *, bounds: tuple[float, floa
     'bootstrap-bca (no coverage evidence)'
     >>> method_with_evidence("bootstrap-bca", "lift@0.1", bounds=(math.nan, math.nan))
     'bootstrap-bca'
+    >>> method_with_evidence("bootstrap-bca", "lift@0.1", smaller=25)   # no study at all
+    'bootstrap-bca (no coverage evidence)'
     """
     if bounds is not None and all(math.isnan(float(b)) for b in bounds):
+        if smaller is not None:
+            bracket(smaller)   # a bad value is an error whatever the interval
         return method
-    v = coverage_verdict(measure, method=method, **setting)
+    v = coverage_verdict(measure, method=method, smaller=smaller, **setting)
     return method if v.covers else f"{method} ({v.note})"
 
 
@@ -364,12 +537,13 @@ def plain_method(text: str) -> str:
     --------
     >>> plain_method("bootstrap-bca (coverage 0.862 < 0.90 at n=100, π=0.05)")
     'bootstrap-bca'
+    >>> plain_method("wilson (coverage 0.830 < 0.90 with 10–29 cases in the smaller class)")
+    'wilson'
     >>> plain_method("bootstrap-percentile (BCa at edge)")
     'bootstrap-percentile (BCa at edge)'
     """
     head, sep, note = str(text).rpartition(" (")
-    if sep and note.endswith(")") and (note.startswith("no coverage evidence")
-                                       or _COVERAGE_NOTE.match(note)):
+    if sep and note.endswith(")") and _EVIDENCE_NOTE.fullmatch(note[:-1]):
         return head
     return str(text)
 
@@ -394,26 +568,38 @@ def procedure(text: str) -> str:
     return plain.split(" (", 1)[0]
 
 
-_COVERAGE_NOTE = re.compile(r"coverage \d\.\d+ < \d\.\d+")
+#: the notes :func:`method_with_evidence` adds (without their parentheses): no evidence
+#: (a preliminary run, another level, no cell in the user's bracket) or coverage below the
+#: bar (at the setting's worst cell, or in the user's bracket)
+_REGIME_NOTE = r" with .+ cases in the small(?:er|est) class"
+_EVIDENCE_NOTE = re.compile(
+    r"no coverage evidence(?:: preliminary run| at level \S+|" + _REGIME_NOTE + ")?"
+    r"|coverage \d\.\d+ < \d\.\d+(?: at .+|" + _REGIME_NOTE + ")?")
 
 
-def with_evidence(interval: Interval, measure: Any, **setting: Any) -> Interval:
-    """``interval`` with :func:`method_with_evidence`'s method text (the same keywords).
+def with_evidence(interval: Interval, measure: Any, *, smaller: int | None = None,
+                  **setting: Any) -> Interval:
+    """``interval`` with :func:`method_with_evidence`'s method text (the same keywords:
+    ``smaller``, the cases in the test set's smaller class, judges it in its regime).
 
     Examples
     --------
     >>> with_evidence(Interval(0.5, 0.4, 0.6, "bootstrap-bca"), "lift@0.1").method
     'bootstrap-bca (no coverage evidence)'
+    >>> with_evidence(Interval(0.5, 0.4, 0.6, "bootstrap-bca"), "lift@0.1",
+    ...               smaller=40).method
+    'bootstrap-bca (no coverage evidence)'
     """
     return interval._replace(method=method_with_evidence(
-        interval.method, measure, bounds=(interval.lo, interval.hi), **setting))
+        interval.method, measure, bounds=(interval.lo, interval.hi), smaller=smaller,
+        **setting))
 
 
 def evidence_table() -> Any:
     """Every entry of every coverage study shipped with measurelab, as a DataFrame: the
     study (``source``, ``preliminary``, ``level``), the setting (``measure, classes,
     design, kind, averages``), the methods seen, the cells, the lowest coverage (where), the
-    mean and whether it covers (lowest ≥ :data:`BAR`).
+    mean and whether it covers (lowest ≥ :data:`BAR`); by regime: :func:`evidence_by_bracket`.
 
     Examples
     --------
@@ -438,4 +624,44 @@ def evidence_table() -> Any:
                          "cells": int(e.get("cells", 0)), "lowest": lowest,
                          "where": e.get("where", ""), "mean": float(e.get("mean", math.nan)),
                          "covers": bool(lowest >= BAR and not s.get("preliminary"))})
+    return pd.DataFrame(rows, columns=cols)
+
+
+def evidence_by_bracket() -> Any:
+    """The shipped coverage studies by regime: one row per study entry and bracket of cases
+    in the smaller class (:func:`bracket`; k classes: the smallest class) that it has cells
+    in, the view :func:`coverage_verdict` takes when given ``smaller``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``source, measure, classes, design, kind, averages, bracket`` (the brackets
+        of an entry in the order of :data:`BRACKETS`) and ``cells, lowest, where, mean,
+        covers`` over its cells in that bracket (``covers``: lowest ≥ :data:`BAR`, never for
+        a preliminary study). Entries whose cells carry no smaller-class count (e.g. the
+        clustered study's) have no rows: :func:`evidence_table` shows them whole.
+
+    Examples
+    --------
+    >>> t = evidence_by_bracket()
+    >>> list(t.columns)[6:]
+    ['bracket', 'cells', 'lowest', 'where', 'mean', 'covers']
+    >>> set(t.bracket) <= set(BRACKETS)
+    True
+    """
+    import pandas as pd
+
+    cols = ["source", "measure", "classes", "design", "kind", "averages", "bracket", "cells",
+            "lowest", "where", "mean", "covers"]
+    rows = []
+    for s in _studies():
+        for e in s.get("entries", ()):
+            for label, p in (_by_bracket(s, e) or {}).items():
+                rows.append({"source": s["source"], "measure": e.get("measure"),
+                             "classes": e.get("classes"), "design": e.get("design"),
+                             "kind": e.get("kind"),
+                             "averages": ", ".join(e.get("averages", ())), "bracket": label,
+                             "cells": p.cells, "lowest": p.lowest, "where": p.where,
+                             "mean": p.mean,
+                             "covers": bool(p.lowest >= BAR and not s.get("preliminary"))})
     return pd.DataFrame(rows, columns=cols)
