@@ -145,7 +145,14 @@ class ClassifierComparison:
         return dict(self._cache["methods"])
 
     def _smaller(self) -> int:
-        """The cases in the smaller class (for k classes, the smallest)."""
+        """The cases in the smaller class (for k classes, the smallest): the regime whose
+        coverage evidence the method column quotes."""
+        if "smaller" in self._cache:
+            return self._cache["smaller"]
+        self._cache["smaller"] = self._count_smaller()
+        return self._cache["smaller"]
+
+    def _count_smaller(self) -> int:
         y = np.asarray(self._y)
         if self._multiclass:
             return int(np.bincount(np.unique(y, return_inverse=True)[1]).min())
@@ -254,7 +261,7 @@ class ClassifierComparison:
             method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
             multiclass=self._multiclass,
             design=ev.design_name(self._design.stratify, weighted=self._w is not None),
-            average=getattr(self, "average", "macro"), **kind)
+            average=getattr(self, "average", "macro"), smaller=self._smaller(), **kind)
 
     def _analytic(self, a: int, k: str, value: float, method: str, level: float
                   ) -> iv.Interval:

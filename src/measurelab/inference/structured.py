@@ -289,7 +289,7 @@ class StructuredComparison:
                 method = f"{method} ({note})"
         return ev.method_with_evidence(
             method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
-            design="cluster", **kind)
+            design="cluster", smaller=self._smaller(), **kind)
 
     # ----------------------------------------------------------------- subgroups
     def _need_by(self) -> tuple[np.ndarray, list[Any]]:

@@ -285,6 +285,7 @@ class UnpairedComparison:
                 row["interval"] = "cluster-" + row["interval"]
             row["interval"] = ev.method_with_evidence(
                 row["interval"], self._a._measures[j], bounds=(row["lo"], row["hi"]),
+                smaller=min(self._a._smaller(), self._b._smaller()),
                 unpaired=True, level=self.level, design="cluster" if getattr(
                     self._a, "clustered", False) else ev.design_name(
                     self._a._design.stratify,

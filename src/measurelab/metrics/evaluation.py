@@ -438,7 +438,8 @@ def with_intervals(
     iv.warn_withheld([k for k in result if methods[k] == "none"])
     from measurelab.inference.evidence import design_name, with_evidence
 
-    out = {k: with_evidence(out[k], result.measure(k), level=level,
+    small = int(round(min(table.n_pos, table.n_neg)))
+    out = {k: with_evidence(out[k], result.measure(k), level=level, smaller=small,
                             design=design_name(stratify, weighted=not whole)) for k in result}
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
