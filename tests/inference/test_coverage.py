@@ -156,6 +156,66 @@ def test_multi_generator() -> None:
         gens.multi_generator(2)
 
 
+def test_kink_generator() -> None:
+    """``kink``: each model's sensitivity equals its specificity in the population (exactly,
+    c = μ/2), so ri and avri are 0 and, at π = 0.5, precision = specificity and NPV =
+    sensitivity; a large seeded sample agrees, and the exact values are the targets."""
+    g = gens.generator("binary", "kink")
+    assert g.name == "kink" and g.cut == tuple(m / 2 for m in g.mu) and g.exact_is_target
+    assert "`kink`" in g.describe()
+    names = ["sens", "spec", "prec", "npv", "ri", "avri", "op", "oarp", "acc"]
+    ex = g.exact(0.5, names)
+    for k in range(2):
+        assert ex["sens"][k] == ex["spec"][k]
+        assert ex["ri"][k] == ex["avri"][k] == 0.0
+        assert ex["prec"][k] == pytest.approx(ex["spec"][k], abs=1e-12)
+        assert ex["npv"][k] == pytest.approx(ex["sens"][k], abs=1e-12)
+        assert ex["op"][k] == ex["oarp"][k] == pytest.approx(ex["acc"][k], abs=1e-12)
+    assert ex["sens"][0] == pytest.approx(0.7241, abs=1e-4)
+    assert ex["sens"][1] == pytest.approx(0.7682, abs=1e-4)
+    y, s_a, s_b = g.draw("random", 200_000, 0.5, np.random.default_rng(11))
+    pos = y == 1
+    for k, s in enumerate((s_a, s_b)):
+        flag = s > 0.5
+        sens, spec = flag[pos].mean(), (~flag[~pos]).mean()
+        se = math.sqrt(ex["sens"][k] * (1 - ex["sens"][k]) / pos.sum())
+        assert abs(sens - ex["sens"][k]) < 4 * se and abs(spec - ex["spec"][k]) < 4 * se
+        assert abs(sens - spec) < 6 * se
+    pop = popm.population("binary", "kink", "random", 0.5, ["sens", "spec", "ri"],
+                          size=40_000)
+    assert pop.target["ri"] == (0.0, 0.0, 0.0) and pop.value["ri"][0] > 0   # biased away
+    assert pop.target["sens"] == pop.exact["sens"]
+
+
+def test_sparse_flags_generator() -> None:
+    """``sparse-flags``: the cuts solved from the binormal mixture make each model flag 4% of
+    all cases on a balanced set (about 5 of n = 120, 16 of n = 400); a large seeded sample
+    agrees with the exact share."""
+    g = gens.generator("binary", "sparse-flags")
+    assert g.name == "sparse-flags" and not g.exact_is_target
+    assert g.mu == gens.Binormal().mu and g.slope == gens.Binormal().slope
+    assert g.cut == (2.625029, 2.884098)
+    assert g.cut == tuple(gens.flag_cut(m, 0.04, 0.5) for m in g.mu)
+    assert g.flag_share(0.5) == pytest.approx((0.04, 0.04), abs=1e-6)
+    assert "`sparse-flags`" in g.describe() and "2.6250" in g.describe()
+    y, s_a, s_b = g.draw("random", 200_000, 0.5, np.random.default_rng(12))
+    se = math.sqrt(0.04 * 0.96 / y.size)
+    for s in (s_a, s_b):
+        assert abs((s > 0.5).mean() - 0.04) < 4 * se
+    ex = g.exact(0.5, ["sens", "spec", "prec"])
+    for k in range(2):   # the share from the exact sensitivity and specificity
+        assert 0.5 * ex["sens"][k] + 0.5 * (1 - ex["spec"][k]) == pytest.approx(0.04,
+                                                                               abs=1e-6)
+        assert ex["prec"][k] > 0.9
+    for n, flagged in ((120, 4.8), (400, 16.0)):
+        assert n * g.flag_share(0.5)[0] == pytest.approx(flagged, abs=1e-3)
+    other = gens.SparseFlags(share=0.1)
+    assert other.flag_share(0.5) == pytest.approx((0.1, 0.1), abs=1e-6)
+    with pytest.raises(ValueError, match="share"):
+        gens.flag_cut(1.0, 0.0, 0.5)
+    assert popm.GEN_CODE["sparse-flags"] != popm.GEN_CODE["kink"]
+
+
 # --------------------------------------------------------------------------- coverage
 @pytest.mark.parametrize("design", ["random", "fixed"])  # the designs measurelab promises
 def test_coverage_small(design: str) -> None:
