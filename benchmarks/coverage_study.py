@@ -4,6 +4,7 @@ interval, or a custom grid. The code is the package ``benchmarks/covstudy``; see
 
     nice -n 15 python benchmarks/coverage_study.py --plan full --cache out/coverage-registry
     python benchmarks/coverage_study.py --plan full --estimate     # its time on this machine
+    nice -n 15 python benchmarks/coverage_study.py --plan small --cache out/coverage-small
 """
 
 from __future__ import annotations

@@ -26,6 +26,16 @@ evidence is marked preliminary)::
     python benchmarks/coverage_study.py --plan quick --cache out/coverage-quick \\
         --out out/coverage-quick.md --evidence out/coverage-quick.json
 
+The small-count study (``--plan small``: the functions of the confusion matrix and
+``auc`` at few positives, few predicted positives, the kink of |sens − spec|, and a
+large-count reference; its own evidence file, ``small_counts.json`` beside
+``registry.json``, and report, ``docs/coverage_small_counts.md``)::
+
+    nice -n 15 python benchmarks/coverage_study.py --plan small --cache out/coverage-small
+
+``--list`` numbers a plan's cells, ``--cells`` runs some of them (into files of one's own:
+``--out`` and ``--evidence``), e.g. to check the harness on two cells.
+
 A custom grid, e.g. the key measures of the original study::
 
     python benchmarks/coverage_study.py --task binary --designs random fixed --n 300 400 \\
@@ -35,3 +45,5 @@ A custom grid, e.g. the key measures of the original study::
 
 FULL_COMMAND = ("nice -n 15 python benchmarks/coverage_study.py --plan full "
                 "--cache out/coverage-registry")
+SMALL_COMMAND = ("nice -n 15 python benchmarks/coverage_study.py --plan small "
+                 "--cache out/coverage-small")

@@ -14,6 +14,7 @@ and bootstrap seed, so a resumed run gives the same table as an uninterrupted on
 
 from __future__ import annotations
 
+import json
 import math
 import time
 import warnings
@@ -29,7 +30,7 @@ import measurelab as ml
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference.evidence import plain_method, procedure
 
-from .generators import DESIGNS, generator
+from .generators import DESIGNS, GEN_NOTE, generator
 from .population import DESIGN_CODE, GEN_CODE, MULTI_KEY, Population, population
 from .store import (
     as_json,
@@ -58,7 +59,7 @@ MODELS: tuple[str, str] = ("a", "b")
 COLUMNS = ["task", "generator", "design", "n", "prevalence", "classes", "average",
            "resampling", "kind", "model", "measure", "method", "sims", "coverage", "mcse",
            "miss_below", "miss_above", "width", "undefined", "unbounded", "population",
-           "population_se", "sec_per_sim"]
+           "population_se", "sec_per_sim", "reasons"]
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class Cell:
     def where(self) -> str:
         """The cell as a verdict names it, e.g. 'n=100, π=0.05' or 'k=3, n=300'."""
         gen = {"calibrated": ", calibrated model", "softmax-calibrated":
-               ", calibrated model"}.get(self.generator, "")
+               ", calibrated model", **GEN_NOTE}.get(self.generator, "")
         if self.task == "binary":
             return f"n={self.n}, π={self.prevalence:g}{gen}"
         return f"k={self.classes}, n={self.n}{gen}"
@@ -190,7 +191,8 @@ def one_sim(i: int, cell: Cell, n_boot: int, root: np.random.SeedSequence,
                               row.lo, row.hi) for row in u.tests().itertuples()]
         except MeasurelabError as e:
             warnings.warn(f"error: {e}", stacklevel=1)
-            recs = [_rec(i, kind, model, m, "error", math.nan, math.nan, math.nan)
+            why = f"error: {str(e).splitlines()[0][:200]}"
+            recs = [_rec(i, kind, model, m, "error", math.nan, math.nan, math.nan, why)
                     for kind in cell.kinds
                     for model in (MODELS if kind == "single" else ("a-b",))
                     for m in cell.measures]
@@ -208,10 +210,16 @@ def method_family(text: str) -> str:
 
 
 def _rec(i: int, kind: str, model: str, measure: str, method: str, est: float, lo: float,
-         hi: float) -> dict[str, Any]:
+         hi: float, reason: str | None = None) -> dict[str, Any]:
+    """One interval of a simulation; ``reason``: for an interval withheld or undefined
+    (a NaN end), the method column's whole text (without an evidence note: the reason
+    measurelab gives, which the procedure in ``method`` drops), else ''."""
+    lo, hi = float(lo), float(hi)
+    if reason is None:
+        reason = plain_method(str(method)) if math.isnan(lo) or math.isnan(hi) else ""
     return {"sim": i, "kind": kind, "model": str(model), "measure": str(measure),
-            "method": method_family(str(method)), "est": float(est), "lo": float(lo),
-            "hi": float(hi)}
+            "method": method_family(str(method)), "est": float(est), "lo": lo, "hi": hi,
+            "reason": reason}
 
 
 def run_cell(cell: Cell, sims: int, n_boot: int, seed: int, *, ci_method: str | None = None,
@@ -252,7 +260,9 @@ def run_cell(cell: Cell, sims: int, n_boot: int, seed: int, *, ci_method: str | 
         ``miss_above`` (interval entirely below / above the target), ``width`` (mean of
         the finite widths), ``undefined`` (NaN intervals, counted as misses),
         ``unbounded`` (intervals with an infinite end), ``population`` (the target) and
-        ``population_se``, plus the cell and ``sec_per_sim``.
+        ``population_se``, plus the cell and ``sec_per_sim``; ``reasons``: the method
+        texts of the undefined intervals (the reason measurelab gives for withholding
+        one) with their counts, as a JSON object ('{"text": 3}'; '' when none).
     """
     if not cell.measures:
         raise ValueError(f"cell {cell.label()} has no measures")
@@ -289,7 +299,10 @@ def cached_summary(path: Path | None, key: Mapping[str, Any]) -> pd.DataFrame | 
 
         print(f"note: {path.name} was computed with other measurelab sources "
               f"(git {got.get('git')}); delete it to recompute", file=sys.stderr)
-    return pd.DataFrame(got["summary"])
+    out = pd.DataFrame(got["summary"])
+    if "reasons" not in out:   # a cell finished before the reasons were kept
+        out["reasons"] = ""
+    return out
 
 
 def cell_warnings(cache_dir: str | Path, key: Mapping[str, Any]) -> dict[str, int]:
@@ -356,6 +369,8 @@ def summarize(records: pd.DataFrame, pop: Population, cell: Cell) -> pd.DataFram
     """Coverage table of one cell from its per-simulation intervals (see
     :func:`run_cell`)."""
     rec = records.copy()
+    rec["reason"] = (rec["reason"].fillna("").astype(str) if "reason" in rec
+                     else "")   # records of a checkpoint from before the reasons
     col = {"a": 0, "b": 1, "a-b": 2}
     rec["population"] = [pop.target[m][col[k]] for m, k in zip(rec.measure, rec.model,
                                                                  strict=True)]
@@ -389,8 +404,30 @@ def summarize(records: pd.DataFrame, pop: Population, cell: Cell) -> pd.DataFram
             "undefined": int(g.undef.sum()), "unbounded": int(g.unbounded.sum()),
             "population": float(g.population.iloc[0]) if model != "pooled" else math.nan,
             "population_se": float(g.population_se.iloc[0]) if model != "pooled" else math.nan,
+            "reasons": reason_counts(g.reason[g.undef]),
         })
     return pd.DataFrame(rows)
+
+
+def reason_counts(reasons: Any) -> str:
+    """Texts with their counts as a JSON object, the most frequent first
+    ('{"no interval: …": 3, "error: …": 1}'; '' for none; an empty text counts as 'no
+    reason given'). :func:`read_reasons` reads it back."""
+    counts: dict[str, int] = {}
+    for r in reasons:
+        text = str(r) or "no reason given"
+        counts[text] = counts.get(text, 0) + 1
+    if not counts:
+        return ""
+    order = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    return json.dumps(dict(order), ensure_ascii=False)
+
+
+def read_reasons(text: Any) -> dict[str, int]:
+    """The counts a summary's ``reasons`` holds ({} for '' or a missing value)."""
+    if not isinstance(text, str) or not text:
+        return {}
+    return {str(k): int(v) for k, v in json.loads(text).items()}
 
 
 def clustered_share(cluster: np.ndarray, hit: np.ndarray) -> tuple[float, float]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pandas as pd
@@ -13,7 +14,7 @@ import measurelab as ml
 
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
-from .plan import PLANS, Block, estimate, measure_costs, offered, plan_cells
+from .plan import CHOICES, PLANS, Block, estimate, measure_costs, offered, plan_cells
 from .population import MULTI_POP_SIZE, POP_PARTS, POP_SIZE, population
 from .report import markdown
 from .store import atomic_write_text, engine_fingerprint, git_head
@@ -22,6 +23,44 @@ from .verdicts import MIN_SIMS, evidence_document, settings
 #: where the full run writes (the report, the evidence measurelab ships)
 REPORT = Path("docs/coverage.md")
 EVIDENCE = Path("src/measurelab/data/coverage/registry.json")
+#: where the small-count run writes (its evidence sits beside the full run's)
+SMALL_REPORT = Path("docs/coverage_small_counts.md")
+SMALL_EVIDENCE = Path("src/measurelab/data/coverage/small_counts.json")
+
+
+@dataclass(frozen=True)
+class Output:
+    """What a plan writes by default: the evidence file's ``source`` (a name of its own:
+    measurelab refuses two files with one source) and ``title``, the report's ``heading``
+    and ``scope`` paragraph, and the two paths."""
+
+    source: str
+    title: str
+    evidence: Path
+    report: Path
+    heading: str = "Coverage of measurelab's 95% intervals: every measure"
+    scope: str = ""
+
+
+#: the defaults of each plan (a custom grid and the quick run: source 'registry', paths given)
+OUTPUTS: dict[str, Output] = {
+    "full": Output("registry", "measurelab's registry-wide coverage study "
+                   "(benchmarks/coverage_study.py)", EVIDENCE, REPORT),
+    "small": Output(
+        "small-counts", "measurelab's small-count coverage study (benchmarks/"
+        "coverage_study.py --plan small)", SMALL_EVIDENCE, SMALL_REPORT,
+        heading="Coverage of measurelab's 95% intervals at small counts",
+        scope="**Scope** (`--plan small`): do the intervals for few cases hold where the "
+        "bootstrap fell short? The measures are every offered function of the confusion "
+        "matrix (registry kind 'threshold': the Dirichlet-posterior, Wilson and Tango "
+        "intervals) and `auc` (Newcombe's score interval for a small class); the cells "
+        "have few positives (π = 0.04 to 0.06 at n = 60 to 400: 2 to 24 expected), few "
+        "predicted positives in large classes (`sparse-flags`: about 5 and 16 of n = 120 "
+        "and 400 flagged), the kink of |sens − spec| (`kink`: ri, op, avri, oarp) and, as a "
+        "reference, large counts where the bootstrap covered (n = 1,000 and 10⁴, π = 0.2 "
+        "and 0.5). The verdicts sit beside the registry-wide study's: an interval covers "
+        "only when every cell of both covers."),
+}
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 
@@ -33,8 +72,15 @@ def _parser() -> argparse.ArgumentParser:
                     "Every measure that offers an interval, or a custom grid.")
     ap.add_argument("--plan", choices=[*PLANS, "quick", "custom"], default="custom",
                     help="full: the registry-wide study (docs/coverage.md and the evidence "
-                         "measurelab ships); quick: the same cells with tiny sizes "
-                         "(preliminary); custom: the grid given by the options below")
+                         "measurelab ships); small: the small-count study "
+                         f"({SMALL_REPORT}, {SMALL_EVIDENCE}); quick: the full plan's cells "
+                         "with tiny sizes (preliminary); custom: the grid given by the "
+                         "options below")
+    ap.add_argument("--cells", type=int, nargs="+", default=None, metavar="I",
+                    help="only these cells of the plan (numbers as --list prints them; "
+                         "needs --out and --evidence: a part of a plan is not its evidence)")
+    ap.add_argument("--list", action="store_true",
+                    help="print the plan's cells, numbered, and stop")
     ap.add_argument("--sims", type=int, default=None,
                     help="simulated test sets per cell (default 500; quick 3)")
     ap.add_argument("--n-boot", type=int, default=None,
@@ -49,9 +95,15 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--cache", default="out/coverage-cache",
                     help="folder of the finished (and checkpointed) cells")
     ap.add_argument("--out", default=None,
-                    help=f"Markdown report (default {REPORT} for --plan full)")
+                    help=f"Markdown report (default {REPORT} for --plan full, "
+                         f"{SMALL_REPORT} for --plan small)")
     ap.add_argument("--evidence", default=None,
-                    help=f"evidence file measurelab reads (default {EVIDENCE} for --plan full)")
+                    help=f"evidence file measurelab reads (default {EVIDENCE} for --plan "
+                         f"full, {SMALL_EVIDENCE} for --plan small)")
+    ap.add_argument("--source", default=None,
+                    help="the evidence file's source name, one of its own among the files "
+                         "beside it (default: the plan's, 'registry' for full, "
+                         "'small-counts' for small; 'registry' otherwise)")
     ap.add_argument("--estimate", action="store_true",
                     help="time a few simulations of every cell and print the projected "
                          "run time instead of running")
@@ -70,16 +122,16 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--average", default="macro", choices=["macro", "weighted", "micro"])
     g.add_argument("--kinds", nargs="+", choices=KINDS, default=["single", "paired"])
     g.add_argument("--measures", nargs="+", default=["cheap"],
-                   help="names, or one of cheap, heavy, all, by-average (default cheap)")
+                   help=f"names, or one of {', '.join(CHOICES)} (default cheap)")
     return ap
 
 
 def _cells(args: argparse.Namespace) -> list[Cell]:
     if args.plan in PLANS or args.plan == "quick":
-        return plan_cells(PLANS["full"])
+        return plan_cells(PLANS["full" if args.plan == "quick" else args.plan])
     gen = args.generator or ("binormal" if args.task == "binary" else "softmax")
-    choice = args.measures[0] if len(args.measures) == 1 and args.measures[0] in (
-        "cheap", "heavy", "all", "by-average") else tuple(args.measures)
+    choice = args.measures[0] if len(args.measures) == 1 and args.measures[0] in CHOICES \
+        else tuple(args.measures)
     block = Block(args.task, gen, tuple(args.designs), tuple(args.n),
                   tuple(args.prevalence if args.task == "binary" else args.classes),
                   tuple(args.kinds), choice, args.average)
@@ -107,16 +159,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     cells = _cells(args)
     if not cells:
         ap.error("the grid has no cell (no measure offers an interval there?)")
+    if args.list:
+        from .verdicts import smaller
+
+        for i, c in enumerate(cells, 1):
+            print(f"{i:3d}  {c.label():44} {'+'.join(c.kinds):22} {len(c.measures):3d} "
+                  f"measures, {smaller(c.task, c.generator, c.n, c.prevalence, c.classes):5d} "
+                  "in the smaller class")
+        return 0
+    plan_out = OUTPUTS.get(args.plan)
+    if args.cells is not None:
+        wrong = [i for i in args.cells if not 1 <= i <= len(cells)]
+        if wrong:
+            ap.error(f"--cells {wrong}: the plan has cells 1 to {len(cells)} (see --list)")
+        if not args.estimate and (args.out is None or args.evidence is None):
+            ap.error("--cells runs a part of the plan: give --out and --evidence (the "
+                     "plan's own files are for all of it)")
+        cells = [cells[i - 1] for i in dict.fromkeys(args.cells)]
     sizes = {"binary": pop_b, "k": pop_k}
     if args.estimate:
         estimate(cells, sims, n_boot, seed=args.seed, pop_size=sizes)
+        print(f"{len(cells)} cells", flush=True)
         return 0
-    out = Path(args.out) if args.out else (REPORT if args.plan in PLANS else None)
+    out = Path(args.out) if args.out else (plan_out.report if plan_out else None)
     evidence = (Path(args.evidence) if args.evidence
-                else (EVIDENCE if args.plan in PLANS else None))
+                else (plan_out.evidence if plan_out else None))
     if out is None:
         ap.error("--out is needed with --plan quick or custom (docs/coverage.md is the full "
                  "run's)")
+    source = args.source or (plan_out.source if plan_out else "registry")
+    title = (plan_out.title if plan_out and source == plan_out.source
+             else OUTPUTS["full"].title if source == "registry"
+             else f"coverage study '{source}' (benchmarks/coverage_study.py)")
     command = "python benchmarks/coverage_study.py " + " ".join(
         sys.argv[1:] if argv is None else list(argv))
     progress = not args.no_progress
@@ -153,15 +227,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if evidence is not None:
         atomic_write_text(evidence, evidence_document(
-            table, source="registry", title="measurelab's registry-wide coverage study "
-            "(benchmarks/coverage_study.py)", sims=sims, n_boot=n_boot, command=command,
+            table, source=source, title=title, sims=sims, n_boot=n_boot, command=command,
             commit=commit, engine=engine, version=ml.__version__, grid=grid_summary(cells),
             preliminary=preliminary))
+    look = plan_out or OUTPUTS["full"]
     atomic_write_text(out, markdown(summary, table, pops, cells, sims=sims, n_boot=n_boot,
                                     command=command, commit=commit, engine=engine,
                                     preliminary=preliminary,
                                     evidence_path=str(evidence or "(not written)"),
-                                    times=times, warnings_by_cell=warns))
+                                    times=times, warnings_by_cell=warns,
+                                    heading=look.heading, scope=look.scope))
     below = table[~table.covers]
     print(f"{len(table)} settings, {int(table.covers.sum())} cover"
           + (" (preliminary run: no verdict)" if preliminary else "")

@@ -5,6 +5,10 @@ Binary generators (:data:`BINARY`), each drawing a test set of a design (``rando
 y i.i.d.; ``fixed``: exactly round(π·n) positives) at a prevalence π:
 
 * :class:`Binormal` (``binormal``): a latent binormal; both models miscalibrated;
+* :class:`SparseFlags` (``sparse-flags``): the same binormal with high cuts, so that each
+  model flags only about 4% of the cases on a balanced set (few predicted positives);
+* :class:`Kink` (``kink``): the same binormal cut where each model's sensitivity equals
+  its specificity (the measures built on |sens − spec| sit at their kink);
 * :class:`CalibratedBeta` (``calibrated``): q ~ Beta with mean π, y ~ Bernoulli(q); model
   a scores q (calibrated), model b a noisy over-confident distortion of it.
 
@@ -64,8 +68,10 @@ class Binormal:
                rng: np.random.Generator) -> np.ndarray:
         """Labels of one test set (bool, True = positive).
 
-        ``random``: i.i.d. Bernoulli(π), redrawn in the (at n ≥ 100 astronomically rare)
-        event of a single class. ``fixed``: exactly ``round(π·n)`` positives in random order.
+        ``random``: i.i.d. Bernoulli(π), redrawn in the event of a single class (at n ≥ 100
+        and π ≥ 0.05 below 0.6%, but at the small plan's n = 60, π = 0.04 about 8.6% of the
+        test sets: those test sets are conditioned on holding both classes, as a user's
+        would be). ``fixed``: exactly ``round(π·n)`` positives in random order.
         """
         if design in ("random", "random-stratified"):
             while True:
@@ -103,9 +109,12 @@ class Binormal:
         """Population values (limits as n → ∞) of models a and b by numerical integration.
 
         Known for the key measures (``lift`` at q = 0.25, ``mxe`` in nats, ``ap`` = ``apr``:
-        the limit of average precision is ∫ precision(t) dRecall(t)); any other measure
-        gives NaN. The correlation ``rho`` plays no part: each value depends on one
-        model's margin, and the population difference is the difference of the values.
+        the limit of average precision is ∫ precision(t) dRecall(t)) and the functions of
+        the confusion matrix at 0.5 (``acc``, ``err``, ``sens``, ``spec``, ``npv``,
+        ``f_beta`` at β = 1, ``gmean``, ``youden``, ``lr_pos``, ``lr_neg``, ``dp``, ``ri``,
+        ``op``, ``avri``, ``oarp`` at x = 1); any other measure gives NaN. The correlation
+        ``rho`` plays no part: each value depends on one model's margin, and the
+        population difference is the difference of the values.
         """
         return {m: (self._exact_one(0, prevalence, m), self._exact_one(1, prevalence, m))
                 for m in measures}
@@ -128,12 +137,28 @@ class Binormal:
                 lambda t: pi * norm.sf(t - mu) + (1 - pi) * norm.sf(t) - share, -40, 40,
                 xtol=1e-14))
 
-        if name == "prec":
-            return tp / (tp + fp)
-        if name == "f1":
-            return 2 * tp / (2 * tp + fp + fn)
-        if name == "bacc":
-            return (sens + 1 - fpr) / 2
+        spec, prec, npv = 1 - fpr, tp / (tp + fp), tn / (tn + fn)
+
+        def index(u: float, v: float) -> float:   # |u − v| / (u + v), the kink at u = v
+            return abs(u - v) / (u + v)
+
+        counts: dict[str, Any] = {
+            "acc": lambda: tp + tn, "err": lambda: fp + fn, "sens": lambda: sens,
+            "spec": lambda: spec, "prec": lambda: prec, "npv": lambda: npv,
+            "f1": lambda: 2 * tp / (2 * tp + fp + fn),
+            "f_beta": lambda: 2 * tp / (2 * tp + fp + fn),
+            "bacc": lambda: (sens + spec) / 2, "gmean": lambda: math.sqrt(sens * spec),
+            "youden": lambda: sens + spec - 1, "lr_pos": lambda: sens / fpr,
+            "lr_neg": lambda: (1 - sens) / spec,
+            "dp": lambda: math.sqrt(3) / math.pi * (math.log(sens / (1 - sens))
+                                                    + math.log(spec / fpr)),
+            "ri": lambda: index(spec, sens),
+            "op": lambda: tp + tn - index(spec, sens),
+            "avri": lambda: (index(prec, spec) + index(npv, sens)) / 2,
+            "oarp": lambda: tp + tn - (index(prec, spec) + index(npv, sens)) / 20,
+        }
+        if name in counts:
+            return float(counts[name]())
         if name == "mcc":
             return (tp * tn - fp * fn) / math.sqrt((tp + fp) * (tp + fn) * (tn + fp) * (tn + fn))
         if name == "kappa":
@@ -158,6 +183,104 @@ class Binormal:
             return (pi * expect(lambda e: np.logaddexp(0.0, -b * (mu + e - c)))
                     + (1 - pi) * expect(lambda e: np.logaddexp(0.0, b * (e - c))))
         return math.nan
+
+
+    def flag_share(self, prevalence: float) -> tuple[float, float]:
+        """The share of all cases each model flags (s_k > 0.5, i.e. x_k > c_k) at
+        prevalence π: π·Φ(μ_k − c_k) + (1 − π)·Φ(−c_k)."""
+        from scipy.stats import norm
+
+        a, b = (float(prevalence * norm.sf(c - m) + (1 - prevalence) * norm.sf(c))
+                for m, c in zip(self.mu, self.cut, strict=True))
+        return a, b
+
+
+def flag_cut(mu: float, share: float, prevalence: float) -> float:
+    """The cut c at which a binormal model (x = μ·y + e) flags ``share`` of all cases at
+    ``prevalence`` π: the root of π·Φ(μ − c) + (1 − π)·Φ(−c) = share (decreasing in c),
+    rounded to 6 decimals (so that the generator's parameters, which name its cache files,
+    do not depend on the root finder's last bits)."""
+    from scipy import optimize
+    from scipy.stats import norm
+
+    if not 0 < share < 1 or not 0 < prevalence < 1:
+        raise ValueError(f"need 0 < share < 1 and 0 < prevalence < 1, got {share}, "
+                         f"{prevalence}")
+    root = optimize.brentq(
+        lambda c: prevalence * norm.sf(c - mu) + (1 - prevalence) * norm.sf(c) - share,
+        -40.0, 40.0, xtol=1e-14)
+    return round(float(root), 6)
+
+
+@dataclass(frozen=True)
+class SparseFlags(Binormal):
+    """:class:`Binormal` with high cuts: each model flags only ``share`` of all cases at
+    prevalence ``at`` (default 4% on a balanced set), so a test set of n = 120 holds about
+    5 predicted positives, one of n = 400 about 16, though both classes are large.
+
+    The cuts are solved from the binormal (:func:`flag_cut`: the flagged share is the
+    mixture's P(x_k > c_k)); with the default μ, c = (2.625029, 2.884098): model a flags
+    7.6% of the positives and 0.43% of the negatives, b 7.8% and 0.20%. Everything else
+    (μ, the slopes, ρ, the exact values) is the binormal's. The small counts are the
+    predicted positives (and true positives, 4.5 at n = 120; false positives, 0.26 for a
+    and 0.12 for b), not a class.
+    """
+
+    cut: tuple[float, float] | None = None   # type: ignore[assignment]
+    share: float = 0.04
+    at: float = 0.5
+
+    name = "sparse-flags"
+    exact_is_target = False
+
+    def __post_init__(self) -> None:
+        if self.cut is None:
+            object.__setattr__(self, "cut", tuple(flag_cut(m, self.share, self.at)
+                                                  for m in self.mu))
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        a, b = self.flag_share(self.at)
+        return (f"`sparse-flags`: the binormal (μ = {self.mu}, b = {self.slope}, ρ = "
+                f"{self.rho}) with cuts c = ({self.cut[0]:.4f}, {self.cut[1]:.4f}) solved so "
+                f"that each model flags {self.share:.0%} of all cases at π = {self.at:g} "
+                f"(exactly {a:.4f} and {b:.4f}): about {self.share * 120:.0f} predicted "
+                f"positives at n = 120 and {self.share * 400:.0f} at n = 400, though both "
+                "classes are large.")
+
+
+@dataclass(frozen=True)
+class Kink(Binormal):
+    """:class:`Binormal` cut at c_k = μ_k/2, where each model's sensitivity Φ(μ_k − c_k)
+    equals its specificity Φ(c_k) in the population (0.724 for a, 0.768 for b): ``ri``
+    = |spec − sens|/(spec + sens) is 0 and ``op``, ``oarp`` (through ``ri``, ``avri``)
+    sit at the kink of |sens − spec|; at π = 0.5 also precision = specificity and
+    NPV = sensitivity, the kinks of ``avri``. A sample's value of such a measure is
+    biased away from the kink (the absolute value of a noisy 0), even on the large sample
+    (ri by about 3·10⁻⁴ at 2·10⁶ cases), so the exact values are the target (as a calibrated
+    model's calibration errors are).
+    """
+
+    cut: tuple[float, float] | None = None   # type: ignore[assignment]
+
+    name = "kink"
+    exact_is_target = True
+
+    def __post_init__(self) -> None:
+        if self.cut is None:   # μ/2 is exact in floating point: μ − μ/2 == μ/2
+            object.__setattr__(self, "cut", tuple(m / 2 for m in self.mu))
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        from scipy.stats import norm
+
+        s = tuple(float(norm.cdf(c)) for c in self.cut)
+        return (f"`kink`: the binormal (μ = {self.mu}, b = {self.slope}, ρ = {self.rho}) "
+                f"cut at c = μ/2 = ({self.cut[0]:g}, {self.cut[1]:g}), where each model's "
+                f"sensitivity equals its specificity ({s[0]:.4f}, {s[1]:.4f}): ri = 0 and "
+                "ri, op, avri, oarp (and their paired differences) sit at the kink of "
+                "|sens − spec| (at π = 0.5 also precision = specificity and NPV = "
+                "sensitivity, the kinks of avri); the targets are the exact values.")
 
 
 def _sigmoid(z: Any) -> Any:
@@ -403,7 +526,11 @@ class CalibratedBeta:
 
 #: the binary generators of the study, by name
 BINARY: dict[str, Binormal | CalibratedBeta] = {"binormal": Binormal(),
-                                               "calibrated": CalibratedBeta()}
+                                               "calibrated": CalibratedBeta(),
+                                               "sparse-flags": SparseFlags(),
+                                               "kink": Kink()}
+#: what a verdict's cell adds for a binary generator whose n and π do not say it all
+GEN_NOTE: dict[str, str] = {"sparse-flags": ", 4% flagged", "kink": ", sens = spec"}
 #: the k-class generator families, by name
 MULTI_FAMILIES: tuple[str, ...] = ("softmax", "softmax-calibrated")
 

@@ -12,6 +12,11 @@ one generator, kinds of interval and a choice of measures. The grid is not one p
 the measures whose replicates cost most (:data:`HEAVY`, the loess and PAV calibration
 family; measured, see :func:`estimate`) run on fewer cells, the k-class study on fewer
 cells than the binary one.
+
+:data:`PLANS`: ``full`` (:data:`FULL`, the registry-wide study) and ``small``
+(:data:`SMALL`, the small-count study: the functions of the confusion matrix and ``auc`` at
+few positives, few predicted positives and the kink of |sens − spec|, with a large-count
+reference).
 """
 
 from __future__ import annotations
@@ -46,8 +51,9 @@ class Block:
     """A product of cells: ``designs`` × ``ns`` × ``params`` (prevalences for 'binary',
     numbers of classes for 'k') of one generator, with the kinds of interval and the
     measures: 'cheap' (every offered measure not in :data:`HEAVY`), 'heavy' (those in it),
-    'all', 'by-average' (the cheap k-class measures whose value depends on ``average``)
-    or a tuple of names."""
+    'all', 'by-average' (the cheap k-class measures whose value depends on ``average``),
+    'small-counts' (the offered functions of the confusion matrix and ``auc``) or a tuple
+    of names."""
 
     task: str
     generator: str
@@ -104,7 +110,24 @@ def select(choice: str | Sequence[str], task: str, design: str, kinds: Sequence[
     if choice == "by-average":
         free = {m for m, avs in zip(t.measure, t.averages, strict=True) if average in avs}
         return [m for m in names if m not in HEAVY and m not in free]
+    if choice == "small-counts":
+        return [m for m in names if m in SMALL_COUNT_EXTRA or _kind_of(m) == "threshold"]
     raise ValueError(f"unknown measure choice {choice!r}")
+
+
+#: the measure choices of a block besides a tuple of names
+CHOICES: tuple[str, ...] = ("cheap", "heavy", "all", "by-average", "small-counts")
+#: the 'small-counts' choice: the offered measures of registry kind 'threshold' (functions
+#: of the confusion matrix: the Dirichlet-posterior, Wilson and Tango intervals) and these
+#: (one AUC with a small class: Newcombe's score interval)
+SMALL_COUNT_EXTRA: tuple[str, ...] = ("auc",)
+
+
+def _kind_of(name: str) -> str:
+    """A measure's registry kind ('threshold', 'rank', 'probability', ...)."""
+    from measurelab import registry
+
+    return str(registry.get(name).kind)
 
 
 # --------------------------------------------------------------------------- plans
@@ -142,7 +165,31 @@ FULL: tuple[Block, ...] = (
     Block("k", "softmax", ("fixed",), (300,), (3,), measures="heavy"),
 )
 
-PLANS: dict[str, tuple[Block, ...]] = {"full": FULL}
+#: the small-count study: do the intervals for few cases (the Dirichlet posterior of the
+#: confusion matrix, Newcombe's AUC interval, Wilson and Tango) hold where the bootstrap
+#: fell short, at few positives, few flagged cases and the kink of |sens − spec|, and
+#: still where it covered (the large-count reference)? Threshold measures and auc only
+#: ('small-counts'); 500 simulations a cell, 1,000 replicates, as the full plan.
+SMALL: tuple[Block, ...] = (
+    # few positives: 2 to 24 expected
+    Block("binary", "binormal", ("random", "fixed"), (60, 120, 400), (0.04, 0.06),
+          measures="small-counts"),
+    Block("binary", "binormal", ("random",), (120, 400), (0.05,), ("unpaired",),
+          measures="small-counts"),
+    Block("binary", "calibrated", ("random",), (120, 400), (0.05,), measures="small-counts"),
+    # large classes, few predicted positives (about 5 and 16)
+    Block("binary", "sparse-flags", ("random", "fixed"), (120, 400), (0.5,),
+          measures="small-counts"),
+    # sensitivity = specificity: ri, op, avri, oarp at their kink
+    Block("binary", "kink", ("random", "fixed"), (300, 1000), (0.5,),
+          measures="small-counts"),
+    # the large-count reference, where the bootstrap covered
+    Block("binary", "binormal", ("random",), (1000, 10_000), (0.2, 0.5),
+          measures="small-counts"),
+    Block("binary", "binormal", ("fixed",), (1000,), (0.2,), measures="small-counts"),
+)
+
+PLANS: dict[str, tuple[Block, ...]] = {"full": FULL, "small": SMALL}
 
 
 def plan_cells(blocks: Sequence[Block]) -> list[Cell]:

@@ -9,11 +9,13 @@ from typing import Any
 
 import pandas as pd
 
-from .cells import ALL, LEVEL, Cell
+from measurelab.inference.evidence import procedure
+
+from .cells import ALL, LEVEL, Cell, read_reasons
 from .generators import generator
 from .plan import HEAVY
 from .population import POP_PARTS, Population
-from .verdicts import BAR, MIN_SIMS
+from .verdicts import BAR, BRACKETS, MIN_SIMS, bracket, rows_read, smaller, where
 
 _KIND = {"single": "single model", "paired": "paired difference",
          "unpaired": "unpaired difference"}
@@ -108,6 +110,125 @@ def coverage_tables(summary: pd.DataFrame, sims: int) -> list[str]:
     return out
 
 
+def _regime_rows(summary: pd.DataFrame) -> pd.DataFrame:
+    """The rows a verdict reads (:func:`~covstudy.verdicts.rows_read`) with each cell's
+    expected cases in the smaller class, its bracket, the cell as a verdict names it and
+    the number of withheld or undefined intervals (NaN ends)."""
+    return _with_regime(rows_read(summary).copy())
+
+
+def _with_regime(r: pd.DataFrame) -> pd.DataFrame:
+    r["smaller"] = [smaller(x.task, x.generator, int(x.n), float(x.prevalence),
+                            int(x.classes)) for x in r.itertuples(index=False)]
+    r["bracket"] = [bracket(k) for k in r.smaller]
+    r["where"] = [where(x) for x in r.itertuples(index=False)]
+    r["classes_key"] = ["binary" if t == "binary" else "k" if a == "macro" else f"k ({a})"
+                        for t, a in zip(r.task, r.average, strict=True)]
+    return r
+
+
+def regime_tables(summary: pd.DataFrame, preliminary: bool) -> list[str]:
+    """Coverage by regime: per bracket of the expected cases in the smaller class
+    (:data:`~covstudy.verdicts.BRACKETS`), an overview (settings, how many below the bar,
+    withheld intervals), then per measure × classes × design × interval in the bracket the
+    lowest coverage over its cells and models (where), the mean and the withheld
+    intervals, which count as misses."""
+    r = _regime_rows(summary)
+    if r.empty:
+        return ["No cell of a library design (random, fixed) ran.", ""]
+    keys = ["measure", "classes_key", "design", "kind"]   # classes_key: with the average
+    order = _measure_order()
+    kinds = {k: i for i, k in enumerate(_KIND)}
+    per = summary[(summary.method != ALL) & (summary.method != "error")
+                  & summary.design.isin(r.design.unique()) & (summary.model != "pooled")]
+    methods: dict[tuple[Any, ...], set[str]] = {}
+    for x in _with_regime(per.copy()).itertuples(index=False):
+        key = (x.bracket, x.measure, x.classes_key, x.design, x.kind)
+        methods.setdefault(key, set()).add(procedure(str(x.method)))
+    groups = []
+    for (b, *key), g in r.groupby(["bracket", *keys], sort=False):
+        low = g.loc[g.coverage.idxmin()]
+        groups.append({"bracket": b, "measure": key[0], "classes": key[1], "design": key[2],
+                       "kind": key[3], "cells": len(g.drop_duplicates(
+                           ["generator", "n", "prevalence", "classes", "average"])),
+                       "lowest": float(low.coverage), "mcse": float(low.mcse),
+                       "where": str(low["where"]), "mean": float(g.coverage.mean()),
+                       "withheld": int(g.undefined.sum()), "intervals": int(g.sims.sum()),
+                       "methods": ", ".join(sorted(methods.get((b, *key), ())))})
+    t = pd.DataFrame(groups)
+    t = t.assign(_m=t.measure.map(lambda m: order.get(m, 10**6)), _k=t.kind.map(kinds))
+    t = t.sort_values(["_m", "classes", "design", "_k"], kind="stable")
+    out = ["| cases in the smaller class | cells | settings | below "
+           f"{BAR:.2f} | withheld intervals |", "|---|---:|---:|---:|---:|"]
+    present = [label for label, _low in BRACKETS if label in set(t.bracket)]
+    for label in present:
+        tb, rb = t[t.bracket == label], r[r.bracket == label]
+        ncells = len(rb.drop_duplicates(["generator", "design", "n", "prevalence",
+                                         "classes", "average"]))
+        out.append(f"| {label} | {ncells} | {len(tb)} | {int((tb.lowest < BAR).sum())} | "
+                   f"{int(tb.withheld.sum())} of {int(tb.intervals.sum())} |")
+    out.append("")
+    if preliminary:
+        out += ["(A preliminary run: the counts below the bar show the harness at work, not "
+                "a verdict.)", ""]
+    for label in present:
+        tb = t[t.bracket == label]
+        ns = sorted({int(k) for k in r.smaller[r.bracket == label]})
+        out += [f"### {label} cases in the smaller class", "",
+                f"{int((tb.lowest < BAR).sum())} of {len(tb)} settings below {BAR:.2f} "
+                f"(cells with {', '.join(map(str, ns))} expected cases in the smaller "
+                "class).", "",
+                "| measure | classes | design | interval | methods | cells | lowest (where) | "
+                "mean | withheld |", "|---|---|---|---|---|---:|---|---:|---:|"]
+        for x in tb.itertuples(index=False):
+            se = f" ± {x.mcse:.3f}" if math.isfinite(x.mcse) else ""
+            low = f"{x.lowest:.3f}{se}"
+            low = f"**{low}**" if x.lowest < BAR else low
+            out.append(f"| {x.measure} | {x.classes} | {x.design} | {_KIND[x.kind]} | "
+                       f"{_cell_text(x.methods)} | {x.cells} | {low} ({x.where}) | "
+                       f"{x.mean:.3f} | {x.withheld or ''} |")
+        out.append("")
+    return out
+
+
+def withheld_table(summary: pd.DataFrame) -> list[str]:
+    """How many intervals were withheld or undefined (NaN ends, counted as misses), per
+    measure × classes × design × interval, with the reasons the method column gave."""
+    r = _regime_rows(summary)
+    total, bad = int(r.sims.sum()), int(r.undefined.sum())
+    if not bad:
+        return [f"None of the {total:,} intervals was withheld or undefined.", ""]
+    out = [f"{bad:,} of the {total:,} intervals had a NaN end (withheld or undefined); "
+           "each counts as a miss in the coverage above. The reasons are the method "
+           "column's text of those intervals (without the evidence note).", "",
+           "| measure | classes | design | interval | withheld | cells (smaller class) | "
+           "reason (count) |", "|---|---|---|---|---:|---|---|"]
+    order = _measure_order()
+    kinds = {k: i for i, k in enumerate(_KIND)}
+    u = r[r.undefined > 0]
+    u = u.assign(_m=u.measure.map(lambda m: order.get(m, 10**6)), _k=u.kind.map(kinds))
+    for (m, cls, d, kind), g in u.sort_values(["_m", "classes_key", "design", "_k"],
+                                              kind="stable").groupby(
+            ["measure", "classes_key", "design", "kind"], sort=False):
+        reasons: dict[str, int] = {}
+        for text in g.reasons if "reasons" in g else ():
+            for k, v in read_reasons(text).items():
+                reasons[k] = reasons.get(k, 0) + v
+        top = sorted(reasons.items(), key=lambda kv: (-kv[1], kv[0]))
+        said = "; ".join(f"`{_cell_text(k)}` ({v})" for k, v in top[:3])
+        if len(top) > 3:
+            said += f"; {len(top) - 3} more"
+        cells = ", ".join(dict.fromkeys(f"{x['where']} ({x.smaller})"
+                                         for _i, x in g.iterrows()))
+        out.append(f"| {m} | {cls} | {d} | {_KIND[kind]} | {int(g.undefined.sum())} of "
+                   f"{int(g.sims.sum())} | {cells} | {said or 'not recorded'} |")
+    return [*out, ""]
+
+
+def _cell_text(text: str) -> str:
+    return text.replace("|", "/").replace("`", "'")
+
+
 def population_table(pops: Mapping[Any, Population]) -> list[str]:
     """Population values, their MC SE, the exact values and the targets."""
     out = ["| setting | measure | a | b | a − b | SE a | SE b | SE a − b | exact a | "
@@ -137,13 +258,19 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
              cells: Sequence[Cell], *, sims: int, n_boot: int, command: str, commit: str,
              engine: str, preliminary: bool, evidence_path: str,
              times: Sequence[tuple[Cell, float]],
-             warnings_by_cell: Mapping[str, Mapping[str, int]] | None = None) -> str:
-    """The whole report."""
+             warnings_by_cell: Mapping[str, Mapping[str, int]] | None = None,
+             heading: str = "Coverage of measurelab's 95% intervals: every measure",
+             scope: str = "", date: str | None = None) -> str:
+    """The whole report (``heading``: its title; ``scope``: a paragraph on what the plan
+    asks, after the command; ``date``: the run's, default today)."""
+    import datetime as _dt
+
     se95 = math.sqrt(0.95 * 0.05 / sims)
     heavy = [m for m in HEAVY if any(m in c.measures for c in cells)]
     gens = {c.generator: generator(c.task, c.generator, c.classes) for c in cells}
     n_cover = int(table.covers.sum())
-    out = ["# Coverage of measurelab's 95% intervals: every measure", ""]
+    date = date or _dt.date.today().isoformat()
+    out = [f"# {heading}", ""]
     if preliminary:
         out += [f"> **Preliminary run** ({sims} simulations per cell, fewer than {MIN_SIMS}): "
                 "it shows that every measure and setting goes through the harness, not that "
@@ -151,8 +278,10 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
                 "command is in `benchmarks/covstudy/__init__.py`.", ""]
     out += [
         f"Command: `{command}`", "",
-        f"measurelab git {commit}, sources {engine}; {sims} simulated test sets per cell, "
-        f"{n_boot} bootstrap replicates per interval, level {LEVEL}; {len(cells)} cells. "
+        *([scope, ""] if scope else []),
+        f"measurelab git {commit}, sources {engine}, run {date}; {sims} simulated test sets "
+        f"per cell, {n_boot} bootstrap replicates per interval, level {LEVEL}; {len(cells)} "
+        "cells. "
         f"The verdicts are also in `{evidence_path}`, which measurelab reads: an interval "
         "whose setting does not cover says so in its method column (e.g. `bootstrap-bca "
         "(coverage 0.862 < 0.90 at n=100, π=0.05)`), one never studied says `(no coverage "
@@ -191,6 +320,18 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
         (f"{len(table)} settings; a preliminary run gives no verdict." if preliminary
          else f"{n_cover} of {len(table)} settings cover."), "",
         *verdict_table(table, preliminary), "",
+        "## Coverage by regime: cases in the smaller class", "",
+        "Each cell's expected number of cases in the smaller class (binary round(n·min(π, "
+        "1 − π)), k classes round(n·min(priors))), in the brackets measurelab's reader "
+        "uses. Per measure × classes × design × interval and bracket: the lowest coverage "
+        "over the bracket's cells (each model of a single-model interval on its own), the "
+        "cell it was in, the mean, the interval methods measurelab chose there, and the "
+        "intervals withheld or undefined (NaN ends), which count as misses."
+        + (" The `sparse-flags` cells have large classes (their bracket is that of n/2): "
+           "their small counts are the predicted positives, which the bracket does not see."
+           if "sparse-flags" in gens else ""), "",
+        *regime_tables(summary, preliminary),
+        "## Withheld and undefined intervals", "", *withheld_table(summary),
         "## Coverage by cell", "", *coverage_tables(summary, sims),
         "## Population values", "", *population_table(pops), "",
     ]

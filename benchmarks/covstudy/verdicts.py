@@ -26,6 +26,7 @@ import pandas as pd
 from measurelab.inference.evidence import procedure
 
 from .cells import ALL, LEVEL
+from .generators import GEN_NOTE
 
 #: a setting covers when its lowest coverage is at least this (nominal 0.95)
 BAR = 0.90
@@ -38,10 +39,37 @@ EVIDENCE_SCHEMA = 1
 #: not a setting)
 LIBRARY_DESIGNS = ("random", "fixed")
 #: the fields of each cell's figures in the evidence file (``param``: the prevalence, or
-#: the number of classes; ``model``: 'a', 'b' or 'a-b'; ``undefined``: NaN intervals)
+#: the number of classes; ``model``: 'a', 'b' or 'a-b'; ``undefined``: NaN intervals;
+#: ``smaller``: the cell's expected number of cases in the smaller class, :func:`smaller`,
+#: which measurelab's reader sorts into :data:`BRACKETS`; new fields go at the end)
 CELL_FIELDS = ["generator", "n", "param", "average", "model", "coverage", "mcse",
-               "undefined"]
+               "undefined", "smaller"]
+#: the regimes of the cases in the smaller class: (label, lowest count), each bracket up to
+#: the next one's lowest count (the same labels and limits as measurelab's reader,
+#: :mod:`measurelab.inference.evidence`)
+BRACKETS: tuple[tuple[str, int], ...] = (("< 10", 0), ("10–29", 10), ("30–99", 30),
+                                         ("100–999", 100), ("≥ 1,000", 1000))
 _AVERAGES = ("macro", "weighted", "micro")
+
+
+def smaller(task: str, generator_name: str, n: int, prevalence: float = math.nan,
+            classes: int = 2) -> int:
+    """A cell's expected number of cases in the smaller class: binary round(n·min(π, 1 −
+    π)); k classes round(n·min(priors)), the priors of the k-class generator."""
+    if task == "binary":
+        return round(n * min(prevalence, 1.0 - prevalence))
+    from .generators import generator
+
+    return round(n * min(generator("k", generator_name, int(classes)).priors))
+
+
+def bracket(count: float) -> str:
+    """The label of the bracket (:data:`BRACKETS`) that holds ``count`` cases."""
+    label = BRACKETS[0][0]
+    for name, low in BRACKETS:
+        if count >= low:
+            label = name
+    return label
 
 
 def where(row: Any) -> str:
@@ -55,10 +83,10 @@ def where(row: Any) -> str:
     if row.generator in ("calibrated", "softmax-calibrated"):
         text += {"a": ", calibrated model", "b": ", over-confident model"}.get(
             row.model, ", calibrated vs over-confident")
-    return text
+    return text + GEN_NOTE.get(row.generator, "")
 
 
-def _rows(summary: pd.DataFrame) -> pd.DataFrame:
+def rows_read(summary: pd.DataFrame) -> pd.DataFrame:
     """The rows a verdict reads: every simulation (method 'all'), each model apart for a
     single model's interval, the difference for the others, library designs only."""
     keep = ((summary.method == ALL) & summary.design.isin(LIBRARY_DESIGNS)
@@ -77,7 +105,7 @@ def settings(summary: pd.DataFrame, average_free: Mapping[str, Sequence[str]] | 
     with all three holds one entry for every average.
     """
     free = {m: set(v) for m, v in (average_free or {}).items()}
-    rows = _rows(summary).copy()
+    rows = rows_read(summary).copy()
     rows["classes_key"] = ["binary" if t == "binary" else "k" for t in rows.task]
     rows["avg_key"] = [
         "" if t == "binary" else ("any" if free.get(m, set()) >= set(_AVERAGES) else a)
@@ -105,7 +133,8 @@ def _figures(r: Any) -> list[Any]:
     """One cell's figures in the order of :data:`CELL_FIELDS`."""
     param = float(r.prevalence) if r.task == "binary" else int(r.classes)
     return [r.generator, int(r.n), param, r.average if r.task == "k" else "", r.model,
-            round(float(r.coverage), 4), _plain(round(float(r.mcse), 4)), int(r.undefined)]
+            round(float(r.coverage), 4), _plain(round(float(r.mcse), 4)), int(r.undefined),
+            smaller(r.task, r.generator, int(r.n), float(r.prevalence), int(r.classes))]
 
 
 def _methods(summary: pd.DataFrame) -> dict[tuple[str, str, str, str], set[str]]:

@@ -53,6 +53,7 @@ plan = importlib.import_module("covstudy.plan")
 verdicts = importlib.import_module("covstudy.verdicts")
 cli = importlib.import_module("covstudy.cli")
 store = importlib.import_module("covstudy.store")
+report = importlib.import_module("covstudy.report")
 
 KEY_MEASURES = ("f1", "mcc", "apr", "ap", "bep", "lift", "brier", "mxe", "kappa", "bacc",
                 "auc", "prec")
@@ -154,6 +155,66 @@ def test_multi_generator() -> None:
     assert all(math.isnan(v) for v in gens.multi_generator(3).exact(["ece"])["ece"])
     with pytest.raises(ValueError, match="k >= 3"):
         gens.multi_generator(2)
+
+
+def test_kink_generator() -> None:
+    """``kink``: each model's sensitivity equals its specificity in the population (exactly,
+    c = μ/2), so ri and avri are 0 and, at π = 0.5, precision = specificity and NPV =
+    sensitivity; a large seeded sample agrees, and the exact values are the targets."""
+    g = gens.generator("binary", "kink")
+    assert g.name == "kink" and g.cut == tuple(m / 2 for m in g.mu) and g.exact_is_target
+    assert "`kink`" in g.describe()
+    names = ["sens", "spec", "prec", "npv", "ri", "avri", "op", "oarp", "acc"]
+    ex = g.exact(0.5, names)
+    for k in range(2):
+        assert ex["sens"][k] == ex["spec"][k]
+        assert ex["ri"][k] == ex["avri"][k] == 0.0
+        assert ex["prec"][k] == pytest.approx(ex["spec"][k], abs=1e-12)
+        assert ex["npv"][k] == pytest.approx(ex["sens"][k], abs=1e-12)
+        assert ex["op"][k] == ex["oarp"][k] == pytest.approx(ex["acc"][k], abs=1e-12)
+    assert ex["sens"][0] == pytest.approx(0.7241, abs=1e-4)
+    assert ex["sens"][1] == pytest.approx(0.7682, abs=1e-4)
+    y, s_a, s_b = g.draw("random", 200_000, 0.5, np.random.default_rng(11))
+    pos = y == 1
+    for k, s in enumerate((s_a, s_b)):
+        flag = s > 0.5
+        sens, spec = flag[pos].mean(), (~flag[~pos]).mean()
+        se = math.sqrt(ex["sens"][k] * (1 - ex["sens"][k]) / pos.sum())
+        assert abs(sens - ex["sens"][k]) < 4 * se and abs(spec - ex["spec"][k]) < 4 * se
+        assert abs(sens - spec) < 6 * se
+    pop = popm.population("binary", "kink", "random", 0.5, ["sens", "spec", "ri"],
+                          size=40_000)
+    assert pop.target["ri"] == (0.0, 0.0, 0.0) and pop.value["ri"][0] > 0   # biased away
+    assert pop.target["sens"] == pop.exact["sens"]
+
+
+def test_sparse_flags_generator() -> None:
+    """``sparse-flags``: the cuts solved from the binormal mixture make each model flag 4% of
+    all cases on a balanced set (about 5 of n = 120, 16 of n = 400); a large seeded sample
+    agrees with the exact share."""
+    g = gens.generator("binary", "sparse-flags")
+    assert g.name == "sparse-flags" and not g.exact_is_target
+    assert g.mu == gens.Binormal().mu and g.slope == gens.Binormal().slope
+    assert g.cut == (2.625029, 2.884098)
+    assert g.cut == tuple(gens.flag_cut(m, 0.04, 0.5) for m in g.mu)
+    assert g.flag_share(0.5) == pytest.approx((0.04, 0.04), abs=1e-6)
+    assert "`sparse-flags`" in g.describe() and "2.6250" in g.describe()
+    y, s_a, s_b = g.draw("random", 200_000, 0.5, np.random.default_rng(12))
+    se = math.sqrt(0.04 * 0.96 / y.size)
+    for s in (s_a, s_b):
+        assert abs((s > 0.5).mean() - 0.04) < 4 * se
+    ex = g.exact(0.5, ["sens", "spec", "prec"])
+    for k in range(2):   # the share from the exact sensitivity and specificity
+        assert 0.5 * ex["sens"][k] + 0.5 * (1 - ex["spec"][k]) == pytest.approx(0.04,
+                                                                               abs=1e-6)
+        assert ex["prec"][k] > 0.9
+    for n, flagged in ((120, 4.8), (400, 16.0)):
+        assert n * g.flag_share(0.5)[0] == pytest.approx(flagged, abs=1e-3)
+    other = gens.SparseFlags(share=0.1)
+    assert other.flag_share(0.5) == pytest.approx((0.1, 0.1), abs=1e-6)
+    with pytest.raises(ValueError, match="share"):
+        gens.flag_cut(1.0, 0.0, 0.5)
+    assert popm.GEN_CODE["sparse-flags"] != popm.GEN_CODE["kink"]
 
 
 # --------------------------------------------------------------------------- coverage
@@ -318,6 +379,70 @@ def test_full_plan_covers_every_offered_setting() -> None:
     assert g["binary"]["n"] == [100, 300, 1000, 10_000] and g["k"]["classes"] == [3, 5]
 
 
+def test_small_counts_choice() -> None:
+    """'small-counts': the offered measures of registry kind 'threshold', and auc, in
+    registry order."""
+    from measurelab import registry
+
+    for design in ("random", "fixed"):
+        for kinds in (("single", "paired"), ("unpaired",)):
+            got = plan.select("small-counts", "binary", design, kinds)
+            t = plan.offered("binary", design)
+            t = t[t.kind.isin(list(kinds))]
+            offered = list(dict.fromkeys(t.measure))
+            want = [m for m in offered if registry.get(m).kind == "threshold" or m == "auc"]
+            assert got == want
+            assert "auc" in got and {"sens", "spec", "prec", "ri", "op", "avri",
+                                     "oarp", "mcc"} <= set(got)
+            assert not {"brier", "mxe", "ap", "apr", "lift"} & set(got)
+    assert "small-counts" in plan.CHOICES
+    with pytest.raises(ValueError, match="unknown measure choice"):
+        plan.select("few", "binary", "random", ("single",))
+
+
+def test_small_plan() -> None:
+    """The small-count plan's cells: few positives, few flagged cases, the kink, the
+    large-count reference; every cell with the small-counts measures."""
+    cs = plan.plan_cells(plan.PLANS["small"])
+    assert plan.PLANS["small"] is plan.SMALL and len(cs) == 29
+    got = {(c.generator, c.design, c.n, c.prevalence, c.kinds) for c in cs}
+    sp = ("single", "paired")
+    want = {("binormal", d, n, p, sp) for d in ("random", "fixed") for n in (60, 120, 400)
+            for p in (0.04, 0.06)}
+    want |= {("binormal", "random", n, 0.05, ("unpaired",)) for n in (120, 400)}
+    want |= {("calibrated", "random", n, 0.05, sp) for n in (120, 400)}
+    want |= {("sparse-flags", d, n, 0.5, sp) for d in ("random", "fixed") for n in (120, 400)}
+    want |= {("kink", d, n, 0.5, sp) for d in ("random", "fixed") for n in (300, 1000)}
+    want |= {("binormal", "random", n, p, sp) for n in (1000, 10_000) for p in (0.2, 0.5)}
+    want |= {("binormal", "fixed", 1000, 0.2, sp)}
+    assert got == want
+    for c in cs:
+        assert list(c.measures) == plan.select("small-counts", c.task, c.design, c.kinds)
+    brackets = {verdicts.bracket(verdicts.smaller(c.task, c.generator, c.n, c.prevalence))
+                for c in cs}
+    assert brackets == {b for b, _low in verdicts.BRACKETS}
+    assert cli.OUTPUTS["small"].source == "small-counts"
+    assert cli.OUTPUTS["small"].evidence == Path("src/measurelab/data/coverage/"
+                                                 "small_counts.json")
+    assert cli.OUTPUTS["small"].report == Path("docs/coverage_small_counts.md")
+    assert cli.OUTPUTS["full"].source == "registry"
+
+
+def test_smaller_and_brackets() -> None:
+    """The expected cases in the smaller class, and the brackets they fall in."""
+    assert verdicts.CELL_FIELDS[-1] == "smaller" and verdicts.CELL_FIELDS[:8] == [
+        "generator", "n", "param", "average", "model", "coverage", "mcse", "undefined"]
+    assert verdicts.smaller("binary", "binormal", 60, 0.04) == 2      # 2.4
+    assert verdicts.smaller("binary", "binormal", 120, 0.04) == 5     # 4.8
+    assert verdicts.smaller("binary", "binormal", 100, 0.95) == 5     # the negatives
+    assert verdicts.smaller("binary", "kink", 1000, 0.5) == 500
+    assert verdicts.smaller("k", "softmax", 300, classes=3) == 60     # 0.2·300
+    assert verdicts.smaller("k", "softmax", 100, classes=5) == 8      # 0.08·100
+    labels = [verdicts.bracket(k) for k in (0, 9, 10, 29, 30, 99, 100, 999, 1000, 10**6)]
+    assert labels == ["< 10", "< 10", "10–29", "10–29", "30–99", "30–99", "100–999",
+                      "100–999", "≥ 1,000", "≥ 1,000"]
+
+
 def test_estimate(capsys: pytest.CaptureFixture[str]) -> None:
     cell = cells.Cell("binary", "binormal", "random", 100, prevalence=0.3, measures=("acc",))
     total = plan.estimate([cell], 400, 100, reps=1, pop_size={"binary": 2000})
@@ -351,12 +476,14 @@ def _summary_rows() -> pd.DataFrame:
          "coverage": 0.94},
         {**base, "n": 100, "design": "random-stratified", "kind": "paired", "model": "a-b",
          "measure": "f1", "method": "all", "coverage": 0.5},
-        {**base, "task": "k", "classes": 3, "prevalence": math.nan, "n": 300, "kind": "single",
-         "model": "a", "measure": "acc", "method": "all", "coverage": 0.96},
-        {**base, "task": "k", "classes": 3, "prevalence": math.nan, "n": 300, "kind": "single",
-         "model": "a", "measure": "f1", "method": "all", "coverage": 0.91},
-        {**base, "task": "k", "classes": 3, "prevalence": math.nan, "n": 300,
-         "average": "weighted", "kind": "single", "model": "a", "measure": "f1",
+        {**base, "task": "k", "generator": "softmax", "classes": 3, "prevalence": math.nan,
+         "n": 300, "kind": "single", "model": "a", "measure": "acc", "method": "all",
+         "coverage": 0.96},
+        {**base, "task": "k", "generator": "softmax", "classes": 3, "prevalence": math.nan,
+         "n": 300, "kind": "single", "model": "a", "measure": "f1", "method": "all",
+         "coverage": 0.91},
+        {**base, "task": "k", "generator": "softmax", "classes": 3, "prevalence": math.nan,
+         "n": 300, "average": "weighted", "kind": "single", "model": "a", "measure": "f1",
          "method": "all", "coverage": 0.92},
     ]
     return pd.DataFrame(rows)
@@ -373,7 +500,8 @@ def test_settings() -> None:
     assert f1.mean == pytest.approx((0.93 + 0.88 + 0.95 + 0.97) / 4)
     assert f1.methods == ["bootstrap-bca"]   # procedures: the fallback is BCa
     assert len(f1.figures) == 4
-    assert f1.figures[0] == ["binormal", 100, 0.2, "", "a", 0.93, 0.01, 0]
+    assert f1.figures[0] == ["binormal", 100, 0.2, "", "a", 0.93, 0.01, 0, 20]
+    assert f1.figures[2] == ["calibrated", 1000, 0.2, "", "a", 0.95, 0.01, 0, 200]
     paired = got[("f1", "binary", "paired", ())]
     assert (paired.cells, paired.lowest, bool(paired.covers)) == (1, 0.94, True)
     assert got[("acc", "k", "single", ("macro", "weighted", "micro"))].lowest == 0.96
@@ -382,6 +510,45 @@ def test_settings() -> None:
     assert len(t) == 5
     row = _summary_rows().iloc[5]
     assert verdicts.where(row) == "n=1000, π=0.2, calibrated model"
+    k = got[("acc", "k", "single", ("macro", "weighted", "micro"))]
+    assert k.figures[0][-1] == 60   # 0.2·300
+    assert verdicts.where(row.replace({"calibrated": "kink"})) == "n=1000, π=0.2, sens = spec"
+
+
+def test_regime_report() -> None:
+    """The report's tables per bracket of cases in the smaller class: each setting's
+    lowest coverage (where) and mean per bracket, the count below the bar, and the
+    withheld intervals (misses) with the method column's reasons."""
+    rows = _summary_rows()
+    extra = rows.iloc[[7]].assign(n=10_000, coverage=0.8, undefined=12, sims=400,
+                                  reasons=json.dumps({"no interval: 0 predicted positives":
+                                                      9, "delong": 3}))
+    s = pd.concat([rows.assign(reasons=""), extra], ignore_index=True)
+    text = "\n".join(report.regime_tables(s, preliminary=False))
+    # cells, settings, below the bar, withheld intervals; brackets in their order
+    assert "| 10–29 | 1 | 2 | 1 | 0 of 1200 |" in text      # f1 single (b: 0.88), paired
+    assert "| 30–99 | 2 | 3 | 0 | 0 of 1200 |" in text      # k = 3, n = 300: 0.2·300
+    assert "| 100–999 | 1 | 1 | 0 | 0 of 800 |" in text     # calibrated n = 1000, π = 0.2
+    assert "| ≥ 1,000 | 1 | 1 | 1 | 12 of 400 |" in text
+    assert text.index("| 10–29 |") < text.index("| 30–99 |") < text.index("| 100–999 |")
+    assert "| f1 | k (weighted) | random | single model |  | 1 | 0.920" in text
+    assert "### 10–29 cases in the smaller class" in text
+    assert "1 of 2 settings below 0.90 (cells with 20 expected cases" in text
+    assert ("| f1 | binary | random | single model | bootstrap-bca | 1 | **0.880 ± 0.010** "
+            "(n=100, π=0.2) | 0.905 |  |") in text       # the BCa fallback is BCa
+    assert "| f1 | binary | random | paired difference |  | 1 | **0.800 ± 0.010** " \
+        "(n=10000, π=0.2) | 0.800 | 12 |" in text
+    assert "random-stratified" not in text   # no library design
+    withheld = "\n".join(report.withheld_table(s))
+    assert "12 of the 3,600 intervals had a NaN end" in withheld
+    assert ("| f1 | binary | random | paired difference | 12 of 400 | n=10000, π=0.2 (2000) | "
+            "`no interval: 0 predicted positives` (9); `delong` (3) |") in withheld
+    assert "None of the" in "\n".join(report.withheld_table(rows))
+    assert cells.read_reasons(extra.reasons.iloc[0]) == {
+        "no interval: 0 predicted positives": 9, "delong": 3}
+    assert cells.reason_counts(["b", "a", "b", ""]) == json.dumps(
+        {"b": 2, "a": 1, "no reason given": 1})
+    assert cells.reason_counts([]) == "" and cells.read_reasons(math.nan) == {}
 
 
 def _run(tmp: Path, *extra: str) -> int:
@@ -457,6 +624,45 @@ def test_verdict_reaches_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyP
                                              f"{e['where']})")
         assert e["cells"] == 1 and len(e["figures"]) == 2    # models a and b
     assert "## Verdicts" in (tmp_path / "r.md").read_text()
+
+
+def test_small_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``--plan small``: --list numbers its cells, --cells runs two of them into files of
+    one's own (never the plan's), the evidence has the source 'small-counts' and the
+    ``smaller`` field, and measurelab reads it beside the registry-wide study's file."""
+    assert cli.main(["--plan", "small", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == 29 and "sparse-flags random n=120 π=0.5" in listed[16]
+    assert "kink random n=300 π=0.5" in listed[20] and listed[20].split()[0] == "21"
+    with pytest.raises(SystemExit):
+        cli.main(["--plan", "small", "--cells", "17"])    # no --out, --evidence
+    with pytest.raises(SystemExit):
+        cli.main(["--plan", "small", "--cells", "30", "--out", "x", "--evidence", "y"])
+    capsys.readouterr()
+    folder = tmp_path / "ev"
+    assert cli.main(["--plan", "small", "--cells", "17", "21", "--sims", "2", "--n-boot",
+                     "100", "--pop-size", "4000", "--cache", str(tmp_path / "c"), "--out",
+                     str(tmp_path / "r.md"), "--evidence", str(folder / "small_counts.json"),
+                     "--no-progress"]) == 0
+    doc = json.loads((folder / "small_counts.json").read_text())
+    assert doc["source"] == "small-counts" and doc["preliminary"] is True
+    assert doc["cell_fields"] == verdicts.CELL_FIELDS and doc["cell_fields"][-1] == "smaller"
+    assert doc["grid"]["binary"]["generators"] == ["kink", "sparse-flags"]
+    assert {e["measure"] for e in doc["entries"]} == set(
+        plan.select("small-counts", "binary", "random", ("single", "paired")))
+    figs = {(f[0], f[4]): f for e in doc["entries"] for f in e["figures"]}
+    assert figs[("sparse-flags", "a")][-1] == 60 and figs[("kink", "a-b")][-1] == 150
+    assert any(e["where"].endswith(("4% flagged", "sens = spec")) for e in doc["entries"])
+    text = (tmp_path / "r.md").read_text()
+    assert text.startswith("# Coverage of measurelab's 95% intervals at small counts")
+    assert "## Coverage by regime: cases in the smaller class" in text
+    assert "### 30–99 cases in the smaller class" in text and "### 100–999" in text
+    assert "## Withheld and undefined intervals" in text and "`kink`" in text
+    shipped = Path(ml.__file__).resolve().parent / "data" / "coverage" / "registry.json"
+    (folder / "registry.json").write_bytes(shipped.read_bytes())
+    monkeypatch.setattr(ev, "_OVERRIDE", folder)
+    assert set(ev.evidence_table().source) == {"registry", "small-counts"}
 
 
 def test_k_class_study(tmp_path: Path) -> None:
