@@ -133,6 +133,11 @@ class _PairPosterior:
 
         c = self.cmp
         m = c._measures[j]
+        if math.isnan(m.pair_statistic(c._vals[a, j], c._vals[b, j])):
+            iv.warn_undefined(f"no interval for the difference in {m.name} of "
+                              f"{c.names[a]!r} and {c.names[b]!r}: it is undefined in this "
+                              "sample")
+            return {"interval": NAME}
         da, db = self._of(a, b)
         for draws, who in ((da, a), (db, b)):
             reason = kink_reason(m.name, draws, self.level)

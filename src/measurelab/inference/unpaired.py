@@ -193,6 +193,11 @@ class UnpairedComparison:
         from measurelab.inference.methods.dirichlet import NAME, kink_reason, rng_for
 
         m = self._a._measures[j]
+        if math.isnan(m.pair_statistic(self._a._vals[0, j], self._b._vals[0, j])):
+            iv.warn_undefined(f"no interval for the difference in {m.name} of "
+                              f"{self.names[0]!r} and {self.names[1]!r}: it is undefined "
+                              "in this sample")
+            return {"interval": NAME}
         draws = []
         for i, c in enumerate((self._a, self._b)):
             d = cp.single_draws(c._stats[0].counts, c._case_design(),

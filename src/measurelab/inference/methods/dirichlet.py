@@ -126,9 +126,9 @@ def _single(name: str, value: float, level: float, *, table: Any = None, counts:
     )
 
     m = _measure(name)
-    if counts.tp + counts.fn == 0 or counts.fp + counts.tn == 0:
-        warn_undefined(f"the {NAME} interval of {what or name} is undefined: the sample "
-                       "has one class")
+    if counts.tp + counts.fn == 0 or counts.fp + counts.tn == 0 or math.isnan(value):
+        why = "the value is undefined" if math.isnan(value) else "the sample has one class"
+        warn_undefined(f"the {NAME} interval of {what or name} is undefined: {why}")
         return Interval(value, math.nan, math.nan, NAME)
     draws = single_draws(counts, design, rng_for(random_state, *key))
     reason = kink_reason(name, draws, level)
@@ -136,6 +136,8 @@ def _single(name: str, value: float, level: float, *, table: Any = None, counts:
         warn_undefined(f"no interval for {what or name}: {reason.removeprefix('no interval: ')}")
         return Interval(value, math.nan, math.nan, reason)
     lo, hi = equal_tailed(measure_draws(m, draws), level, m.range)
+    if math.isfinite(value):   # a structural zero (no case flagged): the prior pulls the
+        lo, hi = min(lo, value), max(hi, value)   # posterior off the sample's value
     return Interval(value, lo, hi, NAME)
 
 
