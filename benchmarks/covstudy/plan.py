@@ -176,6 +176,8 @@ SMALL: tuple[Block, ...] = (
           measures="small-counts"),
     Block("binary", "binormal", ("random",), (120, 400), (0.05,), ("unpaired",),
           measures="small-counts"),
+    Block("binary", "binormal", ("fixed",), (120, 400), (0.05,), ("unpaired",),
+          measures="small-counts"),
     Block("binary", "calibrated", ("random",), (120, 400), (0.05,), measures="small-counts"),
     # large classes, few predicted positives (about 5 and 16)
     Block("binary", "sparse-flags", ("random", "fixed"), (120, 400), (0.5,),

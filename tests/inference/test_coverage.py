@@ -392,8 +392,11 @@ def test_small_counts_choice() -> None:
             offered = list(dict.fromkeys(t.measure))
             want = [m for m in offered if registry.get(m).kind == "threshold" or m == "auc"]
             assert got == want
-            assert "auc" in got and {"sens", "spec", "prec", "ri", "op", "avri",
-                                     "oarp", "mcc"} <= set(got)
+            # ri and op are withheld where the probe cannot tell sens from spec (their
+            # kink), which it cannot in the fixed design's unpaired rows
+            kink = {"ri", "op"} if kinds == ("single", "paired") else set()
+            assert "auc" in got and {"sens", "spec", "prec", "avri", "oarp",
+                                     "mcc"} | kink <= set(got)
             assert not {"brier", "mxe", "ap", "apr", "lift"} & set(got)
     assert "small-counts" in plan.CHOICES
     with pytest.raises(ValueError, match="unknown measure choice"):
@@ -404,12 +407,13 @@ def test_small_plan() -> None:
     """The small-count plan's cells: few positives, few flagged cases, the kink, the
     large-count reference; every cell with the small-counts measures."""
     cs = plan.plan_cells(plan.PLANS["small"])
-    assert plan.PLANS["small"] is plan.SMALL and len(cs) == 29
+    assert plan.PLANS["small"] is plan.SMALL and len(cs) == 31
     got = {(c.generator, c.design, c.n, c.prevalence, c.kinds) for c in cs}
     sp = ("single", "paired")
     want = {("binormal", d, n, p, sp) for d in ("random", "fixed") for n in (60, 120, 400)
             for p in (0.04, 0.06)}
-    want |= {("binormal", "random", n, 0.05, ("unpaired",)) for n in (120, 400)}
+    want |= {("binormal", d, n, 0.05, ("unpaired",)) for d in ("random", "fixed")
+             for n in (120, 400)}
     want |= {("calibrated", "random", n, 0.05, sp) for n in (120, 400)}
     want |= {("sparse-flags", d, n, 0.5, sp) for d in ("random", "fixed") for n in (120, 400)}
     want |= {("kink", d, n, 0.5, sp) for d in ("random", "fixed") for n in (300, 1000)}
@@ -592,12 +596,13 @@ def test_tiny_study_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.undo()
 
     monkeypatch.setattr(ev, "_OVERRIDE", tmp_path / "evidence")
-    v = ev.coverage_verdict("f1", design="fixed", unpaired=True, method="bootstrap-bca")
+    v = ev.coverage_verdict("f1", design="fixed", unpaired=True,
+                            method="dirichlet-posterior")
     assert v.status == "preliminary"
     r = ml.evaluate([0, 1] * 20, np.linspace(0.1, 0.9, 40), measures=["f1"], ci=0.95,
                     n_boot=100)
     assert r.intervals().method.tolist() == [
-        "bootstrap-bca (no coverage evidence: preliminary run)"]
+        "dirichlet-posterior (no coverage evidence: preliminary run)"]
 
 
 def test_verdict_reaches_the_library(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -633,7 +638,7 @@ def test_small_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ``smaller`` field, and measurelab reads it beside the registry-wide study's file."""
     assert cli.main(["--plan", "small", "--list"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert len(listed) == 29 and "sparse-flags random n=120 π=0.5" in listed[16]
+    assert len(listed) == 31 and "sparse-flags random n=120 π=0.5" in listed[18]
     assert "kink random n=300 π=0.5" in listed[20] and listed[20].split()[0] == "21"
     with pytest.raises(SystemExit):
         cli.main(["--plan", "small", "--cells", "17"])    # no --out, --evidence

@@ -233,7 +233,7 @@ def test_evaluate_texts(evidence: Path) -> None:
     m = ml.evaluate(Y, P, measures=["acc", "f1", "auc", "brier", "lift@0.1"], ci=0.95,
                     n_boot=200).intervals().set_index("measure").method
     assert m.to_dict() == {
-        "acc": "wilson", "f1": "bootstrap-bca (coverage 0.862 < 0.90 at n=100, π=0.05)",
+        "acc": "wilson", "f1": "dirichlet-posterior (no coverage evidence)",
         "auc": "delong-logit", "brier": "bootstrap-bca (no coverage evidence: preliminary run)",
         "lift@0.1": "bootstrap-bca (no coverage evidence)"}
     fixed = ml.evaluate(Y, P, measures=["acc", "auc"], ci=0.95, n_boot=200, stratify=True)
@@ -249,17 +249,22 @@ def test_comparison_texts(evidence: Path) -> None:
     r = ml.compare_classifiers(Y, {"p": P, "q": Q}, measures=["acc", "f1", "auc", "kappa"],
                                n_boot=200)
     iv = r.intervals()
+    post = "dirichlet-posterior (no coverage evidence)"   # not in this folder's studies
     assert iv[iv.model == "p"].set_index("measure").method.to_dict() == {
-        "acc": "wilson", "f1": "bootstrap-bca (coverage 0.862 < 0.90 at n=100, π=0.05)",
-        "auc": "delong-logit", "kappa": "bootstrap-bca (no coverage evidence)"}
+        "acc": "wilson", "f1": post, "auc": "delong-logit", "kappa": post}
     t = r.tests().set_index("measure")
-    assert t.method.to_dict() == {"acc": "mcnemar", "f1": "bootstrap", "auc": "delong",
-                                  "kappa": "bootstrap"}   # the test's name is unchanged
-    assert t.interval.to_dict() == {"acc": "tango-score", "f1": "bootstrap-bca",
-                                    "auc": "delong",
-                                    "kappa": "bootstrap-bca (no coverage evidence)"}
+    assert t.method.to_dict() == {"acc": "mcnemar", "f1": "dirichlet-posterior",
+                                  "auc": "delong", "kappa": "dirichlet-posterior"}
+    assert t.interval.to_dict() == {"acc": "tango-score", "f1": post, "auc": "delong",
+                                    "kappa": post}
     d = r.to_dict()
-    assert d["models"]["p"]["kappa"]["method"] == "bootstrap-bca (no coverage evidence)"
+    assert d["models"]["p"]["kappa"]["method"] == post
+    # the bootstrap, forced, is judged by the study that saw it
+    b = ml.compare_classifiers(Y, {"p": P, "q": Q}, measures=["f1"], n_boot=200,
+                               ci_method="bootstrap-bca")
+    assert b.intervals().method.tolist() == [
+        "bootstrap-bca (coverage 0.862 < 0.90 at n=100, π=0.05)"] * 2
+    assert b.tests().interval.tolist() == ["bootstrap-bca"]
 
 
 def test_undefined_interval_keeps_its_text(evidence: Path) -> None:
@@ -296,13 +301,17 @@ def test_unpaired_texts(evidence: Path) -> None:
     r = ml.compare_unpaired(Y, P, Y[::-1], Q[::-1], measures=["acc", "f1", "auc"],
                             n_boot=200)
     t = r.tests().set_index("measure")
-    assert t.interval.to_dict() == {"acc": "bootstrap-bca",
-                                    "f1": "bootstrap-bca",
+    post = "dirichlet-posterior (no coverage evidence)"   # not in this folder's studies
+    assert t.interval.to_dict() == {"acc": post, "f1": post,
                                     "auc": "delong-unpaired (no coverage evidence)"}
-    assert t.method.to_dict() == {"acc": "bootstrap", "f1": "bootstrap",
+    assert t.method.to_dict() == {"acc": "dirichlet-posterior", "f1": "dirichlet-posterior",
                                   "auc": "delong-unpaired"}
-    assert r.intervals().method.tolist()[:2] == [
-        "wilson", "bootstrap-bca (coverage 0.862 < 0.90 at n=100, π=0.05)"]
+    assert r.intervals().method.tolist()[:2] == ["wilson", post]
+    b = ml.compare_unpaired(Y, P, Y[::-1], Q[::-1], measures=["f1"], n_boot=200,
+                            ci_method="bootstrap-bca")
+    assert b.tests().interval.tolist() == ["bootstrap-bca"]
+    assert b.intervals().method.tolist()[0] == (
+        "bootstrap-bca (coverage 0.862 < 0.90 at n=100, π=0.05)")
 
 
 def test_lazy() -> None:
@@ -353,16 +362,18 @@ def test_every_offered_interval_has_an_entry(multiclass: bool, design: str) -> N
 
 def test_offered_intervals() -> None:
     """The probe reads the methods measurelab chooses: Wilson for proportions, DeLong for
-    AUC, Tango for the paired accuracy, BCa elsewhere; unpaired for binary only; the
-    k-class averages a measure's value does not depend on."""
-    t = offered_intervals(measures=["acc", "auc", "f1"])
+    AUC, Tango for the paired accuracy, the posterior of the confusion cells for the other
+    measures of the counts, BCa elsewhere; unpaired for binary only; the k-class averages
+    a measure's value does not depend on."""
+    t = offered_intervals(measures=["acc", "auc", "f1", "ap"])
     got = {(r.measure, r.kind): r.method for r in t.itertuples()}
+    post = "dirichlet-posterior"
     assert got == {("acc", "single"): "wilson", ("auc", "single"): "delong-logit",
-                   ("f1", "single"): "bootstrap-bca", ("acc", "paired"): "tango-score",
-                   ("auc", "paired"): "delong", ("f1", "paired"): "bootstrap-bca",
-                   ("acc", "unpaired"): "bootstrap-bca",
-                   ("auc", "unpaired"): "delong-unpaired",
-                   ("f1", "unpaired"): "bootstrap-bca"}
+                   ("f1", "single"): post, ("ap", "single"): "bootstrap-bca",
+                   ("acc", "paired"): "tango-score", ("auc", "paired"): "delong",
+                   ("f1", "paired"): post, ("ap", "paired"): "bootstrap-bca",
+                   ("acc", "unpaired"): post, ("auc", "unpaired"): "delong-unpaired",
+                   ("f1", "unpaired"): post, ("ap", "unpaired"): "bootstrap-bca"}
     assert t.offered.all()
     w = offered_intervals(design="weighted", measures=["acc"])
     assert set(w.method) == {"bootstrap-bca"}

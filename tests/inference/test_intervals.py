@@ -417,7 +417,8 @@ def test_infinite_and_undefined_replicates_are_counted_and_stated(rng):
         warnings.simplefilter("error", RuntimeWarning)
         with pytest.warns(ml.UndefinedMeasureWarning, match="replicates are infinite"):
             df = ml.compare_classifiers(y, {"m": s}, measures=["lr_pos", "dp"],
-                                        n_boot=500).intervals().set_index("measure")
+                                        n_boot=500, ci_method="bootstrap-bca"
+                                        ).intervals().set_index("measure")
     assert df.loc["lr_pos", "hi"] == np.inf and 0.05 < df.loc["lr_pos", "infinite"] < 0.5
     assert df.loc["lr_pos", "lo"] > 1
     assert df.loc["dp", "undefined"] == 0.0
@@ -479,14 +480,17 @@ def test_evaluate_ci_methods_and_values(rng):
     yl, s, _ = make_binary(rng, 150)
     r = ml.evaluate(yl, s, measures=["acc", "auc", "f1"], ci=0.9, n_boot=100)
     df = r.intervals().set_index("measure")
-    assert df["method"].map(plain_method).to_dict() == {"acc": "wilson", "auc": "delong-logit",
-                                                        "f1": "bootstrap-bca"}
+    small = min(int(np.sum(yl == 1)), int(np.sum(yl != 1)))   # Newcombe's below 30
+    assert df["method"].map(plain_method).to_dict() == {
+        "acc": "wilson", "auc": "newcombe-score" if small < 30 else "delong-logit",
+        "f1": "dirichlet-posterior"}
     assert dict(r) == dict(ml.evaluate(yl, s, measures=["acc", "auc", "f1"]))
     for k in ("acc", "auc", "f1"):
         assert df.loc[k, "lo"] <= df.loc[k, "value"] <= df.loc[k, "hi"]
     forced = ml.evaluate(yl, s, measures=["acc", "auc"], ci=0.9, n_boot=100,
                          ci_method="clopper-pearson").intervals()
-    assert forced["method"].map(plain_method).tolist() == ["clopper-pearson", "delong-logit"]
+    assert forced["method"].map(plain_method).tolist() == [
+        "clopper-pearson", "newcombe-score" if small < 30 else "delong-logit"]
     wald = ml.evaluate(yl, s, measures=["auc"], ci=0.9, n_boot=100,
                        ci_method="delong").intervals()
     assert wald["method"].map(plain_method).tolist() == ["delong"]
@@ -519,8 +523,12 @@ def test_evaluate_ci_bad_input():
 
 def test_evaluate_ci_constant_model_warns_not_crashes():
     with pytest.warns(ml.UndefinedMeasureWarning, match="constant scores"):
-        df = ml.evaluate([0, 1, 0, 1], [0.3] * 4, measures=["auc"], ci=0.95).intervals()
+        df = ml.evaluate([0, 1, 0, 1], [0.3] * 4, measures=["auc"], ci=0.95,
+                         ci_method="delong-logit").intervals()
     assert df.loc[0, "value"] == df.loc[0, "lo"] == df.loc[0, "hi"] == 0.5
+    # by default (two cases a class) Newcombe's interval: wide, around 0.5
+    df = ml.evaluate([0, 1, 0, 1], [0.3] * 4, measures=["auc"], ci=0.95).intervals()
+    assert df.loc[0, "lo"] < 0.2 and df.loc[0, "hi"] > 0.8
 
 
 def test_jackknife_leaves_each_case_out_once(rng):

@@ -37,7 +37,7 @@ def test_unpaired_auc_row_is_delong_unpaired(two_sets):
     for k in ("diff", "lo", "hi", "se", "z", "df", "p"):
         assert t.loc["auc", k] == pytest.approx(ref[k], rel=1e-12)
     assert list(t.columns[:2]) == ["a", "b"] and t["a"].tolist() == ["new"] * 3
-    assert t.loc["f1", "method"] == "bootstrap" and math.isnan(t.loc["f1", "df"])
+    assert t.loc["f1", "method"] == "dirichlet-posterior" and math.isnan(t.loc["f1", "df"])
     # the values are each model's value on its own test set
     assert t.loc["f1", "diff"] == pytest.approx(ml.metrics.f1(ya, sa) - ml.metrics.f1(yb, sb),
                                                 abs=1e-15)
@@ -68,9 +68,9 @@ def test_unpaired_bad_input(two_sets):
 
 @pytest.mark.parametrize("level", [0.9, 0.95])
 def test_every_row_tells_one_story(level):
-    """In every bootstrap and DeLong row the interval excludes 0 exactly when p < 1 − ci;
-    in a McNemar row Tango's interval excludes 0 exactly when McNemar's asymptotic test
-    rejects; no RuntimeWarning escapes."""
+    """In every row (bootstrap, DeLong, posterior, McNemar's score test with Tango's
+    interval) the interval excludes 0 exactly when p < 1 − ci; in a McNemar row that is
+    when McNemar's asymptotic statistic passes z; no RuntimeWarning escapes."""
     g = np.random.default_rng(1)
     n = 300
     y = (g.random(n) < 0.3).astype(int)
@@ -90,8 +90,7 @@ def test_every_row_tells_one_story(level):
     for rows in (t, u):
         ok = rows.dropna(subset=["p"])
         excl = (ok["lo"] > 0) | (ok["hi"] < 0)
-        mc = ok["method"] == "mcnemar"
-        assert (excl[~mc] == (ok["p"][~mc] < 1 - level)).all()
+        assert (excl == (ok["p"] < 1 - level)).all()   # McNemar's rows too (score test)
         assert ((ok["lo"] <= ok["diff"]) & (ok["diff"] <= ok["hi"])).all()
     for row in t[t.method == "mcnemar"].itertuples():
         pa, pb = r._correct(r.names.index(row.a)), r._correct(r.names.index(row.b))
@@ -101,7 +100,8 @@ def test_every_row_tells_one_story(level):
     same = t[(t.a == "m0") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert same.z == 0.0 and same.p == 1.0
     # calibration rows: a Wald interval on the bootstrap's SE, or none (withheld)
-    assert set(t.method) == {"delong", "mcnemar", "bootstrap", "bootstrap-se", "none"}
+    assert set(t.method) == {"delong", "mcnemar", "bootstrap", "bootstrap-se", "none",
+                             "dirichlet-posterior"}
     assert t[t.method == "none"][["lo", "hi", "p"]].isna().all().all()
     mc = t[t.method == "mcnemar"]
     assert (mc.interval.map(plain_method) == "tango-score").all()
@@ -117,20 +117,38 @@ def test_degenerate_models_are_stated_and_no_runtime_warning_escapes():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         warnings.simplefilter("error", RuntimeWarning)
-        r = ml.compare_classifiers(y, {"const": const, "perfect": perfect, "rand": rand,
-                                       "same": rand**2}, measures="all", n_boot=200)
+        models = {"const": const, "perfect": perfect, "rand": rand, "same": rand**2}
+        r = ml.compare_classifiers(y, models, measures="all", n_boot=200)
         iv, t = r.intervals(), r.tests()
         ml.compare_unpaired(y, perfect, y, const, measures="all", n_boot=200).tests()
         e = ml.evaluate(y, const, ci=0.95, n_boot=200, measures="all").intervals()
+        # the bootstrap (forced) on the measures whose default is the posterior
+        rb = ml.compare_classifiers(y, models, measures=["f1", "lr_pos"], n_boot=200,
+                                    ci_method="bootstrap-bca")
+        ivb = rb.intervals()
+        # DeLong's interval (forced: with 6 cases a class the default is Newcombe's)
+        ml.compare_classifiers(y, models, measures=["auc"], ci_method="delong-logit"
+                               ).intervals()
+        eb = ml.evaluate(y, const, ci=0.95, n_boot=200, measures=["lr_pos"],
+                         ci_method="bootstrap-bca").intervals()
     text = [str(w.message) for w in caught]
     assert any("f1 of model 'const' is the single value 0" in m for m in text)
     assert any("auc of model 'perfect': DeLong interval is the point AUC = 1" in m
                and "perfect separation" in m for m in text)
-    f1 = iv[(iv.model == "const") & (iv.measure == "f1")].iloc[0]
+    f1 = ivb[(ivb.model == "const") & (ivb.measure == "f1")].iloc[0]
     assert f1.lo == f1.hi == f1.value == 0.0
-    lr = iv[(iv.model == "perfect") & (iv.measure == "lr_pos")].iloc[0]
+    lr = ivb[(ivb.model == "perfect") & (ivb.measure == "lr_pos")].iloc[0]
     assert lr.infinite == 1.0 and lr.lo == lr.hi == np.inf
-    assert e.set_index("measure").loc["lr_pos", "undefined"] == 1.0
+    assert eb.set_index("measure").loc["lr_pos", "undefined"] == 1.0
+    # the posterior: a model that flags nothing has F1 0 in the sample and an interval
+    # from 0 up (the population may flag a few); its undefined lr_pos has no interval
+    f1 = iv[(iv.model == "const") & (iv.measure == "f1")].iloc[0]
+    assert f1.lo == f1.value == 0.0 < f1.hi < 1 and f1.method.startswith("dirichlet")
+    assert np.isnan(e.set_index("measure").loc["lr_pos", "lo"])
+    assert any("lr_pos is undefined: the value is undefined" in m for m in text)
+    auc = iv[(iv.model == "perfect") & (iv.measure == "auc")].iloc[0]
+    assert auc.value == auc.hi == 1.0 and auc.lo < 1
+    assert auc.method.startswith("newcombe-score")
     same = t[(t.a == "rand") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert (same.z, same.p, same.lo, same.hi) == (0.0, 1.0, 0.0, 0.0)
 
@@ -164,7 +182,8 @@ def test_unpaired_difference_of_a_bounded_measure_stays_in_its_range():
     with pytest.warns(ml.UndefinedMeasureWarning, match=r"difference in sens .*counted as "
                       r"-1 for the lower end, 1 for the upper: the ends of the range"):
         t = ml.compare_unpaired(ya, sa, yb, sb, measures=["sens", "lr_pos", "f1"],
-                                n_boot=500).tests().set_index("measure")
+                                n_boot=500, ci_method="bootstrap-bca"
+                                ).tests().set_index("measure")
     assert (t.loc["sens", "lo"], t.loc["sens", "hi"]) == (-1.0, 1.0)
     assert "counted at the ends of [-1, 1]" in t.loc["sens", "interval"]
     assert -1 <= t.loc["f1", "lo"] <= t.loc["f1", "hi"] <= 1
