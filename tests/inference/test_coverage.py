@@ -639,7 +639,7 @@ def test_small_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert cli.main(["--plan", "small", "--list"]) == 0
     listed = capsys.readouterr().out.splitlines()
     assert len(listed) == 31 and "sparse-flags random n=120 π=0.5" in listed[18]
-    assert "kink random n=300 π=0.5" in listed[20] and listed[20].split()[0] == "21"
+    assert "kink random n=300 π=0.5" in listed[22] and listed[22].split()[0] == "23"
     with pytest.raises(SystemExit):
         cli.main(["--plan", "small", "--cells", "17"])    # no --out, --evidence
     with pytest.raises(SystemExit):
