@@ -407,7 +407,7 @@ def test_small_plan() -> None:
     """The small-count plan's cells: few positives, few flagged cases, the kink, the
     large-count reference; every cell with the small-counts measures."""
     cs = plan.plan_cells(plan.PLANS["small"])
-    assert plan.PLANS["small"] is plan.SMALL and len(cs) == 31
+    assert plan.PLANS["small"] is plan.SMALL and len(cs) == 35
     got = {(c.generator, c.design, c.n, c.prevalence, c.kinds) for c in cs}
     sp = ("single", "paired")
     want = {("binormal", d, n, p, sp) for d in ("random", "fixed") for n in (60, 120, 400)
@@ -419,6 +419,7 @@ def test_small_plan() -> None:
     want |= {("kink", d, n, 0.5, sp) for d in ("random", "fixed") for n in (300, 1000)}
     want |= {("binormal", "random", n, p, sp) for n in (1000, 10_000) for p in (0.2, 0.5)}
     want |= {("binormal", "fixed", 1000, 0.2, sp)}
+    want |= {("calibrated", d, n, 0.05, sp) for d in ("random", "fixed") for n in (300, 1000)}
     assert got == want
     for c in cs:
         assert list(c.measures) == plan.select("small-counts", c.task, c.design, c.kinds)
@@ -638,15 +639,15 @@ def test_small_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     ``smaller`` field, and measurelab reads it beside the registry-wide study's file."""
     assert cli.main(["--plan", "small", "--list"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert len(listed) == 31 and "sparse-flags random n=120 π=0.5" in listed[18]
+    assert len(listed) == 35 and "sparse-flags random n=120 π=0.5" in listed[18]
     assert "kink random n=300 π=0.5" in listed[22] and listed[22].split()[0] == "23"
     with pytest.raises(SystemExit):
         cli.main(["--plan", "small", "--cells", "17"])    # no --out, --evidence
     with pytest.raises(SystemExit):
-        cli.main(["--plan", "small", "--cells", "30", "--out", "x", "--evidence", "y"])
+        cli.main(["--plan", "small", "--cells", "36", "--out", "x", "--evidence", "y"])
     capsys.readouterr()
     folder = tmp_path / "ev"
-    assert cli.main(["--plan", "small", "--cells", "17", "21", "--sims", "2", "--n-boot",
+    assert cli.main(["--plan", "small", "--cells", "19", "23", "--sims", "2", "--n-boot",
                      "100", "--pop-size", "4000", "--cache", str(tmp_path / "c"), "--out",
                      str(tmp_path / "r.md"), "--evidence", str(folder / "small_counts.json"),
                      "--no-progress"]) == 0

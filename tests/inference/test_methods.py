@@ -40,8 +40,11 @@ def _old_default(name: str, ci_method: str | None, whole: bool) -> str:
         return own
     if ci_method in ("bootstrap-bca", "bootstrap-percentile"):
         return ci_method
-    if name in ("acc", "err", "sens", "spec", "prec", "npv") and whole:
-        return ci_method if ci_method in ("wilson", "clopper-pearson") else "wilson"
+    if name in ("acc", "err", "sens", "spec", "prec", "npv") and whole and \
+            ci_method in ("wilson", "clopper-pearson"):
+        return ci_method
+    if name in ("acc", "err", "sens", "spec") and whole:
+        return "wilson"
     if name == "auc" and whole:
         return "delong" if ci_method == "delong" else "delong-logit"
     if name in COUNTS and whole:   # the small-count method (issue 39)

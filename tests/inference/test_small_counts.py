@@ -19,7 +19,7 @@ from measurelab.exceptions import UndefinedMeasureWarning
 from measurelab.inference import confusion_posterior as cp
 from measurelab.inference import intervals as iv
 from measurelab.inference.methods import Setting, choose, difference_form
-from measurelab.inference.methods.dirichlet import kink_reason, rng_for
+from measurelab.inference.methods.dirichlet import kink_reason
 from measurelab.measures.base import registry
 from measurelab.stats.confusion import BinaryCounts
 
@@ -119,10 +119,11 @@ def test_posterior_interval_agrees_with_the_bootstrap_at_large_counts() -> None:
     r = ml.evaluate(y, s, measures=["f1", "mcc"], ci=0.95, random_state=1)
     b = ml.evaluate(y, s, measures=["f1", "mcc"], ci=0.95, random_state=1,
                     ci_method="bootstrap-percentile", n_boot=2000)
+    ri, bi = r.intervals().set_index("measure"), b.intervals().set_index("measure")
     for k in ("f1", "mcc"):
-        assert r.intervals().set_index("measure").loc[k, "method"].startswith("dirichlet-posterior")
-        assert abs(r.intervals().set_index("measure").loc[k, "lo"] - b.intervals().set_index("measure").loc[k, "lo"]) < 0.004
-        assert abs(r.intervals().set_index("measure").loc[k, "hi"] - b.intervals().set_index("measure").loc[k, "hi"]) < 0.004
+        assert ri.loc[k, "method"].startswith("dirichlet-posterior")
+        assert abs(ri.loc[k, "lo"] - bi.loc[k, "lo"]) < 0.004
+        assert abs(ri.loc[k, "hi"] - bi.loc[k, "hi"]) < 0.004
 
 
 # ----------------------------------------------------------------- the registry's choices
@@ -131,8 +132,12 @@ def test_the_registry_chooses_the_small_count_methods() -> None:
         assert choose(Setting(name)).name == "dirichlet-posterior", name
         assert difference_form(Setting(name, kind="paired"), "dirichlet-posterior").name == \
             "dirichlet-posterior"
-    for name in ("sens", "spec", "prec", "npv", "acc", "err"):
+    for name in ("sens", "spec", "acc", "err"):
         assert choose(Setting(name)).name == "wilson"
+    for name in ("prec", "npv"):   # a count of decisions as denominator, possibly 0
+        assert choose(Setting(name)).name == "dirichlet-posterior"
+        assert choose(Setting(name), "wilson").name == "wilson"
+    for name in ("sens", "spec", "prec", "npv", "acc", "err"):
         assert difference_form(Setting(name, kind="unpaired"), "wilson").name == \
             "dirichlet-posterior"
     for name in ("sens", "spec", "prec", "npv"):

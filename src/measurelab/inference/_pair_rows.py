@@ -14,6 +14,7 @@ from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import intervals as iv
 from measurelab.inference.calibration import replicate_wald
+from measurelab.inference.withholding import warn_withheld_by_evidence
 from measurelab.measures.base import Measure
 
 
@@ -63,6 +64,7 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
                 boot[c] = (lo, hi, p, "bootstrap-se", bi.infinite[i], bi.undefined[i], {})
     posterior = _PairPosterior(cmp, level)
     rows: list[dict[str, Any]] = []
+    withheld: list[str] = []
     for a, b in pairs:
         for j, k in enumerate(cmp._names_m):
             pm = cmp._pair_method(k)
@@ -95,9 +97,14 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
                                   f"{cmp.names[b]!r}",
                                   iv.Interval(diff, float(lo), float(hi), method),
                                   inf_share, nan_share, **notes)
-            row["interval"] = cmp._with_evidence(row["interval"], j, row["lo"],
-                                                  row["hi"], paired=True)
+            row["interval"], out = cmp._with_evidence(row["interval"], j, row["lo"],
+                                                       row["hi"], paired=True)
+            if out:
+                row.update(lo=math.nan, hi=math.nan, p=math.nan, se=math.nan, z=math.nan)
+                withheld.append(f"the difference in {k} of {cmp.names[a]!r} and "
+                                f"{cmp.names[b]!r}")
             rows.append(row)
+    warn_withheld_by_evidence(withheld)
     adj = iv.holm([r["p"] for r in rows])
     for r, q in zip(rows, adj, strict=True):
         r["p_holm"] = float(q)
@@ -133,11 +140,6 @@ class _PairPosterior:
 
         c = self.cmp
         m = c._measures[j]
-        if math.isnan(m.pair_statistic(c._vals[a, j], c._vals[b, j])):
-            iv.warn_undefined(f"no interval for the difference in {m.name} of "
-                              f"{c.names[a]!r} and {c.names[b]!r}: it is undefined in this "
-                              "sample")
-            return {"interval": NAME}
         da, db = self._of(a, b)
         for draws, who in ((da, a), (db, b)):
             reason = kink_reason(m.name, draws, self.level)

@@ -53,6 +53,7 @@ from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
 from measurelab.inference._pair_rows import _of_distance, _paired_label  # noqa: F401
 from measurelab.inference.calibration import replicate_wald
+from measurelab.inference.withholding import judged, warn_withheld_by_evidence
 from measurelab.measures.base import Measure
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.bundle import BinaryStats
@@ -234,6 +235,7 @@ class ClassifierComparison:
                     boot[c] = (lo, hi, "bootstrap-se", bi.infinite[i], bi.undefined[i], {},
                                se)
         rows = []
+        withheld: list[str] = []
         for a, name in enumerate(self.names):
             for j, k in enumerate(self._names_m):
                 value = float(self._vals[a, j])
@@ -245,19 +247,24 @@ class ClassifierComparison:
                 else:
                     r = self._analytic(a, k, value, methods[k], level)
                     inf_share = nan_share = math.nan
-                r = r._replace(method=self._with_evidence(r.method, j, r.lo, r.hi))
+                text, out = self._with_evidence(r.method, j, r.lo, r.hi)
+                r = r._replace(method=text)
+                if out:
+                    r = r._replace(lo=math.nan, hi=math.nan, se=math.nan)
+                    withheld.append(f"{k} of model {name!r}")
                 rows.append({"model": name, "measure": k, **r._asdict(),
                              "infinite": float(inf_share), "undefined": float(nan_share)})
         iv.warn_withheld([k for k in self._names_m if methods[k] == "none"])
+        warn_withheld_by_evidence(withheld)
         self._cache["intervals"] = rows
         return rows
 
     def _with_evidence(self, method: str, j: int, lo: float, hi: float,
-                       **kind: bool) -> str:
+                       **kind: bool) -> tuple[str, bool]:
         """The method text of an interval of row ``j`` (``kind``: ``paired=True`` for a
-        difference) with what the coverage studies say of it
-        (:func:`~measurelab.inference.evidence.method_with_evidence`)."""
-        return ev.method_with_evidence(
+        difference) with what the coverage studies say of it in this regime, and whether
+        it is withheld there (:func:`~measurelab.inference.withholding.judged`)."""
+        return judged(
             method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
             multiclass=self._multiclass,
             design=ev.design_name(self._design.stratify, weighted=self._w is not None),

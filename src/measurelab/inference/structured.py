@@ -48,7 +48,6 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
-from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference.bootstrap import CaseDesign, rng_of, run_blocks
 from measurelab.inference.clustered import (
@@ -62,6 +61,7 @@ from measurelab.inference.clustered import (
     warn_mixed_clusters,
     z_test,
 )
+from measurelab.inference.withholding import judged
 from measurelab.measures.compute import compute_measures, prime_block
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
@@ -279,7 +279,7 @@ class StructuredComparison:
         return {"lo": lo, "hi": hi, "se": se, "z": z, "p": p}
 
     def _with_evidence(self, method: str, j: int, lo: float, hi: float,
-                       **kind: bool) -> str:
+                       **kind: bool) -> tuple[str, bool]:
         if not self.clustered:
             return super()._with_evidence(method, j, lo, hi, **kind)
         if method.startswith("bootstrap"):
@@ -287,9 +287,8 @@ class StructuredComparison:
             note = self._design.method_note
             if note:
                 method = f"{method} ({note})"
-        return ev.method_with_evidence(
-            method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
-            design="cluster", smaller=self._smaller(), **kind)
+        return judged(method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
+                      design="cluster", smaller=self._smaller(), **kind)
 
     # ----------------------------------------------------------------- subgroups
     def _need_by(self) -> tuple[np.ndarray, list[Any]]:

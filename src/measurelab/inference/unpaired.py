@@ -44,6 +44,7 @@ from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import _num
 from measurelab.inference.classifiers import ClassifierComparison, _of_distance
 from measurelab.inference.compare import compare_classifiers
+from measurelab.inference.withholding import judged, warn_withheld_by_evidence
 from measurelab.measures.base import Measure
 
 __all__ = ["UnpairedComparison", "compare_unpaired"]
@@ -193,11 +194,6 @@ class UnpairedComparison:
         from measurelab.inference.methods.dirichlet import NAME, kink_reason, rng_for
 
         m = self._a._measures[j]
-        if math.isnan(m.pair_statistic(self._a._vals[0, j], self._b._vals[0, j])):
-            iv.warn_undefined(f"no interval for the difference in {m.name} of "
-                              f"{self.names[0]!r} and {self.names[1]!r}: it is undefined "
-                              "in this sample")
-            return {"interval": NAME}
         draws = []
         for i, c in enumerate((self._a, self._b)):
             d = cp.single_draws(c._stats[0].counts, c._case_design(),
@@ -259,6 +255,7 @@ class UnpairedComparison:
                                                     (lo_r - hi_r, hi_r - lo_r))
                     cells[k] = (lo, hi, p, "bootstrap-se", bi.infinite[j], bi.undefined[j], {})
         rows = []
+        withheld: list[str] = []
         for j, k in enumerate(names_m):
             d = float(self._a._measures[j].pair_statistic(va[j], vb[j]))
             row = {"a": self.names[0], "b": self.names[1], "measure": k, "diff": d,
@@ -288,14 +285,19 @@ class UnpairedComparison:
                            df=r["df"], interval="delong-unpaired")
             if getattr(self._a, "clustered", False) and row["interval"].startswith("boot"):
                 row["interval"] = "cluster-" + row["interval"]
-            row["interval"] = ev.method_with_evidence(
+            row["interval"], out = judged(
                 row["interval"], self._a._measures[j], bounds=(row["lo"], row["hi"]),
                 smaller=min(self._a._smaller(), self._b._smaller()),
                 unpaired=True, level=self.level, design="cluster" if getattr(
                     self._a, "clustered", False) else ev.design_name(
                     self._a._design.stratify,
                     weighted=self._a._w is not None or self._b._w is not None))
+            if out:
+                row.update(lo=math.nan, hi=math.nan, p=math.nan, se=math.nan, z=math.nan)
+                withheld.append(f"the difference in {k} of {self.names[0]!r} and "
+                                f"{self.names[1]!r}")
             rows.append(row)
+        warn_withheld_by_evidence(withheld)
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):
             r["p_holm"] = float(q)

@@ -11,6 +11,7 @@ build on the same routines.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -436,11 +437,20 @@ def with_intervals(
                                          design="fixed" if stratify else "random",
                                          random_state=random_state)
     iv.warn_withheld([k for k in result if methods[k] == "none"])
-    from measurelab.inference.evidence import design_name, with_evidence
+    from measurelab.inference.evidence import design_name
+    from measurelab.inference.withholding import judged, warn_withheld_by_evidence
 
-    small = int(round(min(table.n_pos, table.n_neg)))
-    out = {k: with_evidence(out[k], result.measure(k), level=level, smaller=small,
-                            design=design_name(stratify, weighted=not whole)) for k in result}
+    small = round(min(table.n_pos, table.n_neg))
+    withheld = []
+    for k in result:
+        r = out[k]
+        text, gone = judged(r.method, result.measure(k), bounds=(r.lo, r.hi), level=level,
+                            smaller=small, design=design_name(stratify, weighted=not whole))
+        out[k] = r._replace(method=text)
+        if gone:
+            out[k] = out[k]._replace(lo=math.nan, hi=math.nan, se=math.nan)
+            withheld.append(k)
+    warn_withheld_by_evidence(withheld)
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
 

@@ -1,9 +1,13 @@
 """The posterior of the confusion cells (:mod:`measurelab.inference.confusion_posterior`):
-the default interval of every binary measure over confusion counts that is not a
-proportion (F1, MCC, kappa, balanced accuracy, likelihood ratios, …), of one model, of a
-paired difference (the 8 joint cells) and of an unpaired one (two independent
-posteriors); the paired and unpaired default of the proportions other than paired
-accuracy and error. Whole counts only (weighted cases keep the bootstrap).
+the default interval of every binary measure over confusion counts (F1, MCC, kappa,
+balanced accuracy, likelihood ratios, precision and NPV, …) of one model, of a paired
+difference (the 8 joint cells) and of an unpaired one (two independent posteriors),
+except one model's accuracy, error, sensitivity and specificity (Wilson's interval) and a
+paired difference of accuracy or error (McNemar with Tango's interval). Precision and NPV
+divide by a count of decisions, which can be 0 with few flagged cases: their posterior
+(a Beta(tp + ½, fp + ½), Jeffreys' interval) has an interval there, Wilson's none. An
+interval is given even where the sample's value is undefined (the population's is
+not). Whole counts only (weighted cases keep the bootstrap).
 
 The measures with a kink, |spec − sens| inside ``ri`` and ``op`` and |prec − spec|,
 |npv − sens| inside ``avri`` and ``oarp``, have no interval that covers where the two
@@ -14,8 +18,8 @@ interval of their difference holds 0).
 Examples
 --------
 >>> from measurelab.inference.methods import Setting, choose, difference_form
->>> choose(Setting("f1")).name, choose(Setting("sens")).name
-('dirichlet-posterior', 'wilson')
+>>> choose(Setting("f1")).name, choose(Setting("sens")).name, choose(Setting("prec")).name
+('dirichlet-posterior', 'wilson', 'dirichlet-posterior')
 >>> difference_form(Setting("sens", kind="paired"), "wilson").name
 'dirichlet-posterior'
 >>> choose(Setting("f1", whole_counts=False)).name
@@ -47,7 +51,7 @@ def _measure(name: str) -> Any:
 
     try:
         return registry.resolve(name)[0]
-    except Exception:  # noqa: BLE001 - a name the registry cannot resolve: not ours
+    except Exception:
         return None
 
 
@@ -126,9 +130,9 @@ def _single(name: str, value: float, level: float, *, table: Any = None, counts:
     )
 
     m = _measure(name)
-    if counts.tp + counts.fn == 0 or counts.fp + counts.tn == 0 or math.isnan(value):
-        why = "the value is undefined" if math.isnan(value) else "the sample has one class"
-        warn_undefined(f"the {NAME} interval of {what or name} is undefined: {why}")
+    if counts.tp + counts.fn == 0 or counts.fp + counts.tn == 0:
+        warn_undefined(f"the {NAME} interval of {what or name} is undefined: the sample "
+                       "has one class")
         return Interval(value, math.nan, math.nan, NAME)
     draws = single_draws(counts, design, rng_for(random_state, *key))
     reason = kink_reason(name, draws, level)
@@ -142,13 +146,9 @@ def _single(name: str, value: float, level: float, *, table: Any = None, counts:
 
 
 def _default(s: Setting) -> bool:
-    return applies(s) and not (s.kind == "single" and _is_proportion(s))
+    from measurelab.inference.methods.proportion import wilson_default
 
-
-def _is_proportion(s: Setting) -> bool:
-    from measurelab.inference.methods.proportion import is_proportion
-
-    return is_proportion(s)
+    return applies(s) and not (s.kind == "single" and wilson_default(s))
 
 
 DIRICHLET = register(IntervalMethod(

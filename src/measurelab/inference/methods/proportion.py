@@ -1,5 +1,6 @@
 """Intervals of a proportion k/n of whole counts: Wilson's score interval (the default of
-the six proportions) and Clopper–Pearson's exact interval, both scipy's
+accuracy, error, sensitivity and specificity) and Clopper–Pearson's exact interval, both
+scipy's
 ``binomtest(k, n).proportion_ci``.
 
 Examples
@@ -49,6 +50,19 @@ def is_proportion(s: Setting) -> bool:
     if not s.whole_counts or s.measure not in PROPORTIONS:
         return False
     return not s.multiclass or s.measure in ("acc", "err")
+
+
+def wilson_default(s: Setting) -> bool:
+    """Whether Wilson's interval is the default of ``s``: one model's accuracy, error,
+    sensitivity or specificity (denominators fixed by the cases); precision and NPV,
+    whose denominators count decisions and can be 0, take the posterior of the cells.
+
+    Examples
+    --------
+    >>> wilson_default(Setting("sens")), wilson_default(Setting("prec"))
+    (True, False)
+    """
+    return is_proportion(s) and s.measure in ("acc", "err", "sens", "spec")
 
 
 def binomial_interval(k: int, n: int, level: float, method: str) -> tuple[float, float]:
@@ -147,7 +161,7 @@ WILSON = register(IntervalMethod(
     applies=is_proportion,
     single=Form("wilson", proportion_form(
         lambda k, n, level: binomial_interval(k, n, level, "wilson"), "wilson")),
-    default=is_proportion, rank=50))
+    default=wilson_default, rank=50))
 
 CLOPPER_PEARSON = register(IntervalMethod(
     "clopper-pearson", "Clopper–Pearson's exact interval of a proportion (whole counts)",
