@@ -271,7 +271,7 @@ def test_undefined_interval_keeps_its_text(evidence: Path) -> None:
     """No case predicted negative: npv's Wilson interval is NaN, no interval to judge."""
     high = np.full(Y.size, 0.9)
     with pytest.warns(ml.UndefinedMeasureWarning):
-        r = ml.evaluate(Y, high, measures=["npv", "acc"], ci=0.95)
+        r = ml.evaluate(Y, high, measures=["npv", "acc"], ci=0.95, ci_method="wilson")
     assert r.intervals().set_index("measure").method.to_dict() == {
         "npv": "wilson", "acc": "wilson"}
     assert math.isnan(r.intervals().lo[0])

@@ -20,6 +20,7 @@ from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import intervals as iv
 from measurelab.inference.evidence import plain_method
+from measurelab.inference.withholding import withholding
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 from tests.conftest import make_binary
@@ -522,7 +523,8 @@ def test_evaluate_ci_bad_input():
 
 
 def test_evaluate_ci_constant_model_warns_not_crashes():
-    with pytest.warns(ml.UndefinedMeasureWarning, match="constant scores"):
+    with pytest.warns(ml.UndefinedMeasureWarning, match="constant scores"), \
+            withholding(False):   # (the study found DeLong's short with 2 cases a class)
         df = ml.evaluate([0, 1, 0, 1], [0.3] * 4, measures=["auc"], ci=0.95,
                          ci_method="delong-logit").intervals()
     assert df.loc[0, "value"] == df.loc[0, "lo"] == df.loc[0, "hi"] == 0.5
@@ -801,7 +803,7 @@ def test_binary_bounded_interval_at_tiny_n_counts_undefined_at_the_range_ends():
     s = np.r_[g.uniform(0, 0.6, 28), [0.7, 0.4]]
     with pytest.warns(ml.UndefinedMeasureWarning, match=r"sens: \d.*% are undefined "
                       r"\(counted as 0 for the lower end, 1 for the upper: the ends of the "
-                      r"range\); both ends rest on them"):
+                      r"range\); both ends rest on them"), withholding(False):
         r = ml.evaluate(y, s, ci=0.95, n_boot=1000, ci_method="bootstrap-bca",
                         measures=["sens", "gmean", "youden", "bacc", "lr_pos"],
                         random_state=0).intervals().set_index("measure")

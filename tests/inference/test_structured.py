@@ -20,6 +20,7 @@ from measurelab.inference.clustered import (
     obuchowski_variance,
 )
 from measurelab.inference.structured import max_t_pvalue
+from measurelab.inference.withholding import withholding
 
 
 def clustered_data(n_clusters: int, size: int, icc: float, seed: int, auc_shift: float = 1.0):
@@ -58,7 +59,9 @@ def test_singleton_groups_give_todays_bootstrap_rows():
     kw = dict(measures=["ap", "f1", "brier"], n_boot=200, ci_method="bootstrap-bca")
     r0 = compare_classifiers(y, {"a": a, "b": b}, **kw)
     r1 = compare_classifiers(y, {"a": a, "b": b}, groups=np.arange(y.size), **kw)
-    for t0, t1 in ((r0.intervals(), r1.intervals()), (r0.tests(), r1.tests())):
+    with withholding(False):   # the intervals themselves, whatever the studies found
+        tables = ((r0.intervals(), r1.intervals()), (r0.tests(), r1.tests()))
+    for t0, t1 in tables:
         assert np.array_equal(t0[["lo", "hi"]].to_numpy(), t1[["lo", "hi"]].to_numpy())
     assert r1.intervals()["method"].str.startswith("cluster-bootstrap-bca").all()
 

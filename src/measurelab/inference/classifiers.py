@@ -538,10 +538,11 @@ class ClassifierComparison:
         >>> from measurelab.inference import compare_classifiers
         >>> with warnings.catch_warnings():
         ...     warnings.simplefilter("ignore")
-        ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"])
-        ...     text = r.to_json()   # a constant model: its AUC interval is undefined
-        >>> text[:71]
-        '{"models": {"k": {"auc": {"value": 0.5, "lo": 0.5, "hi": 0.5, "method":'
+        ...     r = compare_classifiers([0, 1, 0, 1], {"k": [0.5] * 4}, measures=["auc"],
+        ...                             ci_method="delong-logit")
+        ...     text = r.to_json()   # DeLong's interval, withheld with 2 cases a class
+        >>> text[:67]
+        '{"models": {"k": {"auc": {"value": 0.5, "lo": null, "hi": null, "me'
         """
         return _report.to_json(self)
 

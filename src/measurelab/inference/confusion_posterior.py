@@ -34,8 +34,8 @@ Examples
 >>> c = BinaryCounts(tp=6, fp=3, fn=2, tn=89)
 >>> draws = single_draws(c, "random", np.random.default_rng(0))
 >>> lo, hi = equal_tailed(measure_draws(registry.get("f1"), draws), 0.95)
->>> bool(lo < 0.6316 < hi), round(lo, 2), round(hi, 2)
-(True, 0.38, 0.84)
+>>> bool(lo < 12 / 17 < hi), round(lo, 2), round(hi, 2)   # F1 = 2·6 / (2·6 + 3 + 2)
+(True, 0.41, 0.88)
 """
 
 from __future__ import annotations
@@ -221,9 +221,9 @@ def tail_interval(values: np.ndarray, level: float,
     >>> lo, hi, p = tail_interval(v, 0.95)
     >>> bool(lo > 0), p
     (True, 0.0)
-    >>> lo, hi, p = tail_interval(v - 0.19, 0.95)    # 4 of 100 draws at or above 0
+    >>> lo, hi, p = tail_interval(v - 0.19, 0.95)    # 6 of 100 draws at or above 0
     >>> bool(hi < 0), p
-    (False, 0.08)
+    (False, 0.12)
     """
     v = np.asarray(values, dtype=np.float64).ravel()
     m = v.size

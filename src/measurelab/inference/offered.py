@@ -12,7 +12,7 @@ Examples
 --------
 >>> t = offered_intervals(measures=["acc", "f1"])
 >>> t[["measure", "kind", "method"]].values.tolist()
-[['acc', 'single', 'wilson'], ['f1', 'single', 'bootstrap-bca'], ['acc', 'paired', 'tango-score'], ['f1', 'paired', 'bootstrap-bca'], ['acc', 'unpaired', 'bootstrap-bca'], ['f1', 'unpaired', 'bootstrap-bca']]
+[['acc', 'single', 'wilson'], ['f1', 'single', 'dirichlet-posterior'], ['acc', 'paired', 'tango-score'], ['f1', 'paired', 'dirichlet-posterior'], ['acc', 'unpaired', 'dirichlet-posterior'], ['f1', 'unpaired', 'dirichlet-posterior']]
 """  # noqa: E501
 
 from __future__ import annotations

@@ -223,6 +223,8 @@ class StructuredComparison:
                 m = "bootstrap-bca"
             elif m in ("delong", "delong-logit"):
                 m = "clustered-" + m
+            elif m == "newcombe-score":   # no clustered form: clusters keep DeLong's
+                m = "clustered-delong-logit"
             elif m == "debiased-wald":
                 m = "bootstrap-se"
             out[k] = m

@@ -15,7 +15,7 @@ Examples
 >>> sb = 1 / (1 + np.exp(-(1 * yb + g.normal(size=150) - 0.5)))
 >>> r = compare_unpaired(ya, sa, yb, sb, measures=["auc", "f1"], n_boot=500)
 >>> r.tests()[["measure", "method"]].values.tolist()
-[['auc', 'delong-unpaired'], ['f1', 'bootstrap']]
+[['auc', 'delong-unpaired'], ['f1', 'dirichlet-posterior']]
 >>> bool(r.tests().loc[0, "df"] > 100)
 True
 """
@@ -314,7 +314,7 @@ class UnpairedComparison:
         ...                      [0, 1, 1, 0, 1, 0], [0.3, 0.6, 0.4, 0.4, 0.7, 0.2],
         ...                      measures=["acc"], n_boot=200)
         >>> r.tests().loc[0, ["measure", "method"]].tolist()
-        ['acc', 'bootstrap']
+        ['acc', 'dirichlet-posterior']
         """
         import pandas as pd
 

@@ -150,8 +150,8 @@ class EvaluationResult(Mapping[str, Any]):
         >>> import measurelab as ml
         >>> r = ml.evaluate([0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.1, 0.8, 0.6],
         ...                 measures=["acc", "auc"], ci=0.95)
-        >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
-        [[0.3, 0.903], [0.261, 0.995]]
+        >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()   # Wilson, Newcombe
+        [[0.3, 0.903], [0.468, 0.985]]
         """
         import pandas as pd
 

@@ -272,6 +272,8 @@ def difference_form(setting: Setting, single: str) -> Form:
     >>> difference_form(Setting("acc", kind="paired"), "wilson").name
     'mcnemar'
     >>> difference_form(Setting("acc", kind="unpaired"), "wilson").name
+    'dirichlet-posterior'
+    >>> difference_form(Setting("ap", kind="paired"), "bootstrap-bca").name
     'bootstrap'
     """
     kind = setting.kind

@@ -7,7 +7,7 @@ replicates in one block, so the forms carry no function of their own.
 Examples
 --------
 >>> from measurelab.inference.methods import Setting, choose
->>> choose(Setting("f1")).name, choose(Setting("f1"), "bootstrap-percentile").name
+>>> choose(Setting("ap")).name, choose(Setting("f1"), "bootstrap-percentile").name
 ('bootstrap-bca', 'bootstrap-percentile')
 """
 
