@@ -220,9 +220,10 @@ def untested_sentence(cmp: Any, rows: list[str] | None = None) -> str:
 
 def evidence_sentence(cmp: Any, rows: list[str] | None = None) -> str:
     """One plain sentence naming the measures behind the summary whose interval (of a
-    model, or of a difference) has no coverage evidence in this setting or fell short of
-    0.90 in the coverage study of this regime (the method column says which and why);
-    '' when every interval behind the summary is backed.
+    model, or of a difference) has no coverage evidence in this setting, fell short of
+    0.90 in the coverage study, or was withheld because it fell short in this regime (the
+    method column says which and why); '' when every interval behind the summary is
+    backed.
 
     Examples
     --------
@@ -233,6 +234,7 @@ def evidence_sentence(cmp: Any, rows: list[str] | None = None) -> str:
     'Read with care: the intervals of lift@0.1 have no coverage evidence for this setting (see the method column).'
     """  # noqa: E501
     from measurelab.inference.evidence import plain_method
+    from measurelab.inference.withholding import PREFIX
 
     if cmp.level is None:
         return ""
@@ -242,18 +244,27 @@ def evidence_sentence(cmp: Any, rows: list[str] | None = None) -> str:
         texts += [(r["measure"], str(r["interval"])) for r in cmp._test_rows()]
     none: list[str] = []
     below: list[str] = []
+    gone: list[str] = []
     for m, text in texts:
-        if m not in rows or text == plain_method(text):
+        if m not in rows:
+            continue
+        if text.startswith(PREFIX):
+            gone.append(m)
+            continue
+        if text == plain_method(text):
             continue
         note = text[len(plain_method(text)):]
         (none if "no coverage evidence" in note else below).append(m)
     parts = []
+    if gone:
+        parts.append(f"intervals of {_join(list(dict.fromkeys(gone)))} were withheld: "
+                     "their coverage study fell below 0.90 in this regime")
     if none:
         parts.append(f"the intervals of {_join(list(dict.fromkeys(none)))} have no coverage "
                      "evidence for this setting")
     if below:
         parts.append(f"those of {_join(list(dict.fromkeys(below)))} covered less than 0.90 "
-                     "of the time in the coverage study of this regime")
+                     "of the time in their coverage study")
     if not parts:
         return ""
     return "Read with care: " + "; ".join(parts) + " (see the method column)."

@@ -14,7 +14,7 @@ from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import intervals as iv
 from measurelab.inference.calibration import replicate_wald
-from measurelab.inference.withholding import warn_withheld_by_evidence
+from measurelab.inference.withholding import warn_withheld_by_evidence, withholding_on
 from measurelab.measures.base import Measure
 
 
@@ -23,8 +23,9 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
     by the pair method the registry chose (DeLong, McNemar with Tango's interval, the
     paired bootstrap, its Wald form, clustered forms, or withheld), with Holm over all
     rows; cached on the comparison."""
-    if "tests" in cmp._cache:
-        return cmp._cache["tests"]
+    key = ("tests", withholding_on())   # the rows as the evidence policy leaves them
+    if key in cmp._cache:
+        return cmp._cache[key]
     level = cmp._need_level()
     methods = cmp._methods()
     need, run = cmp._boot()
@@ -108,7 +109,7 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
     adj = iv.holm([r["p"] for r in rows])
     for r, q in zip(rows, adj, strict=True):
         r["p_holm"] = float(q)
-    cmp._cache["tests"] = rows
+    cmp._cache[key] = rows
     return rows
 
 

@@ -53,7 +53,11 @@ from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
 from measurelab.inference._pair_rows import _of_distance, _paired_label  # noqa: F401
 from measurelab.inference.calibration import replicate_wald
-from measurelab.inference.withholding import judged, warn_withheld_by_evidence
+from measurelab.inference.withholding import (
+    judged,
+    warn_withheld_by_evidence,
+    withholding_on,
+)
 from measurelab.measures.base import Measure
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.bundle import BinaryStats
@@ -208,8 +212,9 @@ class ClassifierComparison:
         return self._cache["delong"]
 
     def _interval_rows(self) -> list[dict[str, Any]]:
-        if "intervals" in self._cache:
-            return self._cache["intervals"]
+        key = ("intervals", withholding_on())   # as the evidence policy leaves them
+        if key in self._cache:
+            return self._cache[key]
         level = self._need_level()
         methods = self._methods()
         need, run = self._boot()
@@ -256,7 +261,7 @@ class ClassifierComparison:
                              "infinite": float(inf_share), "undefined": float(nan_share)})
         iv.warn_withheld([k for k in self._names_m if methods[k] == "none"])
         warn_withheld_by_evidence(withheld)
-        self._cache["intervals"] = rows
+        self._cache[key] = rows
         return rows
 
     def _with_evidence(self, method: str, j: int, lo: float, hi: float,

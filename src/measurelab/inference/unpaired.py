@@ -44,7 +44,11 @@ from measurelab.inference import intervals as iv
 from measurelab.inference._comparison_report import _num
 from measurelab.inference.classifiers import ClassifierComparison, _of_distance
 from measurelab.inference.compare import compare_classifiers
-from measurelab.inference.withholding import judged, warn_withheld_by_evidence
+from measurelab.inference.withholding import (
+    judged,
+    warn_withheld_by_evidence,
+    withholding_on,
+)
 from measurelab.measures.base import Measure
 
 __all__ = ["UnpairedComparison", "compare_unpaired"]
@@ -155,7 +159,7 @@ class UnpairedComparison:
         self._a, self._b = a, b
         self.level = level
         self.names = [a.names[0], b.names[0]]
-        self._rows: list[dict[str, Any]] | None = None
+        self._rows: dict[bool, list[dict[str, Any]]] = {}
 
     def __repr__(self) -> str:
         from measurelab.inference._reprs import unpaired_repr
@@ -216,8 +220,8 @@ class UnpairedComparison:
                                 jackknife=True, progress=c._progress, n_jobs=c._n_jobs)
 
     def _test_rows(self) -> list[dict[str, Any]]:
-        if self._rows is not None:
-            return self._rows
+        if withholding_on() in self._rows:   # as the evidence policy leaves them
+            return self._rows[withholding_on()]
         from measurelab.inference.delong import delong_unpaired
 
         names_m = self._a._names_m
@@ -301,7 +305,7 @@ class UnpairedComparison:
         adj = iv.holm([r["p"] for r in rows])
         for r, q in zip(rows, adj, strict=True):
             r["p_holm"] = float(q)
-        self._rows = rows
+        self._rows[withholding_on()] = rows
         return rows
 
     def tests(self) -> Any:
