@@ -451,6 +451,7 @@ def with_intervals(
             out[k] = out[k]._replace(lo=math.nan, hi=math.nan, se=math.nan)
             withheld.append(k)
     warn_withheld_by_evidence(withheld)
+    out = {k: out[k] for k in result}   # the measures' order
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
 
