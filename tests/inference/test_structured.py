@@ -400,3 +400,30 @@ def test_curve_bands_resample_clusters():
     assert isinstance(r._design, ClusterDesign)   # the bands draw from the design
     fig = r.plot()
     assert len(fig.axes) >= 2
+
+
+def test_a_degenerate_subgroup_interval_warns_as_evaluate_does():
+    """A subgroup where the model separates the classes perfectly: DeLong's interval there
+    is the point 1, and by_group() says so, naming the model and the group, as evaluate()
+    does for a whole test set."""
+    rng = np.random.default_rng(4)
+    n = 400
+    y = np.tile([0, 1], n // 2)
+    g = np.where(np.arange(n) < 160, "easy", np.where(np.arange(n) < 200, "few", "hard"))
+    s = np.where(g == "hard", np.clip(0.4 + 0.2 * y + rng.normal(0, 0.25, n), 0, 1),
+                 0.2 + 0.6 * y)
+    r = compare_classifiers(y, {"m": s}, measures=["auc"], by=g, n_boot=200)
+    with pytest.warns(UndefinedMeasureWarning,
+                      match=r"auc of model 'm' in group 'easy': DeLong interval is the point "
+                            r"AUC = 1"):
+        t = r.by_group().set_index("group")
+    assert t.loc["easy", "lo"] == t.loc["easy", "hi"] == 1.0
+    with pytest.warns(UndefinedMeasureWarning, match="DeLong interval is the point AUC = 1"):
+        e = ml.evaluate(y[:160], s[:160], measures=["auc"], ci=0.95).intervals()
+    assert e.loc[0, "lo"] == 1.0
+    # 20 cases a class: the group, like evaluate on it, takes Newcombe's interval
+    few = ml.evaluate(y[160:200], s[160:200], measures=["auc"], ci=0.95).intervals()
+    from measurelab.inference.evidence import plain_method
+
+    assert t.loc["few", "method"] == "newcombe-score" == plain_method(few.loc[0, "method"])
+    assert (t.loc["few", "lo"], t.loc["few", "hi"]) == (few.loc[0, "lo"], few.loc[0, "hi"])

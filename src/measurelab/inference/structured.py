@@ -68,6 +68,8 @@ from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["StructuredComparison", "structured_comparison"]
 
+#: the methods chosen by the size of the smaller class (a subgroup chooses by its own)
+_BY_SIZE = ("newcombe-score", "delong-logit")
 #: the fairness gaps of :meth:`StructuredComparison.gaps`
 FAIRNESS = ("equalized_odds", "demographic_parity")
 
@@ -419,9 +421,12 @@ class StructuredComparison:
         for a, name in enumerate(self.names):
             for gi, lab in enumerate(g["labels"]):
                 take, gd = g["parts"][gi]
+                small = int(min(np.count_nonzero(gd.y), np.count_nonzero(~gd.y)))
                 for j, m in enumerate(self._measures):
                     v = float(g["vals"][a, gi, j])
                     meth = methods[m.name]
+                    if meth in _BY_SIZE and self._w is None:   # the group's own size
+                        meth = iv.default_method(m.name, self.ci_method, smaller=small)
                     what = f"{m.name} of model {name!r} in group {lab!r}"
                     if (a, gi, j) in boot:
                         lo, hi, text, (inf_share, nan_share, notes) = boot[(a, gi, j)]
