@@ -605,7 +605,8 @@ def test_plain_method_keeps_other_notes() -> None:
 def test_evidence_by_bracket(regimes: Path) -> None:
     t = ev.evidence_by_bracket()
     assert list(t.columns) == ["source", "measure", "classes", "design", "kind", "averages",
-                               "bracket", "cells", "lowest", "where", "mean", "covers"]
+                               "bracket", "cells", "lowest", "where", "mean", "covers",
+                               "methods"]
     f1 = t[(t.measure == "f1") & (t.kind == "single") & (t.classes == "binary")]
     assert f1.bracket.tolist() == ["< 10", "30–99", "100–999", "≥ 1,000"]
     assert f1.cells.tolist() == [1, 2, 2, 1]

@@ -636,23 +636,23 @@ def evidence_by_bracket() -> Any:
     -------
     pandas.DataFrame
         Columns ``source, measure, classes, design, kind, averages, bracket`` (the brackets
-        of an entry in the order of :data:`BRACKETS`) and ``cells, lowest, where, mean,
+        of an entry in the order of :data:`BRACKETS`), ``cells, lowest, where, mean,
         covers`` over its cells in that bracket (``covers``: lowest ≥ :data:`BAR`, never for
-        a preliminary study). Entries whose cells carry no smaller-class count (e.g. the
+        a preliminary study) and ``methods``, the interval methods the entry saw. Entries whose cells carry no smaller-class count (e.g. the
         clustered study's) have no rows: :func:`evidence_table` shows them whole.
 
     Examples
     --------
     >>> t = evidence_by_bracket()
     >>> list(t.columns)[6:]
-    ['bracket', 'cells', 'lowest', 'where', 'mean', 'covers']
+    ['bracket', 'cells', 'lowest', 'where', 'mean', 'covers', 'methods']
     >>> set(t.bracket) <= set(BRACKETS)
     True
     """
     import pandas as pd
 
     cols = ["source", "measure", "classes", "design", "kind", "averages", "bracket", "cells",
-            "lowest", "where", "mean", "covers"]
+            "lowest", "where", "mean", "covers", "methods"]
     rows = []
     for s in _studies():
         for e in s.get("entries", ()):
@@ -663,5 +663,6 @@ def evidence_by_bracket() -> Any:
                              "averages": ", ".join(e.get("averages", ())), "bracket": label,
                              "cells": p.cells, "lowest": p.lowest, "where": p.where,
                              "mean": p.mean,
-                             "covers": bool(p.lowest >= BAR and not s.get("preliminary"))})
+                             "covers": bool(p.lowest >= BAR and not s.get("preliminary")),
+                             "methods": ", ".join(e.get("methods", ()))})
     return pd.DataFrame(rows, columns=cols)
