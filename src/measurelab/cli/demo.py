@@ -296,13 +296,15 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
     lines = [
         "## Are the differences real?",
         "",
-        "95% intervals (Wilson for proportions, DeLong on the logit scale for AUC, a BCa bootstrap "
-        "of the cases, 1000 replicates, for the rest):",
+        "95% intervals (the method column names each: Wilson for accuracy, the posterior of "
+        "the confusion cells for the other measures of the counts, DeLong on the logit scale "
+        "for AUC, a BCa bootstrap of the cases, 1000 replicates, for the rest):",
         "",
         wide.to_markdown(),
         "",
-        "Paired tests for every pair of models (DeLong for AUC, McNemar's exact test for "
-        "accuracy, a paired bootstrap otherwise), Holm-adjusted over all rows:",
+        "Paired tests for every pair of models (DeLong for AUC, McNemar's score test for "
+        "accuracy, the posterior of the joint confusion cells for the other measures of "
+        "the counts, a paired bootstrap otherwise), Holm-adjusted over all rows:",
         "",
         tests.to_markdown(index=False, floatfmt=".4f"),
         "",

@@ -2,8 +2,10 @@
 
 :func:`compare_classifiers` evaluates several models scored on the same cases and returns
 a :class:`ClassifierComparison`: every measure's value per model with an interval, paired
-tests for every pair of models (DeLong for AUC, McNemar's exact test for acc/err, a paired
-bootstrap of the cases for the rest) Holm-adjusted over everything reported, Sokolova's
+tests for every pair of models (DeLong for AUC, McNemar's score test with Tango's interval
+for acc/err, the posterior of the 8 joint confusion cells for the other binary measures of
+the counts, a paired bootstrap of the cases for the rest) Holm-adjusted over everything
+reported, Sokolova's
 likelihood verdicts with both DP bands, the table of which model each measure prefers,
 figures and a self-contained HTML page.
 

@@ -130,10 +130,15 @@ def compare_classifiers(
         Seeds the bootstrap and the curve bands of :meth:`ClassifierComparison.plot`
         (None: fresh entropy, not reproducible).
     ci_method : str, optional
-        'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or 'bootstrap-percentile';
-        default Wilson for proportions, DeLong for AUC, BCa for the rest.
+        A registered interval method to force where it applies ('wilson',
+        'clopper-pearson', 'delong', 'delong-logit', 'newcombe-score',
+        'dirichlet-posterior', 'bootstrap-bca', 'bootstrap-percentile', ...); by default
+        Wilson for one model's acc, err, sens and spec, the posterior of the confusion cells
+        for the other binary measures of the counts, DeLong (Newcombe's score interval
+        below 30 cases in a class) for AUC, BCa for the rest (docs/METHODS.md#interval-methods).
     sample_weight : array-like of shape (n,), optional
-        Case weights (intervals then come from the bootstrap; McNemar is replaced by it).
+        Case weights (intervals then come from the bootstrap; McNemar and the posterior of
+        the cells are replaced by it).
     threshold, pos_label, inclusive
         As in :func:`measurelab.evaluate`.
     progress : bool, optional

@@ -12,7 +12,8 @@ each true class. A block of multiplicities is evaluated for each model through
 loop for the built-in measures).
 
 Intervals: accuracy (and error) of one model is Wilson's (exact counts), the difference of
-two models' accuracy McNemar's exact test on the correct/incorrect decisions, everything
+two models' accuracy McNemar's score test on the correct/incorrect decisions (with Tango's
+interval, which inverts it), everything
 else a bootstrap (BCa with the grouped jackknife, as for binary input). Per-class values
 (``average=None``) are reported as rows named ``measure[class]``, e.g. ``f1[cat]``.
 
