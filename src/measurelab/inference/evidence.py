@@ -638,8 +638,9 @@ def evidence_by_bracket() -> Any:
         Columns ``source, measure, classes, design, kind, averages, bracket`` (the brackets
         of an entry in the order of :data:`BRACKETS`), ``cells, lowest, where, mean,
         covers`` over its cells in that bracket (``covers``: lowest ≥ :data:`BAR`, never for
-        a preliminary study) and ``methods``, the interval methods the entry saw. Entries whose cells carry no smaller-class count (e.g. the
-        clustered study's) have no rows: :func:`evidence_table` shows them whole.
+        a preliminary study) and ``methods``, the interval methods the entry saw. Entries
+        whose cells carry no smaller-class count (e.g. the clustered study's) have no rows:
+        :func:`evidence_table` shows them whole.
 
     Examples
     --------
