@@ -124,14 +124,13 @@ class _PairPosterior:
 
     def _of(self, a: int, b: int) -> Any:
         from measurelab.inference import confusion_posterior as cp
-        from measurelab.inference.methods.dirichlet import rng_for
+        from measurelab.inference.methods.dirichlet import pair_key, rng_for
 
         if (a, b) not in self._draws:
             c = self.cmp
             joint = cp.joint_counts(c._y, c._predicted(a), c._predicted(b))
-            n = len(c.names)
             self._draws[(a, b)] = cp.paired_draws(joint, c._case_design(),
-                                                  rng_for(c.random_state, n + a * n + b))
+                                                  rng_for(c.random_state, *pair_key(a, b)))
         return self._draws[(a, b)]
 
     def row(self, a: int, b: int, j: int) -> dict[str, Any]:

@@ -280,11 +280,13 @@ class ClassifierComparison:
     def _analytic(self, a: int, k: str, value: float, method: str, level: float
                   ) -> iv.Interval:
         """The analytic interval (Wilson, DeLong) of measure ``k`` of model ``a``."""
+        from measurelab.inference.methods.dirichlet import model_key
+
         return iv.measure_interval(k, value, method, level, table=self._design.tables[a],
                                    counts=self._stats[a].counts,
                                    what=f"{k} of model {self.names[a]!r}",
                                    design=self._case_design(), random_state=self.random_state,
-                                   key=(a,))
+                                   key=model_key(a))
 
     def _case_design(self) -> str:
         """'fixed' when the cases are resampled (or their posterior drawn) by class, else

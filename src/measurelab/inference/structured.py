@@ -456,7 +456,7 @@ class StructuredComparison:
                             r = iv.measure_interval(
                                 m.name, v, meth, level, table=gd.tables[a],
                                 counts=st.counts, what=what, design=self._case_design(),
-                                random_state=self.random_state, key=(a, 1 + gi))
+                                random_state=self.random_state, key=(2, a, gi))
                         lo, hi, text = r.lo, r.hi, r.method
                     if math.isnan(v):
                         iv.warn_undefined(f"{m.name} of model {name!r} is undefined in group "

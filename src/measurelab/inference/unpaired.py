@@ -195,13 +195,13 @@ class UnpairedComparison:
         """lo, hi, p and the interval text of measure ``j``'s unpaired difference from the
         two test sets' independent posteriors of the confusion cells."""
         from measurelab.inference import confusion_posterior as cp
-        from measurelab.inference.methods.dirichlet import NAME, kink_reason, rng_for
+        from measurelab.inference.methods.dirichlet import NAME, kink_reason, model_key, rng_for
 
         m = self._a._measures[j]
         draws = []
         for i, c in enumerate((self._a, self._b)):
             d = cp.single_draws(c._stats[0].counts, c._case_design(),
-                                rng_for(c.random_state, 2, i))
+                                rng_for(c.random_state, *model_key(0)))
             reason = kink_reason(m.name, d, self.level)
             if reason is not None:
                 iv.warn_undefined(f"no interval for the difference in {m.name} of "

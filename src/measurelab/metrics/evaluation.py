@@ -435,7 +435,7 @@ def with_intervals(
             out[k] = iv.measure_interval(k, float(v), methods[k], level, table=table,
                                          counts=stats.counts,
                                          design="fixed" if stratify else "random",
-                                         random_state=random_state)
+                                         random_state=random_state, key=(0, 0))
     iv.warn_withheld([k for k in result if methods[k] == "none"])
     from measurelab.inference.evidence import design_name
     from measurelab.inference.withholding import judged, warn_withheld_by_evidence

@@ -5,7 +5,8 @@ difference (the 8 joint cells) and of an unpaired one (two independent posterior
 except one model's accuracy, error, sensitivity and specificity (Wilson's interval) and a
 paired difference of accuracy or error (McNemar with Tango's interval). Precision and NPV
 divide by a count of decisions, which can be 0 with few flagged cases: their posterior
-(a Beta(tp + ½, fp + ½), Jeffreys' interval) has an interval there, Wilson's none. An
+(in the random design a Beta(tp + ½, fp + ½), Jeffreys' interval) has an interval there,
+Wilson's none. An
 interval is given even where the sample's value is undefined (the population's is
 not). Whole counts only (weighted cases keep the bootstrap).
 
@@ -95,6 +96,25 @@ def rng_for(random_state: Any, *key: int) -> np.random.Generator:
     return make_rng(rs)
 
 
+def model_key(a: int) -> tuple[int, int]:
+    """The stream of model ``a``'s posterior (``evaluate`` is model 0): the same seed gives
+    one model the same draws in ``evaluate``, ``compare_classifiers`` and each side of
+    ``compare_unpaired``, whatever else is compared.
+
+    Examples
+    --------
+    >>> model_key(2), pair_key(0, 2)
+    ((0, 2), (1, 0, 2))
+    """
+    return (0, int(a))
+
+
+def pair_key(a: int, b: int) -> tuple[int, int, int]:
+    """The stream of the joint posterior of models ``a`` and ``b`` (independent of how
+    many models are compared)."""
+    return (1, int(a), int(b))
+
+
 def kink_reason(name: str, draws: Any, level: float) -> str | None:
     """Why ``name``'s interval is withheld on these posterior draws of the counts (the
     posterior interval of a kink's two sides holds 0), or None.
@@ -140,8 +160,8 @@ def _single(name: str, value: float, level: float, *, table: Any = None, counts:
         warn_undefined(f"no interval for {what or name}: {reason.removeprefix('no interval: ')}")
         return Interval(value, math.nan, math.nan, reason)
     lo, hi = equal_tailed(measure_draws(m, draws), level, m.range)
-    if math.isfinite(value):   # a structural zero (no case flagged): the prior pulls the
-        lo, hi = min(lo, value), max(hi, value)   # posterior off the sample's value
+    if not math.isnan(value):   # a structural zero (no case flagged) or an infinite ratio
+        lo, hi = min(lo, value), max(hi, value)   # the prior pulls the posterior off
     return Interval(value, lo, hi, NAME)
 
 
