@@ -43,8 +43,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--ci-method", metavar="M", choices=forceable_names(),
                    help="force one interval method where it applies (default: Wilson for "
-                        "proportions, DeLong on the logit scale for AUC ('delong': plain "
-                        "Wald, as pROC), BCa bootstrap for the rest); one of "
+                        "acc/err/sens/spec, the posterior of the confusion cells for the "
+                        "other measures of the counts, DeLong on the logit scale for AUC "
+                        "('delong': plain Wald, as pROC; Newcombe's below 30 cases a class), "
+                        "BCa bootstrap for the rest); one of "
                         + ", ".join(forceable_names()))
     p.add_argument("--stratify", action="store_true",
                    help="resample positives and negatives separately (a test set whose class "

@@ -135,23 +135,12 @@ class _PairPosterior:
 
     def row(self, a: int, b: int, j: int) -> dict[str, Any]:
         """lo, hi, p and the interval text of measure ``j``'s difference a − b."""
-        from measurelab.inference.confusion_posterior import measure_draws, tail_interval
-        from measurelab.inference.methods.dirichlet import NAME, kink_reason
+        from measurelab.inference.methods.dirichlet import difference_row
 
         c = self.cmp
         m = c._measures[j]
-        da, db = self._of(a, b)
-        for draws, who in ((da, a), (db, b)):
-            reason = kink_reason(m.name, draws, self.level)
-            if reason is not None:
-                iv.warn_undefined(f"no interval for the difference in {m.name} of "
-                                  f"{c.names[a]!r} and {c.names[b]!r}: "
-                                  f"{reason.removeprefix('no interval: ')} for {c.names[who]!r}")
-                return {"interval": reason}
-        d = m.pair_statistic(measure_draws(m, da), measure_draws(m, db))
-        lo_r, hi_r = m.range
-        lo, hi, p = tail_interval(d, self.level, (lo_r - hi_r, hi_r - lo_r))
-        return {"lo": lo, "hi": hi, "p": p, "interval": _of_distance(m, NAME)}
+        r = difference_row(m, *self._of(a, b), self.level, (c.names[a], c.names[b]))
+        return {**r, "interval": _of_distance(m, r["interval"])} if "p" in r else r
 
 
 def _paired_label(name: str) -> str:

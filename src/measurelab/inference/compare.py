@@ -127,8 +127,9 @@ def compare_classifiers(
     n_boot : int, default 2000
         Replicates of the paired bootstrap (at least 100 when ``ci`` is set).
     random_state : int, numpy Generator or None, default 0
-        Seeds the bootstrap and the curve bands of :meth:`ClassifierComparison.plot`
-        (None: fresh entropy, not reproducible).
+        Seeds the bootstrap, the posterior draws of the confusion cells and the curve
+        bands of :meth:`ClassifierComparison.plot` (None: fresh entropy, not
+        reproducible).
     ci_method : str, optional
         A registered interval method to force where it applies ('wilson',
         'clopper-pearson', 'delong', 'delong-logit', 'newcombe-score',

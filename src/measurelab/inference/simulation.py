@@ -104,7 +104,10 @@ def simulate_power(
     """Power of the comparison's own test of ``measure``, simulated: ``n_sim`` test sets
     drawn from ``generator``, each compared by :func:`~measurelab.inference.
     compare_classifiers` (the intervals and tests a user gets: DeLong for AUC, McNemar for
-    accuracy, the paired bootstrap otherwise), the rejections counted.
+    accuracy, the posterior of the confusion cells for the other measures of the counts,
+    the paired bootstrap otherwise), the rejections counted; a test the evidence policy
+    withholds in that regime (its study fell short there) counts as not rejecting, as it
+    gives the user no verdict.
 
     Parameters
     ----------

@@ -48,6 +48,7 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
+from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference.bootstrap import CaseDesign, rng_of, run_blocks
 from measurelab.inference.clustered import (
@@ -61,7 +62,7 @@ from measurelab.inference.clustered import (
     warn_mixed_clusters,
     z_test,
 )
-from measurelab.inference.withholding import judged
+from measurelab.inference.withholding import judged, warn_withheld_by_evidence
 from measurelab.measures.compute import compute_measures, prime_block
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
@@ -382,9 +383,13 @@ class StructuredComparison:
         Returns
         -------
         DataFrame with columns ``model, group, measure, value, lo, hi, method``. The
-        method is as for the whole test set (Wilson, DeLong, the bootstrap; cluster-aware
-        with ``groups=``); an undefined value (e.g. AUC in a group with one class) is NaN
-        with a warning.
+        method is as for the whole test set (Wilson, the posterior of the confusion cells,
+        DeLong — Newcombe's when the group has fewer than 30 cases in a class —, the
+        bootstrap; cluster-aware with ``groups=``), and its text says what the coverage
+        studies found in the group's own regime (an interval below the bar there is
+        withheld, as for the whole set); an undefined value (e.g. AUC in a group with one
+        class) is NaN with a warning, and so is a degenerate interval (a warning naming the
+        model and the group).
 
         Examples
         --------
@@ -418,6 +423,9 @@ class StructuredComparison:
                 boot[c] = (float(bi.lo[i]), float(bi.hi[i]), str(bi.method[i]),
                            (float(bi.infinite[i]), float(bi.undefined[i]), bi.notes(i)))
         rows = []
+        withheld: list[str] = []
+        design = "cluster" if self.clustered else ev.design_name(
+            self._design.stratify, weighted=self._w is not None)
         for a, name in enumerate(self.names):
             for gi, lab in enumerate(g["labels"]):
                 take, gd = g["parts"][gi]
@@ -463,8 +471,16 @@ class StructuredComparison:
                                           f"{lab!r}")
                     if self.clustered and text.startswith("bootstrap"):
                         text = "cluster-" + text
+                    # the evidence of the group's own regime (its smaller class)
+                    text, out = judged(text, m, bounds=(lo, hi), level=level, smaller=small,
+                                       design=design, multiclass=self._multiclass,
+                                       average=getattr(self, "average", "macro"))
+                    if out:
+                        lo = hi = math.nan
+                        withheld.append(what)
                     rows.append({"model": name, "group": lab, "measure": m.name, "value": v,
                                  "lo": float(lo), "hi": float(hi), "method": text})
+        warn_withheld_by_evidence(withheld)
         self._cache["by_group"] = rows
         return pd.DataFrame(rows, columns=["model", "group", "measure", "value", "lo", "hi",
                                            "method"])

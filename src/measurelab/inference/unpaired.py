@@ -2,9 +2,11 @@
 
 :func:`compare_unpaired` answers "is model A's measure on its test set different from model
 B's on its own?" — two studies, two hospitals, a model and a published one. AUC: DeLong's
-unpaired test with Welch's degrees of freedom (pROC's ``roc.test(paired = FALSE)``); every
-other measure: an unpaired bootstrap (each test set resampled on its own, the difference of
-independent replicates, the p-value inverted from the same distribution as the interval).
+unpaired test with Welch's degrees of freedom (pROC's ``roc.test(paired = FALSE)``); the
+binary measures of the confusion counts: each test set's posterior of its cells, drawn
+independently (the p-value the posterior's tail at 0); every other measure: an unpaired
+bootstrap (each test set resampled on its own, the difference of independent replicates,
+the p-value inverted from the same distribution as the interval).
 
 Examples
 --------
@@ -93,7 +95,7 @@ def compare_unpaired(
     n_boot : int, default 2000 (at least 100)
         Replicates of each test set's bootstrap.
     random_state : int, numpy Generator or None, default 0
-        Seeds both bootstraps (independent streams drawn from it).
+        Seeds both bootstraps and both posteriors (independent streams drawn from it).
     ci_method : str, optional
         As :func:`~measurelab.compare_classifiers`; a bootstrap method also replaces
         DeLong for AUC.
@@ -160,6 +162,7 @@ class UnpairedComparison:
         self.level = level
         self.names = [a.names[0], b.names[0]]
         self._rows: dict[bool, list[dict[str, Any]]] = {}
+        self._draws: list[Any] = []
 
     def __repr__(self) -> str:
         from measurelab.inference._reprs import unpaired_repr
@@ -195,24 +198,15 @@ class UnpairedComparison:
         """lo, hi, p and the interval text of measure ``j``'s unpaired difference from the
         two test sets' independent posteriors of the confusion cells."""
         from measurelab.inference import confusion_posterior as cp
-        from measurelab.inference.methods.dirichlet import NAME, kink_reason, model_key, rng_for
+        from measurelab.inference.methods.dirichlet import difference_row, model_key, rng_for
 
+        if not self._draws:   # each test set's posterior, drawn once for every measure
+            self._draws = [cp.single_draws(c._stats[0].counts, c._case_design(),
+                                           rng_for(c.random_state, *model_key(0)))
+                           for c in (self._a, self._b)]
         m = self._a._measures[j]
-        draws = []
-        for i, c in enumerate((self._a, self._b)):
-            d = cp.single_draws(c._stats[0].counts, c._case_design(),
-                                rng_for(c.random_state, *model_key(0)))
-            reason = kink_reason(m.name, d, self.level)
-            if reason is not None:
-                iv.warn_undefined(f"no interval for the difference in {m.name} of "
-                                  f"{self.names[0]!r} and {self.names[1]!r}: "
-                                  f"{reason.removeprefix('no interval: ')} for {self.names[i]!r}")
-                return {"interval": reason}
-            draws.append(cp.measure_draws(m, d))
-        lo_r, hi_r = m.range
-        lo, hi, p = cp.tail_interval(m.pair_statistic(*draws), self.level,
-                                     (lo_r - hi_r, hi_r - lo_r))
-        return {"lo": lo, "hi": hi, "p": p, "interval": _of_distance(m, NAME)}
+        r = difference_row(m, *self._draws, self.level, (self.names[0], self.names[1]))
+        return {**r, "interval": _of_distance(m, r["interval"])} if "p" in r else r
 
     def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> bt.BootstrapRun:
         return bt.run_bootstrap(c._design, ms, c.n_boot, c.random_state,

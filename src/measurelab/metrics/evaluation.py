@@ -269,20 +269,25 @@ def evaluate(
     ci : float in (0, 1), optional
         Add an interval to every value (docs/METHODS.md#interval-methods), read with
         ``.intervals()``: Wilson for
-        proportions, DeLong (logit scale) for AUC, a BCa bootstrap of the cases for the
-        rest. k classes (not with ``average=None``): Wilson for acc, the bootstrap of the
+        acc, err, sens and spec, the posterior of the confusion cells for the other binary
+        measures of the counts, DeLong (logit scale) for AUC (Newcombe's score interval
+        below 30 cases in a class), a BCa bootstrap of the cases for the rest; an interval
+        whose coverage study fell short in this regime is withheld (NaN, the reason in the
+        method column). k classes (not with ``average=None``): Wilson for acc, the bootstrap of the
         cases for every other measure (Hand–Till's AUC included), as
         :func:`~measurelab.compare_classifiers` does for one model; probability rows must
         then sum to 1.
     ci_method : str, optional
-        Force 'wilson', 'clopper-pearson', 'delong', 'bootstrap-bca' or
-        'bootstrap-percentile' where it applies.
+        Force a registered interval method where it applies ('wilson', 'clopper-pearson',
+        'delong', 'newcombe-score', 'dirichlet-posterior', 'bootstrap-bca',
+        'bootstrap-percentile', ...).
     n_boot : int, default 2000
         Bootstrap replicates (at least 100); ``progress`` shows a bar (default: on a
         terminal), ``n_jobs`` threads evaluate them (None: 1; -1: every CPU; the intervals
         do not depend on it).
     random_state : int, numpy Generator or None, default 0
-        Seeds the bootstrap's numpy Generator (None: fresh entropy, not reproducible).
+        Seeds the bootstrap's numpy Generator and the posterior draws of the confusion
+        cells (None: fresh entropy, not reproducible).
     stratify : bool, default False
         False: resample the cases jointly (a test set that is a random sample); True:
         positives and negatives apart (a design that fixed the class counts).

@@ -121,7 +121,6 @@ def kink_reason(name: str, draws: Any, level: float) -> str | None:
 
     Examples
     --------
-    >>> from measurelab.stats.confusion import BinaryCounts
     >>> d = BinaryCounts(np.full(3, 8.0), np.full(3, 2.0), np.full(3, 2.0), np.full(3, 8.0))
     >>> kink_reason("ri", d, 0.95)
     'no interval: the sample cannot tell spec from sens (|spec − sens| has a kink at 0)'
@@ -137,6 +136,39 @@ def kink_reason(name: str, draws: Any, level: float) -> str | None:
             return (f"no interval: the sample cannot tell {u} from {v} (|{u} − {v}| has "
                     "a kink at 0)")
     return None
+
+
+def difference_row(m: Any, draws_a: Any, draws_b: Any, level: float,
+                   names: tuple[str, str]) -> dict[str, Any]:
+    """lo, hi, p and the interval text of measure ``m``'s difference a − b (its
+    :meth:`~measurelab.measures.base.Measure.pair_statistic`) from posterior draws of the
+    two models' counts (paired: joint draws; unpaired: independent ones); withheld, with a
+    warning naming the model, where the sample cannot tell a kink's sides apart.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> from measurelab.inference.confusion_posterior import single_draws
+    >>> g = np.random.default_rng(0)
+    >>> da = single_draws(BinaryCounts(30, 5, 10, 55), "random", g)
+    >>> db = single_draws(BinaryCounts(20, 5, 20, 55), "random", g)
+    >>> r = difference_row(registry.get("sens"), da, db, 0.95, ("a", "b"))
+    >>> bool(r["lo"] > 0), r["p"] < 0.05, r["interval"]
+    (True, True, 'dirichlet-posterior')
+    """
+    from measurelab.inference.confusion_posterior import measure_draws, tail_interval
+
+    for draws, who in ((draws_a, names[0]), (draws_b, names[1])):
+        reason = kink_reason(m.name, draws, level)
+        if reason is not None:
+            warn_undefined(f"no interval for the difference in {m.name} of {names[0]!r} and "
+                           f"{names[1]!r}: {reason.removeprefix('no interval: ')} for "
+                           f"{who!r}")
+            return {"interval": reason}
+    d = m.pair_statistic(measure_draws(m, draws_a), measure_draws(m, draws_b))
+    lo_r, hi_r = m.range
+    lo, hi, p = tail_interval(d, level, (lo_r - hi_r, hi_r - lo_r))
+    return {"lo": lo, "hi": hi, "p": p, "interval": NAME}
 
 
 def _single(name: str, value: float, level: float, *, table: Any = None, counts: Any = None,
