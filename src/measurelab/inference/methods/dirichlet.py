@@ -121,6 +121,7 @@ def kink_reason(name: str, draws: Any, level: float) -> str | None:
 
     Examples
     --------
+    >>> from measurelab.stats.confusion import BinaryCounts
     >>> d = BinaryCounts(np.full(3, 8.0), np.full(3, 2.0), np.full(3, 2.0), np.full(3, 8.0))
     >>> kink_reason("ri", d, 0.95)
     'no interval: the sample cannot tell spec from sens (|spec − sens| has a kink at 0)'
@@ -148,6 +149,7 @@ def difference_row(m: Any, draws_a: Any, draws_b: Any, level: float,
     Examples
     --------
     >>> from measurelab.measures.base import registry
+    >>> from measurelab.stats.confusion import BinaryCounts
     >>> from measurelab.inference.confusion_posterior import single_draws
     >>> g = np.random.default_rng(0)
     >>> da = single_draws(BinaryCounts(30, 5, 10, 55), "random", g)
