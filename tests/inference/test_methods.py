@@ -43,7 +43,7 @@ def _old_default(name: str, ci_method: str | None, whole: bool) -> str:
     if name in ("acc", "err", "sens", "spec", "prec", "npv") and whole and \
             ci_method in ("wilson", "clopper-pearson"):
         return ci_method
-    if name in ("acc", "err", "sens", "spec") and whole:
+    if name in ("acc", "err") and whole:
         return "wilson"
     if name == "auc" and whole:
         return "delong" if ci_method == "delong" else "delong-logit"

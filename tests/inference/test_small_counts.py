@@ -132,9 +132,9 @@ def test_the_registry_chooses_the_small_count_methods() -> None:
         assert choose(Setting(name)).name == "dirichlet-posterior", name
         assert difference_form(Setting(name, kind="paired"), "dirichlet-posterior").name == \
             "dirichlet-posterior"
-    for name in ("sens", "spec", "acc", "err"):
+    for name in ("acc", "err"):
         assert choose(Setting(name)).name == "wilson"
-    for name in ("prec", "npv"):   # a count of decisions as denominator, possibly 0
+    for name in ("sens", "spec", "prec", "npv"):   # Jeffreys' margins, held at 0 and 1
         assert choose(Setting(name)).name == "dirichlet-posterior"
         assert choose(Setting(name), "wilson").name == "wilson"
     for name in ("sens", "spec", "prec", "npv", "acc", "err"):
@@ -162,7 +162,7 @@ def test_a_comparison_with_few_positives_uses_them() -> None:
     methods = {(x.model, x.measure): ml.inference.evidence.procedure(x.method)
                for x in r.intervals().itertuples()}
     assert methods[("a", "f1")] == "dirichlet-posterior"
-    assert methods[("a", "sens")] == "wilson"
+    assert methods[("a", "sens")] == "dirichlet-posterior"
     assert methods[("a", "auc")] == "newcombe-score"
     t = r.tests().set_index("measure")
     assert t.loc["f1", "method"] == t.loc["sens", "method"] == "dirichlet-posterior"

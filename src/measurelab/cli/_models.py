@@ -43,7 +43,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
     p.add_argument("--ci-method", metavar="M", choices=forceable_names(),
                    help="force one interval method where it applies (default: Wilson for "
-                        "acc/err/sens/spec, the posterior of the confusion cells for the "
+                        "acc/err, the posterior of the confusion cells for the "
                         "other measures of the counts, DeLong on the logit scale for AUC "
                         "('delong': plain Wald, as pROC; Newcombe's below 30 cases a class), "
                         "BCa bootstrap for the rest); one of "

@@ -134,7 +134,7 @@ def compare_classifiers(
         A registered interval method to force where it applies ('wilson',
         'clopper-pearson', 'delong', 'delong-logit', 'newcombe-score',
         'dirichlet-posterior', 'bootstrap-bca', 'bootstrap-percentile', ...); by default
-        Wilson for one model's acc, err, sens and spec, the posterior of the confusion cells
+        Wilson for one model's acc and err, the posterior of the confusion cells
         for the other binary measures of the counts, DeLong (Newcombe's score interval
         below 30 cases in a class) for AUC, BCa for the rest (docs/METHODS.md#interval-methods).
     sample_weight : array-like of shape (n,), optional

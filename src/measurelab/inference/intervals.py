@@ -295,7 +295,7 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
 
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True,
                    multiclass: bool = False, smaller: int | None = None) -> str:
-    """The interval method of one measure: Wilson for acc, err, sens, spec, DeLong on the logit
+    """The interval method of one measure: Wilson for acc and err, DeLong on the logit
     scale for AUC (Newcombe's score interval when ``smaller``, the cases in the smaller
     class, is below 30), the posterior of the confusion cells for the other measures of
     the counts, BCa bootstrap for the rest; ``ci_method`` forces one where it applies (a

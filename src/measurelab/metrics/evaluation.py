@@ -269,7 +269,7 @@ def evaluate(
     ci : float in (0, 1), optional
         Add an interval to every value (docs/METHODS.md#interval-methods), read with
         ``.intervals()``: Wilson for
-        acc, err, sens and spec, the posterior of the confusion cells for the other binary
+        acc and err, the posterior of the confusion cells for the other binary
         measures of the counts, DeLong (logit scale) for AUC (Newcombe's score interval
         below 30 cases in a class), a BCa bootstrap of the cases for the rest; an interval
         whose coverage study fell short in this regime is withheld (NaN, the reason in the

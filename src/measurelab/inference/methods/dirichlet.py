@@ -2,11 +2,12 @@
 the default interval of every binary measure over confusion counts (F1, MCC, kappa,
 balanced accuracy, likelihood ratios, precision and NPV, …) of one model, of a paired
 difference (the 8 joint cells) and of an unpaired one (two independent posteriors),
-except one model's accuracy, error, sensitivity and specificity (Wilson's interval) and a
+except one model's accuracy and error (Wilson's interval) and a
 paired difference of accuracy or error (McNemar with Tango's interval). Precision and NPV
 divide by a count of decisions, which can be 0 with few flagged cases: their posterior
 (in the random design a Beta(tp + ½, fp + ½), Jeffreys' interval) has an interval there,
-Wilson's none. An
+Wilson's none; for sensitivity and specificity near 0 or 1 on a few dozen cases it keeps
+its level where Wilson's dipped to 0.88. An
 interval is given even where the sample's value is undefined (the population's is
 not). Whole counts only (weighted cases keep the bootstrap).
 
