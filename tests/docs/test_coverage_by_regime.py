@@ -49,6 +49,7 @@ def test_every_setting_below_the_bar_is_withheld_in_its_bracket() -> None:
 
 @pytest.mark.parametrize("measure, bracket, method", [
     ("f1", "10–29", "dirichlet-posterior"), ("auc", "< 10", "newcombe-score"),
-    ("auc", "100–999", "delong-logit"), ("sens", "< 10", "wilson")])
+    ("auc", "100–999", "delong-logit"), ("acc", "< 10", "wilson"),
+    ("sens", "< 10", "dirichlet-posterior")])
 def test_the_default_method_of_a_bracket(measure: str, bracket: str, method: str) -> None:
     assert _tool().default_method(measure, "binary", "random", "single", bracket) == method

@@ -187,7 +187,7 @@ def compare_classifiers(
     >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"m": [0.2, 0.9, 0.4, 0.6, 0.3, 0.1]},
     ...                         measures=["sens"])
     >>> r.intervals()[["model", "measure", "method"]].values.tolist()  # doctest: +ELLIPSIS
-    [['m', 'sens', 'wilson...']]
+    [['m', 'sens', 'dirichlet-posterior...']]
     """
     random_state = random_state_of(random_state, seed, "compare_classifiers")
     threshold = check_threshold_value(threshold)

@@ -448,6 +448,10 @@ def _by_bracket(study: dict[str, Any], entry: dict[str, Any]) -> dict[str, _Part
     return out
 
 
+#: the words the studies add to a cell of these generators (benchmarks/covstudy's GEN_NOTE)
+_GENERATOR_WORDS = {"sparse-flags": ", 4% flagged", "kink": ", sens = spec"}
+
+
 def _where(fields: list[str], row: list[Any], classes: str) -> str:
     """A row of figures as a verdict names its cell, in the words of the study that wrote
     it: 'n=100, π=0.05' or 'k=3, n=300' (and the model of the generators with a calibrated
@@ -460,7 +464,7 @@ def _where(fields: list[str], row: list[Any], classes: str) -> str:
         if f.get("generator") in ("calibrated", "softmax-calibrated"):
             text += {"a": ", calibrated model", "b": ", over-confident model"}.get(
                 f.get("model"), ", calibrated vs over-confident")
-        return text
+        return text + _GENERATOR_WORDS.get(str(f.get("generator")), "")
     if "prior" in f and "n" in f:
         return f"n={int(f['n'])}, {f['prior']} prior, {f.get('model')}"
     return ", ".join(f"{k}={v}" for k, v in f.items()

@@ -394,7 +394,7 @@ def with_intervals(
     >>> s = build_stats([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
     >>> r = with_intervals(s, compute_measures(s, ["sens"]), 0.9)
     >>> r.intervals()["method"].tolist()   # the coverage studies ran at level 0.95
-    ['wilson (no coverage evidence at level 0.9)']
+    ['dirichlet-posterior (no coverage evidence at level 0.9)']
     """
     from measurelab.inference import bootstrap as bt
     from measurelab.inference import intervals as iv

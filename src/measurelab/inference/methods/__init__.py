@@ -13,7 +13,7 @@ the end of this module (docs/DEVELOPING.md, "Adding an interval method").
 
 Examples
 --------
->>> choose(Setting("sens")).name, choose(Setting("sens"), "agresti-coull").name
+>>> choose(Setting("acc")).name, choose(Setting("sens"), "agresti-coull").name
 ('wilson', 'agresti-coull')
 >>> difference_form(Setting("auc", kind="unpaired"), "delong-logit").name
 'delong-unpaired'

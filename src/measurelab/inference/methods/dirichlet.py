@@ -20,7 +20,7 @@ interval of their difference holds 0).
 Examples
 --------
 >>> from measurelab.inference.methods import Setting, choose, difference_form
->>> choose(Setting("f1")).name, choose(Setting("sens")).name, choose(Setting("prec")).name
+>>> choose(Setting("f1")).name, choose(Setting("acc")).name, choose(Setting("spec")).name
 ('dirichlet-posterior', 'wilson', 'dirichlet-posterior')
 >>> difference_form(Setting("sens", kind="paired"), "wilson").name
 'dirichlet-posterior'
