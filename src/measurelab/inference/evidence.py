@@ -417,6 +417,15 @@ class _Part:
 
 
 def _by_bracket(study: dict[str, Any], entry: dict[str, Any]) -> dict[str, _Part] | None:
+    """:func:`_bracket_parts`, computed once per loaded entry (a comparison asks it for
+    every interval it prints)."""
+    key = "_by_bracket"   # the loaded entries are read-only and live as long as their study
+    if key not in entry:
+        entry[key] = _bracket_parts(study, entry)
+    return entry[key]
+
+
+def _bracket_parts(study: dict[str, Any], entry: dict[str, Any]) -> dict[str, _Part] | None:
     """An entry's cells by the bracket of their smaller class (:func:`bracket`), or None
     when its figures carry no smaller-class count: no bracket information."""
     fields = study.get("cell_fields")

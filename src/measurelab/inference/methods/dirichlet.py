@@ -30,6 +30,7 @@ Examples
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -38,6 +39,7 @@ import numpy as np
 from measurelab._util.validation import warn_undefined
 from measurelab.inference._base import Interval
 from measurelab.inference.methods._registry import Form, IntervalMethod, Setting, register
+from measurelab.stats.confusion import BinaryCounts
 
 #: the method's name (the method column's text)
 NAME = "dirichlet-posterior"
@@ -174,22 +176,37 @@ def difference_row(m: Any, draws_a: Any, draws_b: Any, level: float,
     return {"lo": lo, "hi": hi, "p": p, "interval": NAME}
 
 
+def _model_draws(counts: Any, design: str, random_state: Any, key: tuple[int, ...]) -> Any:
+    """One model's posterior draws: drawn once per model and seed (every measure of the
+    model reads the same draws, as a fresh draw from the same stream would give)."""
+    from measurelab.inference.confusion_posterior import single_draws
+
+    if isinstance(random_state, int | np.integer) and not isinstance(random_state, bool):
+        cells = tuple(float(x) for x in (counts.tp, counts.fp, counts.fn, counts.tn))
+        return _seeded_draws(cells, design, int(random_state), key)
+    return single_draws(counts, design, rng_for(random_state, *key))
+
+
+@functools.lru_cache(maxsize=32)
+def _seeded_draws(cells: tuple[float, ...], design: str, seed: int,
+                  key: tuple[int, ...]) -> Any:
+    from measurelab.inference.confusion_posterior import single_draws
+
+    return single_draws(BinaryCounts(*cells), design, rng_for(seed, *key))
+
+
 def _single(name: str, value: float, level: float, *, table: Any = None, counts: Any = None,
             what: str | None = None, design: str = "random", random_state: Any = None,
             key: tuple[int, ...] = (), **_: Any) -> Interval:
     """One model's interval: equal-tailed quantiles of the measure over the posterior."""
-    from measurelab.inference.confusion_posterior import (
-        equal_tailed,
-        measure_draws,
-        single_draws,
-    )
+    from measurelab.inference.confusion_posterior import equal_tailed, measure_draws
 
     m = _measure(name)
     if counts.tp + counts.fn == 0 or counts.fp + counts.tn == 0:
         warn_undefined(f"the {NAME} interval of {what or name} is undefined: the sample "
                        "has one class")
         return Interval(value, math.nan, math.nan, NAME)
-    draws = single_draws(counts, design, rng_for(random_state, *key))
+    draws = _model_draws(counts, design, random_state, tuple(key))
     reason = kink_reason(name, draws, level)
     if reason is not None:
         warn_undefined(f"no interval for {what or name}: {reason.removeprefix('no interval: ')}")
