@@ -45,6 +45,7 @@ STYLESHEET = (
     ".yes,.agrees,.better{color:var(--good);font-weight:bold}"
     ".no,.differs,.worse{color:var(--bad);font-weight:bold}"
     ".in-part,.undecided{color:var(--warn);font-weight:bold}.no-checks,.muted{color:var(--muted)}"
+    "p.evidence{color:var(--warn)}"
     "figure{margin:0.6em 0 1.2em}figure img{max-width:100%;border:1px solid #eee}"
     "figcaption{color:var(--muted);font-size:0.85em}"
     "details{margin:0.4em 0 0.8em}summary{cursor:pointer;font-weight:600}"
