@@ -51,6 +51,7 @@ from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference.bootstrap import CaseDesign, rng_of, run_blocks
+from measurelab.inference.classifiers import ClassifierComparison
 from measurelab.inference.clustered import (
     ClusterDesign,
     check_groups,
@@ -112,7 +113,9 @@ def structured_comparison(y: np.ndarray, names: list[str], scores: list[np.ndarr
     first = compute_measures(stats[0], chosen, probabilities_ok=probs)
     used = [first.measure(k) for k in first]
     values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
-    return _structured_class(base)(
+    if base is not ClassifierComparison:
+        raise MeasurelabError(f"groups= and by= compare binary classifiers; got {base!r}")
+    return StructuredComparison(
         names=names, y=y, scores=scores, weight=weight, design=design, stats=stats,
         measures=used, values=values, level=level, n_boot=n_boot, random_state=random_state,
         ci_method=ci_method, inclusive=inclusive, threshold=threshold, progress=progress,
@@ -184,27 +187,22 @@ def clustered_unpaired(a: Any, b: Any, level: float) -> dict[str, float]:
     return {"lo": lo, "hi": hi, "se": se, "z": z, "p": p}
 
 
-_CLASSES: dict[type, type] = {}
+class StructuredComparison(ClassifierComparison):
+    """A :class:`~measurelab.inference.classifiers.ClassifierComparison` of clustered
+    cases (``groups=``) and/or with subgroups (``by=``): every table of the comparison is
+    cluster-aware with ``groups``, and :meth:`by_group`, :meth:`group_differences`,
+    :meth:`gaps` and :meth:`plot_groups` come with ``by``. A class of the module (it
+    pickles, so a comparison can be cached, sent to a worker or saved with a notebook).
 
-
-def _structured_class(base: type) -> type:
-    """``StructuredComparison`` over the comparison class ``base`` (made once)."""
-    if base not in _CLASSES:
-        _CLASSES[base] = type("StructuredComparison", (StructuredComparison, base),
-                              {"__module__": __name__,
-                               "__doc__": StructuredComparison.__doc__})
-    return _CLASSES[base]
-
-
-class StructuredComparison:
-    """What a :class:`~measurelab.inference.classifiers.ClassifierComparison` of clustered
-    cases (``groups=``) and/or with subgroups (``by=``) adds: every table of the
-    comparison is cluster-aware with ``groups``, and :meth:`by_group`,
-    :meth:`group_differences`, :meth:`gaps` and :meth:`plot_groups` come with ``by``
-    (a mix-in: :func:`structured_comparison` puts it over the comparison class)."""
-
-    _cache: dict[str, Any]
-    _design: Any
+    Examples
+    --------
+    >>> import pickle
+    >>> from measurelab import compare_classifiers
+    >>> r = compare_classifiers([0, 1] * 6, {"m": [.2, .7, .4, .6] * 3}, measures=["acc"],
+    ...                         groups=[0, 0, 1, 1, 2, 2] * 2, n_boot=100)
+    >>> type(pickle.loads(pickle.dumps(r))) is StructuredComparison
+    True
+    """
 
     def __init__(self, *, clustered: bool, by: tuple[np.ndarray, list[Any]] | None,
                  probs: bool, **kw: Any) -> None:
