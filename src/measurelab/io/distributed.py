@@ -101,6 +101,29 @@ def _row_groups(files: list[str], path: str | Path) -> list[tuple[str, int]]:
     return parts
 
 
+def _read_row_group(file: str, row_group: int, cols: list[str]) -> Any:
+    """The columns ``cols`` of one row group of ``file`` (a pyarrow Table), or a one-line
+    error naming the part: a column it lacks (with the columns it has), a column given
+    twice, damaged data."""
+    import pyarrow.parquet as pq
+
+    pf = pq.ParquetFile(file)
+    names = list(pf.schema_arrow.names)
+    missing = [c for c in cols if c not in names]
+    if missing:
+        raise MeasurelabError(
+            f"{file}: no column {missing[0]!r} in this part (its columns: "
+            f"{', '.join(names[:20])})"
+        )
+    check_unique_columns(names, cols, file)
+    try:
+        return pf.read_row_group(row_group, columns=cols)
+    except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
+        raise MeasurelabError(
+            f"{file}, row group {row_group}: damaged Parquet data ({_short(exc)})"
+        ) from None
+
+
 def part_table(
     file: str, row_group: int, label_col: str, score_col: str, pos_label: Any,
     weight_col: str | None = None,
@@ -116,26 +139,10 @@ def part_table(
     >>> labels, table.scores.tolist(), table.pos.tolist()
     ([0, 1], [0.2, 0.9], [0.0, 2.0])
     """
-    import pyarrow.parquet as pq
-
     from measurelab._util.validation import binarize, unique_labels
 
-    cols = [label_col, score_col] + ([weight_col] if weight_col else [])
-    pf = pq.ParquetFile(file)
-    names = list(pf.schema_arrow.names)
-    missing = [c for c in cols if c not in names]
-    if missing:
-        raise MeasurelabError(
-            f"{file}: no column {missing[0]!r} in this part (its columns: "
-            f"{', '.join(names[:20])})"
-        )
-    check_unique_columns(names, cols, file)
-    try:
-        t = pf.read_row_group(row_group, columns=cols)
-    except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
-        raise MeasurelabError(
-            f"{file}, row group {row_group}: damaged Parquet data ({_short(exc)})"
-        ) from None
+    t = _read_row_group(file, row_group,
+                        [label_col, score_col] + ([weight_col] if weight_col else []))
     if t.num_rows == 0:
         return ScoreTable.empty(), []
     where = f"{file}, row group {row_group}"
@@ -277,26 +284,10 @@ def part_multi_stats(
     >>> part_multi_stats(str(f), 0, "y", ["a", "b"], None).counts.matrix.tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    import pyarrow.parquet as pq
-
     from measurelab.io import ClassMatcher, multi_frame_stats
 
-    cols = [label_col, *proba_cols] + ([weight_col] if weight_col else [])
-    pf = pq.ParquetFile(file)
-    names = list(pf.schema_arrow.names)
-    missing = [c for c in cols if c not in names]
-    if missing:
-        raise MeasurelabError(
-            f"{file}: no column {missing[0]!r} in this part (its columns: "
-            f"{', '.join(names[:20])})"
-        )
-    check_unique_columns(names, cols, file)
-    try:
-        t = pf.read_row_group(row_group, columns=cols)
-    except (OSError, ValueError) as exc:  # a damaged page: ArrowInvalid, OSError
-        raise MeasurelabError(
-            f"{file}, row group {row_group}: damaged Parquet data ({_short(exc)})"
-        ) from None
+    t = _read_row_group(file, row_group, [label_col, *proba_cols]
+                        + ([weight_col] if weight_col else []))
     if t.num_rows == 0:
         return None
     matcher = ClassMatcher(classes if classes is not None else proba_cols,
