@@ -154,17 +154,14 @@ class ClassifierComparison:
     def _smaller(self) -> int:
         """The cases in the smaller class (for k classes, the smallest): the regime whose
         coverage evidence the method column quotes."""
-        if "smaller" in self._cache:
-            return self._cache["smaller"]
-        self._cache["smaller"] = self._count_smaller()
+        if "smaller" not in self._cache:
+            y = np.asarray(self._y)
+            if self._multiclass:
+                small = int(np.bincount(np.unique(y, return_inverse=True)[1]).min())
+            else:
+                small = min(int(np.count_nonzero(y)), y.size - int(np.count_nonzero(y)))
+            self._cache["smaller"] = small
         return self._cache["smaller"]
-
-    def _count_smaller(self) -> int:
-        y = np.asarray(self._y)
-        if self._multiclass:
-            return int(np.bincount(np.unique(y, return_inverse=True)[1]).min())
-        pos = int(np.count_nonzero(y))
-        return min(pos, y.size - pos)
 
     def _pair_method(self, k: str) -> str:
         """The method of a paired difference of measure ``k`` (the registry's:

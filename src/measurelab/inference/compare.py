@@ -227,7 +227,7 @@ def compare_classifiers(
             y, names, scores, w, groups=groups, by=by, measures=measures, level=level,
             n_boot=n_boot, random_state=random_state, ci_method=ci_method,
             inclusive=inclusive, threshold=threshold, progress=progress, n_jobs=n_jobs,
-            stratify=stratify, base=ClassifierComparison, choose=_choose)
+            stratify=stratify, choose=_choose)
     design = bt.CaseDesign.from_cases(y, scores, w, stratify=stratify)
     stats = [BinaryStats(table=t, threshold=threshold, inclusive=inclusive)
              for t in design.tables]

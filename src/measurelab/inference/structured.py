@@ -81,11 +81,10 @@ def structured_comparison(y: np.ndarray, names: list[str], scores: list[np.ndarr
                           measures: Any, level: float | None, n_boot: int,
                           random_state: Any, ci_method: str | None, inclusive: bool,
                           threshold: float, progress: bool | None, n_jobs: int,
-                          stratify: bool, base: type, choose: Any) -> Any:
+                          stratify: bool, choose: Any) -> Any:
     """The comparison of :func:`~measurelab.compare_classifiers` with ``groups`` and/or
     ``by`` (checked here: one id per case, no NaN, at least two clusters and two groups):
-    a :class:`StructuredComparison` over ``base`` (the comparison class, passed in so
-    that this module does not import it), ``choose`` picking the default measures.
+    a :class:`StructuredComparison`, ``choose`` picking the default measures.
 
     Examples
     --------
@@ -113,8 +112,6 @@ def structured_comparison(y: np.ndarray, names: list[str], scores: list[np.ndarr
     first = compute_measures(stats[0], chosen, probabilities_ok=probs)
     used = [first.measure(k) for k in first]
     values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
-    if base is not ClassifierComparison:
-        raise MeasurelabError(f"groups= and by= compare binary classifiers; got {base!r}")
     return StructuredComparison(
         names=names, y=y, scores=scores, weight=weight, design=design, stats=stats,
         measures=used, values=values, level=level, n_boot=n_boot, random_state=random_state,

@@ -197,13 +197,11 @@ class UnpairedComparison:
     def _posterior_row(self, j: int) -> dict[str, Any]:
         """lo, hi, p and the interval text of measure ``j``'s unpaired difference from the
         two test sets' independent posteriors of the confusion cells."""
-        from measurelab.inference import confusion_posterior as cp
-        from measurelab.inference.methods.dirichlet import difference_row, model_key, rng_for
+        from measurelab.inference.methods.dirichlet import difference_row, model_draws, model_key
 
-        if not self._draws:   # each test set's posterior, drawn once for every measure
-            self._draws = [cp.single_draws(c._stats[0].counts, c._case_design(),
-                                           rng_for(c.random_state, *model_key(0)))
-                           for c in (self._a, self._b)]
+        if not self._draws:   # each test set's posterior: its single interval's draws
+            self._draws = [model_draws(c._stats[0].counts, c._case_design(), c.random_state,
+                                       model_key(0)) for c in (self._a, self._b)]
         m = self._a._measures[j]
         r = difference_row(m, *self._draws, self.level, (self.names[0], self.names[1]))
         return {**r, "interval": _of_distance(m, r["interval"])} if "p" in r else r

@@ -176,9 +176,11 @@ def difference_row(m: Any, draws_a: Any, draws_b: Any, level: float,
     return {"lo": lo, "hi": hi, "p": p, "interval": NAME}
 
 
-def _model_draws(counts: Any, design: str, random_state: Any, key: tuple[int, ...]) -> Any:
-    """One model's posterior draws: drawn once per model and seed (every measure of the
-    model reads the same draws, as a fresh draw from the same stream would give)."""
+def model_draws(counts: Any, design: str, random_state: Any, key: tuple[int, ...]) -> Any:
+    """One model's posterior draws (:func:`~measurelab.inference.confusion_posterior.
+    single_draws` on the stream ``key`` of ``random_state``): drawn once per model and
+    integer seed, so every measure of the model, and an unpaired difference, read the same
+    draws a fresh draw from that stream would give."""
     from measurelab.inference.confusion_posterior import single_draws
 
     if isinstance(random_state, int | np.integer) and not isinstance(random_state, bool):
@@ -206,7 +208,7 @@ def _single(name: str, value: float, level: float, *, table: Any = None, counts:
         warn_undefined(f"the {NAME} interval of {what or name} is undefined: the sample "
                        "has one class")
         return Interval(value, math.nan, math.nan, NAME)
-    draws = _model_draws(counts, design, random_state, tuple(key))
+    draws = model_draws(counts, design, random_state, tuple(key))
     reason = kink_reason(name, draws, level)
     if reason is not None:
         warn_undefined(f"no interval for {what or name}: {reason.removeprefix('no interval: ')}")
