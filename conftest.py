@@ -67,7 +67,7 @@ SLOW = (
     "tests/hardening/test_api.py::test_names_are_drawn_literally[",
     "tests/hardening/test_api.py::test_entry_point_refuses_bad_parameters[ClassifierCompar",
     "tests/hardening/test_api.py::test_pages_escape_names",
-    "src/measurelab/inference/classifiers.py::measurelab.inference.classifiers.ClassifierCo",
+    "src/measurelab/inference/classifiers/binary.py::measurelab.inference.classifiers.binary.ClassifierCo",
     # command lines with bootstrap intervals at their default sizes
     "tests/cli/test_compare_multiclass.py::test_ci_json_equals_the_api",
     "tests/cli/test_evaluate_models.py::test_ci_json_equals_the_api",

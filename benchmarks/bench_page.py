@@ -21,8 +21,8 @@ import numpy as np
 
 import measurelab as ml
 from measurelab import pages
-from measurelab.inference import _comparison_report as report
 from measurelab.inference._figures import pyplot
+from measurelab.inference.classifiers import _report as report
 
 
 def _models(rng: np.random.Generator, n: int, k: int) -> tuple[np.ndarray, dict]:

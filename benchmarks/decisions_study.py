@@ -62,8 +62,8 @@ from scipy.special import expit, logit
 from scipy.stats import norm
 
 import measurelab as ml
+from measurelab.inference.classifiers.simulation import Binormal, simulate_power
 from measurelab.inference.power import power_roc_test
-from measurelab.inference.simulation import Binormal, simulate_power
 from measurelab.io.files import atomic_write_text
 from measurelab.progress import progress_bar
 

@@ -59,7 +59,7 @@ from typing import Any  # noqa: E402
 import numpy as np  # noqa: E402
 
 from measurelab import compare_learners  # noqa: E402
-from measurelab.inference.cvstats import corrected_t  # noqa: E402
+from measurelab.inference.learners.cvstats import corrected_t  # noqa: E402
 from measurelab.io.files import atomic_write_text  # noqa: E402
 from measurelab.progress import progress_bar  # noqa: E402
 

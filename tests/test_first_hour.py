@@ -213,7 +213,7 @@ def calibration(tmp_path_factory):
 
 def test_calibration_panels_show_the_numbers(calibration):
     y, p, cmp, _page = calibration
-    from measurelab.inference import _calibration_figure as cal
+    from measurelab.inference.classifiers import _calibration_figure as cal
 
     fig = cmp.plot_calibration()
     assert len(fig.axes) == 6   # a panel and a histogram per model
@@ -235,7 +235,7 @@ def test_calibration_panels_show_the_numbers(calibration):
 
 def test_ranges_off_the_band_by_brute_force(calibration):
     _y, p, cmp, _page = calibration
-    from measurelab.inference import _calibration_figure as cal
+    from measurelab.inference.classifiers import _calibration_figure as cal
 
     ranges = cmp.calibration_ranges()
     assert set(ranges["model"]) <= set(cmp.names) and len(ranges)

@@ -14,7 +14,7 @@ from measurelab.jsonable import to_jsonable
 
 
 def _old_number(x: float) -> float | str | None:
-    """The rule that measures.compute, metaeval.consistency and inference.classifiers each
+    """The rule that measures.compute, metaeval.consistency and inference.classifiers.binary each
     wrote out before."""
     if math.isnan(x):
         return None

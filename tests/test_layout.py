@@ -56,7 +56,9 @@ def test_import_linter_contracts_hold() -> None:
     assert exe is not None, "import-linter is a test dependency: pip install -e '.[test]'"
     run = subprocess.run([exe, "--no-cache"], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-2000:]
-    assert "4 kept, 0 broken" in run.stdout
+    declared = (ROOT / "pyproject.toml").read_text(encoding="utf-8").count(
+        "[[tool.importlinter.contracts]]")
+    assert declared >= 5 and f"{declared} kept, 0 broken" in run.stdout
 
 
 def test_the_public_namespace_is_curated() -> None:
@@ -89,13 +91,17 @@ def test_package_faces_list_what_they_give_and_shadow_no_module(package: str) ->
 
 
 def test_no_private_name_crosses_a_package() -> None:
-    """An underscore-prefixed name is imported only within its own package."""
+    """An underscore-prefixed name is imported only within the package that owns it (the
+    package itself or its subpackages, the rule import-linter applies to private modules):
+    measurelab.inference's shared helpers serve its question packages, never another
+    package."""
     bad = []
     for module, path in _modules():
         pkg = _package_of(module)
         for source, name, line in _imports_from(path):
+            owner = _package_of(source)
             if name.startswith("_") and not name.startswith("__") and \
-                    _package_of(source) != pkg:
+                    not (pkg == owner or pkg.startswith(owner + ".")):
                 bad.append(f"{path.relative_to(ROOT)}:{line}: from {source} import {name}")
     assert not bad, "\n".join(bad)
 

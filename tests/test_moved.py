@@ -25,11 +25,11 @@ MOVED = [
     ("measurelab.inference.intervals", "delong", "measurelab.inference.delong"),
     ("measurelab.inference.intervals", "CaseDesign", "measurelab.inference.bootstrap"),
     ("measurelab.inference.intervals", "bca_interval", "measurelab.inference.bootstrap"),
-    ("measurelab.inference.classifiers", "compare_classifiers", "measurelab.inference.compare"),
-    ("measurelab.inference.classifiers", "MultiClassComparison",
-     "measurelab.inference.multiclass"),
-    ("measurelab.inference.power", "Binormal", "measurelab.inference.simulation"),
-    ("measurelab.inference.power", "Resample", "measurelab.inference.simulation"),
+    ("measurelab.inference.classifiers.binary", "compare_classifiers", "measurelab.inference.classifiers.compare"),
+    ("measurelab.inference.classifiers.binary", "MultiClassComparison",
+     "measurelab.inference.classifiers.multiclass"),
+    ("measurelab.inference.power", "Binormal", "measurelab.inference.classifiers.simulation"),
+    ("measurelab.inference.power", "Resample", "measurelab.inference.classifiers.simulation"),
 ]
 
 

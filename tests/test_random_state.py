@@ -18,7 +18,7 @@ import measurelab as ml
 from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
 from measurelab.exceptions import MeasurelabDeprecationWarning
 from measurelab.inference import bootstrap as bs
-from measurelab.inference.unpaired import compare_unpaired
+from measurelab.inference.classifiers.unpaired import compare_unpaired
 
 # modules by name: the package faces export functions called ``consistency`` and
 # ``correlation``

@@ -1,7 +1,7 @@
 """What the study simulates: the measures (asked of the library), the grid, and its cost.
 
 The measures are those measurelab offers an interval for at run time
-(:func:`measurelab.inference.offered.offered_intervals`: per task, design and kind of
+(:func:`measurelab.inference.classifiers.offered.offered_intervals`: per task, design and kind of
 interval), at their default parameters (``f_beta`` β = 1, ``lift`` q = 0.25, ``mxe`` in
 nats, ``ece`` 10 bins, ``top_k_acc`` k = 1, ``cal`` a window of 100, ``oarp`` x = 1), k-class
 measures at ``average='macro'`` and, on one cell, 'weighted' and 'micro' for those whose
@@ -84,9 +84,9 @@ class Block:
 
 @lru_cache(maxsize=16)
 def offered(task: str, design: str) -> Any:
-    """:func:`~measurelab.inference.offered.offered_intervals` of a task and design (the
+    """:func:`~measurelab.inference.classifiers.offered.offered_intervals` of a task and design (the
     study's designs map to measurelab's: ``random-stratified`` resamples as ``fixed``)."""
-    from measurelab.inference.offered import offered_intervals
+    from measurelab.inference.classifiers.offered import offered_intervals
 
     d = "fixed" if design == "random-stratified" else design
     t = offered_intervals(multiclass=task == "k", design=d)

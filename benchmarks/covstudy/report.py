@@ -287,7 +287,8 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
         "(coverage 0.862 < 0.90 at n=100, π=0.05)`), one never studied says `(no coverage "
         "evidence)`.", "",
         "**Measures**: every measure measurelab offers an interval for (asked of the "
-        "library at run time: `measurelab.inference.offered.offered_intervals`), at its "
+        "library at run time: "
+        "`measurelab.inference.classifiers.offered.offered_intervals`), at its "
         "default parameters (`f_beta` β = 1, `lift` q = 0.25, `mxe` in nats, `ece` 10 bins, "
         "`top_k_acc` k = 1, `cal` a window of 100, `oarp` x = 1); threshold measures at 0.5 "
         "(binary) or the arg-max (k classes); k classes at `average='macro'`, and on one "

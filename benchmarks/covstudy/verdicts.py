@@ -101,8 +101,8 @@ def settings(summary: pd.DataFrame, average_free: Mapping[str, Sequence[str]] | 
     lowest, where, mean, mcse_lowest, covers`` and the per-cell figures (``figures``).
 
     ``average_free[measure]``: the averages for which a k-class measure has the macro
-    value (from :func:`measurelab.inference.offered.offered_intervals`); a measure listed
-    with all three holds one entry for every average.
+    value (from :func:`measurelab.inference.classifiers.offered.offered_intervals`); a
+    measure listed with all three holds one entry for every average.
     """
     free = {m: set(v) for m, v in (average_free or {}).items()}
     rows = rows_read(summary).copy()

@@ -362,7 +362,7 @@ def test_every_figure_of_the_comparison_page_goes_through_the_page_set(tmp_path)
     """The figures main's pages gained (subgroups, calibration panels) are side files the
     page set checks first and writes with the rest."""
     from measurelab._util.pageset import COMPARISON_FIGURES
-    from measurelab.inference._comparison_report import figures
+    from measurelab.inference.classifiers._report import figures
 
     g = np.random.default_rng(3)
     y = g.integers(0, 2, 120)

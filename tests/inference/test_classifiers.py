@@ -13,7 +13,7 @@ from scipy.stats import chi2
 
 import measurelab as ml
 from measurelab.inference import intervals as iv
-from measurelab.inference.classifiers import reliability
+from measurelab.inference.classifiers.binary import reliability
 from measurelab.inference.evidence import plain_method
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.stats.confusion import BinaryCounts
@@ -41,7 +41,7 @@ def test_values_equal_evaluate_per_model(three):
         assert v[name].to_dict() == dict(ml.evaluate(y, s))
     # the default is the headline set, in its order
     d = ml.compare_classifiers(y, models, ci=None).values()
-    assert list(d.index) == list(ml.inference.compare.HEADLINE)
+    assert list(d.index) == list(ml.inference.classifiers.compare.HEADLINE)
     assert d.to_dict() == v.loc[list(d.index)].to_dict()
     # scores that are not probabilities: the headline set without brier and mxe
     z = ml.compare_classifiers(y, {k: 3 * s - 1 for k, s in models.items()}, ci=None)
@@ -255,7 +255,7 @@ def test_lazy_top_level_export():
     import subprocess
     import sys
 
-    code = ("import sys, measurelab; assert 'measurelab.inference.classifiers' not in "
+    code = ("import sys, measurelab; assert 'measurelab.inference.classifiers.binary' not in "
             "sys.modules; assert 'scipy' not in sys.modules; measurelab.compare_classifiers")
     subprocess.run([sys.executable, "-c", code], check=True)
 
@@ -300,7 +300,7 @@ def test_target_measure_ranks_by_distance_in_preferences_tests_and_sentences():
     """spiegelhalter_z is ranked by |z|: the calibrated model is preferred although the
     cautious one has the lowest z; the pair rows test |z_a| − |z_b| (computed here from
     each model's z), and the sentences name the nearer model."""
-    from measurelab.inference._comparison_report import best_sentence, pair_sentences
+    from measurelab.inference.classifiers._report import best_sentence, pair_sentences
 
     y, models = _calibrated_and_cautious()
     r = ml.compare_classifiers(y, models, measures=["spiegelhalter_z", "auc"], n_boot=300,
@@ -334,7 +334,7 @@ def test_target_measure_ranks_by_distance_in_preferences_tests_and_sentences():
 
 
 def test_forest_plot_says_which_side_is_better():
-    from measurelab.inference._figures import better_side
+    from measurelab.inference.classifiers._figures import better_side
 
     y, models = _calibrated_and_cautious(400)
     r = ml.compare_classifiers(y, {k: models[k] for k in ("cal", "cautious")},

@@ -12,8 +12,8 @@ import measurelab as ml
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
+from measurelab.inference.classifiers.multiclass import run_multi
 from measurelab.inference.evidence import plain_method
-from measurelab.inference.multiclass import run_multi
 
 B = 200
 

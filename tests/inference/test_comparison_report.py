@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from measurelab.curves import precision_recall_curve, roc_curve
-from measurelab.inference._comparison_report import _pr_points, _roc_points
+from measurelab.inference.classifiers._report import _pr_points, _roc_points
 from measurelab.stats.scoretable import ScoreTable
 
 

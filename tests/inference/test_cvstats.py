@@ -1,4 +1,4 @@
-"""The statistics of cross-validated comparisons (inference/cvstats.py).
+"""The statistics of cross-validated comparisons (inference/learners/cvstats.py).
 
 Oracles: the formulas written out with scipy's distributions; mlxtend's
 ``paired_ttest_5x2cv`` and ``combined_ftest_5x2cv`` on the same splits (1e-12); a
@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 
 from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
-from measurelab.inference.cvstats import (
+from measurelab.inference.learners.cvstats import (
     combined_f_5x2cv,
     corrected_t,
     nested_cv_interval,

@@ -1,4 +1,5 @@
-"""Net benefit in a comparison (inference/decision.py): the values and differences are the
+"""Net benefit in a comparison (inference/classifiers/net_benefit.py): the values and
+differences are the
 definition's, the intervals come from the comparison's own replicates (the same as a
 ``net_benefit@t`` row of its tests), p and interval agree, Holm is Holm, the simultaneous
 band is wider than the pointwise one and its ranges are its runs, the decision-curve panel
@@ -119,7 +120,7 @@ def test_paired_differences_use_the_adjusted_wald_interval(cmp):
 def test_the_adjusted_interval_never_collapses():
     """Two models that treat the same positives and differ on no case at t: the plain
     Wald and bootstrap intervals are the single point 0; the adjusted one is not."""
-    from measurelab.inference.decision import net_benefit_difference_interval
+    from measurelab.inference.classifiers.net_benefit import net_benefit_difference_interval
 
     y = np.array([1] * 30 + [0] * 70, bool)
     a = np.r_[np.full(30, 0.9), np.full(70, 0.1)]
@@ -180,7 +181,7 @@ def test_identical_models_are_never_significantly_different():
 def test_fixed_class_counts_use_each_rate_apart():
     """stratify=True: NB = (P/n)·TPR − w·(N/n)·FPR, each rate with half a case on either
     side; treating everyone then has almost no variance (the counts are fixed)."""
-    from measurelab.inference.decision import net_benefit_interval
+    from measurelab.inference.classifiers.net_benefit import net_benefit_interval
 
     y, a, _ = _data(4)
     n1, n0 = int(y.sum()), int((~y).sum())

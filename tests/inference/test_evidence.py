@@ -20,8 +20,8 @@ import pytest
 import measurelab as ml
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference import evidence as ev
+from measurelab.inference.classifiers.offered import offered_intervals, probe_data
 from measurelab.inference.intervals import Interval
-from measurelab.inference.offered import offered_intervals, probe_data
 
 
 def _entry(measure: str, kind: str = "single", *, lowest: float = 0.93,

@@ -1,4 +1,4 @@
-"""compare_learners and its results (inference/learners.py, learner_comparison.py,
+"""compare_learners and its results (inference/learners/compare.py, learner_comparison.py,
 learner_datasets.py, _learner_runs.py, _learners_report.py).
 
 Oracles: a hand-written cross-validation loop scored by scikit-learn's metrics; a
@@ -31,8 +31,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 import measurelab as ml
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
-from measurelab.inference import _learner_runs as runs
-from measurelab.inference.cvstats import corrected_t
+from measurelab.inference.learners import _runs as runs
+from measurelab.inference.learners.cvstats import corrected_t
 
 
 @pytest.fixture(scope="module")

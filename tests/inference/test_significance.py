@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference.significance import (
+from measurelab.inference.ranks.significance import (
     paired_ttest,
     wdl_table,
     wilcoxon_signed_rank,

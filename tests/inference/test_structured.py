@@ -12,14 +12,13 @@ import pytest
 import measurelab as ml
 from measurelab import compare_classifiers, registry
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError, UndefinedMeasureWarning
-from measurelab.inference.bootstrap import CaseDesign, run_bootstrap
-from measurelab.inference.clustered import (
-    ClusterDesign,
+from measurelab.inference.bootstrap import CaseDesign, ClusterDesign, run_bootstrap
+from measurelab.inference.classifiers.clustered import (
     check_groups,
     clustered_paired_proportion,
     obuchowski_variance,
 )
-from measurelab.inference.structured import max_t_pvalue
+from measurelab.inference.classifiers.structured import max_t_pvalue
 from measurelab.inference.withholding import withholding
 
 

@@ -194,7 +194,7 @@ def test_level_is_a_deprecated_name_of_confidence_level(call, where):
 
 
 def test_net_benefit_level_is_deprecated():
-    from measurelab.inference.decision import (
+    from measurelab.inference.classifiers.net_benefit import (
         net_benefit_difference_interval,
         net_benefit_interval,
     )

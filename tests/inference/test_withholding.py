@@ -95,7 +95,7 @@ def test_covering_in_the_users_regime_is_shown_plainly(short_at_15: Path) -> Non
         iv = r.intervals()
     assert (iv.method == "dirichlet-posterior").all() and iv.lo.notna().all()
     assert r.tests().set_index("measure").loc["f1", "interval"] == "dirichlet-posterior"
-    from measurelab.inference._comparison_report import evidence_sentence
+    from measurelab.inference.classifiers._report import evidence_sentence
 
     assert "f1" not in evidence_sentence(r)
 

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from measurelab.inference.significance import paired_ttest
+from measurelab.inference.ranks.significance import paired_ttest
 from measurelab.metaeval.correlation_study import best_group, paired_ttests
 
 

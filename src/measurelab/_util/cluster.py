@@ -1,6 +1,6 @@
 """Reaching a Dask scheduler: one place for every layer that runs work on a cluster
 (:mod:`measurelab.io.distributed` evaluates Parquet parts there,
-:func:`measurelab.inference.learners.compare_learners` fits learners there).
+:func:`measurelab.inference.learners.compare.compare_learners` fits learners there).
 
 Examples
 --------

@@ -203,7 +203,7 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     """Evaluate several models (or one with intervals) and print text or JSON."""
     import warnings
 
-    from measurelab.inference.compare import compare_classifiers
+    from measurelab.inference.classifiers.compare import compare_classifiers
 
     multi = getattr(args, "proba_cols", None) is not None
     what = "several --proba-cols" if multi else "several --score-col"

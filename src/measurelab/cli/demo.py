@@ -268,7 +268,7 @@ def compare_demo_models(y: np.ndarray, scores: dict[str, np.ndarray], out: Path,
     Holm,
     verdicts; print the tests, write ``demo-comparison.html``, return a markdown section,
     the page and the comparison's summary in words."""
-    from measurelab.inference.compare import compare_classifiers
+    from measurelab.inference.classifiers.compare import compare_classifiers
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

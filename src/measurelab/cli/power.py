@@ -141,8 +141,8 @@ def _params(auc: float, auc2: float, r: float) -> dict[str, float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from measurelab.inference.classifiers.simulation import Binormal, Resample, simulate_power
     from measurelab.inference.power import power_roc_test
-    from measurelab.inference.simulation import Binormal, Resample, simulate_power
 
     _check(args)
     rs = seed(args.seed)

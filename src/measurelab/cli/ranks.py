@@ -190,7 +190,7 @@ def read_table(args: argparse.Namespace) -> Any:
 def run(args: argparse.Namespace) -> int:
     from measurelab.cli._options import integer, output_file, real, seed
     from measurelab.inference import demsar
-    from measurelab.inference.friedman import MAX_DECIMALS
+    from measurelab.inference.ranks.friedman import MAX_DECIMALS
 
     alpha = real(args.alpha, "--alpha", low=0, high=1, open_=True)
     decimals = None

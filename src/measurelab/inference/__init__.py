@@ -1,33 +1,29 @@
-"""Inference: intervals, paired and unpaired tests, comparisons of classifiers.
+"""Inference: intervals, tests and verdicts, in one package per question a user asks.
 
-* :mod:`~measurelab.inference.bootstrap` — the case-resampling block bootstrap engine
-  (weights over the sorted table, a block of replicates as a matrix) and its intervals
-  (percentile, BCa);
-* :mod:`~measurelab.inference.intervals` — Wilson, McNemar, Holm and the choice of
-  interval per measure; :mod:`~measurelab.inference.delong` — all of DeLong (one AUC, the
-  covariance of several, the paired and unpaired tests);
-* :mod:`~measurelab.inference.compare` — :func:`compare_classifiers`, several models on
-  one test set (binary: :mod:`~measurelab.inference.classifiers`, k classes:
-  :mod:`~measurelab.inference.multiclass`); :mod:`~measurelab.inference.unpaired` —
-  :func:`compare_unpaired`, two test sets;
-* :mod:`~measurelab.inference.significance` — paired t and Wilcoxon tests, win/draw/loss;
-  :mod:`~measurelab.inference.friedman` — :func:`demsar` (ranks, Friedman, Nemenyi and
-  Bonferroni–Dunn over many data sets);
-* :mod:`~measurelab.inference.calibration` — :func:`calibration_test` ("is it
-  calibrated?" by consistency resampling or Spiegelhalter's z) and which calibration
-  numbers carry an interval;
+* :mod:`~measurelab.inference.classifiers` — is A better than B on this test set?
+  :func:`compare_classifiers` (binary and k classes; clustered cases and subgroups; net
+  benefit; simulated power), :func:`compare_unpaired` (two test sets), and their reports;
+* :mod:`~measurelab.inference.learners` — which learning algorithm is better?
+  :func:`compare_learners` by cross-validation on one data set or many, with the CV
+  statistics (corrected repeated k-fold t, 5×2cv t and F, nested cross-validation);
+* :mod:`~measurelab.inference.ranks` — which ranks better over many data sets?
+  :func:`demsar` (Friedman, Nemenyi, Bonferroni–Dunn) and the paired t, Wilcoxon and
+  win/draw/loss tables;
 * :mod:`~measurelab.inference.bayes` — :func:`bayes_compare`, the Bayesian comparison of
   two classifiers (correlated t-test, signed-rank and sign tests, hierarchical model:
-  Benavoli et al. 2017), the probabilities of better, practically equivalent, worse;
-* :mod:`~measurelab.inference.decision` — net benefit in a comparison (intervals, paired
-  differences, the thresholds where a model is more useful);
-  :mod:`~measurelab.inference.power` — :func:`power_roc_test` (Obuchowski–McClish, as
-  pROC); :mod:`~measurelab.inference.simulation` — :func:`simulate_power` (any measure,
-  through the comparison engine).
-* :mod:`~measurelab.inference.learners` — :func:`compare_learners`, learning algorithms
-  compared by cross-validation (one data set or many), with the statistics of
-  :mod:`~measurelab.inference.cvstats` (corrected repeated k-fold t, 5×2cv t and F, nested
-  cross-validation).
+  Benavoli et al. 2017);
+* :mod:`~measurelab.inference.calibration` — :func:`calibration_test` ("is it
+  calibrated?" by consistency resampling or Spiegelhalter's z).
+
+Below them, the engine they share: :mod:`~measurelab.inference.bootstrap` (the case
+designs, the block bootstrap and its percentile and BCa intervals),
+:mod:`~measurelab.inference.delong` (all of DeLong), the posterior of the confusion cells
+(:mod:`~measurelab.inference.confusion_posterior`), Newcombe's AUC interval
+(:mod:`~measurelab.inference.newcombe`), :mod:`~measurelab.inference.intervals` (Wilson,
+McNemar, Tango, Holm and the choice of interval per measure), the registry of interval
+methods (:mod:`~measurelab.inference.methods`), their coverage evidence
+(:mod:`~measurelab.inference.evidence`, :mod:`~measurelab.inference.withholding`) and
+:func:`power_roc_test` (:mod:`~measurelab.inference.power`).
 
 Examples
 --------
@@ -43,15 +39,16 @@ _LAZY = {
     **dict.fromkeys(("BayesComparison", "bayes_compare", "bayes_pairs"),
                     "measurelab.inference.bayes"),
     **dict.fromkeys(("CalibrationTest", "calibration_test"), "measurelab.inference.calibration"),
-    "ClassifierComparison": "measurelab.inference.classifiers",
-    "compare_classifiers": "measurelab.inference.compare",
+    "ClassifierComparison": "measurelab.inference.classifiers.binary",
+    "compare_classifiers": "measurelab.inference.classifiers.compare",
     **dict.fromkeys(("CVTestResult", "NestedCVResult", "combined_f_5x2cv", "corrected_t",
-                     "nested_cv_interval", "paired_t_5x2cv"), "measurelab.inference.cvstats"),
-    "LearnerComparison": "measurelab.inference.learner_comparison",
-    "LearnerComparisonOverDatasets": "measurelab.inference.learner_datasets",
-    "compare_learners": "measurelab.inference.learners",
+                     "nested_cv_interval", "paired_t_5x2cv"),
+                    "measurelab.inference.learners.cvstats"),
+    "LearnerComparison": "measurelab.inference.learners.one_dataset",
+    "LearnerComparisonOverDatasets": "measurelab.inference.learners.many_datasets",
+    "compare_learners": "measurelab.inference.learners.compare",
     **dict.fromkeys(("DemsarResult", "RankTestResult", "bonferroni_dunn_q", "demsar", "nemenyi_q"),
-                    "measurelab.inference.friedman"),
+                    "measurelab.inference.ranks.friedman"),
     **dict.fromkeys(("ConfidenceInterval", "ZTestResult"), "measurelab.inference.intervals"),
     **dict.fromkeys(("Interval", "holm", "mcnemar_exact", "mcnemar_interval", "mcnemar_score",
                      "proportion_interval", "tango_interval"), "measurelab.inference.intervals"),
@@ -59,12 +56,13 @@ _LAZY = {
     "delong_paired": "measurelab.inference.delong",
     **dict.fromkeys(("TTestResult", "WilcoxonResult", "paired_ttest", "wdl_table",
                      "wilcoxon_signed_rank", "win_draw_loss"),
-                    "measurelab.inference.significance"),
-    **dict.fromkeys(("UnpairedComparison", "compare_unpaired"), "measurelab.inference.unpaired"),
-    **dict.fromkeys(("NetBenefitComparison",), "measurelab.inference.decision"),
+                    "measurelab.inference.ranks.significance"),
+    **dict.fromkeys(("UnpairedComparison", "compare_unpaired"),
+                    "measurelab.inference.classifiers.unpaired"),
+    **dict.fromkeys(("NetBenefitComparison",), "measurelab.inference.classifiers.net_benefit"),
     **dict.fromkeys(("PowerResult", "power_roc_test"), "measurelab.inference.power"),
     **dict.fromkeys(("Binormal", "Resample", "SimulatedPower", "simulate_power"),
-                    "measurelab.inference.simulation"),
+                    "measurelab.inference.classifiers.simulation"),
 }
 __all__ = [
     "BayesComparison",

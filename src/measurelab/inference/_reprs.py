@@ -24,6 +24,41 @@ def p_text(p: float) -> str:
     return "< 0.001" if p < 0.001 else f"{p:.3g}"
 
 
+def holm_p_text(p: float) -> str:
+    """A Holm-adjusted p-value in a sentence.
+
+    Examples
+    --------
+    >>> holm_p_text(0.0002), holm_p_text(0.031), holm_p_text(float("nan"))
+    ('p_holm < 0.001', 'p_holm 0.031', 'p_holm undefined')
+    """
+    if math.isnan(p):
+        return "p_holm undefined"
+    return "p_holm < 0.001" if p < 0.001 else f"p_holm {p:.2g}"
+
+
+def signed_text(x: float) -> str:
+    """A difference with its sign (a true minus), or ±inf.
+
+    Examples
+    --------
+    >>> signed_text(0.0314), signed_text(-2.0), signed_text(float("-inf"))
+    ('+0.0314', '−2', '−inf')
+    """
+    return f"{x:+.3g}".replace("-", "−") if math.isfinite(x) else ("+inf" if x > 0 else
+                                                                   ("−inf" if x < 0 else "?"))
+
+
+def joined(items: list[str]) -> str:
+    """Items in a sentence: 'a', 'a and b', 'a, b and c'.
+
+    Examples
+    --------
+    >>> joined(["a"]), joined(["a", "b", "c"])
+    ('a', 'a, b and c')
+    """
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
 def _names(names: list[str], limit: int = 6) -> str:
     shown = ", ".join(names[:limit])
     return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")

@@ -2,7 +2,7 @@
 (docs/METHODS.md#interval-methods).
 
 Everything here works on counts or on score tables, below the measures' API, so both
-:func:`measurelab.evaluate` (``ci=``) and :mod:`measurelab.inference.classifiers` use it.
+:func:`measurelab.evaluate` (``ci=``) and :mod:`measurelab.inference.classifiers.binary` use it.
 
 * :func:`proportion_interval` — Wilson score or Clopper–Pearson interval of k out of n
   (scipy's ``binomtest(...).proportion_ci``).

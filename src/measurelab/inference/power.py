@@ -6,11 +6,11 @@ detect.
   pROC's ``power.roc.test``: the power from the numbers of cases and controls, or the
   numbers for a power (or the AUC, or the level), from binormal parameters or from a
   pilot test set (DeLong's variances and covariance, per case).
-* :func:`~measurelab.inference.simulation.simulate_power` — the power of any measure's
+* :func:`~measurelab.inference.classifiers.simulation.simulate_power` — the power of any measure's
   test, simulated with the comparison engine itself (the same intervals and tests a user
   gets): test sets drawn from a generating model —
-  :class:`~measurelab.inference.simulation.Binormal` (one or two correlated binormal
-  models) or :class:`~measurelab.inference.simulation.Resample` (the user's own test set
+  :class:`~measurelab.inference.classifiers.simulation.Binormal` (one or two correlated binormal
+  models) or :class:`~measurelab.inference.classifiers.simulation.Resample` (the user's own test set
   resampled, with a stated effect) — each compared, the rejections counted, with a progress bar.
 * :func:`detectable` — ``ClassifierComparison.detectable()``: for every pair and measure,
   the difference the comparison's own test would find with 80% power on this test set.
@@ -607,5 +607,5 @@ def detectable_sentence(cmp: Any, power: float = 0.8, rows: list[str] | None = N
 
 
 # the generating models of simulated power moved in 0.2 to :mod:`.simulation`, beside
-# :func:`~measurelab.inference.simulation.simulate_power`; read from here they warn
-__getattr__, _ = moved_face(__name__, "measurelab.inference.simulation", ("Binormal", "Resample"))
+# :func:`~measurelab.inference.classifiers.simulation.simulate_power`; read from here they warn
+__getattr__, _ = moved_face(__name__, "measurelab.inference.classifiers.simulation", ("Binormal", "Resample"))

@@ -25,7 +25,7 @@ from measurelab._util.validation import (
 )
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference.intervals import check_level
-from measurelab.inference.significance import paired_ttest
+from measurelab.inference.ranks.significance import paired_ttest
 
 METHODS = ("pearson", "spearman", "kendall")
 

@@ -296,7 +296,7 @@ def evaluate(
     groups : array-like of shape (n,), optional
         With ``ci``, binary input: a cluster id per case (e.g. the patient of each image);
         the intervals then resample clusters, AUC's is Obuchowski's clustered DeLong
-        (:mod:`measurelab.inference.structured`).
+        (:mod:`measurelab.inference.classifiers.structured`).
     by : array-like of shape (n,), optional
         With ``ci``, binary input: a subgroup label per case; the result adds
         ``.by_group()``, ``.gaps()`` and ``.group_differences()``.
@@ -467,7 +467,7 @@ def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: An
     case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
     cases for the rest; its method texts already say what the coverage studies found)."""
     from measurelab.inference import intervals as iv
-    from measurelab.inference.multiclass import MultiClassComparison, prepare_multiclass
+    from measurelab.inference.classifiers.multiclass import MultiClassComparison, prepare_multiclass
 
     if check_average(average) is None:
         raise MeasurelabError(

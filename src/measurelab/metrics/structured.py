@@ -27,7 +27,7 @@ class StructuredEvaluation(EvaluationResult):
     """The result of :func:`~measurelab.evaluate` with ``groups=`` or ``by=``: the values
     with cluster-aware intervals and, with ``by``, :meth:`by_group`, :meth:`gaps` and
     :meth:`group_differences` (those of :attr:`comparison`, the one-model
-    :class:`~measurelab.inference.structured.StructuredComparison` they come from)."""
+    :class:`~measurelab.inference.classifiers.structured.StructuredComparison` they come from)."""
 
     comparison: Any
 
@@ -50,7 +50,7 @@ def structured_evaluation(y_true: Any, y_score: Any, result: EvaluationResult, c
                           random_state: Any, progress: bool | None, n_jobs: Any,
                           stratify: bool) -> StructuredEvaluation:
     """:func:`~measurelab.evaluate`'s ``result`` with the intervals of a one-model
-    :class:`~measurelab.inference.structured.StructuredComparison` (``groups``:
+    :class:`~measurelab.inference.classifiers.structured.StructuredComparison` (``groups``:
     cluster-aware; ``by``: subgroups).
 
     Examples

@@ -1,8 +1,11 @@
 """The bootstrap: case resampling in blocks over a canonical order
 (docs/METHODS.md#bootstrap), and the intervals and tests made from its replicates.
 
-* :mod:`.engine` — the design, the draws, the blocks (:class:`CaseDesign`,
-  :func:`run_bootstrap`, :func:`run_blocks`);
+* :mod:`.designs` — the case designs: which cases a replicate draws, in canonical order
+  (:class:`CaseDesign`, :class:`ClusterDesign`, :class:`MultiCaseDesign`);
+* :mod:`.draws` — the draws (blocks of case multiplicities, the jackknife's groups);
+* :mod:`.engine` — the run: every measure of a block of replicates
+  (:func:`run_bootstrap`, :func:`run_blocks`);
 * :mod:`.intervals` — percentile and BCa intervals and their p-values
   (:class:`BootstrapIntervals`, :func:`range_bounds`, :func:`bca_interval`).
 
@@ -47,18 +50,22 @@ Examples
 True
 """
 
-from measurelab.inference.bootstrap.engine import (
-    MIN_BOOT,
-    BootstrapRun,
+from measurelab.inference.bootstrap.designs import (
     CaseDesign,
+    ClusterDesign,
+    MultiCaseDesign,
+    canonical_order,
+    cluster_order,
+)
+from measurelab.inference.bootstrap.draws import (
+    MIN_BOOT,
     case_rows,
     check_n_boot,
     draw_parts,
     jackknife_groups,
     rng_of,
-    run_blocks,
-    run_bootstrap,
 )
+from measurelab.inference.bootstrap.engine import BootstrapRun, run_blocks, run_bootstrap
 from measurelab.inference.bootstrap.intervals import (
     BootstrapIntervals,
     bca_interval,
@@ -73,10 +80,14 @@ __all__ = [
     "BootstrapIntervals",
     "BootstrapRun",
     "CaseDesign",
+    "ClusterDesign",
+    "MultiCaseDesign",
     "bca_interval",
     "bootstrap_intervals",
+    "canonical_order",
     "case_rows",
     "check_n_boot",
+    "cluster_order",
     "draw_parts",
     "jackknife_groups",
     "percentile_interval",

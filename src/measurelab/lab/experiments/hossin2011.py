@@ -220,7 +220,7 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
     :func:`sensitivity` (``"auto"``: :data:`SENS_GRID` ``"full"`` with ``full=True``, else
     ``"quick"``; None skips it).
     """
-    from measurelab.inference.significance import paired_ttest, wilcoxon_signed_rank
+    from measurelab.inference.ranks.significance import paired_ttest, wilcoxon_signed_rank
     from measurelab.lab.learn.cv import cv_splits, run_folds
 
     out = Path(out)
@@ -498,7 +498,7 @@ def sensitivity(out: str | Path, *, quick: bool = True, progress: bool = True,
     data set), "settings": per setting across data sets, "account": why the picks
     coincide, per setting}``.
     """
-    from measurelab.inference.significance import paired_ttest, win_draw_loss
+    from measurelab.inference.ranks.significance import paired_ttest, win_draw_loss
     from measurelab.lab.experiments._verdict import count_directional, directional
     from measurelab.lab.learn.cv import cv_splits, run_folds
 

@@ -173,7 +173,7 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     ``"auto"`` = :data:`SENS_GRID` ``"full"`` with ``full=True``, else ``"quick"``;
     None skips it.
     """
-    from measurelab.inference.significance import paired_ttest, win_draw_loss
+    from measurelab.inference.ranks.significance import paired_ttest, win_draw_loss
     from measurelab.lab.learn.cv import cv_splits, run_folds
 
     out = Path(out)
@@ -403,7 +403,7 @@ def sensitivity(out: str | Path, *, quick: bool = True, progress: bool = True,
     stop at different epochs and the win/draw/loss tables (paired t-test per data set);
     and, per (monitoring data, learning rate, N, ε), what the AUC rule saw at its stop.
     """
-    from measurelab.inference.significance import paired_ttest, win_draw_loss
+    from measurelab.inference.ranks.significance import paired_ttest, win_draw_loss
     from measurelab.lab.experiments._verdict import count_directional
     from measurelab.lab.learn.cv import cv_splits, run_folds
 

@@ -91,7 +91,7 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     >>> sorted(r.tables["means"].columns)
     ['acc', 'auc']
     """
-    from measurelab.inference.significance import paired_ttest, wilcoxon_signed_rank
+    from measurelab.inference.ranks.significance import paired_ttest, wilcoxon_signed_rank
     from measurelab.io import datasets as ds
     from measurelab.lab.learn.cv import cv_splits, run_folds
     from measurelab.lab.preprocess import encode_labels

@@ -16,7 +16,7 @@ def sentences(res: Any) -> list[str]:
     Examples
     --------
     >>> import pandas as pd
-    >>> from measurelab.inference.friedman import demsar
+    >>> from measurelab.inference.ranks.friedman import demsar
     >>> t = pd.DataFrame({"a": [.9, .8, .85, .7, .9, .8], "b": [.8, .7, .8, .6, .8, .85],
     ...                   "c": [.7, .75, .6, .65, .7, .6]})
     >>> print("\\n".join(sentences(demsar(t))))  # doctest: +NORMALIZE_WHITESPACE

@@ -1,7 +1,7 @@
 """Comparing classifiers of k ≥ 3 classes on the same cases (docs/METHODS.md#multiclass-comparison,
 issue 19).
 
-The k-class counterpart of :mod:`measurelab.inference.classifiers`, on the same bootstrap
+The k-class counterpart of :mod:`measurelab.inference.classifiers.binary`, on the same bootstrap
 engine (:mod:`measurelab.inference.bootstrap`): one multiplicity per case, shared by every
 model and every class, drawn over a canonical order of the cases (by true class, then every
 model's probability row — or predicted class —, then the weight), so the same data in any
@@ -44,19 +44,18 @@ from measurelab._util.validation import (
     unique_labels,
 )
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference import _figures as _fig
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
-from measurelab.inference.bootstrap import draw_parts, jackknife_groups, run_blocks
-from measurelab.inference.classifiers import ClassifierComparison
+from measurelab.inference.bootstrap import MultiCaseDesign, run_blocks
+from measurelab.inference.classifiers import _figures as _fig
+from measurelab.inference.classifiers.binary import ClassifierComparison
 from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, compute_multi_block, resolve_measures
 from measurelab.stats.bundle import MultiStats
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
-from measurelab.stats.multiblock import MultiBlock
 from measurelab.stats.probrows import row_sum_tolerance, settle_rows, sum_message
 
-__all__ = ["MultiCaseDesign", "MultiClassComparison", "is_multiclass_input",
+__all__ = ["MultiClassComparison", "is_multiclass_input",
            "prepare_multiclass"]
 
 #: the default measures of a k-class comparison (probability rows); labels only: the
@@ -116,58 +115,6 @@ def is_multiclass_input(y_raw: np.ndarray, arrays: list[Any]) -> bool:
     if any(_array(a).ndim == 2 and _array(a).shape[1] >= 3 for a in arrays):
         return True
     return y_raw.dtype != bool and unique_labels(y_raw).size > 2
-
-
-class MultiCaseDesign:
-    """The cases of one k-class test set scored by one or more models, in canonical order
-    (true class, then every model's probability row or predicted class, then the weight).
-
-    ``P`` holds each model's rows in that order (a model of predicted labels: one-hot rows,
-    which give the same confusion matrix); :meth:`_draw` and :meth:`jackknife_groups` are
-    what :func:`~measurelab.inference.bootstrap.run_blocks` needs.
-
-    Examples
-    --------
-    >>> d = MultiCaseDesign(np.array([2, 0, 1]), [np.eye(3)[[2, 0, 1]]], (0, 1, 2))
-    >>> d.yi.tolist(), d.n
-    ([0, 1, 2], 3)
-    """
-
-    def __init__(self, yi: np.ndarray, P: list[np.ndarray], labels: tuple[Any, ...],
-                 weight: np.ndarray | None = None, *, stratify: bool = False) -> None:
-        yi = np.asarray(yi, dtype=np.int64)
-        k = len(labels)
-        keys: list[np.ndarray] = [] if weight is None else [weight]
-        for p in P[::-1]:
-            keys += [p[:, c] + 0.0 for c in range(k - 1, -1, -1)]  # -0.0 → 0.0
-        order = np.lexsort([*keys, yi])
-        self.yi = yi[order]
-        self.P = [np.ascontiguousarray(p[order]) for p in P]
-        self.weight = None if weight is None else weight[order]
-        self.labels = labels
-        self.k = k
-        self.n = int(yi.size)
-        self.stratify = bool(stratify)
-        self.class_n = np.bincount(self.yi, minlength=k)
-        edges = np.concatenate([[0], np.cumsum(self.class_n)])
-        self._parts = ([(int(edges[c]), int(edges[c + 1])) for c in range(k)]
-                       if self.stratify else [(0, self.n)])
-
-    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        """Case multiplicities of ``size`` replicates, (size, n)."""
-        return self._draw(rng, size)[:, :self.n]
-
-    def _draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        return draw_parts(rng, size, self.n, self._parts)
-
-    def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
-        """The jackknife group of every case, each class spread over the groups."""
-        return np.concatenate([jackknife_groups(int(c), rng, n_groups) for c in self.class_n])
-
-    def block(self, a: int, mult: np.ndarray) -> MultiBlock:
-        """Model ``a``'s :class:`MultiBlock` for multiplicities (B, n) (weights applied)."""
-        W = mult if self.weight is None else mult * self.weight
-        return MultiBlock.from_arrays(self.yi, self.P[a], W, self.labels)
 
 
 def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
@@ -248,7 +195,7 @@ def prepare_multiclass(
     ci_method: str | None = None, sample_weight: Any = None, labels: Any = None,
     progress: bool | None = None, n_jobs: int | None = None, stratify: bool = False,
 ) -> dict[str, Any]:
-    """What :func:`~measurelab.inference.classifiers.compare_classifiers` needs for k
+    """What :func:`~measurelab.inference.classifiers.binary.compare_classifiers` needs for k
     classes (the keyword arguments of its ``MultiClassComparison``): validated models in a
     :class:`MultiCaseDesign`, the reported rows and their values as
     ``evaluate(y, P_m, measures=..., average=...)`` per model.

@@ -1,4 +1,4 @@
-"""The report of a classifier comparison (:mod:`measurelab.inference.classifiers` holds the
+"""The report of a classifier comparison (:mod:`measurelab.inference.classifiers.binary` holds the
 statistics): ROC and precision–recall curves with bootstrap bands, the reliability diagram,
 the summary in words, the JSON form, the notebook display and one self-contained page of
 the tables and figures (the forest plot and confusion matrices are :mod:`._figures`).
@@ -19,9 +19,12 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.inference import _figures as _fig
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import check_title
+from measurelab.inference._reprs import holm_p_text as _p
+from measurelab.inference._reprs import joined as _join
+from measurelab.inference._reprs import signed_text as _signed
+from measurelab.inference.classifiers import _figures as _fig
 from measurelab.jsonable import to_jsonable
 from measurelab.stats.scoretable import ScoreTable
 
@@ -139,17 +142,6 @@ def headline(cmp: Any) -> list[str]:
     base = [r.split("[", 1)[0] for r in cmp._names_m]
     rows = [r for r, b in zip(cmp._names_m, base, strict=True) if b in HEADLINE_ROWS]
     return (rows or list(cmp._names_m))[:8]
-
-
-def _p(p: float) -> str:
-    if math.isnan(p):
-        return "p_holm undefined"
-    return "p_holm < 0.001" if p < 0.001 else f"p_holm {p:.2g}"
-
-
-def _signed(x: float) -> str:
-    return f"{x:+.3g}".replace("-", "−") if math.isfinite(x) else ("+inf" if x > 0 else
-                                                                   ("−inf" if x < 0 else "?"))
 
 
 def pair_sentences(cmp: Any, rows: list[str] | None = None) -> list[str]:
@@ -270,10 +262,6 @@ def evidence_sentence(cmp: Any, rows: list[str] | None = None) -> str:
     return "Read with care: " + "; ".join(parts) + " (see the method column)."
 
 
-def _join(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
-
-
 def best_sentence(cmp: Any, rows: list[str] | None = None) -> str:
     """The best model per headline measure, grouped by model, and where its lead is
     significant (Holm-adjusted p below 1 − ci against a model).
@@ -324,14 +312,14 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
                     "forest plot: each headline measure's interval per model and per pair",
                     cmp.plot_intervals(headline(cmp))))
     out += getattr(cmp, "_page_figures", list)()  # subgroups: the per-group forest plot
-    from measurelab.inference import _calibration_figure as _cal
+    from measurelab.inference.classifiers import _calibration_figure as _cal
 
     out.append(("curves",
                 "One-vs-rest ROC and precision–recall curves per class" if multi else
                 "ROC and precision–recall curves",
                 "ROC and precision-recall curves with bootstrap bands",
                 cmp.plot() if multi else plot(cmp, reliability=False)))
-    from measurelab.inference import decision as _decision
+    from measurelab.inference.classifiers import net_benefit as _decision
 
     if _cal.applies(cmp):
         out.append(("calibration", "Calibration: one panel per model" + (
@@ -365,7 +353,7 @@ def _after_figure(cmp: Any, stem: str) -> list[str]:
 
 def _calibration_ranges_html(cmp: Any) -> list[str]:
     from measurelab import pages
-    from measurelab.inference import _calibration_figure as _cal
+    from measurelab.inference.classifiers import _calibration_figure as _cal
 
     t = _cal.calibration_ranges(cmp)
     level = cmp.level if cmp.level is not None else 0.95
@@ -460,7 +448,7 @@ def _tables(cmp: Any) -> list[str]:
                 f"All paired tests ({len(t)} rows; Holm-adjusted over all rows; * p_holm < "
                 f"{alpha:.2g})", pages.table(t, index=False, sortable=True, marks=marks)))
     out += getattr(cmp, "_page_tables", list)()  # subgroups: per group, gaps
-    from measurelab.inference import decision as _decision
+    from measurelab.inference.classifiers import net_benefit as _decision
 
     if level is not None and _decision.applies(cmp):
         nb = cmp.net_benefit()
@@ -597,12 +585,12 @@ def repr_html(cmp: Any) -> str:
 
 
 def _roc_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """ROC vertices (fpr, tpr): :func:`measurelab.inference._figures.roc_points`."""
+    """ROC vertices (fpr, tpr): :func:`._figures.roc_points`."""
     return _fig.roc_points(t)
 
 
 def _pr_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """PR vertices (recall, precision): :func:`measurelab.inference._figures.pr_points`."""
+    """PR vertices (recall, precision): :func:`._figures.pr_points`."""
     return _fig.pr_points(t)
 
 

@@ -3,14 +3,14 @@
 
 :func:`~measurelab.compare_classifiers` hands a call with ``groups=`` or ``by=`` to
 :func:`structured_comparison`, which returns a :class:`StructuredComparison` — a
-:class:`~measurelab.inference.classifiers.ClassifierComparison` whose every table is
+:class:`~measurelab.inference.classifiers.binary.ClassifierComparison` whose every table is
 cluster-aware, and which, with ``by=``, adds per-group values with intervals
 (:meth:`StructuredComparison.by_group`), the differences between every pair of groups
 (:meth:`StructuredComparison.group_differences`) and the largest gap per measure with the
 fairness gaps (:meth:`StructuredComparison.gaps`).
 
 * ``groups=`` (a cluster id per case): the bootstrap resamples clusters
-  (:class:`~measurelab.inference.clustered.ClusterDesign`); AUC uses Obuchowski's clustered
+  (:class:`~measurelab.inference.bootstrap.ClusterDesign`); AUC uses Obuchowski's clustered
   DeLong (logit scale for one model, as DeLong's; the paired difference on the same
   variance), accuracy and error rate Obuchowski's cluster-robust paired test of two
   proportions; every other measure the cluster bootstrap (``cluster-bootstrap-bca``).
@@ -50,10 +50,9 @@ from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference.bootstrap import CaseDesign, rng_of, run_blocks
-from measurelab.inference.classifiers import ClassifierComparison
-from measurelab.inference.clustered import (
-    ClusterDesign,
+from measurelab.inference.bootstrap import CaseDesign, ClusterDesign, rng_of, run_blocks
+from measurelab.inference.classifiers.binary import ClassifierComparison
+from measurelab.inference.classifiers.clustered import (
     check_groups,
     clustered_delong_interval,
     clustered_delong_paired,
@@ -185,7 +184,7 @@ def clustered_unpaired(a: Any, b: Any, level: float) -> dict[str, float]:
 
 
 class StructuredComparison(ClassifierComparison):
-    """A :class:`~measurelab.inference.classifiers.ClassifierComparison` of clustered
+    """A :class:`~measurelab.inference.classifiers.binary.ClassifierComparison` of clustered
     cases (``groups=``) and/or with subgroups (``by=``): every table of the comparison is
     cluster-aware with ``groups``, and :meth:`by_group`, :meth:`group_differences`,
     :meth:`gaps` and :meth:`plot_groups` come with ``by``. A class of the module (it

@@ -187,7 +187,7 @@ def corrected_t(values: Any, *, test_train_ratio: float, ci: float = 0.95) -> CV
     -------
     CVTestResult
         ``method`` 'corrected-t'. Equal values (zero variance) follow
-        :func:`~measurelab.inference.significance.paired_ttest`: t = 0 and p = 1 when they
+        :func:`~measurelab.inference.ranks.significance.paired_ttest`: t = 0 and p = 1 when they
         are all 0, t = ±inf and p = 0 otherwise, and the interval is the point.
 
     Raises
@@ -203,7 +203,7 @@ def corrected_t(values: Any, *, test_train_ratio: float, ci: float = 0.95) -> CV
     >>> round(r.lo, 4), round(r.hi, 4), round(r.pvalue, 4)
     (0.0048, 0.0472, 0.0273)
     """
-    from measurelab.inference.significance import paired_ttest
+    from measurelab.inference.ranks.significance import paired_ttest
 
     level = check_level(ci, "ci")
     ratio = check_real(test_train_ratio, "test_train_ratio", low=0.0, low_open=True)

@@ -25,9 +25,9 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import check_choice, check_flag
-from measurelab.inference.compare import compare_classifiers
+from measurelab.inference.classifiers.compare import compare_classifiers
+from measurelab.inference.classifiers.unpaired import compare_unpaired
 from measurelab.inference.evidence import procedure
-from measurelab.inference.unpaired import compare_unpaired
 from measurelab.inference.withholding import withholding
 from measurelab.measures.base import AVERAGES
 

@@ -1,6 +1,6 @@
 """Words, figures and pages of a comparison of learning algorithms
-(:class:`~measurelab.inference.learner_comparison.LearnerComparison` and
-:class:`~measurelab.inference.learner_datasets.LearnerComparisonOverDatasets`), in the
+(:class:`~measurelab.inference.learners.one_dataset.LearnerComparison` and
+:class:`~measurelab.inference.learners.many_datasets.LearnerComparisonOverDatasets`), in the
 shared look of :mod:`measurelab.pages`.
 
 Examples
@@ -18,7 +18,9 @@ import numpy as np
 
 from measurelab.inference import _figures as _fig
 from measurelab.inference._base import check_title
-from measurelab.inference._comparison_report import _join, _p, _signed
+from measurelab.inference._reprs import holm_p_text as _p
+from measurelab.inference._reprs import joined as _join
+from measurelab.inference._reprs import signed_text as _signed
 
 #: how a method is named in a sentence
 _WORDS = {"corrected-t": "corrected t", "5x2cv-paired-t": "5×2cv paired t",
@@ -87,7 +89,7 @@ def summary(cmp: Any) -> str:
 
 def bayes_lines(bayes: Any) -> list[str]:
     """A sentence per pair and measure of a table of Bayesian verdicts."""
-    from measurelab.inference._demsar_report import bayes_sentences
+    from measurelab.inference.ranks.report import bayes_sentences
 
     out = []
     for meas, g in bayes.groupby("measure", sort=False):
@@ -311,7 +313,7 @@ def per_dataset_sentence(res: Any, measure: str) -> list[str]:
 
 def datasets_summary(res: Any) -> str:
     """:meth:`LearnerComparisonOverDatasets.summary`."""
-    from measurelab.inference._demsar_report import sentences
+    from measurelab.inference.ranks.report import sentences
 
     first = next(iter(res.comparisons.values()))
     lines = [f"{len(res.names)} learners on {len(res.comparisons)} data sets, "
@@ -326,7 +328,7 @@ def datasets_html(res: Any, path: Any, *, title: str, rope: float | None,
                   files: bool) -> Any:
     """:meth:`LearnerComparisonOverDatasets.to_html`."""
     from measurelab import pages
-    from measurelab.inference._demsar_report import sentences
+    from measurelab.inference.ranks.report import sentences
 
     path, files, rope = _page_options(path, title, rope, files)
     bayes = res.bayes(rope) if rope is not None else None

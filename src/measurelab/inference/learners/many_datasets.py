@@ -1,7 +1,7 @@
 """The result of comparing learning algorithms over many data sets
-(:func:`~measurelab.inference.learners.compare_learners` with ``datasets=``): every data
-set's :class:`~measurelab.inference.learner_comparison.LearnerComparison`, and over them
-Demšar's ranks (:func:`~measurelab.inference.friedman.demsar` on the mean fold scores) and
+(:func:`~measurelab.inference.learners.compare.compare_learners` with ``datasets=``): every data
+set's :class:`~measurelab.inference.learners.one_dataset.LearnerComparison`, and over them
+Demšar's ranks (:func:`~measurelab.inference.ranks.friedman.demsar` on the mean fold scores) and
 the hierarchical Bayesian model over data sets × folds
 (:func:`~measurelab.inference.bayes.bayes_compare`, ``method='hierarchical'``).
 
@@ -33,7 +33,7 @@ from measurelab._util.validation import (
     short_repr,
 )
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference import _learner_runs as _runs
+from measurelab.inference.learners import _runs as _runs
 from measurelab.measures.base import Measure
 
 __all__ = ["LearnerComparisonOverDatasets"]
@@ -207,7 +207,7 @@ class LearnerComparisonOverDatasets:
     def ranks(self, measure: str | None = None, *, alpha: float = 0.05) -> Any:
         """Demšar's analysis of ``measure`` (default the first) over the data sets: average
         ranks, Friedman and Iman–Davenport, Nemenyi's critical difference
-        (:func:`~measurelab.inference.friedman.demsar` on :meth:`table`).
+        (:func:`~measurelab.inference.ranks.friedman.demsar` on :meth:`table`).
 
         Examples
         --------
@@ -221,7 +221,7 @@ class LearnerComparisonOverDatasets:
         >>> r.ranks("acc").n_datasets
         2
         """
-        from measurelab.inference.friedman import demsar
+        from measurelab.inference.ranks.friedman import demsar
 
         m = self._measure(measure)
         return demsar(self.table(m.name), higher_is_better=m.higher_is_better, alpha=alpha)
@@ -327,7 +327,7 @@ class LearnerComparisonOverDatasets:
         >>> print(r.summary().splitlines()[-1])
         acc, per data set: nb is significantly better than prior on 2 of 3 data sets, worse on none.
         """
-        from measurelab.inference._learners_report import datasets_summary
+        from measurelab.inference.learners._report import datasets_summary
 
         return datasets_summary(self)
 
@@ -372,13 +372,13 @@ class LearnerComparisonOverDatasets:
         >>> "<h2>acc</h2>" in page and "Tests per data set" in page
         True
         """
-        from measurelab.inference._learners_report import datasets_html
+        from measurelab.inference.learners._report import datasets_html
 
         return datasets_html(self, path, title=title, rope=rope, files=files)
 
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the first measure's CD diagram."""
-        from measurelab.inference._learners_report import datasets_repr_html
+        from measurelab.inference.learners._report import datasets_repr_html
 
         return datasets_repr_html(self)
 

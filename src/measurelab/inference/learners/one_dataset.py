@@ -1,5 +1,5 @@
 """The result of comparing learning algorithms on one data set
-(:func:`~measurelab.inference.learners.compare_learners`): the fold scores, the values with
+(:func:`~measurelab.inference.learners.compare.compare_learners`): the fold scores, the values with
 their intervals, the tests of every pair, the Bayesian correlated t, words, a figure and a
 page — all computed on first use from the fold predictions the run kept.
 
@@ -34,8 +34,8 @@ from measurelab._util.validation import (
     random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference import _learner_runs as runs
-from measurelab.inference import cvstats
+from measurelab.inference.learners import _runs as runs
+from measurelab.inference.learners import cvstats
 from measurelab.measures.base import Measure
 
 __all__ = ["NOT_NESTED", "LearnerComparison"]
@@ -425,7 +425,7 @@ class LearnerComparison:
         2 learners, 5-fold cross-validation of 80 cases in 2 classes.
         nb is better than prior on acc (+0.425, 95% CI +0.273 to +0.577, corrected t, p_holm 0.0015).
         """  # noqa: E501
-        from measurelab.inference._learners_report import summary
+        from measurelab.inference.learners._report import summary
 
         return summary(self)
 
@@ -446,7 +446,7 @@ class LearnerComparison:
         >>> len(r.plot().axes)
         4
         """
-        from measurelab.inference._learners_report import plot
+        from measurelab.inference.learners._report import plot
 
         return plot(self)
 
@@ -472,13 +472,13 @@ class LearnerComparison:
         >>> page.startswith("<!DOCTYPE html>") and "Bayesian" in page
         True
         """
-        from measurelab.inference._learners_report import to_html
+        from measurelab.inference.learners._report import to_html
 
         return to_html(self, path, title=title, rope=rope, files=files)
 
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the figure."""
-        from measurelab.inference._learners_report import repr_html
+        from measurelab.inference.learners._report import repr_html
 
         return repr_html(self)
 

@@ -45,16 +45,16 @@ import numpy as np
 from measurelab._util.lazy import moved_face
 from measurelab._util.results import deprecated_attribute
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference import _comparison_report as _report
-from measurelab.inference import _figures as _fig
-from measurelab.inference import _pair_rows as _pairs
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
-from measurelab.inference._pair_rows import _of_distance, _paired_label  # noqa: F401
 from measurelab.inference.calibration import replicate_wald
+from measurelab.inference.classifiers import _figures as _fig
+from measurelab.inference.classifiers import _pair_rows as _pairs
+from measurelab.inference.classifiers import _report as _report
+from measurelab.inference.classifiers._pair_rows import _of_distance, _paired_label  # noqa: F401
+from measurelab.inference.classifiers._report import reliability  # noqa: F401  (re-exported)
 from measurelab.inference.withholding import (
     judged,
     warn_withheld_by_evidence,
@@ -76,10 +76,10 @@ class ClassifierComparison:
 
     Intervals, tests and bootstrap replicates are computed once, on first use. The class
     holds the statistics; its figures, page and serialisation are
-    :mod:`~measurelab.inference._comparison_report` (the methods here delegate).
+    :mod:`~measurelab.inference.classifiers._report` (the methods here delegate).
     """
 
-    #: a k-class comparison (:class:`~measurelab.inference.multiclass.MultiClassComparison`)
+    #: a k-class comparison (:class:`.multiclass.MultiClassComparison`)
     _multiclass = False
 
     def __init__(self, *, names: list[str], y: np.ndarray, scores: list[np.ndarray],
@@ -413,7 +413,7 @@ class ClassifierComparison:
         >>> len(r.plot_calibration().axes)   # a curve and a histogram per model
         4
         """
-        from measurelab.inference import _calibration_figure as _cal
+        from measurelab.inference.classifiers import _calibration_figure as _cal
 
         return _cal.figure(self)
 
@@ -428,7 +428,7 @@ class ClassifierComparison:
         >>> r.calibration_ranges()["observed"].tolist()
         ['below predicted']
         """
-        from measurelab.inference import _calibration_figure as _cal
+        from measurelab.inference.classifiers import _calibration_figure as _cal
 
         return _cal.calibration_ranges(self)
 
@@ -646,7 +646,7 @@ class ClassifierComparison:
         of the models and against treating everyone or no one (Holm-adjusted), and the
         ranges of ``grid`` thresholds over which one is significantly more useful
         (simultaneous bands); from the comparison's own resampling. Binary probabilities
-        only: :mod:`measurelab.inference.decision`.
+        only: :mod:`measurelab.inference.classifiers.net_benefit`.
 
         Examples
         --------
@@ -657,7 +657,7 @@ class ClassifierComparison:
         >>> r.differences()[["b", "diff"]].round(4).values.tolist()
         [['treat all', 0.05], ['treat none', 0.3]]
         """
-        from measurelab.inference.decision import net_benefit_comparison
+        from measurelab.inference.classifiers.net_benefit import net_benefit_comparison
 
         return net_benefit_comparison(self, thresholds, grid=grid, references=references)
 
@@ -675,7 +675,7 @@ class ClassifierComparison:
         >>> ax.get_title()
         'decision curve'
         """
-        from measurelab.inference.decision import plot_decision_curve
+        from measurelab.inference.classifiers.net_benefit import plot_decision_curve
 
         return plot_decision_curve(self, thresholds=thresholds, standardized=standardized,
                                    ax=ax)
@@ -759,9 +759,9 @@ class ClassifierComparison:
 
 # names that moved in 0.2: the entry point to :mod:`.compare`, the k-class comparison to
 # :mod:`.multiclass`; read from here they warn
-_compare_getattr, _ = moved_face(__name__, "measurelab.inference.compare",
+_compare_getattr, _ = moved_face(__name__, "measurelab.inference.classifiers.compare",
                                  ("compare_classifiers", "HEADLINE"))
-_multi_getattr, _ = moved_face(__name__, "measurelab.inference.multiclass",
+_multi_getattr, _ = moved_face(__name__, "measurelab.inference.classifiers.multiclass",
                                ("MultiClassComparison",))
 
 

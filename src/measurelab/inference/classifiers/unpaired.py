@@ -43,9 +43,9 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference._comparison_report import _num
-from measurelab.inference.classifiers import ClassifierComparison, _of_distance
-from measurelab.inference.compare import compare_classifiers
+from measurelab.inference.classifiers._report import _num
+from measurelab.inference.classifiers.binary import ClassifierComparison, _of_distance
+from measurelab.inference.classifiers.compare import compare_classifiers
 from measurelab.inference.withholding import (
     judged,
     warn_withheld_by_evidence,
@@ -271,7 +271,7 @@ class UnpairedComparison:
             elif row["method"] == "dirichlet-posterior":
                 row.update(self._posterior_row(j))
             elif row["method"] == "clustered-delong-unpaired":
-                from measurelab.inference.structured import clustered_unpaired
+                from measurelab.inference.classifiers.structured import clustered_unpaired
 
                 row.update(clustered_unpaired(self._a, self._b, self.level))
             else:

@@ -1,6 +1,6 @@
 """Comparing classifiers on the same test cases: :func:`compare_classifiers`, the entry
-point, picks the binary comparison (:class:`~measurelab.inference.classifiers.
-ClassifierComparison`) or the k-class one (:class:`~measurelab.inference.multiclass.
+point, picks the binary comparison (:class:`~measurelab.inference.classifiers.binary.
+ClassifierComparison`) or the k-class one (:class:`~measurelab.inference.classifiers.multiclass.
 MultiClassComparison`) from the labels and the scores; this module imports both, so
 neither imports the other's.
 
@@ -34,9 +34,9 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
-from measurelab.inference._comparison_report import reliability  # noqa: F401  (re-exported)
-from measurelab.inference.classifiers import ClassifierComparison
-from measurelab.inference.multiclass import (
+from measurelab.inference.classifiers._report import reliability  # noqa: F401  (re-exported)
+from measurelab.inference.classifiers.binary import ClassifierComparison
+from measurelab.inference.classifiers.multiclass import (
     MultiClassComparison,
     is_multiclass_input,
     prepare_multiclass,
@@ -162,10 +162,11 @@ def compare_classifiers(
         the sorted labels of ``y_true``); a class no case belongs to is then kept.
     groups : array-like of shape (n,), optional
         Binary only: a cluster id per case (e.g. the patient of each image). The intervals
-        and tests then account for the clusters (:mod:`measurelab.inference.structured`).
+        and tests then account for the clusters
+        (:mod:`measurelab.inference.classifiers.structured`).
     by : array-like of shape (n,), optional
         Binary only: a subgroup label per case; adds ``.by_group()``, ``.gaps()`` and
-        ``.group_differences()`` (:mod:`measurelab.inference.structured`).
+        ``.group_differences()`` (:mod:`measurelab.inference.classifiers.structured`).
 
     Returns
     -------
@@ -175,7 +176,7 @@ def compare_classifiers(
     -----
     k ≥ 3 classes: give each model an (n, k) matrix of probabilities (columns in sorted
     label order, rows summing to 1) or an (n,) vector of predicted labels; see
-    :mod:`measurelab.inference.multiclass`. The default measures are then acc, f1, mcc,
+    :mod:`measurelab.inference.classifiers.multiclass`. The default measures are then acc, f1, mcc,
     auc (Hand–Till), mxe, brier and ece (``HEADLINE_MULTI``; acc, f1 and mcc when a model gives
     labels; ece is a description, without an interval), with Holm
     over them; acc has Wilson intervals and McNemar's paired test,
@@ -221,7 +222,7 @@ def compare_classifiers(
     y = binarize(y_raw, pos_label)
     w = check_weights(sample_weight, y.size)
     if groups is not None or by is not None:
-        from measurelab.inference.structured import structured_comparison
+        from measurelab.inference.classifiers.structured import structured_comparison
 
         return structured_comparison(
             y, names, scores, w, groups=groups, by=by, measures=measures, level=level,

@@ -1,4 +1,4 @@
-"""The runs behind :func:`~measurelab.inference.learners.compare_learners`: the splits, the
+"""The runs behind :func:`~measurelab.inference.learners.compare.compare_learners`: the splits, the
 fits (through joblib, on a Dask cluster through joblib's Dask backend), the fold
 predictions kept, and the fold scores and per-case losses computed from them.
 

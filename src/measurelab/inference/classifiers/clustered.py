@@ -5,7 +5,8 @@ Cases of one cluster are not independent, so an interval that resamples cases (o
 variance that sums over cases) is too narrow. This module holds what makes the intervals
 and tests of a comparison cluster-aware:
 
-* :class:`ClusterDesign` — the cluster bootstrap on the block engine: a replicate draws the
+* the cluster bootstrap (:class:`~measurelab.inference.bootstrap.ClusterDesign`, beside the
+  other case designs of the engine): a replicate draws the
   clusters with replacement and every case of a drawn cluster comes with its cluster's
   multiplicity. Clusters are put in a canonical order (by the canonical ranks of their
   cases), so any row order and any spelling of the cluster ids give the same replicates; with
@@ -39,11 +40,9 @@ import numpy as np
 
 from measurelab._util.validation import short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
-from measurelab.inference.bootstrap import CaseDesign, draw_parts, jackknife_groups
-from measurelab.stats.scoretable import ScoreTable
+from measurelab.inference.bootstrap import ClusterDesign
 
 __all__ = [
-    "ClusterDesign",
     "check_groups",
     "clustered_delong_interval",
     "clustered_delong_paired",
@@ -124,163 +123,6 @@ def group_labels(groups: Any) -> list[Any]:
     if hasattr(groups, "to_numpy"):
         groups = groups.to_numpy()
     return [v.item() if hasattr(v, "item") else v for v in np.unique(np.asarray(groups))]
-
-
-def canonical_order(y: np.ndarray, scores: list[np.ndarray], weight: np.ndarray | None,
-                    extra: list[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:
-    """The canonical case order (by label, then every model's score, the weight and the
-    ``extra`` integer keys) and each case's dense rank in it (equal keys, equal rank).
-
-    Examples
-    --------
-    >>> o, r = canonical_order(np.array([True, False, False]), [np.array([.2, .5, .5])],
-    ...                        None)
-    >>> o.tolist(), r.tolist()
-    ([1, 2, 0], [1, 0, 0])
-    """
-    keys: list[np.ndarray] = [np.asarray(e) for e in extra[::-1]]
-    if weight is not None:
-        keys.append(weight)
-    keys += [np.asarray(s, dtype=np.float64) + 0.0 for s in scores[::-1]]
-    order = np.lexsort([*keys, y])
-    allk = [y, *keys[::-1]]
-    change = np.zeros(y.size, dtype=bool)
-    if y.size:
-        change[0] = True
-    for k in allk:
-        ks = np.asarray(k)[order]
-        change[1:] |= ks[1:] != ks[:-1]
-    rank = np.empty(y.size, dtype=np.int64)
-    rank[order] = np.cumsum(change) - 1
-    return order, rank
-
-
-def cluster_order(codes: np.ndarray, rank: np.ndarray,
-                  order: np.ndarray | None = None) -> np.ndarray:
-    """The position of every cluster in the canonical order of clusters: by the sorted
-    canonical ranks of its cases, compared as sequences (clusters with the same sequence
-    are interchangeable). ``codes``: cluster code per case; ``rank``: canonical rank;
-    ``order``: the canonical case order, when known (one stable sort instead of two).
-
-    Examples
-    --------
-    >>> cluster_order(np.array([0, 0, 1, 2]), np.array([3, 1, 0, 2])).tolist()
-    [1, 0, 2]
-    """
-    g = int(codes.max(initial=-1)) + 1
-    if order is None:
-        o = np.lexsort([rank, codes])
-    else:  # cases by cluster, each cluster's in canonical order
-        key = codes[order].astype(np.int64) * codes.size + np.arange(codes.size)
-        o = order[np.argsort(key)]  # unique keys: any sort is stable
-    c_sorted, r_sorted = codes[o], rank[o]
-    sizes = np.bincount(codes, minlength=g)
-    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    width = int(sizes.max(initial=0))
-    if g * width <= 5 * 10**7:
-        mat = np.full((g, width), -1, dtype=np.int64)
-        col = np.arange(codes.size) - starts[c_sorted]
-        mat[c_sorted, col] = r_sorted
-        by = np.lexsort(mat.T[::-1]) if width else np.arange(g)
-    else:  # a few huge clusters: compare the sequences as tuples
-        seqs = np.split(r_sorted, starts[1:])
-        by = np.array(sorted(range(g), key=lambda c: (*seqs[c].tolist(), -1)),
-                      dtype=np.int64)
-    pos = np.empty(g, dtype=np.int64)
-    pos[by] = np.arange(g)
-    return pos
-
-
-class ClusterDesign(CaseDesign):
-    """A :class:`~measurelab.inference.bootstrap.CaseDesign` whose replicates draw clusters.
-
-    ``cluster`` is the canonical position of each case's cluster (cases in the canonical
-    case order); a block of replicates draws one multiplicity per cluster (over the
-    canonical order of clusters) and expands it to the cluster's cases.
-
-    Examples
-    --------
-    >>> y = np.array([0, 1, 1, 0, 1, 0], dtype=bool)
-    >>> s = np.array([0.2, 0.8, 0.7, 0.3, 0.4, 0.6])
-    >>> d = ClusterDesign.from_cases(y, [s], groups=check_groups([0, 0, 1, 1, 2, 2], 6))
-    >>> m = d.draw(np.random.default_rng(1), 1)[0]
-    >>> bool(all(np.ptp(m[d.cluster == c]) == 0 for c in range(3)))   # one multiplicity a cluster
-    True
-    """
-
-    def __init__(self, tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray,
-                 weight: np.ndarray | None, cluster: np.ndarray, *,
-                 stratify: bool = False) -> None:
-        super().__init__(tables, rows, y, weight, stratify=stratify)
-        self.cluster = np.asarray(cluster, dtype=np.int64)
-        self.n_clusters = int(self.cluster.max(initial=-1)) + 1
-        pos_any = np.bincount(self.cluster[self.y], minlength=self.n_clusters) > 0
-        neg_any = np.bincount(self.cluster[~self.y], minlength=self.n_clusters) > 0
-        #: every cluster holds cases of one class only
-        self.pure = bool(not (pos_any & neg_any).any())
-        #: clusters with no positive come first in the canonical order when pure
-        self.n_clusters0 = int(np.count_nonzero(~pos_any))
-        #: the clusters of each class are resampled apart (stratify and pure)
-        self.by_class = self.stratify and self.pure
-        self._expand = np.concatenate([self.cluster, [self.n_clusters]])
-
-    @classmethod
-    def from_cases(cls, y: np.ndarray, scores: list[np.ndarray],  # type: ignore[override]
-                   sample_weight: np.ndarray | None = None, groups: np.ndarray | None = None,
-                   *, stratify: bool = False, extra: list[np.ndarray] = ()
-                   ) -> ClusterDesign:
-        """Tables of each model's scores, the canonical case order and the canonical
-        cluster order. ``groups``: integer cluster codes per case (:func:`check_groups`);
-        ``extra``: more integer keys of the case order (e.g. subgroup codes).
-
-        Examples
-        --------
-        >>> d = ClusterDesign.from_cases(np.array([True, False]), [np.array([.7, .2])],
-        ...                              groups=np.array([0, 1]))
-        >>> d.cluster.tolist(), d.pure
-        ([0, 1], True)
-        """
-        if groups is None:
-            raise MeasurelabError("ClusterDesign needs groups (a cluster code per case)")
-        y = np.asarray(y, dtype=bool)
-        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        tables = [ScoreTable.from_arrays(y, s, w) for s in scores]
-        order, rank = canonical_order(y, scores, w, list(extra))
-        pos = cluster_order(np.asarray(groups, dtype=np.int64), rank, order)
-        rows = [np.searchsorted(t.scores, np.asarray(s, dtype=np.float64)[order])
-                for t, s in zip(tables, scores, strict=True)]
-        d = cls(tables, rows, y[order], None if w is None else w[order],
-                pos[np.asarray(groups)[order]], stratify=stratify)
-        d.order = order
-        return d
-
-    @property
-    def method_note(self) -> str:
-        """What the method text adds: '' or why the clusters were not resampled by class."""
-        if self.stratify and not self.pure:
-            return "clusters resampled jointly: some hold both classes"
-        return ""
-
-    def _cluster_parts(self) -> list[tuple[int, int]]:
-        if self.by_class:
-            return [(0, self.n_clusters0), (self.n_clusters0, self.n_clusters)]
-        return [(0, self.n_clusters)]
-
-    def _draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
-        m = draw_parts(rng, size, self.n_clusters, self._cluster_parts())
-        return np.take(m, self._expand, axis=1)
-
-    def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
-        """Delete-a-group jackknife over clusters: the group of every case is its
-        cluster's (each class's clusters spread over the groups when every cluster is of
-        one class, as the case design spreads each class's cases)."""
-        if self.pure:
-            g0 = jackknife_groups(self.n_clusters0, rng, n_groups)
-            g1 = jackknife_groups(self.n_clusters - self.n_clusters0, rng, n_groups)
-            gc = np.concatenate([g0, g1])
-        else:
-            gc = jackknife_groups(self.n_clusters, rng, n_groups)
-        return gc[self.cluster]
 
 
 def warn_mixed_clusters(design: ClusterDesign) -> None:

@@ -8,7 +8,7 @@ summary in words, a figure and a page. Over many data sets
 (:class:`LearnerComparisonOverDatasets`) it adds Demšar's ranks and the hierarchical
 Bayesian model over data sets × folds.
 
-The methods hold their level (:mod:`measurelab.inference.cvstats`; the simulation in
+The methods hold their level (:mod:`measurelab.inference.learners.cvstats`; the simulation in
 ``docs/learners_study.md``): the corrected repeated k-fold t by default, both 5×2cv tests
 for Dietterich's design (``cv='5x2'``), nested cross-validation on request
 (``method='nested-cv'``, which refits). The plain t over folds, which treats overlapping
@@ -41,10 +41,10 @@ from measurelab._util.validation import (
     short_repr,
 )
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
-from measurelab.inference import _learner_runs as runs
 from measurelab.inference._base import check_level, model_names
-from measurelab.inference.learner_comparison import LearnerComparison
-from measurelab.inference.learner_datasets import LearnerComparisonOverDatasets
+from measurelab.inference.learners import _runs as runs
+from measurelab.inference.learners.many_datasets import LearnerComparisonOverDatasets
+from measurelab.inference.learners.one_dataset import LearnerComparison
 from measurelab.measures.base import Measure
 
 __all__ = ["METHODS", "LearnerComparison", "LearnerComparisonOverDatasets",

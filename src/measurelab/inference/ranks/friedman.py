@@ -368,7 +368,7 @@ class DemsarResult:
         >>> demsar(t).sentences()[0]
         'Average ranks over 6 data sets (1 = best): a 1.17, b 2.17, c 2.67.'
         """
-        from measurelab.inference._demsar_report import sentences
+        from measurelab.inference.ranks.report import sentences
 
         return sentences(self)
 
@@ -390,7 +390,7 @@ class DemsarResult:
         """
         import pandas as pd
 
-        from measurelab.inference._demsar_report import to_html
+        from measurelab.inference.ranks.report import to_html
 
         check_title(title)
         need = {"a", "b", "p_a_better", "p_rope", "p_b_better", "verdict"}
@@ -403,7 +403,7 @@ class DemsarResult:
 
     def _repr_html_(self) -> str:
         """A notebook shows the sentences and the critical difference diagram."""
-        from measurelab.inference._demsar_report import repr_html
+        from measurelab.inference.ranks.report import repr_html
 
         return repr_html(self)
 
@@ -598,7 +598,7 @@ def _pairwise(df: Any, signed: np.ndarray) -> Any:
     import pandas as pd
     from scipy import stats
 
-    from measurelab.inference.significance import wilcoxon_signed_rank
+    from measurelab.inference.ranks.significance import wilcoxon_signed_rank
 
     names = list(df.columns)
     rows = []

@@ -8,7 +8,7 @@ and tests a user gets — and counts the rejections, with a progress bar.
 
 Examples
 --------
->>> from measurelab.inference.simulation import Binormal
+>>> from measurelab.inference.classifiers.simulation import Binormal
 >>> r = simulate_power(Binormal(auc=(0.9, 0.7), ncases=30, ncontrols=30), n_sim=50,
 ...                    progress=False)
 >>> 0.5 < r.power <= 1.0
@@ -134,7 +134,7 @@ def simulate_power(
 
     Examples
     --------
-    >>> from measurelab.inference.simulation import Binormal
+    >>> from measurelab.inference.classifiers.simulation import Binormal
     >>> g = Binormal(auc=(0.85, 0.7), ncases=40, ncontrols=40, rn=0.5, ra=0.5)
     >>> r = simulate_power(g, n_sim=200, progress=False)
     >>> from measurelab.inference.power import power_roc_test
@@ -142,7 +142,7 @@ def simulate_power(
     >>> abs(r.power - a) < 4 * r.se + 0.02
     True
     """
-    from measurelab.inference.compare import compare_classifiers
+    from measurelab.inference.classifiers.compare import compare_classifiers
     from measurelab.inference.intervals import proportion_interval
     from measurelab.measures.base import registry
     from measurelab.progress import progress_bar

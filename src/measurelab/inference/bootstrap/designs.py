@@ -1,0 +1,368 @@
+"""The case designs: which cases a replicate draws, in a canonical order that makes the
+replicates independent of the order the data came in.
+
+* :class:`CaseDesign` — the cases of a binary test set scored by one or more models (each
+  class apart with ``stratify=True``);
+* :class:`ClusterDesign` — the same cases drawn by cluster (several cases of a patient or a
+  document come and go together);
+* :class:`MultiCaseDesign` — the cases of a k-class test set.
+
+Each gives :meth:`draw` (multiplicities of a block of replicates), the groups of the
+delete-a-group jackknife, and the statistics of a block, which is what
+:func:`~measurelab.inference.bootstrap.run_blocks` needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference.bootstrap.draws import (
+    _leave_out,
+    _RowPlan,
+    case_rows,
+    draw_parts,
+    jackknife_groups,
+)
+from measurelab.stats.block import BlockStats, TableBlock
+from measurelab.stats.multiblock import MultiBlock
+from measurelab.stats.scoretable import ScoreTable
+
+
+class CaseDesign:
+    """The cases of one test set scored by one or more models, in canonical order.
+
+    ``y`` (bool), ``weight`` (or None) and, per model, the row of each case in that model's
+    score table are kept in the canonical order: sorted by label, then every model's score,
+    then the weight. Cases equal in all of these are interchangeable, so the replicates do
+    not depend on the order the data came in.
+
+    Parameters
+    ----------
+    tables : the models' score tables (of all the cases, with their weights)
+    rows : per model, the row of each case (canonical order) in its table
+    y : bool per case (canonical order)
+    weight : case weights (canonical order) or None
+    stratify : resample positives and negatives separately
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([True, False, True, False], [0.9, 0.4, 0.4, 0.1])
+    >>> d = CaseDesign.from_table(t)
+    >>> d.n, d.n1, d.rows[0].tolist()
+    (4, 2, [0, 1, 1, 2])
+    """
+
+    def __init__(self, tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray,
+                 weight: np.ndarray | None = None, *, stratify: bool = False) -> None:
+        self.tables = tables
+        self.rows = rows
+        self.y = np.asarray(y, dtype=bool)
+        self.weight = weight
+        self.stratify = bool(stratify)
+        self.n = int(self.y.size)
+        self.n1 = int(np.count_nonzero(self.y))
+        self.n0 = self.n - self.n1
+        # canonical order has the negatives first: positives are cases n0 .. n-1
+        if self.n1 and not self.y[self.n0:].all():
+            raise MeasurelabError("CaseDesign needs the negatives before the positives")
+        self._plans = [_RowPlan(r, self.y, t.size) for r, t in zip(rows, tables, strict=True)]
+        #: per model, what depends on its scores alone (shared by all its blocks)
+        self._caches: list[dict[str, Any]] = [{} for _ in tables]
+
+    @classmethod
+    def from_table(cls, table: ScoreTable, *, stratify: bool = False) -> CaseDesign:
+        """The cases of a whole-count table: ``neg[r]`` negatives and ``pos[r]`` positives
+        at row r."""
+        pos, neg = case_rows(table)
+        y = np.concatenate([np.zeros(neg.size, bool), np.ones(pos.size, bool)])
+        return cls([table], [np.concatenate([neg, pos])], y, stratify=stratify)
+
+    @classmethod
+    def from_cases(cls, y: np.ndarray, scores: list[np.ndarray],
+                   sample_weight: np.ndarray | None = None, *,
+                   stratify: bool = False) -> CaseDesign:
+        """Tables of each model's scores (one sort each, here only) and the canonical order.
+
+        Examples
+        --------
+        >>> d = CaseDesign.from_cases(np.array([True, False]), [np.array([0.7, 0.2])])
+        >>> d.tables[0].scores.tolist(), d.rows[0].tolist(), d.y.tolist()
+        ([0.2, 0.7], [0, 1], [False, True])
+        """
+        y = np.asarray(y, dtype=bool)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        tables = [ScoreTable.from_arrays(y, s, w) for s in scores]
+        keys: list[np.ndarray] = [] if w is None else [w]
+        keys += [np.asarray(s, dtype=np.float64) + 0.0 for s in scores[::-1]]  # -0.0 → 0.0
+        order = np.lexsort([*keys, y])
+        rows = [np.searchsorted(t.scores, np.asarray(s, dtype=np.float64)[order])
+                for t, s in zip(tables, scores, strict=True)]
+        return cls(tables, rows, y[order], None if w is None else w[order],
+                   stratify=stratify)
+
+    # ------------------------------------------------------------------ draws
+    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """Case multiplicities of ``size`` replicates, shape (size, n), in float64."""
+        return self._draw(rng, size)[:, :self.n]
+
+    def _draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """:meth:`draw` into a (size, n + 1) buffer whose last column is 0: the form
+        :meth:`_blocks` gathers the table rows from (a row without a case of a class reads
+        the zero)."""
+        parts = [(0, self.n0), (self.n0, self.n)] if self.stratify else [(0, self.n)]
+        return draw_parts(rng, size, self.n, parts)
+
+    def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
+        """Delete-a-group jackknife: the group (0 … G−1) of every case, drawn at random with
+        each class spread over the groups; leaving group g out is the multiplicity
+        ``groups != g``."""
+        gn = jackknife_groups(self.n0, rng, n_groups)
+        gp = jackknife_groups(self.n1, rng, n_groups)
+        return np.concatenate([gn, gp])
+
+    def jackknife_multiplicities(self, rng: np.random.Generator,
+                                 n_groups: int = 50) -> np.ndarray:
+        """The multiplicities of every leave-a-group-out table, (G, n) (small designs; the
+        bootstrap builds them a block at a time from :meth:`jackknife_groups`)."""
+        g = self.jackknife_groups(rng, n_groups)
+        return _leave_out(g, 0, int(g.max(initial=-1)) + 1)[:, :self.n]
+
+    def blocks(self, mult: np.ndarray, thresholds: list[tuple[float, bool]]
+               ) -> list[BlockStats]:
+        """Every model's :class:`BlockStats` for the case multiplicities ``mult`` (B, n)."""
+        ext = np.zeros((mult.shape[0], self.n + 1))
+        ext[:, :-1] = mult
+        return self._blocks(ext, thresholds)
+
+    def _blocks(self, ext: np.ndarray, thresholds: list[tuple[float, bool]]
+                ) -> list[BlockStats]:
+        """:meth:`blocks` from multiplicities in the (B, n + 1) form of :meth:`_draw`
+        (the buffer is the caller's own: case weights multiply into it)."""
+        if self.weight is not None:
+            ext[:, :-1] *= self.weight
+        whole = self.weight is None
+        out = []
+        for a, (t, plan, (thr, inc)) in enumerate(zip(self.tables, self._plans, thresholds,
+                                                      strict=True)):
+            pos, neg = plan.rows_of(ext)
+            blk = TableBlock(t.scores, pos, neg, integer=True if whole else None,
+                             cache=self._caches[a])
+            out.append(BlockStats(blk, threshold=thr, inclusive=inc))
+        return out
+
+
+
+
+def canonical_order(y: np.ndarray, scores: list[np.ndarray], weight: np.ndarray | None,
+                    extra: list[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:
+    """The canonical case order (by label, then every model's score, the weight and the
+    ``extra`` integer keys) and each case's dense rank in it (equal keys, equal rank).
+
+    Examples
+    --------
+    >>> o, r = canonical_order(np.array([True, False, False]), [np.array([.2, .5, .5])],
+    ...                        None)
+    >>> o.tolist(), r.tolist()
+    ([1, 2, 0], [1, 0, 0])
+    """
+    keys: list[np.ndarray] = [np.asarray(e) for e in extra[::-1]]
+    if weight is not None:
+        keys.append(weight)
+    keys += [np.asarray(s, dtype=np.float64) + 0.0 for s in scores[::-1]]
+    order = np.lexsort([*keys, y])
+    allk = [y, *keys[::-1]]
+    change = np.zeros(y.size, dtype=bool)
+    if y.size:
+        change[0] = True
+    for k in allk:
+        ks = np.asarray(k)[order]
+        change[1:] |= ks[1:] != ks[:-1]
+    rank = np.empty(y.size, dtype=np.int64)
+    rank[order] = np.cumsum(change) - 1
+    return order, rank
+
+
+def cluster_order(codes: np.ndarray, rank: np.ndarray,
+                  order: np.ndarray | None = None) -> np.ndarray:
+    """The position of every cluster in the canonical order of clusters: by the sorted
+    canonical ranks of its cases, compared as sequences (clusters with the same sequence
+    are interchangeable). ``codes``: cluster code per case; ``rank``: canonical rank;
+    ``order``: the canonical case order, when known (one stable sort instead of two).
+
+    Examples
+    --------
+    >>> cluster_order(np.array([0, 0, 1, 2]), np.array([3, 1, 0, 2])).tolist()
+    [1, 0, 2]
+    """
+    g = int(codes.max(initial=-1)) + 1
+    if order is None:
+        o = np.lexsort([rank, codes])
+    else:  # cases by cluster, each cluster's in canonical order
+        key = codes[order].astype(np.int64) * codes.size + np.arange(codes.size)
+        o = order[np.argsort(key)]  # unique keys: any sort is stable
+    c_sorted, r_sorted = codes[o], rank[o]
+    sizes = np.bincount(codes, minlength=g)
+    starts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    width = int(sizes.max(initial=0))
+    if g * width <= 5 * 10**7:
+        mat = np.full((g, width), -1, dtype=np.int64)
+        col = np.arange(codes.size) - starts[c_sorted]
+        mat[c_sorted, col] = r_sorted
+        by = np.lexsort(mat.T[::-1]) if width else np.arange(g)
+    else:  # a few huge clusters: compare the sequences as tuples
+        seqs = np.split(r_sorted, starts[1:])
+        by = np.array(sorted(range(g), key=lambda c: (*seqs[c].tolist(), -1)),
+                      dtype=np.int64)
+    pos = np.empty(g, dtype=np.int64)
+    pos[by] = np.arange(g)
+    return pos
+
+
+class ClusterDesign(CaseDesign):
+    """A :class:`~measurelab.inference.bootstrap.CaseDesign` whose replicates draw clusters.
+
+    ``cluster`` is the canonical position of each case's cluster (cases in the canonical
+    case order); a block of replicates draws one multiplicity per cluster (over the
+    canonical order of clusters) and expands it to the cluster's cases.
+
+    Examples
+    --------
+    >>> y = np.array([0, 1, 1, 0, 1, 0], dtype=bool)
+    >>> s = np.array([0.2, 0.8, 0.7, 0.3, 0.4, 0.6])
+    >>> d = ClusterDesign.from_cases(y, [s], groups=np.array([0, 0, 1, 1, 2, 2]))
+    >>> m = d.draw(np.random.default_rng(1), 1)[0]
+    >>> bool(all(np.ptp(m[d.cluster == c]) == 0 for c in range(3)))   # one multiplicity a cluster
+    True
+    """
+
+    def __init__(self, tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray,
+                 weight: np.ndarray | None, cluster: np.ndarray, *,
+                 stratify: bool = False) -> None:
+        super().__init__(tables, rows, y, weight, stratify=stratify)
+        self.cluster = np.asarray(cluster, dtype=np.int64)
+        self.n_clusters = int(self.cluster.max(initial=-1)) + 1
+        pos_any = np.bincount(self.cluster[self.y], minlength=self.n_clusters) > 0
+        neg_any = np.bincount(self.cluster[~self.y], minlength=self.n_clusters) > 0
+        #: every cluster holds cases of one class only
+        self.pure = bool(not (pos_any & neg_any).any())
+        #: clusters with no positive come first in the canonical order when pure
+        self.n_clusters0 = int(np.count_nonzero(~pos_any))
+        #: the clusters of each class are resampled apart (stratify and pure)
+        self.by_class = self.stratify and self.pure
+        self._expand = np.concatenate([self.cluster, [self.n_clusters]])
+
+    @classmethod
+    def from_cases(cls, y: np.ndarray, scores: list[np.ndarray],  # type: ignore[override]
+                   sample_weight: np.ndarray | None = None, groups: np.ndarray | None = None,
+                   *, stratify: bool = False, extra: list[np.ndarray] = ()
+                   ) -> ClusterDesign:
+        """Tables of each model's scores, the canonical case order and the canonical
+        cluster order. ``groups``: integer cluster codes 0 … g − 1 per case
+        (:func:`~measurelab.inference.classifiers.clustered.check_groups` makes them);
+        ``extra``: more integer keys of the case order (e.g. subgroup codes).
+
+        Examples
+        --------
+        >>> d = ClusterDesign.from_cases(np.array([True, False]), [np.array([.7, .2])],
+        ...                              groups=np.array([0, 1]))
+        >>> d.cluster.tolist(), d.pure
+        ([0, 1], True)
+        """
+        if groups is None:
+            raise MeasurelabError("ClusterDesign needs groups (a cluster code per case)")
+        y = np.asarray(y, dtype=bool)
+        w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+        tables = [ScoreTable.from_arrays(y, s, w) for s in scores]
+        order, rank = canonical_order(y, scores, w, list(extra))
+        pos = cluster_order(np.asarray(groups, dtype=np.int64), rank, order)
+        rows = [np.searchsorted(t.scores, np.asarray(s, dtype=np.float64)[order])
+                for t, s in zip(tables, scores, strict=True)]
+        d = cls(tables, rows, y[order], None if w is None else w[order],
+                pos[np.asarray(groups)[order]], stratify=stratify)
+        d.order = order
+        return d
+
+    @property
+    def method_note(self) -> str:
+        """What the method text adds: '' or why the clusters were not resampled by class."""
+        if self.stratify and not self.pure:
+            return "clusters resampled jointly: some hold both classes"
+        return ""
+
+    def _cluster_parts(self) -> list[tuple[int, int]]:
+        if self.by_class:
+            return [(0, self.n_clusters0), (self.n_clusters0, self.n_clusters)]
+        return [(0, self.n_clusters)]
+
+    def _draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        m = draw_parts(rng, size, self.n_clusters, self._cluster_parts())
+        return np.take(m, self._expand, axis=1)
+
+    def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
+        """Delete-a-group jackknife over clusters: the group of every case is its
+        cluster's (each class's clusters spread over the groups when every cluster is of
+        one class, as the case design spreads each class's cases)."""
+        if self.pure:
+            g0 = jackknife_groups(self.n_clusters0, rng, n_groups)
+            g1 = jackknife_groups(self.n_clusters - self.n_clusters0, rng, n_groups)
+            gc = np.concatenate([g0, g1])
+        else:
+            gc = jackknife_groups(self.n_clusters, rng, n_groups)
+        return gc[self.cluster]
+
+
+
+class MultiCaseDesign:
+    """The cases of one k-class test set scored by one or more models, in canonical order
+    (true class, then every model's probability row or predicted class, then the weight).
+
+    ``P`` holds each model's rows in that order (a model of predicted labels: one-hot rows,
+    which give the same confusion matrix); :meth:`_draw` and :meth:`jackknife_groups` are
+    what :func:`~measurelab.inference.bootstrap.run_blocks` needs.
+
+    Examples
+    --------
+    >>> d = MultiCaseDesign(np.array([2, 0, 1]), [np.eye(3)[[2, 0, 1]]], (0, 1, 2))
+    >>> d.yi.tolist(), d.n
+    ([0, 1, 2], 3)
+    """
+
+    def __init__(self, yi: np.ndarray, P: list[np.ndarray], labels: tuple[Any, ...],
+                 weight: np.ndarray | None = None, *, stratify: bool = False) -> None:
+        yi = np.asarray(yi, dtype=np.int64)
+        k = len(labels)
+        keys: list[np.ndarray] = [] if weight is None else [weight]
+        for p in P[::-1]:
+            keys += [p[:, c] + 0.0 for c in range(k - 1, -1, -1)]  # -0.0 → 0.0
+        order = np.lexsort([*keys, yi])
+        self.yi = yi[order]
+        self.P = [np.ascontiguousarray(p[order]) for p in P]
+        self.weight = None if weight is None else weight[order]
+        self.labels = labels
+        self.k = k
+        self.n = int(yi.size)
+        self.stratify = bool(stratify)
+        self.class_n = np.bincount(self.yi, minlength=k)
+        edges = np.concatenate([[0], np.cumsum(self.class_n)])
+        self._parts = ([(int(edges[c]), int(edges[c + 1])) for c in range(k)]
+                       if self.stratify else [(0, self.n)])
+
+    def draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        """Case multiplicities of ``size`` replicates, (size, n)."""
+        return self._draw(rng, size)[:, :self.n]
+
+    def _draw(self, rng: np.random.Generator, size: int) -> np.ndarray:
+        return draw_parts(rng, size, self.n, self._parts)
+
+    def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
+        """The jackknife group of every case, each class spread over the groups."""
+        return np.concatenate([jackknife_groups(int(c), rng, n_groups) for c in self.class_n])
+
+    def block(self, a: int, mult: np.ndarray) -> MultiBlock:
+        """Model ``a``'s :class:`MultiBlock` for multiplicities (B, n) (weights applied)."""
+        W = mult if self.weight is None else mult * self.weight
+        return MultiBlock.from_arrays(self.yi, self.P[a], W, self.labels)
+
