@@ -820,7 +820,8 @@ def test_k_class_replicates_equal_the_scalar_route_on_the_resampled_cases():
     """The k-class engine's replicate values (``run_multi``) equal ``evaluate`` of the
     cases each replicate drew, replicate by replicate — including the replicates that miss
     the rare class, where macro and weighted averages are over the classes present."""
-    from measurelab.inference.classifiers.multiclass import prepare_multiclass, run_multi
+    from measurelab.inference.classifiers.inputs import prepare_multiclass
+    from measurelab.inference.classifiers.multiclass import run_multi
 
     y, models = _six_classes(5)
     names = ["sens", "bacc", "gmean", "youden", "f1", "prec", "npv", "spec", "auc"]

@@ -467,7 +467,8 @@ def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: An
     case of :func:`measurelab.compare_classifiers` (Wilson for acc, the bootstrap of the
     cases for the rest; its method texts already say what the coverage studies found)."""
     from measurelab.inference import intervals as iv
-    from measurelab.inference.classifiers.multiclass import MultiClassComparison, prepare_multiclass
+    from measurelab.inference.classifiers.inputs import prepare_multiclass
+    from measurelab.inference.classifiers.multiclass import MultiClassComparison
 
     if check_average(average) is None:
         raise MeasurelabError(

@@ -1,8 +1,9 @@
 """Comparing classifiers on the same test cases: :func:`compare_classifiers`, the entry
-point, picks the binary comparison (:class:`~measurelab.inference.classifiers.binary.
-ClassifierComparison`) or the k-class one (:class:`~measurelab.inference.classifiers.multiclass.
-MultiClassComparison`) from the labels and the scores; this module imports both, so
-neither imports the other's.
+point. It asks once whether the input is binary or k-class (:mod:`.inputs`), lets
+:func:`~.inputs.prepare_binary` or :func:`~.inputs.prepare_multiclass` read it, and builds
+the binary comparison (:class:`~measurelab.inference.classifiers.binary.ClassifierComparison`;
+clustered cases and subgroups: :mod:`.structured`) or the k-class one
+(:class:`~measurelab.inference.classifiers.multiclass.MultiClassComparison`).
 
 Examples
 --------
@@ -23,66 +24,28 @@ from measurelab._util.validation import (
     DEFAULT_RANDOM_STATE,
     UNSET,
     as_1d,
-    binarize,
-    binary_score_vector,
     check_flag,
-    check_scores,
-    check_weights,
     random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
 from measurelab.inference.classifiers._report import reliability  # noqa: F401  (re-exported)
 from measurelab.inference.classifiers.binary import ClassifierComparison
-from measurelab.inference.classifiers.multiclass import (
-    MultiClassComparison,
+from measurelab.inference.classifiers.inputs import (
+    HEADLINE,
+    choose_measures,
     is_multiclass_input,
+    prepare_binary,
     prepare_multiclass,
+    read_binary,
 )
-from measurelab.measures.base import Measure, check_average, registry
-from measurelab.measures.compute import compute_measures, resolve_measures
-from measurelab.stats.bundle import BinaryStats
+from measurelab.inference.classifiers.multiclass import MultiClassComparison
+from measurelab.measures.base import Measure, check_average
 from measurelab.stats.checks import check_threshold_value
 
 __all__ = ["HEADLINE", "compare_classifiers"]
 
-
-def _models(models: Any, n: int, y_raw: np.ndarray | None = None, pos_label: Any = 1,
-            notes: list[str] | None = None) -> tuple[list[str], list[np.ndarray]]:
-    items = model_items(models)
-    names = model_names([k for k, _ in items])
-    scores: list[np.ndarray] = []
-    for name, (_k, s) in zip(names, items, strict=True):
-        if y_raw is not None:  # predict_proba's (n, 2), text predicted labels
-            s, note = binary_score_vector(s, y_raw, pos_label, f"scores of {name!r}")
-            if note is not None and notes is not None:
-                notes.append(note)
-        arr = as_1d(s.to_numpy() if hasattr(s, "to_numpy") else s, f"scores of {name!r}")
-        if arr.size != n:
-            raise MeasurelabError(
-                f"model {name!r} has {arr.size} scores but y_true has {n} cases; every model "
-                "must score the same cases"
-            )
-        scores.append(check_scores(arr, f"models: the scores of model {name!r}"))
-    return names, scores
-
-
-#: the default measures of a comparison: one of each kind of question (ranking: auc, ap;
-#: probabilities: brier, mxe; decisions at the threshold: f1, mcc, acc), no near-duplicates
-HEADLINE: tuple[str, ...] = ("auc", "ap", "brier", "mxe", "f1", "mcc", "acc")
-
-
-def _choose(measures: Any, probabilities: bool) -> list[Measure] | None:
-    """The measures asked for: the headline set by default (its probability measures only
-    for probabilities), every applicable measure for 'all'."""
-    if measures is None:
-        return [registry.get(k) for k in HEADLINE
-                if probabilities or not registry.get(k).needs_probabilities]
-    if isinstance(measures, str) and measures == "all":
-        return None
-    return resolve_measures(measures)
 
 
 def compare_classifiers(
@@ -191,56 +154,44 @@ def compare_classifiers(
     [['m', 'sens', 'dirichlet-posterior...']]
     """
     random_state = random_state_of(random_state, seed, "compare_classifiers")
-    threshold = check_threshold_value(threshold)
-    inclusive = check_flag(inclusive, "inclusive")
-    level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
-                                                           ci_method, progress)
     y_raw = as_1d(y_true, "y_true")
     items = model_items(models)
     model_names([k for k, _ in items])
-    arrays = [v for _k, v in items]
-    if (groups is not None or by is not None) and (
-            is_multiclass_input(y_raw, arrays) or labels is not None):
+    multiclass = is_multiclass_input(y_raw, [v for _k, v in items]) or (
+        labels is not None and np.size(labels) > 2)
+    run = dict(measures=measures, ci=ci, n_boot=n_boot, random_state=random_state,
+               ci_method=ci_method, sample_weight=sample_weight, progress=progress,
+               n_jobs=n_jobs, stratify=stratify)
+    if (groups is not None or by is not None) and (multiclass or labels is not None):
         raise MeasurelabError("groups= and by= apply to binary input only so far")
-    if is_multiclass_input(y_raw, arrays) or (labels is not None and np.size(labels) > 2):
-        if threshold != 0.5 or inclusive:
+    if multiclass:
+        threshold = check_threshold_value(threshold)
+        if threshold != 0.5 or check_flag(inclusive, "inclusive"):
             what = f"threshold={threshold:g}" if threshold != 0.5 else "inclusive=True"
             raise MeasurelabError(f"{what} does not apply to k classes: the predicted class "
                                   "is the arg-max of each row; leave it out")
-        return MultiClassComparison(**prepare_multiclass(
-            y_raw, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
-            random_state=random_state, ci_method=ci_method, sample_weight=sample_weight,
-            progress=progress, n_jobs=n_jobs, stratify=stratify, labels=labels))
+        return MultiClassComparison(**prepare_multiclass(y_raw, items, average=average,
+                                                         labels=labels, **run))
     if labels is not None:
         raise MeasurelabError("labels= applies to k classes only; binary input takes "
                               "pos_label")
     if check_average(average) != "macro":
         raise MeasurelabError(
             f"average={average!r} applies to k classes only; binary input takes the default")
-    notes: list[str] = []
-    names, scores = _models(items, y_raw.size, y_raw, pos_label, notes)
-    y = binarize(y_raw, pos_label)
-    w = check_weights(sample_weight, y.size)
     if groups is not None or by is not None:
         from measurelab.inference.classifiers.structured import structured_comparison
 
+        threshold = check_threshold_value(threshold)
+        inclusive = check_flag(inclusive, "inclusive")
+        level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
+                                                               ci_method, progress)
+        y, names, scores, w, _notes = read_binary(y_raw, items, pos_label=pos_label,
+                                                  sample_weight=sample_weight)
         return structured_comparison(
             y, names, scores, w, groups=groups, by=by, measures=measures, level=level,
             n_boot=n_boot, random_state=random_state, ci_method=ci_method,
             inclusive=inclusive, threshold=threshold, progress=progress, n_jobs=n_jobs,
-            stratify=stratify, choose=_choose)
-    design = bt.CaseDesign.from_cases(y, scores, w, stratify=stratify)
-    stats = [BinaryStats(table=t, threshold=threshold, inclusive=inclusive)
-             for t in design.tables]
-    probs = all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in scores)
-    chosen = _choose(measures, probs)
-    first = compute_measures(stats[0], chosen, probabilities_ok=probs)
-    used = [first.measure(k) for k in first]
-    values = [first] + [compute_measures(st, used, probabilities_ok=probs) for st in stats[1:]]
-    return ClassifierComparison(
-        names=names, y=y, scores=scores, weight=w, design=design, stats=stats,
-        measures=used, values=values, level=level, n_boot=n_boot,
-        random_state=random_state,
-        ci_method=ci_method, inclusive=inclusive, threshold=threshold,
-        progress=progress, n_jobs=n_jobs, notes=notes, pos_label=pos_label,
-    )
+            stratify=stratify, choose=choose_measures)
+    return ClassifierComparison(**prepare_binary(y_raw, items, threshold=threshold,
+                                                 pos_label=pos_label, inclusive=inclusive,
+                                                 **run))
