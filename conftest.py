@@ -12,6 +12,11 @@ import pytest
 # the test session chooses the backend, the library never does
 os.environ.setdefault("MPLBACKEND", "Agg")
 
+#: Left out of doctest collection: the generated per-measure functions, whose docstrings
+#: (attached from the registry on import) show their formulas' examples, which run as
+#: doctests of the formulas (tests/metrics/test_functions.py checks that), so once.
+collect_ignore = ["src/measurelab/metrics/_measures.py"]
+
 #: Tests (node-id prefixes) that take more than about 2 s on a quiet 2-core machine
 #: (``pytest --durations``, docs/DEVELOPING.md "Tests"): marked ``slow``, so ``make test``
 #: runs them and ``make test-fast`` leaves them out. Listed here rather than decorated so

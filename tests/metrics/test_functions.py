@@ -3,10 +3,12 @@ its own signature, docstring and name, and the same value as evaluate()."""
 
 from __future__ import annotations
 
+import doctest
 import inspect
 import io
 import math
 import pickle
+import sys
 import warnings
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -19,6 +21,7 @@ from measurelab.metrics import functions
 from measurelab.metrics.functions import FUNCTIONS
 
 NAMES = sorted(FUNCTIONS)
+ROOT = Path(__file__).resolve().parents[2]
 #: a non-default value of each measure parameter
 OTHER = {"beta": 2.0, "zero_division": 1.0, "x": 2, "q": 0.1, "base": 2.0, "n_bins": 5,
          "k": 2, "window": 5, "t": 0.2}
@@ -133,6 +136,28 @@ def test_every_built_in_function_is_a_static_definition():
     for name in NAMES:
         assert f"\ndef {name}(" in text
         assert FUNCTIONS[name] is getattr(_measures, name)
-        assert inspect.getdoc(FUNCTIONS[name]) == inspect.getdoc(
-            functions.data_function(ml.registry.get(name)))
+        dynamic = functions.data_function(ml.registry.get(name))
+        assert inspect.getdoc(FUNCTIONS[name]) == inspect.getdoc(dynamic)
+        assert str(inspect.signature(FUNCTIONS[name])) == str(inspect.signature(dynamic))
+        assert FUNCTIONS[name].measure is ml.registry.get(name)
     assert sorted(_measures.__all__) == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_examples_help_shows_run_once_as_the_formulas_doctests(name):
+    """The file keeps a summary per function; the full docstring (with the examples) is
+    attached on import. Its examples are those of the measure's formula, which run as the
+    formula's doctest; conftest.py leaves _measures.py out of doctest collection."""
+    from measurelab.metrics import _measures
+
+    m = ml.registry.get(name)
+    text = Path(_measures.__file__).read_text(encoding="utf-8")
+    static = text.split(f"\ndef {name}(", 1)[1].split("\n\n\n", 1)[0]
+    assert "Parameters" not in static and ">>>" not in static
+    shown = [e.source for e in doctest.DocTestParser().get_examples(FUNCTIONS[name].__doc__)]
+    module = sys.modules[m.formula.__module__]
+    run = {t.name: t for t in doctest.DocTestFinder().find(module)}
+    formula = run[f"{module.__name__}.{m.formula.__qualname__}"]
+    assert set(shown) <= {e.source for e in formula.examples}
+    assert "src/measurelab/metrics/_measures.py" in ROOT.joinpath("conftest.py").read_text(
+        encoding="utf-8")
