@@ -1,8 +1,8 @@
 """The pieces every interval module of :mod:`measurelab.inference` shares.
 
 :class:`Interval` (a value with its interval), :func:`check_level` (the confidence level as
-a float in (0, 1): the one check of :mod:`measurelab.validation`) and :func:`_z` (the
-two-sided normal quantile of a level). Both
+a float in (0, 1): the one check of :mod:`measurelab.validation`), :func:`_z` (the
+two-sided normal quantile of a level) and :func:`z_test` (the one z-test). Both
 :mod:`~measurelab.inference.delong` and :mod:`~measurelab.inference.intervals` build on
 them; the public names are re-exported from :mod:`measurelab.inference.intervals`, where
 users import them.
@@ -21,6 +21,7 @@ import math
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
+from measurelab._util.results import ZTestResult
 from measurelab._util.validation import check_level as check_level  # one level check
 from measurelab._util.validation import model_names as model_names  # one for all
 from measurelab._util.validation import short_repr
@@ -38,9 +39,37 @@ class Interval(NamedTuple):
 
 
 def _z(level: float) -> float:
-    from scipy.stats import norm
+    from scipy.special import ndtri  # scipy.stats.norm.ppf's own routine, a lighter import
 
-    return float(norm.ppf(0.5 + level / 2.0))
+    return float(ndtri(0.5 + level / 2.0))
+
+
+def z_test(diff: float, var: float, level: float) -> ZTestResult:
+    """The two-sided z-test of ``diff`` with variance ``var`` and the interval on the same
+    standard error, so the interval excludes 0 exactly when p < 1 − level. A zero variance
+    gives the point, z = 0 and p = 1 for a zero difference, else ±inf and 0; an undefined
+    difference or variance gives NaN. The one z-test of the package (DeLong's paired and
+    unpaired tests, the clustered tests).
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in z_test(0.1, 0.0025, 0.95)]
+    [0.1, 0.002, 0.198, 0.05, 2.0, 0.0455]
+    >>> z_test(0.0, 0.0, 0.95).pvalue, z_test(0.2, 0.0, 0.95).statistic
+    (1.0, inf)
+    """
+    from scipy.special import ndtr
+
+    if not (math.isfinite(diff) and math.isfinite(var)):
+        return ZTestResult(diff, math.nan, math.nan, math.nan, math.nan, math.nan)
+    se = math.sqrt(max(var, 0.0))
+    if se == 0.0:
+        return ZTestResult(diff, diff, diff, 0.0,
+                           0.0 if diff == 0 else math.copysign(math.inf, diff),
+                           1.0 if diff == 0 else 0.0)
+    z = diff / se
+    zc = _z(level)
+    return ZTestResult(diff, diff - zc * se, diff + zc * se, se, z, float(2.0 * ndtr(-abs(z))))
 
 
 def model_items(models: Any) -> list[tuple[Any, Any]]:

@@ -42,7 +42,7 @@ from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.results import ZTestResult as ZTestResult  # public
 from measurelab._util.validation import check_int, warn_undefined
 from measurelab.exceptions import MeasurelabError
-from measurelab.inference._base import Interval, _z, check_level
+from measurelab.inference._base import Interval, _z, check_level, z_test
 from measurelab.stats.scoretable import ScoreTable
 
 SCALES = ("logit", "wald")
@@ -343,24 +343,7 @@ def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     if not math.isfinite(var) or var < 0:
         return ZTestResult(diff, math.nan, math.nan, math.nan, math.nan, math.nan)
-    return _z_test(diff, var, level)
-
-
-def _z_test(diff: float, var: float, level: float) -> ZTestResult:
-    """(diff, lo, hi, se, z, p) of a two-sided z-test with the interval on the same
-    standard error; a zero variance gives z = 0, p = 1 for a zero difference, else ±inf, 0
-    (the interval is then [diff, diff])."""
-    from scipy.stats import norm
-
-    se = math.sqrt(var)
-    if se == 0:
-        p = 1.0 if diff == 0 else 0.0
-        z = 0.0 if diff == 0 else math.copysign(math.inf, diff)
-        return ZTestResult(diff, diff, diff, 0.0, z, p)
-    z = diff / se
-    p = float(2.0 * norm.sf(abs(z)))
-    zc = _z(level)
-    return ZTestResult(diff, diff - zc * se, diff + zc * se, se, z, p)
+    return z_test(diff, var, level)
 
 
 def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray
@@ -416,4 +399,4 @@ def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
     d10 = p10[a] - p10[b]
     d01 = p01[a] - p01[b]
     var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
-    return _z_test(float(d10.mean()), max(var, 0.0), level)
+    return z_test(float(d10.mean()), max(var, 0.0), level)

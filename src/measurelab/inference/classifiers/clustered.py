@@ -40,6 +40,7 @@ import numpy as np
 
 from measurelab._util.validation import short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.inference._base import _z, z_test
 from measurelab.inference.bootstrap import ClusterDesign
 
 __all__ = [
@@ -175,12 +176,6 @@ def obuchowski_variance(v10: np.ndarray, v01: np.ndarray, c10: np.ndarray,
     return s10 / n1 + s01 / n0 + 2.0 * s11 / (n1 * n0)
 
 
-def _z(level: float) -> float:
-    from scipy.special import ndtri
-
-    return float(ndtri(0.5 + level / 2.0))
-
-
 def clustered_delong_interval(auc: float, var: float, level: float = 0.95,
                               scale: str = "logit") -> tuple[float, float, float]:
     """(lo, hi, se) of one AUC with Obuchowski's clustered variance: on the logit scale
@@ -207,29 +202,6 @@ def clustered_delong_interval(auc: float, var: float, level: float = 0.95,
     return (float(expit(centre - half)), float(expit(centre + half)), se)
 
 
-def z_test(diff: float, var: float, level: float) -> tuple[float, float, float, float, float]:
-    """(lo, hi, se, z, p) of a two-sided z-test of ``diff`` with the interval on the same
-    standard error (so it excludes 0 exactly when p < 1 − level); a zero variance gives
-    the point and p = 1 for a zero difference, else 0.
-
-    Examples
-    --------
-    >>> [round(x, 4) for x in z_test(0.1, 0.0025, 0.95)]
-    [0.002, 0.198, 0.05, 2.0, 0.0455]
-    """
-    from scipy.special import ndtr
-
-    if not (math.isfinite(diff) and math.isfinite(var)):
-        return (math.nan,) * 5
-    se = math.sqrt(max(var, 0.0))
-    if se == 0.0:
-        return (diff, diff, 0.0, 0.0 if diff == 0 else math.copysign(math.inf, diff),
-                1.0 if diff == 0 else 0.0)
-    z = diff / se
-    zc = _z(level)
-    return (diff - zc * se, diff + zc * se, se, z, float(2.0 * ndtr(-abs(z))))
-
-
 def clustered_delong_paired(p10: np.ndarray, p01: np.ndarray, c10: np.ndarray,
                             c01: np.ndarray, n_clusters: int, a: int, b: int,
                             level: float = 0.95
@@ -250,7 +222,7 @@ def clustered_delong_paired(p10: np.ndarray, p01: np.ndarray, c10: np.ndarray,
         return (math.nan,) * 6
     diff = float(d10.mean())
     var = obuchowski_variance(d10, d01, c10, c01, n_clusters)
-    return (diff, *z_test(diff, var, level))
+    return tuple(z_test(diff, var, level))
 
 
 def clustered_paired_proportion(correct_a: np.ndarray, correct_b: np.ndarray,
@@ -280,4 +252,4 @@ def clustered_paired_proportion(correct_a: np.ndarray, correct_b: np.ndarray,
     n_i = np.bincount(cluster, minlength=n_cl).astype(np.float64)
     r = d_i - n_i * d
     var = n_cl / (n_cl - 1.0) * float(np.dot(r, r)) / (n * n)
-    return (d, *z_test(d, var, level))
+    return tuple(z_test(d, var, level))

@@ -50,6 +50,7 @@ from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
+from measurelab.inference._base import z_test
 from measurelab.inference.bootstrap import CaseDesign, ClusterDesign, rng_of, run_blocks
 from measurelab.inference.classifiers.binary import ClassifierComparison
 from measurelab.inference.classifiers.clustered import (
@@ -60,7 +61,6 @@ from measurelab.inference.classifiers.clustered import (
     group_labels,
     obuchowski_variance,
     warn_mixed_clusters,
-    z_test,
 )
 from measurelab.inference.withholding import judged, warn_withheld_by_evidence
 from measurelab.measures.compute import compute_measures, prime_block
@@ -179,7 +179,7 @@ def clustered_unpaired(a: Any, b: Any, level: float) -> dict[str, float]:
         out.append((float(auc[0]), obuchowski_variance(p10[0], p01[0], c10, c01,
                                                        c._design.n_clusters)))
     diff = out[0][0] - out[1][0]
-    lo, hi, se, z, p = z_test(diff, out[0][1] + out[1][1], level)
+    _d, lo, hi, se, z, p = z_test(diff, out[0][1] + out[1][1], level)
     return {"lo": lo, "hi": hi, "se": se, "z": z, "p": p}
 
 
