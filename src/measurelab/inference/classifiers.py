@@ -42,7 +42,6 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.lazy import moved_face
 from measurelab._util.results import deprecated_attribute
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
@@ -755,17 +754,3 @@ class ClassifierComparison:
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the forest plot."""
         return _report.repr_html(self)
-
-
-# names that moved in 0.2: the entry point to :mod:`.compare`, the k-class comparison to
-# :mod:`.multiclass`; read from here they warn
-_compare_getattr, _ = moved_face(__name__, "measurelab.inference.compare",
-                                 ("compare_classifiers", "HEADLINE"))
-_multi_getattr, _ = moved_face(__name__, "measurelab.inference.multiclass",
-                               ("MultiClassComparison",))
-
-
-def __getattr__(name: str) -> Any:
-    if name == "MultiClassComparison":
-        return _multi_getattr(name)
-    return _compare_getattr(name)

@@ -32,7 +32,6 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.lazy import moved_face
 from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.results import ConfidenceInterval as ConfidenceInterval  # public
 from measurelab._util.results import ZTestResult as ZTestResult  # public
@@ -423,21 +422,3 @@ def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float, *
         tail = (f"; the {end[0]} end rests on them" if len(end) == 1
                 else "; both ends rest on them")
     warn_undefined(f"the bootstrap interval of {what}: {', '.join(parts)}{tail}")
-
-
-# names that moved in 0.2 (DeLong to :mod:`.delong`, the bootstrap to :mod:`.bootstrap`):
-# read from here they warn
-_MOVED_DELONG = ("delong", "delong_cov", "delong_paired", "delong_components",
-                 "delong_paired_placements", "delong_placements", "delong_variance")
-_MOVED_BOOTSTRAP = ("MIN_BOOT", "BootstrapIntervals", "BootstrapRun", "CaseDesign",
-                    "case_rows", "check_n_boot", "jackknife_groups", "percentile_interval",
-                    "range_bounds", "rng_of", "run_bootstrap", "bca_interval")
-_delong_getattr, _ = moved_face(__name__, "measurelab.inference.delong", _MOVED_DELONG)
-_bootstrap_getattr, _ = moved_face(__name__, "measurelab.inference.bootstrap",
-                                   _MOVED_BOOTSTRAP)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED_DELONG:
-        return _delong_getattr(name)
-    return _bootstrap_getattr(name)
