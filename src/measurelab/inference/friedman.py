@@ -51,11 +51,10 @@ from measurelab._util.results import (
     no_interval,
 )
 from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
     UNSET,
     check_flag,
     check_int,
-    random_state_of,
+    check_random_state,
     short_repr,
     show,
 )
@@ -249,7 +248,7 @@ class DemsarResult:
 
     def bayes(self, rope: float, method: str = "signed-rank", *, threshold: float = 0.95,
               prior: float | None = None, n_samples: int | None = None,
-              random_state: Any = DEFAULT_RANDOM_STATE, seed: Any = UNSET) -> Any:
+              random_state: Any = 0) -> Any:
         """Bayesian comparison of every pair of models over the data sets (Benavoli et al.
         2017): :func:`~measurelab.inference.bayes.bayes_compare` on the table's columns.
 
@@ -263,10 +262,9 @@ class DemsarResult:
             test (for fold scores call ``bayes_compare(..., method='hierarchical')``).
         threshold : float, default 0.95
             The probability a verdict needs.
-        prior, n_samples, random_state, seed
-            As :func:`~measurelab.inference.bayes.bayes_compare` (``seed`` is the deprecated
-            former name of ``random_state``); one generator seeded once draws for every pair
-            in turn.
+        prior, n_samples, random_state
+            As :func:`~measurelab.inference.bayes.bayes_compare`; one generator seeded once
+            draws for every pair in turn.
 
         Returns
         -------
@@ -292,7 +290,7 @@ class DemsarResult:
                 f"'signed-rank' or 'sign', got {short_repr(method)} (for fold scores call "
                 "bayes_compare(..., method='hierarchical'))")
         verdict_of(0.0, 0.0, 0.0, threshold=threshold)  # check the threshold first
-        rng = np.random.default_rng(random_state_of(random_state, seed, "DemsarResult.bayes"))
+        rng = np.random.default_rng(check_random_state(random_state))
         names = list(self.table.columns)
         values = self.table.to_numpy(dtype=np.float64)
         higher = self.higher_is_better

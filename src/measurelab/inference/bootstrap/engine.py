@@ -15,13 +15,7 @@ import numpy as np
 
 from measurelab._kernels.routing import use_compiled
 from measurelab._util.threads import check_n_jobs, one_blas_thread, run_in_order
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    make_rng,
-    random_state_of,
-    short_repr,
-)
+from measurelab._util.validation import make_rng, short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.measures.compute import prime_block
 from measurelab.stats.block import BlockStats, TableBlock
@@ -58,17 +52,16 @@ def check_n_boot(n_boot: Any, name: str = "n_boot", minimum: int = 1) -> int:
     return int(n_boot)
 
 
-def rng_of(random_state: Any = DEFAULT_RANDOM_STATE, *, seed: Any = UNSET
-           ) -> np.random.Generator:
+def rng_of(random_state: Any = 0) -> np.random.Generator:
     """The numpy Generator of ``random_state`` (an int, a Generator — returned as is — or
-    None for fresh entropy); ``seed`` is its deprecated former name.
+    None for fresh entropy).
 
     Examples
     --------
     >>> bool(rng_of(3).integers(100) == rng_of(random_state=3).integers(100))
     True
     """
-    return make_rng(random_state_of(random_state, seed, "rng_of"))
+    return make_rng(random_state)
 
 
 # --------------------------------------------------------------------------- design
@@ -339,20 +332,18 @@ def _block_size(n: int, n_models: int) -> int:
 
 
 def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int,
-                  random_state: Any = DEFAULT_RANDOM_STATE, *,
+                  random_state: Any = 0, *,
                   thresholds: list[tuple[float, bool]] | None = None,
                   jackknife: bool = True, progress: bool | None = None,
-                  desc: str = "bootstrap", n_jobs: int | None = None,
-                  seed: Any = UNSET) -> BootstrapRun:
+                  desc: str = "bootstrap", n_jobs: int | None = None) -> BootstrapRun:
     """Every measure of every model on ``n_boot`` replicates, in blocks.
 
     ``measures`` are :class:`~measurelab.measures.base.Measure` objects; ``thresholds`` the
     (threshold, inclusive) of each model (default (0.5, False)). The draws are made in this
     thread, block after block, from the numpy Generator of ``random_state`` (an int, a
-    Generator or None; ``seed`` is its deprecated former name), so the replicates depend on it only
-    (not on ``n_jobs``: threads evaluate whole blocks). Warnings of undefined values inside
-    replicates are silenced: they show as NaN replicates, counted by
-    :class:`BootstrapIntervals`.
+    Generator or None), so the replicates depend on it only (not on ``n_jobs``: threads
+    evaluate whole blocks). Warnings of undefined values inside replicates are silenced:
+    they show as NaN replicates, counted by :class:`BootstrapIntervals`.
 
     Examples
     --------
@@ -363,7 +354,7 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int,
     ((100, 1, 1), True)
     """
     jobs = check_n_jobs(n_jobs)
-    rng = rng_of(random_state_of(random_state, seed, "run_bootstrap"))
+    rng = rng_of(random_state)
     k = len(design.tables)
     thresholds = thresholds or [(0.5, False)] * k
     if design.n == 0:
