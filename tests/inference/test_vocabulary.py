@@ -1,7 +1,6 @@
 """One vocabulary for test results (scipy's): ``statistic``, ``pvalue`` and
 ``confidence_interval(confidence_level)`` returning ``ConfidenceInterval(low, high)``;
-results are named tuples that unpack; every level is ``confidence_level``; renamed
-attributes still answer, with a deprecation warning. Values are checked
+results are named tuples that unpack; every level is ``confidence_level``. Values are checked
 against scipy and against each result's own interval at the level it was run with."""
 
 from __future__ import annotations
@@ -14,7 +13,7 @@ import pytest
 from scipy import stats
 
 import measurelab as ml
-from measurelab.exceptions import MeasurelabDeprecationWarning, MeasurelabError
+from measurelab.exceptions import MeasurelabError
 from measurelab.inference import (
     CalibrationTest,
     ConfidenceInterval,
@@ -126,7 +125,7 @@ def test_proportion_intervals_are_named_and_unpack():
     assert isinstance(m, ConfidenceInterval) and m.low < m.high
 
 
-def test_demsar_exposes_its_two_tests_and_the_old_names_warn():
+def test_demsar_exposes_its_two_tests():
     rng = np.random.default_rng(3)
     t = pd.DataFrame(rng.random((8, 4)), columns=list("abcd"))
     r = demsar(t)
@@ -137,11 +136,6 @@ def test_demsar_exposes_its_two_tests_and_the_old_names_warn():
     ff = (n - 1) * sp.statistic / (n * (k - 1) - sp.statistic)
     assert r.iman_davenport.statistic == pytest.approx(ff, rel=1e-12)
     assert r.iman_davenport.df == (k - 1, (k - 1) * (n - 1))
-    for old, new in (("friedman_chi2", r.friedman.statistic), ("friedman_p", r.friedman.pvalue),
-                     ("iman_davenport_F", r.iman_davenport.statistic),
-                     ("iman_davenport_p", r.iman_davenport.pvalue)):
-        with pytest.warns(MeasurelabDeprecationWarning, match=f"DemsarResult.{old} is "):
-            assert getattr(r, old) == new
     with pytest.raises(MeasurelabError, match=r"RankTestResult\.confidence_interval"):
         r.friedman.confidence_interval()
 
@@ -152,10 +146,6 @@ def test_spiegelhalter_speaks_the_vocabulary_and_keeps_its_file_keys():
     s = spiegelhalter_test(y, p)
     assert s.pvalue == pytest.approx(2 * stats.norm.sf(abs(s.statistic)), rel=1e-12)
     assert s.to_dict() == {"z": s.statistic, "p_value": s.pvalue}
-    with pytest.warns(MeasurelabDeprecationWarning, match="SpiegelhalterTest.z is "):
-        assert s.z == s.statistic
-    with pytest.warns(MeasurelabDeprecationWarning, match="SpiegelhalterTest.p_value is "):
-        assert s.p_value == s.pvalue
     with pytest.raises(MeasurelabError, match=r"SpiegelhalterTest\.confidence_interval"):
         s.confidence_interval()
 

@@ -12,11 +12,10 @@ Examples
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, NamedTuple, NoReturn
 
 from measurelab._util.validation import check_level
-from measurelab.exceptions import MeasurelabDeprecationWarning, MeasurelabError
+from measurelab.exceptions import MeasurelabError
 
 
 class ConfidenceInterval(NamedTuple):
@@ -114,9 +113,3 @@ def check_se(se: float, what: str) -> float:
     if math.isnan(se):
         no_interval(what, "the standard error is undefined (NaN), so no interval is formed")
     return se
-
-
-def deprecated_attribute(obj: Any, old: str, new: str) -> None:
-    """Warn that attribute ``old`` of ``obj`` is deprecated in favour of ``new``."""
-    warnings.warn(f"{type(obj).__name__}.{old} is deprecated (it goes in a future minor "
-                  f"release); use .{new}", MeasurelabDeprecationWarning, stacklevel=3)

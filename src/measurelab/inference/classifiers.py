@@ -42,7 +42,6 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.results import deprecated_attribute
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import _comparison_report as _report
 from measurelab.inference import _figures as _fig
@@ -106,12 +105,6 @@ class ClassifierComparison:
         self._progress = progress
         self._n_jobs = n_jobs
         self._cache: dict[str, Any] = {}
-
-    @property
-    def seed(self) -> Any:
-        """The deprecated former name of :attr:`random_state` (read-only)."""
-        deprecated_attribute(self, "seed", "random_state")
-        return self.random_state
 
     def __repr__(self) -> str:
         from measurelab.inference._reprs import comparison_repr

@@ -45,11 +45,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from measurelab._util.results import (
-    ConfidenceInterval,
-    deprecated_attribute,
-    no_interval,
-)
+from measurelab._util.results import ConfidenceInterval, no_interval
 from measurelab._util.validation import (
     UNSET,
     check_flag,
@@ -151,8 +147,7 @@ class DemsarResult:
     iman_davenport : RankTestResult
         Iman & Davenport's test: ``.statistic`` F_F, ``.pvalue`` (F with ``.df`` =
         (k − 1, (k − 1)(N − 1))); NaN when χ²_F reaches its maximum N(k − 1) (every data
-        set ranks alike). The former ``friedman_chi2``, ``friedman_p``,
-        ``iman_davenport_F`` and ``iman_davenport_p`` still answer (deprecated).
+        set ranks alike).
     alpha, q_alpha, cd : float
         Level of the post-hoc test, the Nemenyi critical value and the critical difference.
     wdl : DataFrame
@@ -175,30 +170,6 @@ class DemsarResult:
     tie_correction: bool
     wdl: Any = field(repr=False)
     measure: Any = field(default=None, repr=False)
-
-    @property
-    def friedman_chi2(self) -> float:
-        """Deprecated: ``friedman.statistic``."""
-        deprecated_attribute(self, "friedman_chi2", "friedman.statistic")
-        return self.friedman.statistic
-
-    @property
-    def friedman_p(self) -> float:
-        """Deprecated: ``friedman.pvalue``."""
-        deprecated_attribute(self, "friedman_p", "friedman.pvalue")
-        return self.friedman.pvalue
-
-    @property
-    def iman_davenport_F(self) -> float:
-        """Deprecated: ``iman_davenport.statistic``."""
-        deprecated_attribute(self, "iman_davenport_F", "iman_davenport.statistic")
-        return self.iman_davenport.statistic
-
-    @property
-    def iman_davenport_p(self) -> float:
-        """Deprecated: ``iman_davenport.pvalue``."""
-        deprecated_attribute(self, "iman_davenport_p", "iman_davenport.pvalue")
-        return self.iman_davenport.pvalue
 
     @property
     def direction(self) -> str:
