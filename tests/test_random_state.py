@@ -1,13 +1,11 @@
-"""One convention for randomness: public functions take ``random_state`` (int, None or a
-numpy Generator where they did before), and ``seed`` stays a keyword alias through one
-helper (``measurelab._util.validation.random_state_of``)."""
+"""One convention for randomness: public functions take ``random_state`` (an int, None or a
+numpy Generator), default 0, and no other name for it."""
 
 from __future__ import annotations
 
 import importlib
 import inspect
 import json
-import pickle
 import pkgutil
 
 import numpy as np
@@ -15,8 +13,6 @@ import pandas as pd
 import pytest
 
 import measurelab as ml
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, random_state_of
-from measurelab.exceptions import MeasurelabDeprecationWarning
 from measurelab.inference import bootstrap as bs
 from measurelab.inference.classifiers.unpaired import compare_unpaired
 
@@ -86,36 +82,22 @@ def _same(a, b) -> bool:
     return bool(np.array_equal(np.asarray(a), np.asarray(b), equal_nan=True))
 
 
-def _seeded(call, **kw):
-    """``call(**kw)`` with the deprecated ``seed=``, which must warn and still work."""
-    with pytest.warns(MeasurelabDeprecationWarning, match="seed= is deprecated"):
-        return call(**kw)
-
-
 @pytest.mark.parametrize("name", list(CALLS))
-def test_seed_is_a_deprecated_alias_of_random_state(name):
+def test_random_state_seeds_the_draws(name):
     call = CALLS[name]
     default = call()
     assert _same(call(random_state=0), default)
-    assert _same(_seeded(call, seed=0), default)
-    assert _same(call(random_state=3), _seeded(call, seed=3))
-    assert _same(_seeded(call, random_state=3, seed=3), call(random_state=3))
-    with pytest.raises(ml.MeasurelabError, match="seed is the former name of random_state"):
-        call(random_state=1, seed=2)
+    assert _same(call(random_state=3), call(random_state=3))
+    with pytest.raises(TypeError):
+        call(seed=0)
 
 
-def test_a_generator_is_accepted_where_it_was():
+def test_a_generator_is_used_as_given():
     a = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
                     random_state=np.random.default_rng(4)).intervals()
-    with pytest.warns(MeasurelabDeprecationWarning):
-        b = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
-                        seed=np.random.default_rng(4)).intervals()
+    b = ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100,
+                    random_state=np.random.default_rng(4)).intervals()
     assert a.equals(b)
-    g = np.random.default_rng(1)
-    with pytest.raises(ml.MeasurelabError, match="give random_state only"):
-        ml.evaluate(Y, S, ci=0.9, n_boot=100, random_state=g, seed=np.random.default_rng(1))
-    with pytest.warns(MeasurelabDeprecationWarning):
-        assert random_state_of(g, g, "f") is g  # the same object twice is one value
 
 
 def test_bad_random_state_is_one_line():
@@ -123,19 +105,10 @@ def test_bad_random_state_is_one_line():
         ml.evaluate(Y, S, measures=["f1"], ci=0.9, n_boot=100, random_state=-1)
 
 
-def test_comparison_keeps_its_random_state_and_the_deprecated_attribute():
-    with pytest.warns(MeasurelabDeprecationWarning):
-        r = ml.compare_classifiers(Y, {"a": S}, measures=["f1"], n_boot=100, seed=7)
-    with pytest.warns(MeasurelabDeprecationWarning, match="ClassifierComparison.seed is "):
-        assert r.random_state == r.seed == 7
+def test_comparison_keeps_its_random_state():
+    r = ml.compare_classifiers(Y, {"a": S}, measures=["f1"], n_boot=100, random_state=7)
+    assert r.random_state == 7
     assert type(ml.compare_classifiers(Y, {"a": S}, measures=["f1"]).random_state) is int
-
-
-def test_defaults_are_plain_zero_and_pickle():
-    assert DEFAULT_RANDOM_STATE == 0 and repr(DEFAULT_RANDOM_STATE) == "0"
-    assert type(pickle.loads(pickle.dumps(DEFAULT_RANDOM_STATE))) is int
-    assert pickle.loads(pickle.dumps(UNSET)) is UNSET
-    assert type(random_state_of(DEFAULT_RANDOM_STATE, UNSET, "f")) is int
 
 
 def _public_callables():
@@ -159,14 +132,16 @@ def _public_callables():
                         yield f"{name}.{attr}.{meth}", f
 
 
-def test_no_public_function_takes_seed_without_random_state():
+def test_no_public_function_takes_seed():
     offenders = []
     for name, obj in _public_callables():
         try:
             params = inspect.signature(obj).parameters
         except (TypeError, ValueError):
             continue
-        if "seed" in params and ("random_state" not in params
-                                 or params["seed"].default is not UNSET):
+        if "seed" in params:
             offenders.append(name)
+        elif "random_state" in params and params["random_state"].default not in (
+                inspect.Parameter.empty, None) and type(params["random_state"].default) is not int:
+            offenders.append(name)  # a default that is not a plain int or None
     assert not offenders

@@ -120,14 +120,10 @@ def test_exact_two_level(capsys):
     assert d["discriminancy"] == "inf" and d["consistency"] > pc.R / (pc.R + pc.S)
 
 
-def test_old_name_compare_still_works_with_a_notice(capsys):
-    """`measurelab compare` is the deprecated name of `compare-measures`: the same output,
-    and one line on standard error saying so."""
-    argv = ["auc", "acc", "--n", "6", "--pos", "3", "--json", "--no-progress"]
-    assert main(["compare-measures", *argv]) == 0
-    new = capsys.readouterr()
-    assert main(["compare", *argv]) == 0
-    old = capsys.readouterr()
-    assert json.loads(old.out) == json.loads(new.out)
-    assert old.err == new.err + ("measurelab compare: deprecated, use 'measurelab "
-                                 "compare-measures' (the same options)\n")
+def test_compare_is_not_a_command(capsys):
+    """Only `compare-measures` names the command: `measurelab compare` is refused like any
+    unknown command (argparse's one line, exit 2)."""
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", "auc", "acc", "--n", "6", "--pos", "3"])
+    assert exc.value.code == 2
+    assert "invalid choice: 'compare'" in capsys.readouterr().err

@@ -6,10 +6,10 @@ name is inline code (between single backticks, outside fenced blocks) that start
 and anything after the dotted path (``(y, s)``, ``.<name>``, ``.*``) are dropped. A name
 resolves by importing its longest importable module prefix and taking the rest as
 attributes, with ``MeasurelabDeprecationWarning`` an error: a name that answers only
-through a deprecation shim is not documented as current.
+with a deprecation warning is not documented as current.
 
-The exceptions are the names the docs themselves present as removed or deprecated,
-listed in ``NOT_CURRENT`` with the sentence that says so; each must behave as stated.
+The exceptions are the names the docs themselves present as removed, listed in
+``NOT_CURRENT`` with the sentence that says so; each must be gone.
 The README's count of top-level names (and the other "N top-level names") is
 ``len(measurelab.__all__)``.
 """
@@ -34,7 +34,6 @@ SPAN = re.compile(r"(?<!`)`([^`]+?)`(?!`)")
 NAME = re.compile(r"@?(?:measurelab|ml)(?:\.[A-Za-z_]\w*)+")
 
 REMOVED = "removed"  # the docs say the name is gone: AttributeError
-DEPRECATED = "deprecated"  # the docs say the old name still answers: it warns
 
 #: Names the docs present as not current, with what the docs say about them. Keep this
 #: as small as the docs allow; a stale entry (no longer mentioned) fails the test.
@@ -151,20 +150,13 @@ def test_name_resolves_without_a_deprecation(name):
 @pytest.mark.parametrize("name", sorted(NOT_CURRENT))
 def test_name_documented_as_not_current_behaves_as_documented(name):
     assert name in MENTIONS, f"{name} is no longer mentioned: drop it from NOT_CURRENT"
-    if NOT_CURRENT[name] == REMOVED:
-        with pytest.raises(AttributeError):
-            resolve(name)
-    else:
-        with pytest.warns(MeasurelabDeprecationWarning):
-            resolve(name)
+    assert NOT_CURRENT[name] == REMOVED
+    with pytest.raises(AttributeError):
+        resolve(name)
 
 
-def test_resolve_refuses_a_deprecated_path():
-    # the check above is only as good as the resolver: an old path warns, an error here
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", MeasurelabDeprecationWarning)
-        with pytest.raises(MeasurelabDeprecationWarning):
-            resolve("measurelab.inference.intervals.delong")
+def test_resolve_refuses_a_missing_name():
+    # the checks above are only as good as the resolver
     with pytest.raises(AttributeError):
         resolve("measurelab.metrics.no_such_name")
 

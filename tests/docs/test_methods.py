@@ -33,12 +33,8 @@ from sklearn.metrics import (
 import measurelab as ml
 from measurelab.inference import demsar, holm, mcnemar_exact, paired_ttest, proportion_interval
 from measurelab.inference.delong import delong_interval, delong_unpaired, delong_variance
+from measurelab.measures.calibration.debiased import estimates
 from measurelab.stats.scoretable import ScoreTable
-
-try:  # the debiased estimates' module (measures/calibration/ once the calibration room lands)
-    from measurelab.measures.calibration.debiased import estimates
-except ImportError:
-    from measurelab.measures.debiased_calibration import estimates
 
 
 def close(a, b, tol=1e-12):

@@ -35,10 +35,10 @@ def _call(f: Callable[..., Any], *args: Any, **base: Any) -> Callable[..., Any]:
 
 ENTRIES: list[tuple[str, Callable[..., Any], dict[str, str]]] = [
     ("decision_curve_bands", _call(curves.decision_curve_bands, Y, {"a": S}, n_boot=50),
-     {"confidence_level": "level", "band": "level", "n_boot": "n_boot",
-      "random_state": "seed", "seed": "seed", "stratify": "flag", "progress": "flag?"}),
+     {"confidence_level": "level", "n_boot": "n_boot", "random_state": "seed",
+      "stratify": "flag", "progress": "flag?"}),
     ("plot_decision_curve", _call(curves.plot_decision_curve, Y, {"a": S}),
-     {"confidence_level": "level?", "band": "level?", "standardized": "flag",
+     {"confidence_level": "level?", "standardized": "flag",
       "references": "flag"}),
     ("ClassifierComparison.net_benefit", lambda **o: _comparison().net_benefit(**o),
      {"references": "flag"}),
@@ -60,7 +60,7 @@ ENTRIES: list[tuple[str, Callable[..., Any], dict[str, str]]] = [
                                                               ncontrols=10), n_sim=3,
                              progress=False),
      {"n_sim": "int", "ci": "level", "n_boot": "n_boot", "random_state": "seed",
-      "seed": "seed", "progress": "flag?"}),
+      "progress": "flag?"}),
 ]
 
 

@@ -337,7 +337,6 @@ BAD = [
     ({"n_samples": 0}, "n_samples must be a positive integer"),
     ({"higher_is_better": "no"}, "higher_is_better must be True or False"),
     ({"random_state": -1}, "random_state must be a non-negative integer"),
-    ({"random_state": 1, "seed": 2}, "seed is the former name of random_state"),
 ]
 
 

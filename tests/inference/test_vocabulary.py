@@ -1,8 +1,7 @@
 """One vocabulary for test results (scipy's): ``statistic``, ``pvalue`` and
 ``confidence_interval(confidence_level)`` returning ``ConfidenceInterval(low, high)``;
-bare tuples became named tuples that still unpack; renamed attributes still answer, with a
-deprecation warning. Values are checked against scipy and against each result's own
-interval at the level it was run with."""
+results are named tuples that unpack; every level is ``confidence_level``. Values are checked
+against scipy and against each result's own interval at the level it was run with."""
 
 from __future__ import annotations
 
@@ -14,7 +13,7 @@ import pytest
 from scipy import stats
 
 import measurelab as ml
-from measurelab.exceptions import MeasurelabDeprecationWarning, MeasurelabError
+from measurelab.exceptions import MeasurelabError
 from measurelab.inference import (
     CalibrationTest,
     ConfidenceInterval,
@@ -109,7 +108,7 @@ def test_delong_paired_is_a_named_result_that_unpacks():
     auc = np.array([0.8, 0.7])
     cov = np.array([[0.01, 0.005], [0.005, 0.01]])
     r = delong_paired(auc, cov, 0, 1, 0.9)
-    diff, lo, hi, se, z, p = r  # the former 6-tuple
+    diff, lo, hi, se, z, p = r  # unpacks as a 6-tuple
     assert isinstance(r, ZTestResult) and (r.statistic, r.pvalue) == (z, p)
     assert se == pytest.approx(math.sqrt(0.01 + 0.01 - 2 * 0.005))
     assert p == pytest.approx(2 * stats.norm.sf(abs(diff) / se))
@@ -126,7 +125,7 @@ def test_proportion_intervals_are_named_and_unpack():
     assert isinstance(m, ConfidenceInterval) and m.low < m.high
 
 
-def test_demsar_exposes_its_two_tests_and_the_old_names_warn():
+def test_demsar_exposes_its_two_tests():
     rng = np.random.default_rng(3)
     t = pd.DataFrame(rng.random((8, 4)), columns=list("abcd"))
     r = demsar(t)
@@ -137,11 +136,6 @@ def test_demsar_exposes_its_two_tests_and_the_old_names_warn():
     ff = (n - 1) * sp.statistic / (n * (k - 1) - sp.statistic)
     assert r.iman_davenport.statistic == pytest.approx(ff, rel=1e-12)
     assert r.iman_davenport.df == (k - 1, (k - 1) * (n - 1))
-    for old, new in (("friedman_chi2", r.friedman.statistic), ("friedman_p", r.friedman.pvalue),
-                     ("iman_davenport_F", r.iman_davenport.statistic),
-                     ("iman_davenport_p", r.iman_davenport.pvalue)):
-        with pytest.warns(MeasurelabDeprecationWarning, match=f"DemsarResult.{old} is "):
-            assert getattr(r, old) == new
     with pytest.raises(MeasurelabError, match=r"RankTestResult\.confidence_interval"):
         r.friedman.confidence_interval()
 
@@ -152,10 +146,6 @@ def test_spiegelhalter_speaks_the_vocabulary_and_keeps_its_file_keys():
     s = spiegelhalter_test(y, p)
     assert s.pvalue == pytest.approx(2 * stats.norm.sf(abs(s.statistic)), rel=1e-12)
     assert s.to_dict() == {"z": s.statistic, "p_value": s.pvalue}
-    with pytest.warns(MeasurelabDeprecationWarning, match="SpiegelhalterTest.z is "):
-        assert s.z == s.statistic
-    with pytest.warns(MeasurelabDeprecationWarning, match="SpiegelhalterTest.p_value is "):
-        assert s.p_value == s.pvalue
     with pytest.raises(MeasurelabError, match=r"SpiegelhalterTest\.confidence_interval"):
         s.confidence_interval()
 
@@ -176,24 +166,21 @@ def test_bayes_comparison_is_not_a_test():
     assert not hasattr(ml.inference.BayesComparison, "pvalue")
 
 
-@pytest.mark.parametrize(("call", "where"), [
-    (lambda **kw: proportion_interval(8, 10, **kw), "proportion_interval"),
-    (lambda **kw: mcnemar_interval(12, 3, 100, **kw), "mcnemar_interval"),
-    (lambda **kw: ml.inference.tango_interval(12, 3, 100, **kw), "tango_interval"),
-    (lambda **kw: delong_paired(np.array([0.8, 0.7]),
-                                np.array([[0.01, 0.005], [0.005, 0.01]]), 0, 1, **kw),
-     "delong_paired"),
+@pytest.mark.parametrize("call", [
+    lambda **kw: proportion_interval(8, 10, **kw),
+    lambda **kw: mcnemar_interval(12, 3, 100, **kw),
+    lambda **kw: ml.inference.tango_interval(12, 3, 100, **kw),
+    lambda **kw: delong_paired(np.array([0.8, 0.7]),
+                               np.array([[0.01, 0.005], [0.005, 0.01]]), 0, 1, **kw),
 ])
-def test_level_is_a_deprecated_name_of_confidence_level(call, where):
-    new = call(confidence_level=0.9)
-    with pytest.warns(MeasurelabDeprecationWarning, match=f"{where}: level= is deprecated"):
-        old = call(level=0.9)
-    assert tuple(old) == tuple(new) != tuple(call())
-    with pytest.raises(MeasurelabError, match="give confidence_level only"):
-        call(confidence_level=0.8, level=0.9)
+def test_interval_functions_take_confidence_level(call):
+    assert tuple(call(confidence_level=0.9)) != tuple(call()) == tuple(
+        call(confidence_level=0.95))
+    with pytest.raises(TypeError):
+        call(level=0.9)
 
 
-def test_net_benefit_level_is_deprecated():
+def test_net_benefit_intervals_take_confidence_level():
     from measurelab.inference.classifiers.net_benefit import (
         net_benefit_difference_interval,
         net_benefit_interval,
@@ -203,26 +190,21 @@ def test_net_benefit_level_is_deprecated():
     a = np.array([0.1, 0.3, 0.7, 0.8, 0.4, 0.6, 0.9, 0.2])
     for f, args in ((net_benefit_interval, (y, a, [0.3])),
                     (net_benefit_difference_interval, (y, a, a[::-1], [0.3]))):
-        new = f(*args, confidence_level=0.8)
-        with pytest.warns(MeasurelabDeprecationWarning, match="level= is deprecated"):
-            old = f(*args, level=0.8)
-        assert np.array_equal(new["lo"], old["lo"]) and np.array_equal(new["hi"], old["hi"])
+        narrow, wide = f(*args, confidence_level=0.8), f(*args)
+        assert np.all(wide["lo"] < narrow["lo"]) and np.all(narrow["hi"] < wide["hi"])
 
 
-def test_band_is_a_deprecated_name_of_confidence_level():
+def test_curve_bands_take_confidence_level():
     from measurelab.curves import decision_curve_bands, reliability_diagram
 
     y = (RNG.random(200) < 0.5).astype(int)
     p = np.clip(0.5 + (y - 0.5) * 0.3 + RNG.normal(0, 0.1, 200), 0, 1)
-    new = reliability_diagram(y, p, confidence_level=0.8, n_boot=50)
-    with pytest.warns(MeasurelabDeprecationWarning, match="reliability_diagram: band="):
-        old = reliability_diagram(y, p, band=0.8, n_boot=50)
-    assert new.equals(old)
-    new = decision_curve_bands(y, {"m": p}, thresholds=[0.2, 0.5], confidence_level=0.8,
-                               n_boot=50)
-    with pytest.warns(MeasurelabDeprecationWarning, match="decision_curve_bands: band="):
-        old = decision_curve_bands(y, {"m": p}, thresholds=[0.2, 0.5], band=0.8, n_boot=50)
-    assert repr(new) == repr(old)  # the same thresholds, level and bands
+    narrow = reliability_diagram(y, p, confidence_level=0.5, n_boot=50)
+    wide = reliability_diagram(y, p, confidence_level=0.99, n_boot=50)
+    assert ((wide["hi"] - wide["lo"]) >= (narrow["hi"] - narrow["lo"])).all()
+    b = decision_curve_bands(y, {"m": p}, thresholds=[0.2, 0.5], confidence_level=0.8,
+                             n_boot=50)
+    assert b["level"] == 0.8
 
 
 def test_delong_interval_unpaired_and_calibration_table_take_confidence_level() -> None:
@@ -234,19 +216,13 @@ def test_delong_interval_unpaired_and_calibration_table_take_confidence_level() 
     y = rng.random(120) < 0.4
     s = np.round(rng.normal(1.0 * y, 1.0), 2)
     t = ScoreTable.from_arrays(y, s)
-    new = dl.delong_interval(t, confidence_level=0.9)
-    with pytest.warns(MeasurelabDeprecationWarning, match="delong_interval: level="):
-        old = dl.delong_interval(t, level=0.9)
-    assert (old.lo, old.hi) == (new.lo, new.hi)
-    new_u = dl.delong_unpaired(t, t, confidence_level=0.8)
-    with pytest.warns(MeasurelabDeprecationWarning, match="delong_unpaired: level="):
-        old_u = dl.delong_unpaired(t, t, level=0.8)
-    assert (old_u["lo"], old_u["hi"]) == (new_u["lo"], new_u["hi"])
+    narrow, wide = dl.delong_interval(t, confidence_level=0.8), dl.delong_interval(t)
+    assert wide.lo < narrow.lo < narrow.hi < wide.hi
+    narrow_u, wide_u = dl.delong_unpaired(t, t, confidence_level=0.8), dl.delong_unpaired(t, t)
+    assert wide_u["lo"] < narrow_u["lo"] <= narrow_u["hi"] < wide_u["hi"]
     q = rng.beta(2, 2, 300)
     yq = rng.random(300) < q
-    new_c = calibration_table(yq, {"m": q}, confidence_level=0.9, n_resamples=99)
-    with pytest.warns(MeasurelabDeprecationWarning, match="calibration_table: level="):
-        old_c = calibration_table(yq, {"m": q}, level=0.9, n_resamples=99)
-    assert new_c.equals(old_c)
-    with pytest.raises(MeasurelabError, match="give confidence_level only"):
-        dl.delong_interval(t, confidence_level=0.9, level=0.8)
+    narrow_c = calibration_table(yq, {"m": q}, confidence_level=0.8, n_resamples=99)
+    wide_c = calibration_table(yq, {"m": q}, n_resamples=99)
+    assert float(wide_c["lo"].iloc[0]) <= float(narrow_c["lo"].iloc[0])
+    assert float(narrow_c["hi"].iloc[0]) < float(wide_c["hi"].iloc[0])

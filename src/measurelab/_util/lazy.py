@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 
@@ -43,47 +43,3 @@ def lazy_face(
 
     return getattr_, dir_
 
-
-def moved_face(
-    old: str, new: str | Sequence[str], names: Iterable[str] | None = None
-) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
-    """``__getattr__`` and ``__dir__`` for a deprecation shim: the module ``old`` moved to
-    ``new`` (or was split over several modules, searched in order); reading a name from
-    ``old`` warns (:class:`MeasurelabDeprecationWarning`) and returns the new module's
-    object. ``names`` limits the names the shim answers (default: every name of the new
-    modules, private ones included, so old scripts keep running).
-
-    Examples
-    --------
-    >>> import warnings
-    >>> getattr_, _ = moved_face("old_math", "math")
-    >>> with warnings.catch_warnings(record=True) as w:
-    ...     warnings.simplefilter("always")
-    ...     getattr_("sqrt")(9.0), str(w[0].message)
-    (3.0, 'old_math is deprecated; import sqrt from math')
-    """
-    from measurelab.exceptions import MeasurelabDeprecationWarning
-
-    allowed = None if names is None else set(names)
-    targets = [new] if isinstance(new, str) else list(new)
-
-    def getattr_(name: str) -> Any:
-        if name.startswith("__") or (allowed is not None and name not in allowed):
-            raise AttributeError(f"module {old!r} has no attribute {name!r}")
-        for target in targets:
-            module = importlib.import_module(target)
-            if hasattr(module, name):
-                import warnings
-
-                warnings.warn(f"{old} is deprecated; import {name} from {target}",
-                              MeasurelabDeprecationWarning, stacklevel=2)
-                return getattr(module, name)
-        raise AttributeError(f"module {old!r} has no attribute {name!r}")
-
-    def dir_() -> list[str]:
-        if allowed is not None:
-            return sorted(allowed)
-        return sorted({n for t in targets for n in dir(importlib.import_module(t))
-                       if not n.startswith("_")})
-
-    return getattr_, dir_

@@ -1,6 +1,5 @@
 """The vocabulary every test result shares (scipy's): ``statistic``, ``pvalue`` and
-``confidence_interval(confidence_level=0.95)`` returning :class:`ConfidenceInterval`, plus
-the one way a renamed keyword or attribute keeps working (:func:`renamed`).
+``confidence_interval(confidence_level=0.95)`` returning :class:`ConfidenceInterval`.
 
 Examples
 --------
@@ -13,11 +12,10 @@ Examples
 from __future__ import annotations
 
 import math
-import warnings
 from typing import Any, NamedTuple, NoReturn
 
 from measurelab._util.validation import check_level
-from measurelab.exceptions import MeasurelabDeprecationWarning, MeasurelabError
+from measurelab.exceptions import MeasurelabError
 
 
 class ConfidenceInterval(NamedTuple):
@@ -115,39 +113,3 @@ def check_se(se: float, what: str) -> float:
     if math.isnan(se):
         no_interval(what, "the standard error is undefined (NaN), so no interval is formed")
     return se
-
-
-#: a keyword's default when the caller did not give it (told apart from any value)
-NOT_GIVEN: Any = type("NotGiven", (), {"__repr__": lambda self: "<not given>",
-                                       "__slots__": ()})()
-
-
-def renamed(new_value: Any, old_value: Any, new: str, old: str, where: str,
-            default: Any, *, convert: Any = None, stacklevel: int = 3) -> Any:
-    """The value of keyword ``new`` (whose default is ``default``) when the caller may still
-    use its old name ``old`` (deprecated: a :class:`MeasurelabDeprecationWarning`; the old
-    keyword's default is :data:`NOT_GIVEN`). ``convert`` maps an old value to the new
-    meaning (``alpha`` → ``1 − alpha``). Both given (the new one not at its default) is an
-    error.
-
-    Examples
-    --------
-    >>> renamed(0.9, NOT_GIVEN, "confidence_level", "level", "f", 0.95)
-    0.9
-    >>> renamed(0.95, 0.9, "confidence_level", "level", "f", 0.95)  # doctest: +SKIP
-    0.9
-    """
-    if old_value is NOT_GIVEN:
-        return new_value
-    if new_value is not default and new_value != default:
-        raise MeasurelabError(f"{where} got {new}= and its former name {old}=; give {new} "
-                              "only")
-    warnings.warn(f"{where}: {old}= is deprecated (it goes in a future minor release); use "
-                  f"{new}=", MeasurelabDeprecationWarning, stacklevel=stacklevel)
-    return old_value if convert is None else convert(old_value)
-
-
-def deprecated_attribute(obj: Any, old: str, new: str) -> None:
-    """Warn that attribute ``old`` of ``obj`` is deprecated in favour of ``new``."""
-    warnings.warn(f"{type(obj).__name__}.{old} is deprecated (it goes in a future minor "
-                  f"release); use .{new}", MeasurelabDeprecationWarning, stacklevel=3)

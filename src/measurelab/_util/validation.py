@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import (
-    MeasurelabDeprecationWarning,
     MeasurelabError,
     MeasurelabTypeError,
     UndefinedMeasureWarning,
@@ -346,8 +345,6 @@ def check_random_state(value: Any, name: str = "random_state") -> Any:
     if value is None or isinstance(value, np.random.Generator | np.random.SeedSequence
                                    | np.random.RandomState):
         return value
-    if isinstance(value, _DefaultRandomState):
-        return value
     if isinstance(value, bool | np.bool_) or not isinstance(value, int | np.integer):
         raise MeasurelabTypeError(f"{name} must be a non-negative integer, a numpy Generator "
                                   f"or None, got {short_repr(value)}")
@@ -594,22 +591,10 @@ def check_same_length(*arrays: tuple[str, Sequence[Any] | np.ndarray]) -> None:
         raise MeasurelabError(f"inconsistent numbers of examples: {desc}")
 
 
-# ------------------------------------------------------------------------ random state
-class _DefaultRandomState(int):
-    """The default ``random_state`` of the library's functions: the integer 0, told apart
-    from a 0 the caller gave by being this very object (so ``seed=`` can replace it)."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "0"
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (int, (0,))  # pickles as a plain 0
-
-
+# ------------------------------------------------------------------------- not given
 class _Unset:
-    """The default of the ``seed`` alias: nothing was given."""
+    """The default of a keyword whose absence means something (``demsar``'s
+    ``higher_is_better``: given together with ``measure=`` it is an error)."""
 
     __slots__ = ()
 
@@ -620,53 +605,8 @@ class _Unset:
         return "UNSET"
 
 
-#: the default ``random_state=0`` of every public function that draws random numbers
-DEFAULT_RANDOM_STATE: Any = _DefaultRandomState(0)
-#: the default of the keyword alias ``seed=`` (not given)
+#: a keyword's default when the caller did not give it (told apart from any value)
 UNSET: Any = _Unset()
-
-
-def random_state_of(random_state: Any, seed: Any, where: str) -> Any:
-    """The random state a public function was given: ``random_state``, or the same thing
-    under its former name ``seed`` (deprecated: a :class:`MeasurelabDeprecationWarning`;
-    it goes in a future minor release). Both given and different is an error; the
-    library's default ``random_state`` (0) yields to a ``seed``.
-
-    Parameters
-    ----------
-    random_state : the function's ``random_state`` argument (default
-        :data:`DEFAULT_RANDOM_STATE`)
-    seed : the function's ``seed`` argument (default :data:`UNSET`)
-    where : the function's name, for the messages
-
-    Examples
-    --------
-    >>> random_state_of(DEFAULT_RANDOM_STATE, UNSET, "evaluate")
-    0
-    >>> random_state_of(3, 7, "evaluate")
-    Traceback (most recent call last):
-    ...
-    measurelab.exceptions.MeasurelabError: evaluate got random_state=3 and seed=7; seed is the former name of random_state: give random_state only
-    """  # noqa: E501
-    if seed is UNSET:
-        return 0 if random_state is DEFAULT_RANDOM_STATE else \
-            check_random_state(random_state, "random_state")
-    check_random_state(seed, "seed")
-    if random_state is DEFAULT_RANDOM_STATE or random_state is seed or _same_int(random_state,
-                                                                                 seed):
-        warnings.warn(f"{where}: seed= is deprecated (it goes in a future minor release); "
-                      "use random_state=", MeasurelabDeprecationWarning, stacklevel=3)
-        return seed
-    raise MeasurelabError(
-        f"{where} got random_state={short_repr(random_state)} and seed={short_repr(seed)}; "
-        "seed is the former name of random_state: give random_state only"
-    )
-
-
-def _same_int(a: Any, b: Any) -> bool:
-    ints = (int, np.integer)
-    return (isinstance(a, ints) and isinstance(b, ints) and not isinstance(a, bool)
-            and not isinstance(b, bool) and int(a) == int(b))
 
 
 # ------------------------------------------------------- scikit-learn's binary outputs

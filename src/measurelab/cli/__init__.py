@@ -18,8 +18,6 @@ from measurelab.exceptions import MeasurelabError
 
 SUBCOMMANDS = ("measures", "evaluate", "versus", "ranks", "compare-measures", "study",
                "reproduce", "demo", "power")
-#: old command names, still accepted (deprecated): the command each one runs
-ALIASES = {"compare": "compare-measures"}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -56,7 +54,6 @@ def _command(argv: Sequence[str]) -> str | None:
     """The subcommand named on the command line (the first non-option word), if any."""
     for a in argv:
         if not a.startswith("-"):
-            a = ALIASES.get(a, a)
             return a if a in SUBCOMMANDS else None
     return None
 

@@ -1,7 +1,6 @@
 """``measurelab compare-measures F G --n N --pos P``: consistency and discriminancy of two
 measures over ranked lists (all of them, a random sample, or exactly by the generating
-function). ``measurelab compare`` is the deprecated old name of the command (it works, with
-a one-line notice on standard error); classifiers are compared by ``measurelab versus``.
+function); classifiers are compared by ``measurelab versus``.
 
 With ``--json`` one JSON object with the keys ``f, g, n, pos, cutoff, objects, pairs, R, S,
 P, Q, consistency, discriminancy`` (plus ``T``, ``method``, ``domain``, strictness flags
@@ -28,9 +27,7 @@ from measurelab.exceptions import MeasurelabError
 def add_parser(sub: Any) -> argparse.ArgumentParser:
     p = sub.add_parser(
         "compare-measures",
-        aliases=["compare"],
-        help="degree of consistency and discriminancy of two measures ('compare' is its "
-        "deprecated old name)",
+        help="degree of consistency and discriminancy of two measures",
         description="Compare measure F with measure G over ranked lists of N examples with "
         "POS positives (the right-most CUTOFF predicted positive): R, S, P, Q, "
         "C = R/(R+S), D = P/Q (Ling et al. 2003). F and G are registry names, "
@@ -87,9 +84,6 @@ def run(args: argparse.Namespace) -> int:
         resolve_measure,
     )
 
-    if args.command == "compare":
-        print("measurelab compare: deprecated, use 'measurelab compare-measures' (the same "
-              "options)", file=sys.stderr)
     if args.sample is not None and args.sample < 2:
         raise MeasurelabError(f"--sample must be at least 2, got {args.sample}")
     args.seed = seed(args.seed, "--seed")

@@ -29,14 +29,11 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.validation import (
-    UNSET,
     check_flag,
     check_int,
     check_level,
     make_rng,
-    random_state_of,
     short_repr,
 )
 from measurelab.curves._names import literal, model_names
@@ -152,9 +149,8 @@ def _curve(table: ScoreTable, ts: np.ndarray) -> DecisionCurve:
                          np.zeros(ts.size), table.n_pos / table.total)
 
 
-def _check_band(band: Any, n_boot: Any, name: str = "confidence_level"
-                ) -> tuple[float, int]:
-    return (check_level(band, name),
+def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
+    return (check_level(band, "confidence_level"),
             check_int(n_boot, "n_boot", minimum=1, maximum=10**6))
 
 
@@ -195,10 +191,8 @@ def decision_curve_bands(
     *,
     thresholds: Any = None,
     confidence_level: float = 0.95,
-    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
     random_state: Any = 0,
-    seed: Any = UNSET,
     stratify: bool = False,
     pos_label: Any = 1,
     sample_weight: Any = None,
@@ -219,9 +213,9 @@ def decision_curve_bands(
         Labels and a dict ``name -> probabilities`` (or one vector).
     thresholds : threshold probabilities, optional (default 0.01, ..., 0.99)
     confidence_level : float, default 0.95
-        Level of the pointwise percentile band (``band`` is its deprecated former name).
+        Level of the pointwise percentile band.
     n_boot : int, default 1000
-    random_state, seed : seed of the resampling (``seed`` is its deprecated former name)
+    random_state : seed of the resampling (int, numpy Generator or None)
     stratify : bool, default False
     pos_label, sample_weight : as :func:`measurelab.evaluate`
     progress : bool, optional
@@ -241,14 +235,11 @@ def decision_curve_bands(
     >>> bool(np.all(m["lo"] <= m["net_benefit"])), bool(np.all(m["net_benefit"] <= m["hi"]))
     (True, True)
     """
-    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
-    band = renamed(confidence_level, band, "confidence_level", "band", "decision_curve_bands",
-                   0.95)
-    level, n_boot = _check_band(band, n_boot, name)
+    level, n_boot = _check_band(confidence_level, n_boot)
     stratify = check_flag(stratify, "stratify")
     if progress is not None:
         check_flag(progress, "progress")
-    rng = make_rng(random_state_of(random_state, seed, "decision_curve_bands"))
+    rng = make_rng(random_state)
     y, models, w = _models(y_true, scores, pos_label, sample_weight)
     ts = DEFAULT_THRESHOLDS.copy() if thresholds is None else check_thresholds(thresholds)
     if (len(models) + 1) * ts.size * n_boot > MAX_BAND_CELLS:
@@ -335,10 +326,8 @@ def plot_decision_curve(
     *,
     thresholds: Any = None,
     confidence_level: float | None = None,
-    band: Any = NOT_GIVEN,
     n_boot: int = 500,
     random_state: Any = 0,
-    seed: Any = UNSET,
     stratify: bool = False,
     standardized: bool = False,
     references: bool = True,
@@ -357,10 +346,8 @@ def plot_decision_curve(
     scores : dict ``name -> probabilities`` (one curve per model), or one vector
     thresholds : threshold probabilities, optional (default 0.01, ..., 0.99)
     confidence_level : float, optional
-        (``band`` is its deprecated former name.) Draw each model's pointwise bootstrap
-        band at this level (e.g. 0.95), from
-        :func:`decision_curve_bands` with ``n_boot``, ``random_state`` (``seed``) and
-        ``stratify``.
+        Draw each model's pointwise bootstrap band at this level (e.g. 0.95), from
+        :func:`decision_curve_bands` with ``n_boot``, ``random_state`` and ``stratify``.
     standardized : bool, default False
         Plot the standardized net benefit (net benefit / prevalence) instead.
     references : bool, default True
@@ -389,18 +376,16 @@ def plot_decision_curve(
     """
     standardized = check_flag(standardized, "standardized")
     references = check_flag(references, "references")
-    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
-    band = renamed(confidence_level, band, "confidence_level", "band", "plot_decision_curve",
-                   None)
+    band = confidence_level
     if band is not None:
-        _check_band(band, n_boot, name)
+        _check_band(band, n_boot)
     y, models, w = _models(y_true, scores, pos_label, sample_weight)
     ts = DEFAULT_THRESHOLDS.copy() if thresholds is None else check_thresholds(thresholds)
     curves = {n: _curve(ScoreTable.from_arrays(y, s, w), ts) for n, s in models.items()}
     given = _given_bands(bands, list(models), ts.size)
     if band is not None and given is None:
         b = decision_curve_bands(y, models, thresholds=ts, confidence_level=band, n_boot=n_boot,
-                                 random_state=random_state, seed=seed, stratify=stratify,
+                                 random_state=random_state, stratify=stratify,
                                  sample_weight=w, progress=progress)
         given = {n: (b["models"][n]["lo"], b["models"][n]["hi"]) for n in models}
     if ax is None:

@@ -39,17 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.results import NOT_GIVEN, renamed
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    check_flag,
-    check_int,
-    check_level,
-    make_rng,
-    random_state_of,
-    short_repr,
-)
+from measurelab._util.validation import check_flag, check_int, check_level, make_rng, short_repr
 from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
@@ -66,14 +56,9 @@ MAX_BAND_POINTS = 2000
 MAX_BAND_CELLS = 50_000_000
 
 
-def _generator(random_state: Any, seed: Any, where: str) -> np.random.Generator:
-    return make_rng(random_state_of(random_state, seed, where))
-
-
-def _check_band(band: Any, n_boot: Any, name: str = "confidence_level"
-                ) -> tuple[float, int]:
+def _check_band(band: Any, n_boot: Any) -> tuple[float, int]:
     top = MAX_BAND_CELLS // MAX_BAND_POINTS
-    return (check_level(band, name),
+    return (check_level(band, "confidence_level"),
             check_int(n_boot, "n_boot", minimum=1, maximum=top))
 
 
@@ -86,8 +71,8 @@ def _check_draws(cases: float, n_boot: int, what: str) -> None:
         raise MeasurelabError(
             f"the consistency band would draw n_boot × {what} = {n_boot:,} × {cases:,.0f} "
             f"cases, more than {MAX_BAND_DRAWS:,}; give n_boot at most "
-            f"{max(1, int(MAX_BAND_DRAWS // max(cases, 1))):,} (or band=None in "
-            "plot_reliability)")
+            f"{max(1, int(MAX_BAND_DRAWS // max(cases, 1))):,} (or confidence_level=None "
+            "in plot_reliability)")
 
 
 def consistency_band(x: np.ndarray, weight: np.ndarray, band: float, n_boot: int,
@@ -190,10 +175,8 @@ def reliability_diagram(
     y_score: Any = None,
     *,
     confidence_level: float = 0.9,
-    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
-    seed: Any = UNSET,
+    random_state: Any = 0,
     pos_label: Any = 1,
     sample_weight: Any = None,
 ) -> Any:
@@ -206,10 +189,10 @@ def reliability_diagram(
     y_true : array-like of shape (n,), or a :class:`~measurelab.ScoreTable` (then
         ``y_score`` and ``sample_weight`` are omitted)
     y_score : array-like of shape (n,), probabilities of the positive class in [0, 1]
-    band : level of the consistency band (0.9: between the 5 % and 95 % quantiles)
+    confidence_level : level of the consistency band (0.9: between the 5 % and 95 %
+        quantiles)
     n_boot : replicates of the band's resampling
-    random_state : int, numpy Generator or None (fresh entropy); ``seed`` is its deprecated
-        former name
+    random_state : int, numpy Generator or None (fresh entropy)
     pos_label : the positive class
     sample_weight : case weights, as in the rest of the library: each replicate of the band
         resamples the n cases and multiplies by their weights (so the band's width does not
@@ -228,11 +211,8 @@ def reliability_diagram(
     >>> rd[["x", "cep"]].values.tolist()
     [[0.1, 0.25], [0.2, 0.25], [0.3, 0.25], [0.4, 0.25], [0.5, 1.0], [0.9, 1.0]]
     """
-    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
-    band = renamed(confidence_level, band, "confidence_level", "band", "reliability_diagram",
-                   0.9)
-    band, n_boot = _check_band(band, n_boot, name)
-    rng = _generator(random_state, seed, "reliability_diagram")
+    band, n_boot = _check_band(confidence_level, n_boot)
+    rng = make_rng(random_state)
     return _diagram(_table(y_true, y_score, pos_label, sample_weight), band, n_boot, rng,
                     y_score, sample_weight)
 
@@ -242,10 +222,8 @@ def plot_reliability(
     scores: Mapping[str, Any] | Any,
     *,
     confidence_level: float | None = 0.9,
-    band: Any = NOT_GIVEN,
     n_boot: int = 1000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
-    seed: Any = UNSET,
+    random_state: Any = 0,
     pos_label: Any = 1,
     sample_weight: Any = None,
     ax: Any = None,
@@ -253,9 +231,8 @@ def plot_reliability(
 ) -> Any:
     """CORP reliability diagrams of several models on one matplotlib Axes: each model's
     recalibrated curve with its consistency band (shaded; ``confidence_level=None`` draws
-    none; ``band`` is its deprecated former name), the
-    diagonal, and the distribution of the predictions beneath (a histogram strip per
-    model, on a hidden second axis). Returns the Axes.
+    none), the diagonal, and the distribution of the predictions beneath (a histogram strip
+    per model, on a hidden second axis). Returns the Axes.
 
     Examples
     --------
@@ -264,14 +241,13 @@ def plot_reliability(
     >>> ax.get_lines()[0].get_ydata().tolist()
     [0.25, 0.25, 0.25, 0.25, 1.0, 1.0]
     """
-    name = "confidence_level" if band is NOT_GIVEN else "band"  # the keyword given
-    band = renamed(confidence_level, band, "confidence_level", "band", "plot_reliability", 0.9)
+    band = confidence_level
     if band is None:
         _check_band(0.9, n_boot)  # n_boot is checked even when no band uses it
     else:
-        band, n_boot = _check_band(band, n_boot, name)
+        band, n_boot = _check_band(band, n_boot)
     hist = check_flag(hist, "hist")
-    rng = _generator(random_state, seed, "plot_reliability")
+    rng = make_rng(random_state)
     if ax is not None and not hasattr(ax, "fill_between"):
         raise MeasurelabTypeError(f"ax must be a matplotlib Axes or None, got "
                                   f"{short_repr(ax)}")

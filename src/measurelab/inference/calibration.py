@@ -43,19 +43,17 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from measurelab._util.results import NOT_GIVEN, ConfidenceInterval, no_interval, renamed
+from measurelab._util.results import ConfidenceInterval, no_interval
 from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
     as_1d,
     binarize,
     binary_score_vector,
     check_choice,
     check_level,
+    check_random_state,
     check_same_length,
     check_scores,
     check_weights,
-    random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import Interval, _z
@@ -215,7 +213,7 @@ def calibration_test(
     n_resamples: int = 1999,
     pos_label: Any = 1,
     sample_weight: Any = None,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = 0,
     progress: bool | None = None,
 ) -> CalibrationTest:
     """Test whether a binary model is calibrated (P(y = 1 | p) = p for every p).
@@ -263,7 +261,7 @@ def calibration_test(
     if progress is not None:
         check_flag(progress, "progress")
     n_resamples = check_int(n_resamples, "n_resamples", minimum=99, maximum=10**6)
-    random_state = random_state_of(random_state, UNSET, "calibration_test")
+    random_state = check_random_state(random_state)
     y_raw = as_1d(y_true, "y_true")
     y_prob = binary_score_vector(y_prob, y_raw, pos_label, "y_prob")[0]  # predict_proba's
     s = check_scores(y_prob, "y_prob")
@@ -338,12 +336,11 @@ def _statistic(m: Any, scores: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> 
 def calibration_table(y: np.ndarray, scores: dict[str, np.ndarray], *,
                       confidence_level: float = 0.95, n_resamples: int = 999,
                       sample_weight: Any = None,
-                      random_state: Any = DEFAULT_RANDOM_STATE,
-                      level: Any = NOT_GIVEN) -> Any:
+                      random_state: Any = 0) -> Any:
     """'Is it calibrated?' for several binary models scored on the same cases: per model
     the Brier miscalibration with its interval, the consistency-resampling test of
     calibration (its statistic, the unbiased ℓ2 error) and Spiegelhalter's test, and the
-    verdict at 1 − ``confidence_level`` (``level``: its deprecated former name).
+    verdict at 1 − ``confidence_level``.
 
     Columns: ``model, brier_mcb, lo, hi, pvalue, spiegelhalter_p, verdict``.
 
@@ -361,8 +358,7 @@ def calibration_table(y: np.ndarray, scores: dict[str, np.ndarray], *,
     """
     import pandas as pd
 
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "calibration_table", 0.95), "confidence_level")
+    level = check_level(confidence_level, "confidence_level")
     rows = []
     for name, s in scores.items():
         table = ScoreTable.from_arrays(np.asarray(y, dtype=bool), np.asarray(s, dtype=float),

@@ -34,11 +34,9 @@ Examples
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
-from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.results import ZTestResult as ZTestResult  # public
 from measurelab._util.validation import check_int, warn_undefined
 from measurelab.exceptions import MeasurelabError
@@ -124,8 +122,8 @@ def _logit_interval(auc: float, se: float, z: float) -> tuple[float, float]:
     return float(expit(centre - half)), float(expit(centre + half))
 
 
-def delong_interval(table: ScoreTable, confidence_level: float = 0.95, scale: str = "logit", *,
-                    level: Any = NOT_GIVEN) -> Interval:
+def delong_interval(table: ScoreTable, confidence_level: float = 0.95,
+                    scale: str = "logit") -> Interval:
     """The AUC of one model with DeLong's standard error and interval.
 
     Var(AUC) = S10/n₁ + S01/n₀, with S10 and S01 the sample variances (ddof 1) of the
@@ -137,7 +135,7 @@ def delong_interval(table: ScoreTable, confidence_level: float = 0.95, scale: st
     table : ScoreTable
         The model's scores with the (weighted) positives and negatives at each.
     confidence_level : float, default 0.95
-        Confidence level in (0, 1) (``level``: its deprecated former name).
+        Confidence level in (0, 1).
     scale : {"logit", "wald"}, default "logit"
         ``"logit"``: logit(AUC) ± z·SE/(AUC(1−AUC)), back-transformed, so the interval stays
         inside [0, 1]. ``"wald"``: AUC ± z·SE clipped to [0, 1] (pROC's convention).
@@ -168,8 +166,7 @@ def delong_interval(table: ScoreTable, confidence_level: float = 0.95, scale: st
     >>> "perfect separation" in str(w[0].message)
     True
     """
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "delong_interval", 0.95), "confidence_level")
+    level = check_level(confidence_level, "confidence_level")
     if scale not in SCALES:
         raise MeasurelabError(f"scale must be one of {SCALES}, got {scale!r}")
     method = "delong-logit" if scale == "logit" else "delong"
@@ -193,8 +190,8 @@ def delong_interval(table: ScoreTable, confidence_level: float = 0.95, scale: st
     return Interval(auc, lo, hi, method, se)
 
 
-def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, confidence_level: float = 0.95,
-                    *, level: Any = NOT_GIVEN) -> dict:
+def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable,
+                    confidence_level: float = 0.95) -> dict:
     """DeLong's test of AUC_a − AUC_b for two models on two different test sets.
 
     As pROC's ``roc.test(paired = FALSE)``: D = (AUC_a − AUC_b)/√(V_a + V_b) with V each
@@ -208,8 +205,7 @@ def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, confidence_level: 
     table_a, table_b : ScoreTable
         The two models' score tables, each on its own test set.
     confidence_level : float, default 0.95
-        Confidence level of the interval of the difference (``level``: its deprecated former
-        name).
+        Confidence level of the interval of the difference.
 
     Returns
     -------
@@ -231,8 +227,7 @@ def delong_unpaired(table_a: ScoreTable, table_b: ScoreTable, confidence_level: 
     """
     from scipy.stats import t as student_t
 
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "delong_unpaired", 0.95), "confidence_level")
+    level = check_level(confidence_level, "confidence_level")
     auc_a, var_a, why_a = _auc_variance(table_a)
     auc_b, var_b, why_b = _auc_variance(table_b)
     diff = auc_a - auc_b
@@ -317,10 +312,9 @@ def delong_cov(tables: list[ScoreTable], rows: list[np.ndarray],
 
 
 def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
-                  confidence_level: float = 0.95, *, level: Any = NOT_GIVEN
-                  ) -> ZTestResult:
+                  confidence_level: float = 0.95) -> ZTestResult:
     """DeLong's paired test of AUC_a − AUC_b, two-sided: a :class:`ZTestResult`
-    ``(diff, lo, hi, se, statistic, pvalue)`` (it unpacks as the former 6-tuple).
+    ``(diff, lo, hi, se, statistic, pvalue)`` (it unpacks as a 6-tuple).
 
     Examples
     --------
@@ -337,8 +331,7 @@ def delong_paired(auc: np.ndarray, cov: np.ndarray, a: int, b: int,
                               f"{auc.shape} and {cov.shape}")
     a = check_int(a, "a", minimum=0, maximum=m - 1)
     b = check_int(b, "b", minimum=0, maximum=m - 1)
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "delong_paired", 0.95), "confidence_level")
+    level = check_level(confidence_level, "confidence_level")
     diff = float(auc[a] - auc[b])
     var = float(cov[a, a] + cov[b, b] - 2.0 * cov[a, b])
     if not math.isfinite(var) or var < 0:

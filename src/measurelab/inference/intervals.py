@@ -32,8 +32,6 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.lazy import moved_face
-from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab._util.results import ConfidenceInterval as ConfidenceInterval  # public
 from measurelab._util.results import ZTestResult as ZTestResult  # public
 from measurelab._util.threads import check_n_jobs
@@ -68,8 +66,7 @@ CI_METHODS = forceable_names()
 
 # ----------------------------------------------------------------- proportions
 def proportion_interval(k: float, n: float, confidence_level: float = 0.95,
-                        method: str = "wilson", *, level: Any = NOT_GIVEN
-                        ) -> ConfidenceInterval:
+                        method: str = "wilson") -> ConfidenceInterval:
     """Wilson score (default), Clopper–Pearson or another registered proportion method's
     interval of the proportion k/n.
 
@@ -81,8 +78,7 @@ def proportion_interval(k: float, n: float, confidence_level: float = 0.95,
     >>> [round(x, 4) for x in proportion_interval(8, 10, 0.95, "clopper-pearson")]
     [0.4439, 0.9748]
     """
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "proportion_interval", 0.95), "confidence_level")
+    level = check_level(confidence_level, "confidence_level")
     k = check_real(k, "k", low=0.0)
     n = check_real(n, "n", low=0.0)
     method = check_choice(method, "method", PROPORTION_METHODS)
@@ -146,8 +142,8 @@ def _discordant(b: Any, c: Any, *n_cases: Any) -> tuple[int, ...]:
     return b, c, n
 
 
-def mcnemar_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
-                     level: Any = NOT_GIVEN) -> ConfidenceInterval:
+def mcnemar_interval(b: int, c: int, n: int,
+                     confidence_level: float = 0.95) -> ConfidenceInterval:
     """Exact conditional interval of acc_A − acc_B = (b − c)/n from the discordant counts
     (b: A right and B wrong; c: the reverse), consistent with :func:`mcnemar_exact`.
 
@@ -162,8 +158,7 @@ def mcnemar_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
     >>> mcnemar_interval(0, 0, 50)
     ConfidenceInterval(low=0.0, high=0.0)
     """
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "mcnemar_interval", 0.95), "confidence_level")
+    level = check_level(confidence_level, "confidence_level")
     b, c, n = _discordant(b, c, n)
     d = b + c
     if d == 0 or n <= 0:
@@ -172,8 +167,8 @@ def mcnemar_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
     return ConfidenceInterval(d / n * (2.0 * lo - 1.0), d / n * (2.0 * hi - 1.0))
 
 
-def tango_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
-                   level: Any = NOT_GIVEN) -> ConfidenceInterval:
+def tango_interval(b: int, c: int, n: int,
+                   confidence_level: float = 0.95) -> ConfidenceInterval:
     """Tango's score interval of acc_A − acc_B from paired decisions (Tango 1998, Stat Med
     17:891): unconditional, so it keeps its level when one model wins almost every
     disagreement (the conditional interval's coverage falls to 0.6 there).
@@ -199,8 +194,7 @@ def tango_interval(b: int, c: int, n: int, confidence_level: float = 0.95, *,
     b, c, n = _discordant(b, c, n)
     if n == 0:
         raise MeasurelabError("tango_interval needs n >= 1 cases, got n=0")
-    level = check_level(renamed(confidence_level, level, "confidence_level", "level",
-                                "tango_interval", 0.95), "confidence_level")
+    level = check_level(confidence_level, "confidence_level")
     z = float(norm.ppf(0.5 + level / 2.0))
 
     def score(d: float) -> float:
@@ -423,21 +417,3 @@ def warn_nonfinite(what: str, r: Interval, inf_share: float, nan_share: float, *
         tail = (f"; the {end[0]} end rests on them" if len(end) == 1
                 else "; both ends rest on them")
     warn_undefined(f"the bootstrap interval of {what}: {', '.join(parts)}{tail}")
-
-
-# names that moved in 0.2 (DeLong to :mod:`.delong`, the bootstrap to :mod:`.bootstrap`):
-# read from here they warn
-_MOVED_DELONG = ("delong", "delong_cov", "delong_paired", "delong_components",
-                 "delong_paired_placements", "delong_placements", "delong_variance")
-_MOVED_BOOTSTRAP = ("MIN_BOOT", "BootstrapIntervals", "BootstrapRun", "CaseDesign",
-                    "case_rows", "check_n_boot", "jackknife_groups", "percentile_interval",
-                    "range_bounds", "rng_of", "run_bootstrap", "bca_interval")
-_delong_getattr, _ = moved_face(__name__, "measurelab.inference.delong", _MOVED_DELONG)
-_bootstrap_getattr, _ = moved_face(__name__, "measurelab.inference.bootstrap",
-                                   _MOVED_BOOTSTRAP)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _MOVED_DELONG:
-        return _delong_getattr(name)
-    return _bootstrap_getattr(name)

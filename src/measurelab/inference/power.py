@@ -58,7 +58,6 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.lazy import moved_face
 from measurelab._util.validation import (
     check_choice,
     check_flag,
@@ -604,8 +603,3 @@ def detectable_sentence(cmp: Any, power: float = 0.8, rows: list[str] | None = N
     return (f"With these {n} cases{pos}, the paired tests would find a true difference with "
             f"{round(100 * power)}% power (two-sided, level {1 - cmp.level:.2g}) when it is "
             f"at least about{many}: {listed}.")
-
-
-# the generating models of simulated power moved in 0.2 to :mod:`.simulation`, beside
-# :func:`~measurelab.inference.classifiers.simulation.simulate_power`; read from here they warn
-__getattr__, _ = moved_face(__name__, "measurelab.inference.classifiers.simulation", ("Binormal", "Resample"))

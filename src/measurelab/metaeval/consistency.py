@@ -28,13 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    check_flag,
-    check_int,
-    random_state_of,
-)
+from measurelab._util.validation import check_flag, check_int, check_random_state
 from measurelab.exceptions import MeasurelabError
 from measurelab.jsonable import to_jsonable
 from measurelab.measures.base import Measure, registry
@@ -399,13 +393,13 @@ def compare_measures(
 
 def jackknife_ci(
     ra: np.ndarray, ua: int, rb: np.ndarray, ub: int, *, groups: int = 20,
-    random_state: int = DEFAULT_RANDOM_STATE, level: float = 0.95, seed: Any = UNSET,
+    random_state: int = 0, level: float = 0.95,
 ) -> dict[str, tuple[float, float]]:
     """Normal intervals for C and D of a random sample of objects, with the standard error
     of the delete-a-group jackknife (objects split at random into ``groups`` groups; C and D
     recomputed without each group). Pairs share objects, so the pairs are not independent;
     the jackknife over objects accounts for that. ``random_state`` (an int, default 0)
-    seeds the split into groups; ``seed`` is its deprecated former name.
+    seeds the split into groups.
 
     Examples
     --------
@@ -420,7 +414,7 @@ def jackknife_ci(
     K = ra.size
     full = pair_counts_ranks(ra, ua, rb, ub)
     c0, d0 = ratio_c(full.R, full.S), ratio_d(full.P, full.Q)
-    random_state = random_state_of(random_state, seed, "jackknife_ci")
+    random_state = check_random_state(random_state)
     groups = check_int(groups, "groups", minimum=2, maximum=MAX_GROUPS)
     rng = np.random.default_rng(random_state + 7919 if isinstance(random_state, int | np.integer)
                                 else random_state)
@@ -452,14 +446,13 @@ def compare_on_ranked_lists(
     cutoff: int | None = None,
     *,
     sample: int | None = None,
-    random_state: int = DEFAULT_RANDOM_STATE,
+    random_state: int = 0,
     exact: bool = False,
     progress: bool = False,
-    seed: Any = UNSET,
 ) -> ConsistencyResult:
     """C and D of f vs g over ranked lists: all of them (enumerated, or by the generating
     function with ``exact=True`` for AUC vs acc), or a random sample of ``sample`` lists
-    drawn with ``random_state`` (an int, default 0; ``seed`` is its deprecated former name).
+    drawn with ``random_state`` (an int, default 0).
 
     Examples
     --------
@@ -469,7 +462,7 @@ def compare_on_ranked_lists(
     """
     from measurelab.metaeval.exact import check_ranked
 
-    random_state = random_state_of(random_state, seed, "compare_on_ranked_lists")
+    random_state = check_random_state(random_state)
     exact = check_flag(exact, "exact")
     progress = check_flag(progress, "progress")
     if sample is not None:

@@ -16,13 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    check_int,
-    random_state_of,
-    short_repr,
-)
+from measurelab._util.validation import check_int, check_random_state, short_repr
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference.intervals import check_level
 from measurelab.inference.ranks.significance import paired_ttest
@@ -106,16 +100,14 @@ def repeated_correlations(
     reference: str,
     *,
     runs: int = 5,
-    random_state: int = DEFAULT_RANDOM_STATE,
+    random_state: int = 0,
     method: str = "pearson",
-    seed: Any = UNSET,
 ) -> pd.DataFrame:
     """Run ``sample(rng)`` (which returns ``{measure: values over objects}``) ``runs``
     times with independent seeded generators; one row per run, one column per measure:
     the correlation of that measure with the reference.
 
-    The generators are spawned from ``random_state`` (an int, default 0; ``seed`` is its
-    deprecated former name).
+    The generators are spawned from ``random_state`` (an int, default 0).
 
     Examples
     --------
@@ -126,7 +118,7 @@ def repeated_correlations(
     >>> df.shape, bool((df["same"] == 1).all())
     ((3, 2), True)
     """
-    random_state = random_state_of(random_state, seed, "repeated_correlations")
+    random_state = check_random_state(random_state)
     runs = check_int(runs, "runs", minimum=1, maximum=10**6)
     _check_method(method)
     if not callable(sample):

@@ -14,19 +14,12 @@ compared exactly; :meth:`stats` gives the full statistics bundle for any other m
 from __future__ import annotations
 
 import math
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    check_flag,
-    check_int,
-    check_real,
-    random_state_of,
-)
+from measurelab._util.validation import check_flag, check_int, check_random_state, check_real
 from measurelab.exceptions import MeasurelabError
 from measurelab.metaeval.exact import check_ranked
 from measurelab.stats.bundle import BinaryStats
@@ -153,7 +146,7 @@ def _ranked_stats(labels: np.ndarray, cutoff: int) -> BinaryStats:
 class SampledRankedLists(_RankedListDomain):
     """A seeded uniform random sample (with replacement) of ranked lists.
 
-    ``random_state`` (an int, default 0) seeds the sample; ``seed`` is its deprecated former name.
+    ``random_state`` (an int, default 0) seeds the sample.
 
     Examples
     --------
@@ -166,11 +159,10 @@ class SampledRankedLists(_RankedListDomain):
     n_pos: int
     cutoff: int | None = None
     size: int = 10_000
-    random_state: int = DEFAULT_RANDOM_STATE
-    seed: InitVar[Any] = UNSET
+    random_state: int = 0
 
-    def __post_init__(self, seed: Any) -> None:
-        self.random_state = random_state_of(self.random_state, seed, "SampledRankedLists")
+    def __post_init__(self) -> None:
+        self.random_state = check_random_state(self.random_state)
         self.cutoff = check_ranked(self.n, self.n_pos, self.cutoff, "n_pos")
         self.n, self.n_pos = int(self.n), int(self.n_pos)
         self.size = check_int(self.size, "size (the sample size)", minimum=2)
@@ -319,13 +311,13 @@ def _is_nested(y: Any) -> bool:
 
 def perturbed_lists(
     n: int, eps: float, size: int, *,
-    random_state: int | np.random.Generator = DEFAULT_RANDOM_STATE, seed: Any = UNSET,
+    random_state: int | np.random.Generator = 0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Huang & Ling (2007) §4: the true list p_i = i/n (label positive iff p_i > 0.5) and
     ``size`` perturbed lists q_i ~ U[max(0, p_i − ε), min(1, p_i + ε)].
 
     Returns ``(p, y_true, Q)`` with ``Q`` of shape (size, n). ``random_state`` (an int or
-    a numpy Generator, used as is) draws the perturbations; ``seed`` is its deprecated former name.
+    a numpy Generator, used as is) draws the perturbations.
 
     Examples
     --------
@@ -339,7 +331,7 @@ def perturbed_lists(
     if n * size > MAX_SAMPLE_CELLS:
         raise MeasurelabError(f"n={n} × size={size} is more than {MAX_SAMPLE_CELLS:,} "
                               "perturbed scores; take fewer lists or shorter ones")
-    random_state = random_state_of(random_state, seed, "perturbed_lists")
+    random_state = check_random_state(random_state)
     rng = (random_state if isinstance(random_state, np.random.Generator)
            else np.random.default_rng(random_state))
     p = np.arange(1, n + 1) / n

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from measurelab._util.validation import DEFAULT_RANDOM_STATE, UNSET, check_int, random_state_of
+from measurelab._util.validation import check_int, check_random_state
 from measurelab.exceptions import MeasurelabError
 
 
@@ -211,13 +211,11 @@ def classical_mds(D: np.ndarray, n_components: int) -> np.ndarray:
 
 
 def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *,
-        random_state: int = DEFAULT_RANDOM_STATE, seed: Any = UNSET
-        ) -> tuple[pd.DataFrame, float]:
+        random_state: int = 0) -> tuple[pd.DataFrame, float]:
     """Metric MDS of a dissimilarity matrix: coordinates and Kruskal stress-1.
 
     scikit-learn's SMACOF, started from :func:`classical_mds` so the result is
-    deterministic; ``random_state`` (an int, default 0; ``seed`` is its deprecated former name) is
-    handed to scikit-learn's ``MDS``.
+    deterministic; ``random_state`` (an int, default 0) is handed to scikit-learn's ``MDS``.
 
     Examples
     --------
@@ -229,7 +227,7 @@ def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *,
     """
     from sklearn.manifold import MDS
 
-    random_state = random_state_of(random_state, seed, "mds")
+    random_state = check_random_state(random_state)
     n_components = check_int(n_components, "n_components", minimum=1)
     names = list(D.index) if isinstance(D, pd.DataFrame) else list(range(len(D)))
     M = np.asarray(D, dtype=float)
@@ -245,9 +243,9 @@ def mds(D: pd.DataFrame | np.ndarray, n_components: int = 2, *,
 
 
 def stress_curve(D: pd.DataFrame | np.ndarray, max_dim: int = 6, *,
-                 random_state: int = DEFAULT_RANDOM_STATE, seed: Any = UNSET) -> pd.Series:
+                 random_state: int = 0) -> pd.Series:
     """Kruskal stress of MDS in 1 … ``max_dim`` dimensions (the paper's Figure 2);
-    ``random_state`` as :func:`mds` (``seed`` is its deprecated former name).
+    ``random_state`` as :func:`mds`.
 
     Examples
     --------
@@ -257,7 +255,7 @@ def stress_curve(D: pd.DataFrame | np.ndarray, max_dim: int = 6, *,
     >>> bool(s[1] > s[3] and s[3] < 1e-3)
     True
     """
-    random_state = random_state_of(random_state, seed, "stress_curve")
+    random_state = check_random_state(random_state)
     max_dim = check_int(max_dim, "max_dim", minimum=1)
     n = np.asarray(D).shape[0]
     dims = range(1, min(max_dim, n - 1) + 1)

@@ -20,7 +20,7 @@ import math
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from measurelab._util.results import ConfidenceInterval, deprecated_attribute, no_interval
+from measurelab._util.results import ConfidenceInterval, no_interval
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.calibration.corp import SCORES, decomposition
 from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value, spiegelhalter_z
@@ -57,24 +57,11 @@ class ScoreDecomposition:
 class SpiegelhalterTest:
     """Spiegelhalter's z (``statistic``) and its two-sided normal ``pvalue``.
 
-    ``z`` and ``p_value`` are the former names (deprecated; they go in a future minor
-    release); :meth:`to_dict` keeps the keys ``z`` and ``p_value`` (a file format).
+    :meth:`to_dict` writes them under the keys ``z`` and ``p_value``.
     """
 
     statistic: float
     pvalue: float
-
-    @property
-    def z(self) -> float:
-        """Deprecated name of :attr:`statistic`."""
-        deprecated_attribute(self, "z", "statistic")
-        return self.statistic
-
-    @property
-    def p_value(self) -> float:
-        """Deprecated name of :attr:`pvalue`."""
-        deprecated_attribute(self, "p_value", "pvalue")
-        return self.pvalue
 
     def confidence_interval(self, confidence_level: float = 0.95) -> ConfidenceInterval:
         """Refused: z standardises the gap between outcomes and predictions under
@@ -83,7 +70,7 @@ class SpiegelhalterTest:
                     "and estimates no quantity to bound")
 
     def to_dict(self) -> dict[str, float]:
-        """``{'z', 'p_value'}`` as plain floats (the keys files have always used)."""
+        """``{'z', 'p_value'}`` as plain floats."""
         return {"z": float(self.statistic), "p_value": float(self.pvalue)}
 
 

@@ -18,17 +18,15 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
     as_1d,
     binarize,
     binary_score_vector,
     check_count,
     check_flag,
+    check_random_state,
     check_same_length,
     check_scores,
     check_weights,
-    random_state_of,
     show,
     unique_labels,
 )
@@ -222,11 +220,10 @@ def evaluate(
     ci: float | None = None,
     ci_method: str | None = None,
     n_boot: int = 2000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = 0,
     progress: bool | None = None,
     n_jobs: int | None = None,
     stratify: bool = False,
-    seed: Any = UNSET,
     groups: Any = None,
     by: Any = None,
 ) -> EvaluationResult:
@@ -291,8 +288,6 @@ def evaluate(
     stratify : bool, default False
         False: resample the cases jointly (a test set that is a random sample); True:
         positives and negatives apart (a design that fixed the class counts).
-    seed : int, numpy Generator or None, optional
-        The deprecated former name of ``random_state``.
     groups : array-like of shape (n,), optional
         With ``ci``, binary input: a cluster id per case (e.g. the patient of each image);
         the intervals then resample clusters, AUC's is Obuchowski's clustered DeLong
@@ -316,7 +311,7 @@ def evaluate(
     """
     from measurelab.inference.intervals import check_run_options
 
-    random_state = random_state_of(random_state, seed, "evaluate")
+    random_state = check_random_state(random_state)
     check_run_options(ci, n_boot, n_jobs, stratify, ci_method, progress)
     stats = build_stats(
         y_true,
@@ -372,16 +367,14 @@ def with_intervals(
     *,
     ci_method: str | None = None,
     n_boot: int = 2000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = 0,
     progress: bool | None = None,
     design: Any = None,
     n_jobs: int | None = None,
     stratify: bool = False,
-    seed: Any = UNSET,
 ) -> EvaluationResult:
     """``result`` with an interval for each value, from the score table of ``stats``
-    (docs/METHODS.md#interval-methods), the bootstrap seeded by ``random_state`` (``seed`` is
-    its deprecated former name).
+    (docs/METHODS.md#interval-methods), the bootstrap seeded by ``random_state``.
     ``design`` (an :class:`~measurelab.inference.bootstrap.CaseDesign`) resamples weighted
     cases; by default the table's whole counts are the cases (resampled jointly, or by
     class with ``stratify``). ``n_jobs`` threads evaluate the bootstrap replicates. Each
@@ -399,7 +392,7 @@ def with_intervals(
     from measurelab.inference import bootstrap as bt
     from measurelab.inference import intervals as iv
 
-    random_state = random_state_of(random_state, seed, "with_intervals")
+    random_state = check_random_state(random_state)
     level = iv.check_level(ci, "ci")
     n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     n_jobs = iv.check_n_jobs(n_jobs)

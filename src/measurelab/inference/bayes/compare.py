@@ -11,11 +11,9 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
     check_flag,
     check_int,
-    random_state_of,
+    check_random_state,
     short_repr,
     warn_undefined,
 )
@@ -62,8 +60,7 @@ def bayes_compare(
     n_samples: int | None = None,
     chains: int = 4,
     n_warmup: int = 1000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
-    seed: Any = UNSET,
+    random_state: Any = 0,
 ) -> BayesComparison:
     """Posterior probabilities that a is practically better than b, equivalent, or worse.
 
@@ -100,8 +97,6 @@ def bayes_compare(
     random_state : int, numpy Generator or None, default 0
         Seeds the draws: the same seed gives the same answer (for ``'hierarchical'`` it
         seeds JAX's random key).
-    seed : int, numpy Generator or None, optional
-        The deprecated former name of ``random_state``.
 
     Returns
     -------
@@ -171,7 +166,7 @@ def bayes_compare(
         raise MeasurelabError(
             f"prior={short_repr(prior)} is not used by {method!r} (only 'signed-rank' and "
             "'sign' take a prior); leave it out")
-    random_state = random_state_of(random_state, seed, "bayes_compare")
+    random_state = check_random_state(random_state)
     rng = _rng(random_state)
     x, y = _paired(a, b, ndim=2 if method == "hierarchical" else 1, method=method)
     # d: b − a oriented so that positive means b is better
@@ -224,8 +219,7 @@ def bayes_pairs(
     runs: int = 1,
     higher_is_better: bool = True,
     threshold: float = 0.95,
-    random_state: Any = DEFAULT_RANDOM_STATE,
-    seed: Any = UNSET,
+    random_state: Any = 0,
     **kwargs: Any,
 ) -> Any:
     """The Bayesian verdict for every pair of several classifiers: :func:`bayes_compare` on
@@ -241,9 +235,8 @@ def bayes_pairs(
         As :func:`bayes_compare`.
     threshold : float, default 0.95
         The probability a verdict needs.
-    random_state, seed
-        One generator seeded once draws for every pair in turn (``seed``: its deprecated
-        former name).
+    random_state
+        One generator seeded once draws for every pair in turn.
     **kwargs
         Passed on to :func:`bayes_compare` (``prior``, ``n_samples``, ``chains``, ...).
 
@@ -290,7 +283,7 @@ def bayes_pairs(
                               2 if method == "hierarchical" else 1, method))
              for k, v in items]
     verdict_of(0.0, 0.0, 0.0, threshold=threshold)  # check the threshold first
-    rng = _rng(random_state_of(random_state, seed, "bayes_pairs"))
+    rng = _rng(check_random_state(random_state))
     rows = []
     for i, (a, va) in enumerate(items):
         for b, vb in items[i + 1:]:

@@ -11,13 +11,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._kernels.routing import use_compiled
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    make_rng,
-    random_state_of,
-    short_repr,
-)
+from measurelab._util.validation import make_rng, short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.stats.scoretable import ScoreTable
 
@@ -47,17 +41,16 @@ def check_n_boot(n_boot: Any, name: str = "n_boot", minimum: int = 1) -> int:
     return int(n_boot)
 
 
-def rng_of(random_state: Any = DEFAULT_RANDOM_STATE, *, seed: Any = UNSET
-           ) -> np.random.Generator:
+def rng_of(random_state: Any = 0) -> np.random.Generator:
     """The numpy Generator of ``random_state`` (an int, a Generator — returned as is — or
-    None for fresh entropy); ``seed`` is its deprecated former name.
+    None for fresh entropy).
 
     Examples
     --------
     >>> bool(rng_of(3).integers(100) == rng_of(random_state=3).integers(100))
     True
     """
-    return make_rng(random_state_of(random_state, seed, "rng_of"))
+    return make_rng(random_state)
 
 
 # --------------------------------------------------------------------------- design

@@ -14,11 +14,6 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.threads import check_n_jobs, one_blas_thread, run_in_order
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    random_state_of,
-)
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference.bootstrap.designs import CaseDesign
 from measurelab.inference.bootstrap.draws import _leave_out, rng_of
@@ -45,20 +40,18 @@ def _block_size(n: int, n_models: int) -> int:
 
 
 def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int,
-                  random_state: Any = DEFAULT_RANDOM_STATE, *,
+                  random_state: Any = 0, *,
                   thresholds: list[tuple[float, bool]] | None = None,
                   jackknife: bool = True, progress: bool | None = None,
-                  desc: str = "bootstrap", n_jobs: int | None = None,
-                  seed: Any = UNSET) -> BootstrapRun:
+                  desc: str = "bootstrap", n_jobs: int | None = None) -> BootstrapRun:
     """Every measure of every model on ``n_boot`` replicates, in blocks.
 
     ``measures`` are :class:`~measurelab.measures.base.Measure` objects; ``thresholds`` the
     (threshold, inclusive) of each model (default (0.5, False)). The draws are made in this
     thread, block after block, from the numpy Generator of ``random_state`` (an int, a
-    Generator or None; ``seed`` is its deprecated former name), so the replicates depend on it only
-    (not on ``n_jobs``: threads evaluate whole blocks). Warnings of undefined values inside
-    replicates are silenced: they show as NaN replicates, counted by
-    :class:`BootstrapIntervals`.
+    Generator or None), so the replicates depend on it only (not on ``n_jobs``: threads
+    evaluate whole blocks). Warnings of undefined values inside replicates are silenced:
+    they show as NaN replicates, counted by :class:`BootstrapIntervals`.
 
     Examples
     --------
@@ -70,7 +63,7 @@ def run_bootstrap(design: CaseDesign, measures: list[Any], n_boot: int,
     ((100, 1, 1), True)
     """
     jobs = check_n_jobs(n_jobs)
-    rng = rng_of(random_state_of(random_state, seed, "run_bootstrap"))
+    rng = rng_of(random_state)
     k = len(design.tables)
     thresholds = thresholds or [(0.5, False)] * k
     if design.n == 0:

@@ -42,8 +42,6 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.lazy import moved_face
-from measurelab._util.results import deprecated_attribute
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
@@ -107,12 +105,6 @@ class ClassifierComparison:
         self._progress = progress
         self._n_jobs = n_jobs
         self._cache: dict[str, Any] = {}
-
-    @property
-    def seed(self) -> Any:
-        """The deprecated former name of :attr:`random_state` (read-only)."""
-        deprecated_attribute(self, "seed", "random_state")
-        return self.random_state
 
     def __repr__(self) -> str:
         from measurelab.inference._reprs import comparison_repr
@@ -755,17 +747,3 @@ class ClassifierComparison:
     def _repr_html_(self) -> str:
         """A notebook shows the summary and the forest plot."""
         return _report.repr_html(self)
-
-
-# names that moved in 0.2: the entry point to :mod:`.compare`, the k-class comparison to
-# :mod:`.multiclass`; read from here they warn
-_compare_getattr, _ = moved_face(__name__, "measurelab.inference.classifiers.compare",
-                                 ("compare_classifiers", "HEADLINE"))
-_multi_getattr, _ = moved_face(__name__, "measurelab.inference.classifiers.multiclass",
-                               ("MultiClassComparison",))
-
-
-def __getattr__(name: str) -> Any:
-    if name == "MultiClassComparison":
-        return _multi_getattr(name)
-    return _compare_getattr(name)

@@ -21,11 +21,9 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
     as_1d,
     check_flag,
-    random_state_of,
+    check_random_state,
 )
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import intervals as iv
@@ -55,7 +53,7 @@ def compare_classifiers(
     measures: Iterable[str | Measure] | str | None = None,
     ci: float | None = 0.95,
     n_boot: int = 2000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = 0,
     ci_method: str | None = None,
     sample_weight: Any = None,
     threshold: float = 0.5,
@@ -64,7 +62,6 @@ def compare_classifiers(
     progress: bool | None = None,
     n_jobs: int | None = None,
     stratify: bool = False,
-    seed: Any = UNSET,
     average: str | None = "macro",
     labels: Any = None,
     groups: Any = None,
@@ -115,8 +112,6 @@ def compare_classifiers(
         that is a random sample (its class counts are random too). True: positives and
         negatives are resampled separately, for a design that fixed the class counts
         (a case–control sample, a test set built with a chosen balance).
-    seed : int, numpy Generator or None, optional
-        The deprecated former name of ``random_state``.
     average : 'macro', 'weighted', 'micro' or None, default 'macro'
         k classes only (as in :func:`measurelab.evaluate`); None reports each per-class
         measure as rows ``measure[class]`` (e.g. ``f1[cat]``).
@@ -153,7 +148,7 @@ def compare_classifiers(
     >>> r.intervals()[["model", "measure", "method"]].values.tolist()  # doctest: +ELLIPSIS
     [['m', 'sens', 'dirichlet-posterior...']]
     """
-    random_state = random_state_of(random_state, seed, "compare_classifiers")
+    random_state = check_random_state(random_state)
     y_raw = as_1d(y_true, "y_true")
     items = model_items(models)
     model_names([k for k, _ in items])

@@ -44,7 +44,6 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.results import NOT_GIVEN, renamed
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import check_level
@@ -131,7 +130,7 @@ def _at_least(s: np.ndarray, w: np.ndarray, ts: np.ndarray) -> np.ndarray:
 
 def net_benefit_interval(
     y: Any, p: Any, thresholds: Any, *, sample_weight: Any = None, stratify: bool = False,
-    confidence_level: float = 0.95, level: Any = NOT_GIVEN,
+    confidence_level: float = 0.95,
 ) -> dict[str, np.ndarray]:
     """The adjusted Wald interval of one strategy's net benefit at each threshold: NB is a
     mean of per-case contributions (+1 for a treated positive, −t/(1 − t) for a treated
@@ -149,7 +148,6 @@ def net_benefit_interval(
     p : the strategy's probabilities, or 'treat all'
     thresholds : threshold probabilities in [0, 1)
     sample_weight, stratify, confidence_level : as :func:`net_benefit_difference_interval`
-    level : the deprecated former name of ``confidence_level``
 
     Returns
     -------
@@ -195,15 +193,13 @@ def net_benefit_interval(
         m2 = (t1 + odds * odds * t0 + 0.5 * mw * (1.0 + odds * odds)) / den
         var = np.maximum(m2 - center * center, 0.0) * (w21 + w20) / (total * total)
     se = np.sqrt(var)
-    level = renamed(confidence_level, level, "confidence_level", "level",
-                    "net_benefit_interval", 0.95)
-    z = float(ndtri(0.5 + check_level(level, "confidence_level") / 2.0))
+    z = float(ndtri(0.5 + check_level(confidence_level, "confidence_level") / 2.0))
     return {"center": center, "se": se, "lo": center - z * se, "hi": center + z * se}
 
 
 def net_benefit_difference_interval(
     y: Any, a: Any, b: Any, thresholds: Any, *, sample_weight: Any = None,
-    stratify: bool = False, confidence_level: float = 0.95, level: Any = NOT_GIVEN,
+    stratify: bool = False, confidence_level: float = 0.95,
 ) -> dict[str, np.ndarray]:
     """The adjusted Wald interval of a paired difference of net benefits, NB_a(t) − NB_b(t),
     at each threshold: the difference is a mean of per-case contributions (+1 for a
@@ -223,7 +219,6 @@ def net_benefit_difference_interval(
     sample_weight : case weights, optional (the variance then uses Kish's effective size)
     stratify : the class counts are fixed by design: the variance within each class
     confidence_level : float, default 0.95
-    level : the deprecated former name of ``confidence_level``
 
     Returns
     -------
@@ -292,9 +287,7 @@ def net_benefit_difference_interval(
         n_eff = total * total / (parts[0][1] + parts[1][1])
         var = np.maximum(m2 - center * center, 0.0) / n_eff
     se = np.sqrt(var)
-    level = renamed(confidence_level, level, "confidence_level", "level",
-                    "net_benefit_difference_interval", 0.95)
-    z = float(ndtri(0.5 + check_level(level, "confidence_level") / 2.0))
+    z = float(ndtri(0.5 + check_level(confidence_level, "confidence_level") / 2.0))
     with np.errstate(invalid="ignore", divide="ignore"):
         p = np.where(se > 0, 2.0 * ndtr(-np.abs(center) / se), np.where(center == 0, 1.0, 0.0))
     return {"center": center, "se": se, "lo": center - z * se, "hi": center + z * se,

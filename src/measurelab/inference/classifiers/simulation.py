@@ -25,11 +25,10 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import (
-    UNSET,
     check_flag,
     check_int,
+    check_random_state,
     check_real,
-    random_state_of,
     short_repr,
 )
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
@@ -98,7 +97,6 @@ def simulate_power(
     n_boot: int = 500,
     reference: float | None = None,
     random_state: Any = 0,
-    seed: Any = UNSET,
     progress: bool | None = None,
 ) -> SimulatedPower:
     """Power of the comparison's own test of ``measure``, simulated: ``n_sim`` test sets
@@ -123,7 +121,7 @@ def simulate_power(
         Bootstrap replicates of each simulated comparison (where a bootstrap is used).
     reference : float, optional
         One model: the value of the null hypothesis (default 0.5 for AUC).
-    random_state, seed : seed of the simulation (``seed`` is its deprecated former name)
+    random_state : seed of the simulation (int, numpy Generator or None)
     progress : bool, optional
         A progress bar (default: on a terminal, after two seconds).
 
@@ -166,7 +164,7 @@ def simulate_power(
             raise MeasurelabError(f"one model: give reference=, the value of {m.name} the "
                                   "test is against")
         reference = check_real(reference, "reference")
-    rng = np.random.default_rng(random_state_of(random_state, seed, "simulate_power"))
+    rng = np.random.default_rng(check_random_state(random_state))
     alpha = 1.0 - level
     spec = measure if isinstance(measure, str) else m.name
     effect = generator.population(m, reference)

@@ -31,13 +31,11 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
     as_1d,
     binary_score_vector,
     check_flag,
+    check_random_state,
     check_scores,
-    random_state_of,
 )
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
@@ -69,7 +67,7 @@ def compare_unpaired(
     measures: Iterable[str | Measure] | str | None = None,
     ci: float = 0.95,
     n_boot: int = 2000,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = 0,
     ci_method: str | None = None,
     names: tuple[str, str] = ("a", "b"),
     sample_weight_a: Any = None,
@@ -80,7 +78,6 @@ def compare_unpaired(
     stratify: bool = False,
     progress: bool | None = None,
     n_jobs: int | None = None,
-    seed: Any = UNSET,
     groups_a: Any = None,
     groups_b: Any = None,
 ) -> UnpairedComparison:
@@ -103,8 +100,6 @@ def compare_unpaired(
     sample_weight_a, sample_weight_b : case weights (AUC then goes to the bootstrap too)
     threshold, pos_label, inclusive, stratify, progress, n_jobs
         As :func:`~measurelab.compare_classifiers`.
-    seed : int, numpy Generator or None, optional
-        The deprecated former name of ``random_state``.
     groups_a, groups_b : array-like, optional
         A cluster id per case of each test set (give both): each test set's bootstrap
         resamples its clusters and AUC's unpaired test sums the two clustered DeLong
@@ -117,7 +112,7 @@ def compare_unpaired(
         ``compare_classifiers(...).tests()`` plus ``df`` (Welch's degrees of freedom of
         DeLong's unpaired test; NaN for bootstrap rows) — ``z`` is pROC's D.
     """
-    random_state = random_state_of(random_state, seed, "compare_unpaired")
+    random_state = check_random_state(random_state)
     level = iv.check_level(ci, "ci")
     n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
     check_flag(stratify, "stratify")

@@ -34,12 +34,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.threads import check_n_jobs
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    random_state_of,
-    short_repr,
-)
+from measurelab._util.validation import check_random_state, short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference._base import check_level, model_names
 from measurelab.inference.learners import _runs as runs
@@ -95,13 +90,12 @@ def compare_learners(
     measures: Iterable[str | Measure] | None = None,
     method: str | None = None,
     ci: float = 0.95,
-    random_state: Any = DEFAULT_RANDOM_STATE,
+    random_state: Any = 0,
     n_jobs: int | None = None,
     groups: Any = None,
     pos_label: Any = None,
     scheduler: Any = None,
     progress: bool | None = None,
-    seed: Any = UNSET,
 ) -> LearnerComparison | LearnerComparisonOverDatasets:
     """Cross-validate several learning algorithms on the same splits and compare them.
 
@@ -148,7 +142,6 @@ def compare_learners(
         through joblib's Dask backend, with the same results as locally.
     progress : bool, optional
         A progress bar of the fits (default: on a terminal or a periodic line in a log).
-    seed : the deprecated former name of ``random_state``.
 
     Returns
     -------
@@ -180,7 +173,7 @@ def compare_learners(
     method = _check_method(method)
     level = check_level(ci, "ci")
     n_jobs = check_n_jobs(n_jobs)
-    rs = random_state_of(random_state, seed, "compare_learners")
+    rs = check_random_state(random_state)
     from measurelab.inference.intervals import check_progress
 
     progress = check_progress(progress)

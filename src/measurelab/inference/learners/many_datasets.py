@@ -26,12 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    random_state_of,
-    short_repr,
-)
+from measurelab._util.validation import check_random_state, short_repr
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference.learners import _runs as _runs
 from measurelab.measures.base import Measure
@@ -228,7 +223,7 @@ class LearnerComparisonOverDatasets:
 
     def bayes(self, rope: float | Mapping[str, float], *, method: str = "hierarchical",
               threshold: float = 0.95, n_samples: int | None = None,
-              random_state: Any = DEFAULT_RANDOM_STATE, seed: Any = UNSET,
+              random_state: Any = 0,
               **kwargs: Any) -> Any:
         """Bayesian verdicts of every pair: over data sets × folds by the hierarchical
         model (default), or per data set by the correlated t-test.
@@ -241,7 +236,7 @@ class LearnerComparisonOverDatasets:
             'hierarchical' (needs the optional extra ``bayes``: NumPyro) gives one row per
             pair and measure, the probabilities for a new data set like these;
             'correlated-t' one row per data set, pair and measure (a ``dataset`` column).
-        threshold, n_samples, random_state, seed
+        threshold, n_samples, random_state
             As :meth:`LearnerComparison.bayes`; one generator seeded once serves every
             pair.
         **kwargs
@@ -273,7 +268,7 @@ class LearnerComparisonOverDatasets:
         if not isinstance(method, str) or method not in ("hierarchical", "correlated-t"):
             raise MeasurelabError("method must be 'hierarchical' (over data sets × folds) or "
                                   f"'correlated-t' (per data set), got {short_repr(method)}")
-        rs = random_state_of(random_state, seed, "bayes")
+        rs = check_random_state(random_state)
         if method == "correlated-t":
             rng = np.random.default_rng(rs)
             parts = []

@@ -28,11 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
-    UNSET,
-    random_state_of,
-)
+from measurelab._util.validation import check_random_state
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference.learners import _runs as runs
 from measurelab.inference.learners import cvstats
@@ -348,8 +344,7 @@ class LearnerComparison:
         return self._cache["tests"].copy()
 
     def bayes(self, rope: float | Mapping[str, float], *, threshold: float = 0.95,
-              n_samples: int | None = None, random_state: Any = DEFAULT_RANDOM_STATE,
-              seed: Any = UNSET) -> Any:
+              n_samples: int | None = None, random_state: Any = 0) -> Any:
         """The Bayesian correlated t-test (Benavoli et al. 2017) of every pair on every
         measure, from the fold scores, with the repetitions read from the splits.
 
@@ -360,7 +355,7 @@ class LearnerComparison:
             (e.g. 0.01 for accuracy or AUC); a mapping gives each measure its own.
         threshold : float, default 0.95
             The probability a verdict needs.
-        n_samples, random_state, seed
+        n_samples, random_state
             As :func:`~measurelab.inference.bayes.bayes_compare` (the probabilities come
             from the t distribution; the draws only make its sample).
 
@@ -391,7 +386,7 @@ class LearnerComparison:
             raise MeasurelabError(
                 "the correlated t-test needs k-fold cross-validation with the same k in every "
                 f"repetition; the splits are {sp.describe()}")
-        rng = np.random.default_rng(random_state_of(random_state, seed, "bayes"))
+        rng = np.random.default_rng(check_random_state(random_state))
         return runs.posteriors(self.names, self._measures,
                                lambda a, m: self._scores(a)[:, self._names_m.index(m)],
                                ropes, method="correlated-t", runs=sp.n_repeats,

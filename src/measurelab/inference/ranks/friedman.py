@@ -45,17 +45,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from measurelab._util.results import (
-    ConfidenceInterval,
-    deprecated_attribute,
-    no_interval,
-)
+from measurelab._util.results import ConfidenceInterval, no_interval
 from measurelab._util.validation import (
-    DEFAULT_RANDOM_STATE,
     UNSET,
     check_flag,
     check_int,
-    random_state_of,
+    check_random_state,
     short_repr,
     show,
 )
@@ -152,8 +147,7 @@ class DemsarResult:
     iman_davenport : RankTestResult
         Iman & Davenport's test: ``.statistic`` F_F, ``.pvalue`` (F with ``.df`` =
         (k − 1, (k − 1)(N − 1))); NaN when χ²_F reaches its maximum N(k − 1) (every data
-        set ranks alike). The former ``friedman_chi2``, ``friedman_p``,
-        ``iman_davenport_F`` and ``iman_davenport_p`` still answer (deprecated).
+        set ranks alike).
     alpha, q_alpha, cd : float
         Level of the post-hoc test, the Nemenyi critical value and the critical difference.
     wdl : DataFrame
@@ -176,30 +170,6 @@ class DemsarResult:
     tie_correction: bool
     wdl: Any = field(repr=False)
     measure: Any = field(default=None, repr=False)
-
-    @property
-    def friedman_chi2(self) -> float:
-        """Deprecated: ``friedman.statistic``."""
-        deprecated_attribute(self, "friedman_chi2", "friedman.statistic")
-        return self.friedman.statistic
-
-    @property
-    def friedman_p(self) -> float:
-        """Deprecated: ``friedman.pvalue``."""
-        deprecated_attribute(self, "friedman_p", "friedman.pvalue")
-        return self.friedman.pvalue
-
-    @property
-    def iman_davenport_F(self) -> float:
-        """Deprecated: ``iman_davenport.statistic``."""
-        deprecated_attribute(self, "iman_davenport_F", "iman_davenport.statistic")
-        return self.iman_davenport.statistic
-
-    @property
-    def iman_davenport_p(self) -> float:
-        """Deprecated: ``iman_davenport.pvalue``."""
-        deprecated_attribute(self, "iman_davenport_p", "iman_davenport.pvalue")
-        return self.iman_davenport.pvalue
 
     @property
     def direction(self) -> str:
@@ -249,7 +219,7 @@ class DemsarResult:
 
     def bayes(self, rope: float, method: str = "signed-rank", *, threshold: float = 0.95,
               prior: float | None = None, n_samples: int | None = None,
-              random_state: Any = DEFAULT_RANDOM_STATE, seed: Any = UNSET) -> Any:
+              random_state: Any = 0) -> Any:
         """Bayesian comparison of every pair of models over the data sets (Benavoli et al.
         2017): :func:`~measurelab.inference.bayes.bayes_compare` on the table's columns.
 
@@ -263,10 +233,9 @@ class DemsarResult:
             test (for fold scores call ``bayes_compare(..., method='hierarchical')``).
         threshold : float, default 0.95
             The probability a verdict needs.
-        prior, n_samples, random_state, seed
-            As :func:`~measurelab.inference.bayes.bayes_compare` (``seed`` is the deprecated
-            former name of ``random_state``); one generator seeded once draws for every pair
-            in turn.
+        prior, n_samples, random_state
+            As :func:`~measurelab.inference.bayes.bayes_compare`; one generator seeded once
+            draws for every pair in turn.
 
         Returns
         -------
@@ -292,7 +261,7 @@ class DemsarResult:
                 f"'signed-rank' or 'sign', got {short_repr(method)} (for fold scores call "
                 "bayes_compare(..., method='hierarchical'))")
         verdict_of(0.0, 0.0, 0.0, threshold=threshold)  # check the threshold first
-        rng = np.random.default_rng(random_state_of(random_state, seed, "DemsarResult.bayes"))
+        rng = np.random.default_rng(check_random_state(random_state))
         names = list(self.table.columns)
         values = self.table.to_numpy(dtype=np.float64)
         higher = self.higher_is_better

@@ -24,26 +24,20 @@ order of the listing of ``measurelab measures`` (``ece`` from
 curve is :mod:`measurelab.curves.reliability`; calibration inference (intervals and tests
 on these measures) is :mod:`measurelab.inference.calibration`.
 
-Until 0.2 this package was the module of CAL alone; its names (``cal_block``,
-``use_compiled`` …) are still read from here with a deprecation warning. Since the module
-:mod:`.cal` has the name of the measure, ``measurelab.measures.calibration.cal`` is now that
-module; the function is ``measurelab.metrics.cal`` (or ``...calibration.cal.cal``).
+The module :mod:`.cal` has the name of the measure: ``measurelab.measures.calibration.cal``
+is that module; the function is ``measurelab.metrics.cal`` (or ``...calibration.cal.cal``).
 """
 
 import importlib
 from typing import Any
 
-from measurelab._util.lazy import moved_face
-
 _MODULES = ("cal", "binned", "corp", "debiased", "smooth", "loess", "spiegelhalter")
-_old_getattr, _ = moved_face("measurelab.measures.calibration",
-                             "measurelab.measures.calibration.cal")
 
 
 def __getattr__(name: str) -> Any:
     if name in _MODULES or name in ("_loess", "_rows"):  # a module of the package
         return importlib.import_module(f"{__name__}.{name}")
-    return _old_getattr(name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:

@@ -20,7 +20,7 @@ evidence against calibration: the registry records the target 0 (``Measure.targe
 preferences, summaries, scorers and rankings order models by |z| (a z of −100, far too
 cautious, is not better than 0). Still, |z| measures evidence, not the size of the
 miscalibration: compare models by ICI, smooth ECE or the Brier miscalibration
-(:mod:`.recalibration`) rather than by z.
+(:mod:`.corp`) rather than by z.
 
 **Zero variance.** Every case at p ∈ {0, ½, 1} makes the denominator 0; the numerator is
 then the weight of the certain predictions that were wrong (p = 0 with y = 1, p = 1 with

@@ -1,7 +1,0 @@
-"""Deprecated: moved to :mod:`measurelab.measures.calibration.spiegelhalter` (names read from here
-warn with :class:`~measurelab.exceptions.MeasurelabDeprecationWarning`)."""
-
-from measurelab._util.lazy import moved_face
-
-__getattr__, __dir__ = moved_face("measurelab.measures.calibration_test",
-                                  "measurelab.measures.calibration.spiegelhalter")
