@@ -59,3 +59,18 @@ def test_no_module_of_the_package_recognises_a_measure_by_its_citation():
     for path in sorted((SRC / "measures").glob("*.py")):
         text = path.read_text(encoding="utf-8")
         assert "source.startswith" not in text and ".source ==" not in text, path.name
+
+
+def test_a_two_level_measure_pickles_and_still_reads_as_a_function():
+    import pickle
+
+    m = two_level("auc", "f_beta@2")
+    back = pickle.loads(pickle.dumps(m))
+    assert back == m and back.levels == m.levels and back.description == m.description
+    assert back != two_level("auc", "acc")
+    y, s = [0, 0, 1, 1], [0.1, 0.6, 0.35, 0.8]
+    assert ml.evaluate(y, s, measures=[back])[m.name] == ml.evaluate(y, s, measures=[m])[m.name]
+    three = ml.evaluate([0, 1, 2, 1], [[.7, .2, .1], [.2, .5, .3], [.1, .2, .7], [.3, .4, .3]],
+                        measures=[pickle.loads(pickle.dumps(two_level("auc", "acc")))])
+    assert isinstance(three["auc:acc"], TwoLevelValue)
+    assert ml.metrics.data_function(m)(y, s) == ml.evaluate(y, s, measures=[m])[m.name]

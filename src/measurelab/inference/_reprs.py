@@ -6,6 +6,7 @@ classes' modules change by two lines).
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -164,10 +165,12 @@ def calibration_test_repr(t: Any) -> str:
 
 def noted_empty_frame(columns: list[str], note: str) -> Any:
     """An empty DataFrame with ``columns`` that says why it is empty: ``attrs["note"]``,
-    and its printed form starts with the note.
+    and its printed form starts with the note. It pickles (its class is
+    :data:`NotedFrame` of this module, made once, when first needed).
 
     Examples
     --------
+    >>> import pickle
     >>> t = noted_empty_frame(["a", "b"], "nothing to show for k classes")
     >>> len(t), t.attrs["note"]
     (0, 'nothing to show for k classes')
@@ -176,7 +179,19 @@ def noted_empty_frame(columns: list[str], note: str) -> Any:
     Empty DataFrame
     Columns: [a, b]
     Index: []
+    >>> repr(pickle.loads(pickle.dumps(t))) == repr(t)
+    True
     """
+    out = _noted_frame_class()([], columns=columns)
+    out.attrs["note"] = note
+    return out
+
+
+@functools.cache
+def _noted_frame_class() -> type:
+    """The class of :func:`noted_empty_frame`'s frames, made once on first use (a module-
+    level subclass would import pandas with this module); pickle finds it as this module's
+    ``NotedFrame`` (:func:`__getattr__`)."""
     import pandas as pd
 
     class NotedFrame(pd.DataFrame):
@@ -191,6 +206,12 @@ def noted_empty_frame(columns: list[str], note: str) -> Any:
             return (note + "\n" if note else "") + super().__repr__()
 
     NotedFrame.__name__ = "DataFrame"  # printed as pandas prints any empty frame
-    out = NotedFrame([], columns=columns)
-    out.attrs["note"] = note
-    return out
+    NotedFrame.__qualname__ = "NotedFrame"  # pickled by reference to this module's name
+    NotedFrame.__module__ = __name__
+    return NotedFrame
+
+
+def __getattr__(name: str) -> Any:
+    if name == "NotedFrame":
+        return _noted_frame_class()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

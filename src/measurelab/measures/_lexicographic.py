@@ -74,22 +74,41 @@ class TwoLevelValue:
         return f"TwoLevelValue({float(self.first):.6g}, {float(self.second):.6g})"
 
 
-def build_two_level(f: Measure, g: Measure) -> Measure:
-    """The two-level measure f:g of two measures as a :class:`Measure` (kind 'composite'):
-    its value is a :class:`TwoLevelValue`, and ``levels`` holds ``(f, g)``.
+class _TwoLevelFormula:
+    """The formula of a two-level measure f:g over two-class statistics (its value a
+    :class:`TwoLevelValue`). A module-level class, not a closure, so that the measure — and
+    every result holding it — pickles; equal when ``f`` and ``g`` are."""
 
-    Examples
-    --------
-    >>> from measurelab.measures.base import registry
-    >>> m = build_two_level(registry.get("auc"), registry.get("acc"))
-    >>> m.name, m.levels[0].name, m.kind
-    ('auc:acc', 'auc', 'composite')
-    """
+    def __init__(self, f: Measure, g: Measure) -> None:
+        self.f, self.g = f, g
+        self.__doc__ = (f"Two-level measure {f.name}:{g.name}: compare by {f.name}, ties "
+                        f"broken by {g.name} (Huang & Ling 2007).")
+        # named like a function, for what reads a formula's name (data_function's docs)
+        self.__name__ = type(self).__name__
+        self.__qualname__ = type(self).__qualname__
 
-    def formula(stats: Any, **params: Any) -> TwoLevelValue:
+    def __call__(self, stats: Any, **params: Any) -> TwoLevelValue:
+        f, g = self.f, self.g
         return TwoLevelValue(oriented(f, f.compute(stats)), oriented(g, g.compute(stats)))
 
-    def multiclass(stats: Any, average: str | None = "macro", **params: Any) -> TwoLevelValue:
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _TwoLevelFormula) or type(other) is not type(self):
+            return NotImplemented
+        return (self.f, self.g) == (other.f, other.g)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.f.name, self.g.name))
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.f.name}, {self.g.name})"
+
+
+class _TwoLevelMulticlass(_TwoLevelFormula):
+    """The formula of f:g over k-class statistics: both levels averaged alike."""
+
+    def __call__(self, stats: Any, average: str | None = "macro",
+                 **params: Any) -> TwoLevelValue:
+        f, g = self.f, self.g
         if average is None:
             raise MeasurelabError(
                 f"{f.name}:{g.name} ranks whole-task values; average=None (per-class values) "
@@ -100,10 +119,24 @@ def build_two_level(f: Measure, g: Measure) -> Measure:
             oriented(g, g.compute(stats, average=average)),
         )
 
-    formula.__doc__ = (
-        f"Two-level measure {f.name}:{g.name}: compare by {f.name}, ties broken by {g.name} "
-        "(Huang & Ling 2007)."
-    )
+
+def build_two_level(f: Measure, g: Measure) -> Measure:
+    """The two-level measure f:g of two measures as a :class:`Measure` (kind 'composite'):
+    its value is a :class:`TwoLevelValue`, and ``levels`` holds ``(f, g)``. It pickles (its
+    formulas are module-level classes holding ``f`` and ``g``).
+
+    Examples
+    --------
+    >>> import pickle
+    >>> from measurelab.measures.base import registry
+    >>> m = build_two_level(registry.get("auc"), registry.get("acc"))
+    >>> m.name, m.levels[0].name, m.kind
+    ('auc:acc', 'auc', 'composite')
+    >>> pickle.loads(pickle.dumps(m)) == m
+    True
+    >>> m.formula.__qualname__, m.description[:25]
+    ('_TwoLevelFormula', 'Two-level measure auc:acc')
+    """
     if f.target is not None:  # from the farthest end of the range to the target itself
         lo, hi = min(oriented(f, f.range[0]), oriented(f, f.range[1])), 0.0
     else:
@@ -111,13 +144,14 @@ def build_two_level(f: Measure, g: Measure) -> Measure:
         hi = oriented(f, f.range[1 if f.higher_is_better else 0])
     return Measure(
         name=f"{f.name}:{g.name}",
-        formula=formula,
+        formula=_TwoLevelFormula(f, g),
         kind="composite",
         statistic="stats",
         range=(min(lo, hi), max(lo, hi) + 0.01),
         higher_is_better=True,
         source=f"Huang & Ling 2007 Def. 1 ({f.name} then {g.name})",
-        multiclass=multiclass if (f.supports_multiclass and g.supports_multiclass) else None,
+        multiclass=(_TwoLevelMulticlass(f, g)
+                    if (f.supports_multiclass and g.supports_multiclass) else None),
         needs_probabilities=f.needs_probabilities or g.needs_probabilities,
         exact=f.exact and g.exact,
         levels=(f, g),
