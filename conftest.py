@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import doctest
+import inspect
+import io
 import os
 import sys
 from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -72,7 +78,8 @@ SLOW = (
     "tests/hardening/test_api.py::test_names_are_drawn_literally[",
     "tests/hardening/test_api.py::test_entry_point_refuses_bad_parameters[ClassifierCompar",
     "tests/hardening/test_api.py::test_pages_escape_names",
-    "src/measurelab/inference/classifiers/binary.py::measurelab.inference.classifiers.binary.ClassifierCo",
+    "src/measurelab/inference/classifiers/binary.py::measurelab.inference.classifiers.binary"
+    ".ClassifierComparison.to_html",
     # command lines with bootstrap intervals at their default sizes
     "tests/cli/test_compare_multiclass.py::test_ci_json_equals_the_api",
     "tests/cli/test_evaluate_models.py::test_ci_json_equals_the_api",
@@ -117,3 +124,84 @@ def _close_figures() -> Iterator[None]:
     plt = sys.modules.get("matplotlib.pyplot")
     if plt is not None:
         plt.close("all")
+
+
+#: A docstring whose examples say they use "the module example" (e.g. "With ``r`` from the
+#: module example:") runs in the names that its module docstring's example binds: a
+#: module's comparison is fitted once, in its module example, and every method's example
+#: reads it (docs/DEVELOPING.md, "Conventions"); copied by hand, the module example runs
+#: first, so the doctest runs what a reader who copies the two would run.
+MODULE_EXAMPLE = "the module example"
+
+#: module name → the names its module example binds, once per process
+_module_examples: dict[str, dict[str, Any]] = {}
+
+
+def _bound(module: ModuleType, names: dict[str, Any]) -> dict[str, Any]:
+    """The names of ``names`` that the module example bound (not the module's own)."""
+    own = vars(module)
+    return {k: v for k, v in names.items()
+            if k not in ("__builtins__", "getfixture") and (k not in own or own[k] is not v)}
+
+
+def _run_module_example(module: ModuleType) -> dict[str, Any]:
+    """Run a module example to get its names, when its own doctest did not run (or did not
+    pass) in this process (another xdist worker ran it, or ``-k`` left it out). Outputs
+    are not compared here: its own doctest compares them."""
+    names = dict(vars(module))
+    with contextlib.redirect_stdout(io.StringIO()):
+        for ex in doctest.DocTestParser().get_examples(module.__doc__ or ""):
+            if ex.options.get(doctest.SKIP):
+                continue
+            code = compile(ex.source, f"<example of {module.__name__}>", "exec")
+            with contextlib.suppress(Exception) if ex.exc_msg else contextlib.nullcontext():
+                exec(code, names)
+    return _bound(module, names)
+
+
+@pytest.fixture(autouse=True)
+def _module_example(request: pytest.FixtureRequest) -> Iterator[None]:
+    """MODULE_EXAMPLE: keep what a module example binds when its doctest passes, and give
+    it to the examples of the same module that say they use it."""
+    item = request.node
+    test = getattr(item, "dtest", None)   # a doctest's DocTest
+    name = test.globs.get("__name__", "") if test is not None else ""
+    module = sys.modules.get(name)   # a module's doctests run in a copy of its globals
+    if module is None or not test.name.startswith(name) or name == "__main__":
+        yield
+        return
+    if test.name != name:
+        if MODULE_EXAMPLE in (test.docstring or ""):
+            if name not in _module_examples:
+                _module_examples[name] = _run_module_example(module)
+            test.globs.update(_module_examples[name])
+        yield
+        return
+    if name in _module_examples or MODULE_EXAMPLE not in _source(module):
+        yield
+        return
+    # the module example itself: its names outlive the run (doctest clears them after)
+    runner = item.runner
+
+    def run(t: doctest.DocTest, *args: Any, **kwargs: Any) -> Any:
+        try:
+            result = type(runner).run(runner, t, *args, **{**kwargs, "clear_globs": False})
+            if not result.failed:
+                _module_examples[name] = _bound(module, t.globs)
+            return result
+        finally:
+            t.globs.clear()
+
+    runner.run = run
+    try:
+        yield
+    finally:
+        del runner.run
+
+
+def _source(module: ModuleType) -> str:
+    """A module's source ('' when it has none)."""
+    try:
+        return inspect.getsource(module)
+    except (OSError, TypeError):
+        return ""

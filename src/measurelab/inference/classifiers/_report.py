@@ -5,10 +5,19 @@ the tables and figures (the forest plot and confusion matrices are :mod:`._figur
 
 Examples
 --------
->>> from measurelab.stats.scoretable import ScoreTable
->>> [x.tolist() for x in _roc_points(ScoreTable.from_arrays([0, 1], [0.2, 0.7]))]
-[[0.0, 0.0, 1.0], [0.0, 1.0, 1.0]]
-"""
+Two models on 20 cases; the examples of the functions below use this ``r`` (run this
+example first):
+
+>>> from measurelab import compare_classifiers
+>>> y = [0, 1, 0, 1] * 5
+>>> r = compare_classifiers(y, {"a": [.1, .9, .6, .8] * 5, "b": [.3, .6, .4, .4] * 5},
+...                         measures=["acc", "auc", "lift@0.1"], n_boot=100)
+>>> print(summary(r))
+a and b: no significant difference on acc, auc and lift@0.1.
+Best model per measure: a and b tie on acc (0.75) and lift@0.1 (2); a on auc (1). A lead not marked significant could be chance.
+Read with care: the intervals of lift@0.1 have no coverage evidence for this setting (see the method column).
+Calibration (test by consistency resampling): a miscalibrated (p = 0.009); b consistent with calibrated (p = 0.066).
+"""  # noqa: E501
 
 from __future__ import annotations
 
@@ -110,7 +119,13 @@ def describe(cmp: Any) -> str:
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
+    With ``r`` from the module example:
+
+    >>> describe(r)
+    '2 model(s) on 20 cases (10 positive); threshold 0.5.'
+
+    and of k classes:
+
     >>> describe(compare_classifiers([0, 1, 2, 1], {"m": [0, 1, 2, 2]}, ci=None))
     '1 model(s) on 4 cases in 3 classes (0: 1, 1: 2, 2: 1); the predicted class is the arg-max.'
     """
@@ -190,10 +205,9 @@ def untested_sentence(cmp: Any, rows: list[str] | None = None) -> str:
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> r = compare_classifiers([0, 1] * 10, {"a": [.2, .7] * 10, "b": [.4, .6] * 10},
-    ...                         measures=["acc"], n_boot=100)
-    >>> untested_sentence(r)
+    With ``r`` from the module example:
+
+    >>> untested_sentence(r)   # every measure has its pair test
     ''
     """
     if cmp.level is None or len(cmp.names) < 2:
@@ -219,9 +233,8 @@ def evidence_sentence(cmp: Any, rows: list[str] | None = None) -> str:
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> r = compare_classifiers([0, 1] * 10, {"a": [.2, .7] * 10, "b": [.4, .6] * 10},
-    ...                         measures=["lift@0.1"], n_boot=100)
+    With ``r`` from the module example:
+
     >>> evidence_sentence(r)   # lift at another parameter than the one studied
     'Read with care: the intervals of lift@0.1 have no coverage evidence for this setting (see the method column).'
     """  # noqa: E501
@@ -268,12 +281,11 @@ def best_sentence(cmp: Any, rows: list[str] | None = None) -> str:
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8],
-    ...     "b": [0.3, 0.6, 0.4, 0.4]}, measures=["acc", "auc"], ci=None)
+    With ``r`` from the module example:
+
     >>> best_sentence(r)
-    'Best model per measure: a and b tie on acc (0.75); a on auc (1).'
-    """
+    'Best model per measure: a and b tie on acc (0.75) and lift@0.1 (2); a on auc (1). A lead not marked significant could be chance.'
+    """  # noqa: E501
     rows = headline(cmp) if rows is None else rows
     pref = cmp.preferences().set_index("measure")
     if len(cmp.names) == 1:
@@ -387,12 +399,11 @@ def calibration_sentence(cmp: Any) -> str:
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> r = compare_classifiers([0, 1, 0, 1, 1, 0] * 20,
-    ...                         {"a": [0.1, 0.9, 0.3, 0.8, 0.7, 0.2] * 20}, ci=None)
+    With ``r`` from the module example:
+
     >>> calibration_sentence(r)
-    'Calibration (test by consistency resampling): a miscalibrated (p = 0.001).'
-    """
+    'Calibration (test by consistency resampling): a miscalibrated (p = 0.009); b consistent with calibrated (p = 0.066).'
+    """  # noqa: E501
     if hasattr(cmp._design, "labels") or not all(
             0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in cmp._scores):
         return ""
@@ -538,11 +549,11 @@ def provenance_items(cmp: Any) -> dict[str, Any]:
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> r = compare_classifiers([0, 1, 0, 1], {"a": [.1, .9, .2, .8]}, ci=None)
+    With ``r`` from the module example:
+
     >>> p = provenance_items(r)
     >>> p["n"], p["positives"], p["positive label"], p["level"]
-    ('4', '2', '1', 'none (values only)')
+    ('20', '10', '1', '95%')
     """
     from measurelab import pages
     d = cmp._design
@@ -585,7 +596,13 @@ def repr_html(cmp: Any) -> str:
 
 
 def _roc_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
-    """ROC vertices (fpr, tpr): :func:`._figures.roc_points`."""
+    """ROC vertices (fpr, tpr): :func:`._figures.roc_points`.
+
+    Examples
+    --------
+    >>> [x.tolist() for x in _roc_points(ScoreTable.from_arrays([0, 1], [0.2, 0.7]))]
+    [[0.0, 0.0, 1.0], [0.0, 1.0, 1.0]]
+    """
     return _fig.roc_points(t)
 
 

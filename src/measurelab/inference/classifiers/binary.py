@@ -19,16 +19,20 @@ For many data sets see :func:`measurelab.inference.demsar` (Demšar 2006).
 
 Examples
 --------
+Two models scored on the same 60 cases; most examples of the methods of
+:class:`ClassifierComparison` below use this ``r`` (run this example first):
+
 >>> import numpy as np
->>> y = np.array([0, 0, 1, 1, 0, 1, 1, 0, 1, 0])
->>> a = np.array([0.1, 0.3, 0.8, 0.7, 0.4, 0.9, 0.6, 0.2, 0.55, 0.45])
->>> b = np.array([0.2, 0.6, 0.7, 0.4, 0.3, 0.8, 0.5, 0.1, 0.35, 0.65])
 >>> from measurelab.inference import compare_classifiers
->>> r = compare_classifiers(y, {"a": a, "b": b}, measures=["acc", "auc"], n_boot=200)
->>> r.values().round(3).to_dict()
-{'a': {'acc': 1.0, 'auc': 1.0}, 'b': {'acc': 0.5, 'auc': 0.76}}
+>>> y = np.array([0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6)
+>>> a = np.array([.1, .8, .3, .6, .7, .2, .4, .9, .6, .3] * 6)
+>>> b = np.array([.3, .9, .6, .7, .4, .5, .7, .9, .4, .6] * 6)
+>>> r = compare_classifiers(y, {"a": a, "b": b}, measures=["acc", "auc", "brier"],
+...                         n_boot=200)
+>>> r.values().round(3).to_dict("index")
+{'acc': {'a': 0.9, 'b': 0.6}, 'auc': {'a': 0.979, 'b': 0.792}, 'brier': {'a': 0.105, 'b': 0.218}}
 >>> r.tests()[["measure", "method"]].values.tolist()
-[['acc', 'mcnemar'], ['auc', 'delong']]
+[['acc', 'mcnemar'], ['auc', 'delong'], ['brier', 'bootstrap']]
 """
 
 from __future__ import annotations
@@ -117,11 +121,12 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
-        ...                         measures=["acc"], ci=None)
-        >>> r.values().to_dict()
-        {'a': {'acc': 1.0}}
+        With ``r`` from the module example:
+
+        >>> r.values().index.tolist(), r.values().columns.tolist()
+        (['acc', 'auc', 'brier'], ['a', 'b'])
+        >>> r.values().loc["auc"].round(3).to_dict()
+        {'a': 0.979, 'b': 0.792}
         """
         import pandas as pd
 
@@ -294,11 +299,13 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
-        ...                         measures=["acc"])
-        >>> r.intervals()[["lo", "hi"]].round(3).values.tolist()
-        [[0.51, 1.0]]
+        With ``r`` from the module example:
+
+        >>> t = r.intervals()
+        >>> t[["model", "measure", "lo", "hi"]].round(3).values[:2].tolist()
+        [['a', 'acc', 0.799, 0.953], ['a', 'auc', 0.895, 0.996]]
+        >>> t["method"].tolist()[:3]
+        ['wilson', 'newcombe-score', 'bootstrap-bca']
         """
         import pandas as pd
 
@@ -347,12 +354,13 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.2, 0.8, 0.7, 0.3],
-        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.45, 0.2]}, measures=["acc"], n_boot=100)
+        With ``r`` from the module example:
+
         >>> t = r.tests()
-        >>> t.loc[0, "method"], round(float(t.loc[0, "p"]), 4)   # b = 2, c = 0: z = √2
-        ('mcnemar', 0.1573)
+        >>> t.loc[0, "measure"], t.loc[0, "method"], round(float(t.loc[0, "p"]), 4)
+        ('acc', 'mcnemar', 0.001)
+
+        (a alone is right on 24 cases, b alone on 6: z = (24 − 6)/√30 = 3.29.)
         """
         import pandas as pd
 
@@ -373,11 +381,10 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0] * 20,
-        ...                         {"a": [0.1, 0.9, 0.3, 0.8, 0.7, 0.2] * 20}, ci=None)
+        With ``r`` from the module example:
+
         >>> r.calibration(n_resamples=199)["verdict"].tolist()
-        ['miscalibrated (p = 0.005)']
+        ['miscalibrated (p = 0.005)', 'miscalibrated (p = 0.005)']
         """
         from measurelab.inference.calibration import calibration_table
 
@@ -398,10 +405,8 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> import matplotlib; matplotlib.use("Agg")
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1] * 30, {"a": [.3, .8] * 30, "b": [.4, .6] * 30},
-        ...                         measures=["brier"], n_boot=100)
+        With ``r`` from the module example:
+
         >>> len(r.plot_calibration().axes)   # a curve and a histogram per model
         4
         """
@@ -415,10 +420,10 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0] * 60, {"m": [0.8, 0.9, 0.9] * 60}, n_boot=100)
-        >>> r.calibration_ranges()["observed"].tolist()
-        ['below predicted']
+        With ``r`` from the module example:
+
+        >>> r.calibration_ranges()[["model", "from", "to", "observed"]].values[:2].tolist()
+        [['a', 0.3, 0.4, 'below predicted'], ['a', 0.7, 0.7, 'above predicted']]
         """
         from measurelab.inference.classifiers import _calibration_figure as _cal
 
@@ -430,11 +435,10 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3],
-        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.7, 0.2]}, measures=["acc"], ci=None)
+        With ``r`` from the module example:
+
         >>> r.verdicts().loc[0, "verdict"]
-        'A inferior overall'
+        'A superior overall'
         """
 
         import pandas as pd
@@ -468,11 +472,10 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8],
-        ...     "b": [0.3, 0.6, 0.4, 0.4]}, measures=["acc", "auc"], ci=None)
-        >>> r.preferences()[["measure", "prefers"]].values.tolist()   # acc: a tie
-        [['acc', ''], ['auc', 'a']]
+        With ``r`` from the module example:
+
+        >>> r.preferences()[["measure", "prefers", "significant"]].values.tolist()
+        [['acc', 'a', True], ['auc', 'a', True], ['brier', 'a', True]]
         """
         import pandas as pd
 
@@ -519,11 +522,11 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.2, 0.8]},
-        ...                         measures=["acc"], ci=None)
-        >>> r.to_dict()
-        {'models': {'a': {'acc': 1.0}}}
+        With ``r`` from the module example:
+
+        >>> d = r.to_dict()
+        >>> sorted(d), sorted(d["models"]["a"]["acc"])
+        (['models', 'pairs', 'verdicts'], ['hi', 'lo', 'method', 'value'])
         """
         return _report.to_dict(self)
 
@@ -554,9 +557,8 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
-        ...                         measures=["auc"], n_boot=100)
+        With ``r`` from the module example:
+
         >>> b = r.curve_bands()
         >>> b["grid"].shape, b["roc"]["a"]["lo"].shape
         ((101,), (101,))
@@ -572,9 +574,8 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
-        ...                         measures=["auc"], n_boot=100)
+        With ``r`` from the module example:
+
         >>> fig = r.plot()
         >>> [ax.get_title() for ax in fig.axes][:3]
         ['ROC', 'precision–recall', 'reliability (CORP; 95% consistency bands)']
@@ -594,12 +595,11 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3],
-        ...     "b": [0.3, 0.6, 0.4, 0.4, 0.7, 0.2]}, measures=["acc", "auc"], n_boot=100)
+        With ``r`` from the module example:
+
         >>> fig = r.plot_intervals()
-        >>> len(fig.axes)   # two rows (acc, auc) × values, differences
-        4
+        >>> len(fig.axes)   # three rows (acc, auc, brier) × values, differences
+        6
         """
         return _fig.forest_plot(self, measures)
 
@@ -610,11 +610,10 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8]}, ci=None,
-        ...                         measures=["acc"])
-        >>> r.confusion_matrices()["a"].values.tolist()
-        [[1.0, 1.0], [0.0, 2.0]]
+        With ``r`` from the module example:
+
+        >>> r.confusion_matrices()["b"].values.tolist()
+        [[18.0, 18.0], [6.0, 18.0]]
         """
         return _report.confusion_tables(self)
 
@@ -624,11 +623,10 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1], {"a": [0.1, 0.9, 0.6, 0.8]}, ci=None,
-        ...                         measures=["acc"])
-        >>> r.plot_confusion().axes[0].get_title()
-        'a (accuracy 0.750)'
+        With ``r`` from the module example:
+
+        >>> r.plot_confusion().axes[1].get_title()
+        'b (accuracy 0.600)'
         """
         return _fig.confusion_plot(self)
 
@@ -642,12 +640,11 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2])
-        >>> r.differences()[["b", "diff"]].round(4).values.tolist()
-        [['treat all', 0.05], ['treat none', 0.3]]
+        With ``r`` from the module example:
+
+        >>> nb = r.net_benefit([0.2])
+        >>> nb.differences()[["a", "b", "diff"]].round(4).values[:3].tolist()
+        [['a', 'b', 0.025], ['a', 'treat all', 0.025], ['b', 'treat all', 0.0]]
         """
         from measurelab.inference.classifiers.net_benefit import net_benefit_comparison
 
@@ -660,11 +657,9 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> from measurelab.inference import compare_classifiers
-        >>> ax = compare_classifiers(y, {"m": p}, n_boot=200).plot_decision_curve()
-        >>> ax.get_title()
+        With ``r`` from the module example:
+
+        >>> r.plot_decision_curve().get_title()
         'decision curve'
         """
         from measurelab.inference.classifiers.net_benefit import plot_decision_curve
@@ -681,13 +676,10 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers(y, {"a": [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6,
-        ...                             "b": [.2, .7, .4, .5, .4, .3, .5, .6, .2, .2] * 6},
-        ...                         measures=["auc"], n_boot=200)
-        >>> round(float(r.detectable()["detectable"].iloc[0]), 3)
-        0.089
+        With ``r`` from the module example:
+
+        >>> r.detectable()[["measure", "detectable"]].round(3).values.tolist()
+        [['acc', 0.233], ['auc', 0.201], ['brier', 0.064]]
         """
         from measurelab.inference.power import detectable
 
@@ -702,16 +694,12 @@ class ClassifierComparison:
 
         Examples
         --------
-        >>> y = [0, 1] * 20
-        >>> good = [0.2, 0.8] * 20
-        >>> poor = [0.6, 0.4, 0.3, 0.7] * 10
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers(y, {"good": good, "poor": poor}, measures=["acc"],
-        ...                         n_boot=100)
+        With ``r`` from the module example:
+
         >>> print(r.summary())
-        good is better than poor on acc (+0.5, 95% CI +0.352 to +0.648, p_holm < 0.001).
-        Best model per measure: good on acc (1, significantly better than poor).
-        Calibration (test by consistency resampling): good miscalibrated (p = 0.002); poor miscalibrated (p = 0.001).
+        a is better than b on acc (+0.3, 95% CI +0.129 to +0.454, p_holm 0.003), auc (+0.188, 95% CI +0.0469 to +0.328, p_holm 0.01) and brier (−0.113, 95% CI −0.165 to −0.0747, p_holm 0.01).
+        Best model per measure: a on acc (0.9, significantly better than b), auc (0.979, significantly better than b) and brier (0.105, significantly better than b).
+        Calibration (test by consistency resampling): a miscalibrated (p = 0.004); b miscalibrated (p = 0.001).
         """  # noqa: E501
         return _report.summary(self)
 
@@ -734,13 +722,14 @@ class ClassifierComparison:
 
         Examples
         --------
+        With ``r`` from the module example:
+
         >>> import tempfile, pathlib
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 0, 1, 1, 0], {"a": [0.1, 0.9, 0.6, 0.8, 0.4, 0.3]},
-        ...                         measures=["auc"], n_boot=100)
-        >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html")
+        >>> p = r.to_html(pathlib.Path(tempfile.mkdtemp()) / "cmp.html", files=False)
         >>> "data:image/png;base64," in p.read_text(), p.with_suffix(".json").exists()
-        (True, True)
+        (True, False)
+
+        (``files=True``, the default, also writes ``cmp.json`` and every figure beside it.)
         """
         return _report.to_html(self, path, title=title, files=files)
 

@@ -19,13 +19,19 @@ else a bootstrap (BCa with the grouped jackknife, as for binary input). Per-clas
 
 Examples
 --------
+Two models' probabilities of 3 classes on 40 cases; the examples of
+:class:`MultiClassComparison` and its methods below use this ``r`` (run this example
+first):
+
 >>> import numpy as np
->>> y = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 1])
->>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 1]] * 0.7 + 0.1
->>> from measurelab import compare_classifiers
 >>> from measurelab.inference import compare_classifiers
->>> r = compare_classifiers(y, {"m": P}, measures=["acc", "f1"], n_boot=200)
->>> r.intervals()[["measure", "method"]].values.tolist()  # doctest: +ELLIPSIS
+>>> y = np.array([0, 1, 2, 0, 1, 2, 0, 1, 2, 1] * 4)
+>>> A = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 1] * 4] * 0.7 + 0.1
+>>> B = np.eye(3)[[0, 1, 2, 1, 1, 0, 0, 2, 2, 1] * 4] * 0.7 + 0.1
+>>> r = compare_classifiers(y, {"a": A, "b": B}, measures=["acc", "f1"], n_boot=200)
+>>> r.values().round(3).to_dict("index")
+{'acc': {'a': 0.8, 'b': 0.7}, 'f1': {'a': 0.802, 'b': 0.694}}
+>>> r.intervals()[["measure", "method"]].values[:2].tolist()  # doctest: +ELLIPSIS
 [['acc', 'wilson...'], ['f1', 'bootstrap-bca...']]
 """
 
@@ -102,11 +108,10 @@ class MultiClassComparison(ClassifierComparison):
 
     Examples
     --------
-    >>> from measurelab.inference import compare_classifiers
-    >>> r = compare_classifiers([0, 1, 2, 0, 1, 2], {"a": [0, 1, 2, 0, 1, 1],
-    ...                         "b": [0, 1, 2, 1, 1, 2]}, measures=["acc"], n_boot=100)
+    With ``r`` from the module example:
+
     >>> r.tests()[["measure", "method"]].values.tolist()
-    [['acc', 'mcnemar']]
+    [['acc', 'mcnemar'], ['f1', 'bootstrap']]
     """
 
     _multiclass = True
@@ -163,8 +168,8 @@ class MultiClassComparison(ClassifierComparison):
 
         Examples
         --------
-        >>> from measurelab.inference import compare_classifiers
-        >>> r = compare_classifiers([0, 1, 2], {"a": [0, 1, 2]}, measures=["acc"], ci=None)
+        With ``r`` from the module example:
+
         >>> len(r.verdicts())
         0
         >>> print(r.verdicts())  # doctest: +ELLIPSIS
@@ -190,11 +195,10 @@ class MultiClassComparison(ClassifierComparison):
 
         Examples
         --------
-        >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 2]
-        >>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 0]] * 0.7 + 0.1
-        >>> from measurelab.inference import compare_classifiers
-        >>> b = compare_classifiers(y, {"m": P}, measures=["acc"], n_boot=100).curve_bands()
-        >>> b["classes"], b["roc"]["m"][2]["lo"].shape
+        With ``r`` from the module example:
+
+        >>> b = r.curve_bands()
+        >>> b["classes"], b["roc"]["a"][2]["lo"].shape
         ([0, 1, 2], (101,))
         """
         return _fig.multi_curve_bands(self, n_boot, grid)
@@ -205,10 +209,9 @@ class MultiClassComparison(ClassifierComparison):
 
         Examples
         --------
-        >>> y = [0, 1, 2, 0, 1, 2, 0, 1, 2, 2]
-        >>> P = np.eye(3)[[0, 1, 2, 0, 2, 2, 1, 1, 2, 0]] * 0.7 + 0.1
-        >>> from measurelab.inference import compare_classifiers
-        >>> fig = compare_classifiers(y, {"m": P}, measures=["acc"], n_boot=100).plot()
+        With ``r`` from the module example:
+
+        >>> fig = r.plot()
         >>> [ax.get_title() for ax in fig.axes[:3]]
         ['class 0 vs rest', 'class 1 vs rest', 'class 2 vs rest']
         """

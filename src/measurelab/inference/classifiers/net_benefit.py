@@ -24,16 +24,19 @@ net_benefit_curve_block`). From those replicates:
 
 Examples
 --------
+Two models of 300 cases, 30% positive; the examples of the functions and methods below use
+this ``r`` and ``nb`` (run this example first):
+
 >>> import numpy as np
 >>> from measurelab import compare_classifiers
 >>> g = np.random.default_rng(0)
 >>> y = g.random(300) < 0.3
 >>> a = 1 / (1 + np.exp(-(2.0 * y + g.normal(size=300) - 1.6)))
 >>> b = 1 / (1 + np.exp(-(0.6 * y + g.normal(size=300) - 1.0)))
->>> nb = compare_classifiers(y, {"a": a, "b": b}, measures=["auc"],
-...                          n_boot=300).net_benefit(thresholds=[0.1, 0.2])
+>>> r = compare_classifiers(y, {"a": a, "b": b}, measures=["auc"], n_boot=300)
+>>> nb = r.net_benefit()   # at 0.05, 0.1, 0.2, 0.3 and 0.5; bands over 0.01, ..., 0.99
 >>> nb.differences()[["a", "b", "threshold"]].head(3).values.tolist()
-[['a', 'b', 0.1], ['a', 'b', 0.2], ['a', 'treat all', 0.1]]
+[['a', 'b', 0.05], ['a', 'b', 0.1], ['a', 'b', 0.2]]
 """
 
 from __future__ import annotations
@@ -101,12 +104,11 @@ def net_benefit_comparison(cmp: Any, thresholds: Any = DEFAULT_AT, *, grid: Any 
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-    >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-    >>> r = net_benefit_comparison(compare_classifiers(y, {"m": p}, n_boot=200), [0.2])
-    >>> r.values()[["model", "threshold", "net_benefit"]].round(4).values.tolist()
-    [['m', 0.2, 0.3], ['treat all', 0.2, 0.25]]
+    With ``r`` from the module example:
+
+    >>> v = net_benefit_comparison(r, [0.2]).values()
+    >>> v[["model", "threshold", "net_benefit"]].round(4).values.tolist()
+    [['a', 0.2, 0.1667], ['b', 0.2, 0.0892], ['treat all', 0.2, 0.0667]]
     """
     from measurelab._util.validation import check_flag
 
@@ -448,12 +450,13 @@ class NetBenefitComparison:
 
         Examples
         --------
-        >>> from measurelab import compare_classifiers
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> v = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2]).values()
-        >>> v["model"].tolist()
-        ['m', 'treat all']
+        With ``nb`` from the module example:
+
+        >>> v = nb.values()
+        >>> v["model"].unique().tolist()
+        ['a', 'b', 'treat all']
+        >>> v[v["threshold"] == 0.2][["model", "net_benefit"]].round(4).values.tolist()
+        [['a', 0.1667], ['b', 0.0892], ['treat all', 0.0667]]
         """
         import pandas as pd
 
@@ -473,12 +476,11 @@ class NetBenefitComparison:
 
         Examples
         --------
-        >>> from measurelab import compare_classifiers
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> d = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2]).differences()
-        >>> d[["a", "b"]].values.tolist()
-        [['m', 'treat all'], ['m', 'treat none']]
+        With ``nb`` from the module example:
+
+        >>> d = nb.differences()
+        >>> d[d["threshold"] == 0.2][["a", "b", "diff"]].round(4).values[:3].tolist()
+        [['a', 'b', 0.0775], ['a', 'treat all', 0.1], ['b', 'treat all', 0.0225]]
         """
         import pandas as pd
 
@@ -493,12 +495,10 @@ class NetBenefitComparison:
 
         Examples
         --------
-        >>> from measurelab import compare_classifiers
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> b = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit(grid=[0.1, 0.2])
-        >>> len(b.band())   # 2 differences × 2 thresholds
-        4
+        With ``nb`` from the module example:
+
+        >>> len(nb.band())   # 5 differences × 99 thresholds
+        495
         """
         import pandas as pd
 
@@ -518,12 +518,11 @@ class NetBenefitComparison:
 
         Examples
         --------
-        >>> from measurelab import compare_classifiers
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> r = compare_classifiers(y, {"m": p}, n_boot=300).net_benefit().ranges()
-        >>> r[r["b"] == "treat none"][["more_useful", "from_threshold"]].values.tolist()
-        [['m', 0.01]]
+        With ``nb`` from the module example:
+
+        >>> t = nb.ranges()
+        >>> t[t["a"] == "a"][["b", "more_useful", "from_threshold", "to_threshold"]].values.tolist()
+        [['b', 'a', 0.11, 0.77], ['treat all', 'a', 0.08, 0.99], ['treat none', 'a', 0.01, 0.78]]
         """
         import pandas as pd
 
@@ -546,13 +545,11 @@ class NetBenefitComparison:
 
         Examples
         --------
-        >>> from measurelab import compare_classifiers
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> lo, hi = compare_classifiers(y, {"m": p}, n_boot=200).net_benefit(
-        ...     grid=[0.1, 0.5]).curve_bands()["m"]
-        >>> bool(np.all(lo <= hi))
-        True
+        With ``nb`` from the module example:
+
+        >>> lo, hi = nb.curve_bands()["a"]
+        >>> lo.shape, bool(np.all(lo <= hi))
+        ((99,), True)
         """
         cols = slice(self.thresholds.size, self._ts.size)
         q = [(1 - self.level) / 2, 1 - (1 - self.level) / 2]
@@ -574,13 +571,15 @@ class NetBenefitComparison:
 
         Examples
         --------
-        >>> from measurelab import compare_classifiers
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> print(compare_classifiers(y, {"m": p}, n_boot=300).net_benefit().summary())
-        ... # doctest: +ELLIPSIS
-        m is more useful than treat all for thresholds ...
-        """
+        With ``nb`` from the module example:
+
+        >>> print(nb.summary())
+        a is more useful than b for thresholds 0.11–0.77.
+        a is more useful than treat all for thresholds 0.08–0.99.
+        b is more useful than treat all for thresholds 0.25, 0.27–0.99.
+        a is more useful than treat none for thresholds 0.01–0.78.
+        b is more useful than treat none for thresholds 0.01–0.19 (simultaneous 95% bands over thresholds 0.01–0.99).
+        """  # noqa: E501
         pct = round(100 * self.level)
         rng = self.ranges()
         lines = []
@@ -606,10 +605,9 @@ class NetBenefitComparison:
 
         Examples
         --------
-        >>> from measurelab import compare_classifiers
-        >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-        >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-        >>> sorted(compare_classifiers(y, {"m": p}, n_boot=200).net_benefit([0.2]).to_dict())
+        With ``nb`` from the module example:
+
+        >>> sorted(nb.to_dict())
         ['critical_value', 'differences', 'level', 'ranges', 'values']
         """
         from measurelab.jsonable import to_jsonable
@@ -645,12 +643,11 @@ def plot_decision_curve(cmp: Any, *, thresholds: Any = None, standardized: bool 
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> y = [0, 1, 0, 1, 1, 0, 0, 1, 0, 0] * 6
-    >>> p = [.1, .8, .3, .6, .7, .2, .4, .9, .1, .3] * 6
-    >>> ax = plot_decision_curve(compare_classifiers(y, {"m": p}, ci=None))
+    With ``r`` from the module example:
+
+    >>> ax = plot_decision_curve(r)
     >>> ax.get_legend_handles_labels()[1]
-    ['m', 'treat all', 'treat none']
+    ['a', 'b', 'treat all', 'treat none']
     """
     from measurelab._util.validation import check_flag
     from measurelab.curves.decision import plot_decision_curve as draw
@@ -676,8 +673,9 @@ def applies(cmp: Any) -> bool:
 
     Examples
     --------
-    >>> from measurelab import compare_classifiers
-    >>> applies(compare_classifiers([0, 1], {"m": [0.2, 0.9]}, ci=None))
+    With ``r`` from the module example (probabilities), and with scores that are not:
+
+    >>> applies(r)
     True
     >>> applies(compare_classifiers([0, 1], {"m": [-2.0, 3.0]}, ci=None))
     False
