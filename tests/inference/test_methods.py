@@ -124,7 +124,7 @@ def test_mcnemar_rows_name_tangos_interval():
 
 def test_the_names_a_user_may_force_keep_their_order_and_add_agresti_coull():
     assert forceable_names() == (*OLD_FORCEABLE, "agresti-coull", "dirichlet-posterior",
-                                 "newcombe-score")
+                                 "newcombe-score", "influence")
     assert iv.CI_METHODS == forceable_names()
     assert iv.BOOTSTRAP_METHODS == ("bootstrap-bca", "bootstrap-percentile")
     assert set(iv.REPLICATE_METHODS) == set(replicate_names()) == \
@@ -135,7 +135,7 @@ def test_the_names_a_user_may_force_keep_their_order_and_add_agresti_coull():
 @pytest.mark.parametrize("bad", ["bootstrap-se", "none", "mcnemar", "Wilson", 3])
 def test_a_method_the_user_may_not_force_is_refused_in_one_line(bad):
     with pytest.raises(MeasurelabError, match=r"^ci_method=.* is not valid; expected one of"
-                       r" \['wilson'.*'newcombe-score'\]$"):
+                       r" \['wilson'.*'newcombe-score', 'influence'\]$"):
         check_ci_method(bad)
 
 

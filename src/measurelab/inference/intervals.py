@@ -288,7 +288,8 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
 
 
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True,
-                   multiclass: bool = False, smaller: int | None = None) -> str:
+                   multiclass: bool = False, smaller: int | None = None,
+                   n: int | None = None) -> str:
     """The interval method of one measure: Wilson for acc and err, DeLong on the logit
     scale for AUC (Newcombe's score interval when ``smaller``, the cases in the smaller
     class, is below 30), the posterior of the confusion cells for the other measures of
@@ -312,14 +313,15 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     ('debiased-wald', 'none')
     """
     setting = Setting(name, multiclass=multiclass, whole_counts=whole_counts,
-                      smaller=smaller)
+                      smaller=smaller, n=n)
     return choose(setting, ci_method).name
 
 
 def measure_interval(name: str, value: float, method: str, level: float, *,
                      table: ScoreTable | None = None, counts: Any = None,
                      what: str | None = None, design: str = "random",
-                     random_state: Any = None, key: tuple[int, ...] = ()) -> Interval:
+                     random_state: Any = None, key: tuple[int, ...] = (),
+                     **extra: Any) -> Interval:
     """The analytic interval of one measure value (Wilson / Clopper–Pearson for a
     proportion, DeLong on the logit scale or Newcombe's score interval for AUC, the
     posterior of the confusion cells for the other counts measures); bootstrap intervals
@@ -327,7 +329,9 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
 
     ``design`` ('random' or 'fixed' class counts), ``random_state`` and ``key`` (the
     stream of this model: the same key draws the same posterior) serve the methods that
-    draw from a posterior.
+    draw from a posterior; ``extra`` reaches the method (the influence method takes the
+    ``measure``, its ``threshold`` and ``inclusive``, and ``cases`` — rows, classes,
+    weights — when the cases are weighted).
 
     An interval that cannot be formed (no cases in the proportion's denominator, one
     class) is NaN with a warning naming ``what``.
@@ -344,7 +348,7 @@ def measure_interval(name: str, value: float, method: str, level: float, *,
         raise MeasurelabError(f"{method!r} is not an analytic interval method")
     return m.single.compute(name, float(value), level, table=table, counts=counts,
                             what=what or name, design=design, random_state=random_state,
-                            key=key)
+                            key=key, **extra)
 
 
 #: methods whose interval needs the bootstrap's replicates

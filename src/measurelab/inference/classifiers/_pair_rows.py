@@ -91,6 +91,8 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
                 row.update(lo=lo, hi=hi, p=p, interval=_paired_label("mcnemar"))
             elif pm == "dirichlet-posterior":
                 row.update(posterior.row(a, b, j))
+            elif pm == "influence":
+                row.update(influence_pair(cmp, a, b, j, diff, level))
             else:
                 lo, hi, p, method, inf_share, nan_share, notes = boot[(a, b, j)]
                 row.update(lo=float(lo), hi=float(hi), p=float(p), interval=method)
@@ -111,6 +113,26 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
         r["p_holm"] = float(q)
     cmp._cache[key] = rows
     return rows
+
+
+def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
+                   ) -> dict[str, float]:
+    """lo, hi, se, z and p of the paired difference of measure ``j`` (models ``a`` − ``b``)
+    from the difference of the two models' influence at every case: the z-test and its
+    interval on one standard error."""
+    from measurelab.inference import influence as inf
+    from measurelab.inference._base import z_test
+
+    d = cmp._design
+    m = cmp._measures[j]
+    case = []
+    for x in (a, b):
+        ifp, ifn = inf.row_influence(m, d.tables[x], threshold=cmp.threshold,
+                                     inclusive=cmp._inclusive)
+        case.append(inf.case_influence(ifp, ifn, d.rows[x], d.y))
+    var = inf.case_variance(case[0] - case[1], d.y, d.weight, design=cmp._case_design())
+    r = z_test(diff, var, level)
+    return {"lo": r.lo, "hi": r.hi, "se": r.se, "z": r.statistic, "p": r.pvalue}
 
 
 class _PairPosterior:

@@ -144,7 +144,7 @@ class ClassifierComparison:
             whole = self._w is None
             self._cache["methods"] = {
                 k: iv.default_method(k, self.ci_method, whole_counts=whole,
-                                     smaller=self._smaller())
+                                     smaller=self._smaller(), n=int(np.size(self._y)))
                 for k in self._names_m}
         return dict(self._cache["methods"])
 
@@ -276,11 +276,17 @@ class ClassifierComparison:
         """The analytic interval (Wilson, DeLong) of measure ``k`` of model ``a``."""
         from measurelab.inference.methods.dirichlet import model_key
 
+        extra = {}
+        if method == "influence":
+            extra = {"measure": self._measures[self._names_m.index(k)],
+                     "threshold": self.threshold, "inclusive": self._inclusive,
+                     "cases": None if self._w is None else (
+                         self._design.rows[a], self._design.y, self._design.weight)}
         return iv.measure_interval(k, value, method, level, table=self._design.tables[a],
                                    counts=self._stats[a].counts,
                                    what=f"{k} of model {self.names[a]!r}",
                                    design=self._case_design(), random_state=self.random_state,
-                                   key=model_key(a))
+                                   key=model_key(a), **extra)
 
     def _case_design(self) -> str:
         """'fixed' when the cases are resampled (or their posterior drawn) by class, else

@@ -64,3 +64,4 @@ from measurelab.inference.methods import net_benefit  # noqa: F401
 from measurelab.inference.methods import agresti_coull  # noqa: F401
 from measurelab.inference.methods import dirichlet  # noqa: F401
 from measurelab.inference.methods import newcombe_auc  # noqa: F401
+from measurelab.inference.methods import influence  # noqa: F401

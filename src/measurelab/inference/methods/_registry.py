@@ -29,8 +29,9 @@ Kind = Literal["single", "paired", "unpaired"]
 class Setting:
     """Where an interval is wanted: the measure's name (``ece@15``: a parameter), two or k
     classes, whole counts or weights, the design of the cases, the kind of value (one
-    model, a paired or an unpaired difference) and the cases in the smaller class (None:
-    not known; a method for few cases may be the default below a size).
+    model, a paired or an unpaired difference), the cases in the smaller class and all
+    the cases (None: not known; a method for few cases may be the default below a size, a
+    large-sample one above a size).
 
     Examples
     --------
@@ -44,6 +45,7 @@ class Setting:
     design: str = "random"
     kind: Kind = "single"
     smaller: int | None = None
+    n: int | None = None
 
 
 @dataclass(frozen=True)

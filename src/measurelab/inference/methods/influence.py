@@ -1,0 +1,102 @@
+"""The influence-function interval (:mod:`measurelab.inference.influence`): θ̂ ± z·SE with
+the standard error a sum over the cases, for one model, a paired and an unpaired
+difference — no resampling, two passes over the data, so it serves test sets of millions
+of cases. It applies to the binary measures with an influence function here (the counts
+measures, AUC, AP, Brier, RMS, log loss) and is the default of AP, Brier, RMS and log
+loss from :data:`LARGE_N` cases with :data:`LARGE_SMALLER` in the smaller class, where the
+coverage study shows it covering and the bootstrap costs minutes; below that the bootstrap
+stays. AUC keeps DeLong's interval (its placements are this influence function) and the
+counts measures the posterior of the confusion cells (its cost does not grow with n); a
+user may force ``ci_method='influence'`` on them.
+
+Examples
+--------
+>>> from measurelab.inference.methods import Setting, choose
+>>> choose(Setting("ap", n=50_000, smaller=5_000)).name, choose(Setting("ap", n=500)).name
+('influence', 'bootstrap-bca')
+>>> choose(Setting("f1", n=50_000, smaller=5_000), "influence").name
+'influence'
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from measurelab._util.validation import warn_undefined
+from measurelab.inference._base import Interval
+from measurelab.inference.methods._registry import Form, IntervalMethod, Setting, register
+
+#: the method's name
+NAME = "influence"
+#: from this many cases ...
+LARGE_N = 10_000
+#: ... and this many in the smaller class, the default of AP, Brier, RMS and log loss
+LARGE_SMALLER = 100
+#: the measures with a kink |u − v| (no influence function where u = v)
+_KINKED = frozenset({"ri", "op", "avri", "oarp"})
+
+
+def _measure(name: str) -> Any:
+    from measurelab.measures.base import registry
+
+    try:
+        return registry.resolve(name)[0]
+    except Exception:
+        return None
+
+
+def applies(s: Setting) -> bool:
+    """Whether ``s`` is a binary measure with an influence function.
+
+    Examples
+    --------
+    >>> applies(Setting("ap")), applies(Setting("lift")), applies(Setting("ri"))
+    (True, False, False)
+    """
+    from measurelab.inference.influence import has_influence
+
+    if s.multiclass:
+        return False
+    m = _measure(s.measure)
+    return m is not None and m.name.split("@")[0] not in _KINKED and has_influence(m)
+
+
+def _default(s: Setting) -> bool:
+    if not applies(s) or s.n is None or s.smaller is None:
+        return False
+    m = _measure(s.measure)
+    return (m.statistic != "counts" and m.name != "auc" and s.n >= LARGE_N
+            and s.smaller >= LARGE_SMALLER)
+
+
+def _single(name: str, value: float, level: float, *, table: Any = None,
+            what: str | None = None, design: str = "random", measure: Any = None,
+            threshold: float = 0.5, inclusive: bool = False, cases: Any = None,
+            **_: Any) -> Interval:
+    """The influence interval of one model's value (``cases``: rows, classes and weights
+    of weighted cases)."""
+    from measurelab.inference import influence as inf
+
+    m = measure if measure is not None else _measure(name)
+    ifp, ifn = inf.row_influence(m, table, threshold=threshold, inclusive=inclusive)
+    if cases is None:
+        var = inf.table_variance(table, ifp, ifn, design=design)
+    else:
+        rows, y, weight = cases
+        var = inf.case_variance(inf.case_influence(ifp, ifn, rows, y), y, weight,
+                                design=design)
+    lo, hi, se = inf.influence_interval(value, var, level, m.range)
+    if math.isnan(lo):
+        warn_undefined(f"the {NAME} interval of {what or name} is undefined: the value or "
+                       "its standard error is (one class, or an undefined measure)")
+    return Interval(value, lo, hi, NAME, se)
+
+
+INFLUENCE = register(IntervalMethod(
+    NAME, "large-sample Wald interval, its standard error a sum over the cases of the "
+    "influence function (delta method for the counts, placements for AUC, the derivative "
+    "of AP, Brier, RMS, log loss); the default of AP, Brier, RMS and log loss from "
+    "10,000 cases with 100 in the smaller class",
+    applies=applies, single=Form(NAME, _single), paired=Form(NAME), unpaired=Form(NAME),
+    default=_default, rank=30))
