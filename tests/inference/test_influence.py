@@ -151,3 +151,63 @@ def test_undefined_measure_gives_nan_variance() -> None:
     ifp, ifn = inf.row_influence(registry.get("auc"), t)
     assert math.isnan(inf.table_variance(t, ifp, ifn))
     assert all(math.isnan(x) for x in inf.influence_interval(math.nan, 0.1, 0.95))
+
+
+def _two_models(n: int, seed: int):
+    g = np.random.default_rng(seed)
+    y = g.random(n) < 0.3
+    a = 1 / (1 + np.exp(-(g.normal(size=n) + 1.2 * y)))
+    b = 1 / (1 + np.exp(-(g.normal(size=n) + 1.0 * y)))
+    return y, a, b
+
+
+def test_the_influence_method_is_the_default_of_ap_brier_rms_mxe_at_large_n() -> None:
+    y, a, b = _two_models(20_000, 0)
+    r = ml.compare_classifiers(y, {"a": a, "b": b}, measures=["ap", "brier", "rms", "mxe",
+                                                              "auc", "f1"], progress=False)
+    got = dict(zip(r.tests()["measure"], r.tests()["method"], strict=True))
+    assert [got[k] for k in ("ap", "brier", "rms", "mxe")] == ["influence"] * 4
+    assert got["auc"] == "delong" and got["f1"] == "dirichlet-posterior"
+    small = ml.compare_classifiers(y[:500], {"a": a[:500]}, measures=["ap"], n_boot=200,
+                                   progress=False)
+    assert small.intervals()["method"].iloc[0].startswith("bootstrap")
+
+
+@pytest.mark.parametrize("kind", ["paired", "unpaired"])
+def test_influence_differences_agree_with_the_bootstrap_and_their_p(kind: str) -> None:
+    """At 20,000 cases the influence interval of a difference and the BCa bootstrap's
+    (an independent route) nearly coincide; the interval excludes 0 exactly when p < 0.05."""
+    y, a, b = _two_models(20_000, 1)
+    ms = ["ap", "brier", "mxe", "rms"]
+    if kind == "paired":
+        run = lambda method, **kw: ml.compare_classifiers(  # noqa: E731
+            y, {"a": a, "b": b}, measures=ms, ci_method=method, progress=False, **kw).tests()
+    else:
+        y2, _a2, b2 = _two_models(20_000, 2)
+        run = lambda method, **kw: ml.compare_unpaired(  # noqa: E731
+            y, a, y2, b2, measures=ms, ci_method=method, progress=False, **kw).tests()
+    inf_rows = run("influence")
+    boot = run("bootstrap-percentile", n_boot=1000)
+    assert set(inf_rows["method"]) == {"influence"}
+    width = (inf_rows["hi"] - inf_rows["lo"]).to_numpy()
+    for end in ("lo", "hi"):
+        gap = np.abs(inf_rows[end].to_numpy() - boot[end].to_numpy())
+        assert (gap < 0.15 * width).all(), (end, gap / width)
+    excludes = (inf_rows["lo"] > 0) | (inf_rows["hi"] < 0)
+    assert (excludes == (inf_rows["p"] < 0.05)).all()
+
+
+def test_weighted_influence_counts_each_weight_once() -> None:
+    """Whole weights of 2 on every case: the same values and a standard error 1/√2 of the
+    cases written out twice (W² counts the weights, not the cases)."""
+    y, a, b = _two_models(20_000, 3)
+    w = np.full(y.size, 2.0)
+    r = ml.compare_classifiers(y, {"a": a, "b": b}, measures=["brier"], sample_weight=w,
+                               ci_method="influence", progress=False)
+    twice = ml.compare_classifiers(np.r_[y, y], {"a": np.r_[a, a], "b": np.r_[b, b]},
+                                   measures=["brier"], ci_method="influence",
+                                   progress=False)
+    assert r.intervals()["value"].tolist() == pytest.approx(
+        twice.intervals()["value"].tolist(), rel=1e-12)
+    assert r.tests()["se"].iloc[0] == pytest.approx(twice.tests()["se"].iloc[0] * math.sqrt(2),
+                                                    rel=1e-9)

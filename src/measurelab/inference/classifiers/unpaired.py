@@ -180,7 +180,9 @@ class UnpairedComparison:
         from measurelab.inference.methods import Setting, difference_form
 
         whole = self._a._w is None and self._b._w is None
-        m = iv.default_method(k, self._a.ci_method, whole_counts=whole)
+        m = iv.default_method(k, self._a.ci_method, whole_counts=whole,
+                              smaller=min(self._a._smaller(), self._b._smaller()),
+                              n=min(int(np.size(self._a._y)), int(np.size(self._b._y))))
         if k == "auc" and m in ("delong", "delong-logit") and getattr(self._a, "clustered",
                                                                       False):
             return "clustered-delong-unpaired"
@@ -200,6 +202,26 @@ class UnpairedComparison:
         m = self._a._measures[j]
         r = difference_row(m, *self._draws, self.level, (self.names[0], self.names[1]))
         return {**r, "interval": _of_distance(m, r["interval"])} if "p" in r else r
+
+    def _influence_row(self, j: int, diff: float) -> dict[str, Any]:
+        """lo, hi, se, z, p of measure ``j``'s unpaired difference: the z-test on the sum
+        of the two test sets' influence variances (independent samples)."""
+        from measurelab.inference import influence as inf
+        from measurelab.inference._base import z_test
+
+        var = 0.0
+        for c in (self._a, self._b):
+            d = c._design
+            ifp, ifn = inf.row_influence(c._measures[j], d.tables[0], threshold=c.threshold,
+                                         inclusive=c._inclusive)
+            if d.weight is None:
+                var += inf.table_variance(d.tables[0], ifp, ifn, design=c._case_design())
+            else:
+                var += inf.case_variance(inf.case_influence(ifp, ifn, d.rows[0], d.y), d.y,
+                                         d.weight, design=c._case_design())
+        r = z_test(diff, var, self.level)
+        return {"lo": r.lo, "hi": r.hi, "se": r.se, "z": r.statistic, "p": r.pvalue,
+                "interval": "influence"}
 
     def _replicates(self, c: ClassifierComparison, ms: list[Measure]) -> bt.BootstrapRun:
         return bt.run_bootstrap(c._design, ms, c.n_boot, c.random_state,
@@ -265,6 +287,8 @@ class UnpairedComparison:
                                   inf_share, nan_share, **notes)
             elif row["method"] == "dirichlet-posterior":
                 row.update(self._posterior_row(j))
+            elif row["method"] == "influence":
+                row.update(self._influence_row(j, d))
             elif row["method"] == "clustered-delong-unpaired":
                 from measurelab.inference.classifiers.structured import clustered_unpaired
 
