@@ -135,6 +135,8 @@ class Evaluator:
 
     def update_table(self, table: ScoreTable) -> Evaluator:
         """Add an already-built binary score table (from another process or file part)."""
+        if isinstance(self.table, MultiScoreTable):
+            raise MeasurelabError("this evaluator holds multi-class data; got a binary table")
         self.table = table if self.table is None else self.table.merge(table)
         self.n_updates += 1
         return self
