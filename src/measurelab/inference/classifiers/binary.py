@@ -106,7 +106,7 @@ class ClassifierComparison:
         self._inclusive = inclusive
         self._progress = progress
         self._n_jobs = n_jobs
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[Any, Any] = {}  # keys: names, or (name, withholding) tuples
 
     @property
     def seed(self) -> Any:
