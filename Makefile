@@ -40,15 +40,18 @@ proc:
 test: install-test chromium proc
 	$(BIN)/ruff check conftest.py src tests $(wildcard benchmarks)
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 --dist loadgroup -q
 
-# The edit-test loop: no browser, R, Dask cluster or slow tests (docs/DEVELOPING.md, "Tests").
+# The edit-test loop: no browser, R, Dask cluster or slow tests (docs/DEVELOPING.md, "Tests");
+# mypy (settings in pyproject.toml) rechecks only what changed (its cache: .mypy_cache).
 FAST := not slow and not browser and not r and not cluster
 test-fast: install-test
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -q -m "$(FAST)"
 
 bench: install-test
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f; done
 
 clean:
-	rm -rf $(VENV) out build *.egg-info src/*.egg-info
+	rm -rf $(VENV) out build *.egg-info src/*.egg-info .mypy_cache

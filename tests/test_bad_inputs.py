@@ -294,6 +294,10 @@ API_CASES: list[tuple[str, object, str]] = [
     ("stream-labels-2-then-0", lambda: _stream([[2, 2], [0, 0]]),
      "pos_label=1 is not a valid label"),
     ("stream-three-classes", lambda: _stream([[0, 1], [2, 2]]), "3 classes"),
+    ("stream-binary-table-into-multiclass",
+     lambda: ml.Evaluator().update([0, 1, 2], np.eye(3)).update_table(
+         ml.ScoreTable.from_arrays([True, False], [0.3, 0.4])),
+     "this evaluator holds multi-class data; got a binary table"),
     ("evaluator-threshold-nan", lambda: ml.Evaluator(threshold=math.nan),
      "threshold must be a number"),
     ("nan-score", lambda: ml.evaluate([0, 1], [.1, math.nan]), "y_score must be finite"),

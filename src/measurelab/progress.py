@@ -91,7 +91,7 @@ class PeriodicLine:
 class _NullBar:
     """A disabled bar: accepts tqdm's calls and does nothing."""
 
-    n = 0
+    n: float = 0
 
     def update(self, n: float = 1) -> None:
         self.n += n

@@ -174,7 +174,7 @@ def _hypergeom(M: float, p: float, k: float, out: np.ndarray) -> tuple:
     if size == 1:
         out[0] = 1.0
         return lo, 1
-    mode = math.floor((k + 1.0) * (p + 1.0) / (M + 2.0))
+    mode: float = math.floor((k + 1.0) * (p + 1.0) / (M + 2.0))
     mode = min(max(mode, lo), hi)
     jm = int(mode - lo)
     out[jm] = 1.0

@@ -146,7 +146,7 @@ def totals(pos: np.ndarray, neg: np.ndarray, rows: int, whole: bool) -> np.ndarr
 def _cell(x: float) -> float:
     """:func:`measurelab.measures.calibration.debiased._symmetric_cell` of one offset (up
     to the sign of a zero, which no comparison sees)."""
-    a = math.ceil(abs(x) - 1e-9)
+    a: float = math.ceil(abs(x) - 1e-9)
     if a < 0.0:
         a = 0.0
     return -a if x < 0.0 else a

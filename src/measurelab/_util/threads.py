@@ -42,7 +42,7 @@ def check_n_jobs(n_jobs: Any) -> int:
     return min(int(n_jobs), cpus)
 
 
-_BLAS = {"users": 0, "limit": None}
+_BLAS: dict[str, Any] = {"users": 0, "limit": None}
 _BLAS_LOCK = threading.Lock()
 
 
@@ -79,7 +79,8 @@ def one_blas_thread() -> Iterator[None]:
                 _BLAS["limit"] = None
 
 
-def run_in_order(one: Any, items: Any, out: np.ndarray, jobs: int, bar: Any) -> None:
+def run_in_order(one: Any, items: Any, out: np.ndarray | list[Any], jobs: int,
+                 bar: Any) -> None:
     """``out[b] = one(item_b)`` on ``jobs`` threads, the items (a replicate's draws) taken
     in order from the iterator here; at most 2·jobs are in flight (memory stays
     O(jobs·n)). Each task runs in a copy of this thread's context, so settings kept in

@@ -472,7 +472,8 @@ def parse_number_array(values: Any) -> tuple[np.ndarray, int | None]:
             out[i] = x
         elif isinstance(v, numbers.Number) and not isinstance(v, complex):
             try:
-                out[i] = float(v)  # bool, int, float, Decimal, Fraction
+                # bool, int, float, Decimal, Fraction (typeshed's Number has no __float__)
+                out[i] = float(v)  # type: ignore[arg-type]
             except (TypeError, ValueError, OverflowError):
                 return out, i
         else:

@@ -13,6 +13,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from measurelab.exceptions import MeasurelabError
 
@@ -21,7 +22,7 @@ SUBCOMMANDS = ("measures", "evaluate", "versus", "ranks", "compare-measures", "s
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str) -> None:  # one line, status 2, as argparse does
+    def error(self, message: str) -> NoReturn:  # one line, status 2, as argparse does
         self.exit(2, f"{self.prog}: error: {message}\n")
 
 

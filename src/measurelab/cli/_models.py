@@ -233,7 +233,9 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
                                 random_state=seed_value, ci_method=args.ci_method,
                                 sample_weight=w,
                                 n_jobs=n_jobs, stratify=bool(args.stratify), **options)
-        r.source = f"{args.file} (measurelab {getattr(args, 'command', None) or 'evaluate'})"
+        # read by the report with getattr (a comparison of arrays has none)
+        r.source = (  # type: ignore[attr-defined]
+            f"{args.file} (measurelab {getattr(args, 'command', None) or 'evaluate'})")
         out = r.to_json() if args.json else format_comparison(r) + format_structure(r)
         if not args.json and hasattr(args, "output"):  # versus: the answer first
             from measurelab.cli._answer import comparison_text

@@ -155,7 +155,9 @@ def fold_file(df: Any, args: argparse.Namespace, name: str) -> FoldFile:
         i = int(np.flatnonzero(bad)[0])
         raise MeasurelabError(f"{name}, row {df.index[i] + 2}: the score "
                               f"{df[cols['value']].iloc[i]!r} is not a finite number")
-    df = df.assign(**{cols["value"]: values})
+    value_col = cols["value"]
+    assert value_col is not None  # a required column
+    df = df.assign(**{value_col: values})
     run = cols["run"]
     if run is None:
         df = df.assign(_run=0)

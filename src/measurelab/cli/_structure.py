@@ -63,6 +63,7 @@ def read_structure(args: argparse.Namespace, n: int) -> dict[str, Any]:
     if missing:
         raise MeasurelabError(f"{args.file} has no column {missing[0]!r} (asked by "
                               f"{flags})")
+    assert frame is not None  # read when no column is missing
     out = {}
     for key, c in cols.items():
         if c is None:

@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from measurelab.cli._options import int_type, real_type, seed, text_type
@@ -147,12 +148,14 @@ def run(args: argparse.Namespace) -> int:
     _check(args)
     rs = seed(args.seed)
     out: dict[str, Any] = {}
+    analytic: Callable[..., Any]
     if args.simulate:  # the simulation is the answer; the AUC calculation an aside
-        def analytic(**kw: Any) -> Any:
+        def catching(**kw: Any) -> Any:
             try:
                 return power_roc_test(**kw)
             except MeasurelabError as e:
                 return e
+        analytic = catching
     else:
         analytic = power_roc_test
     common = dict(sig_level=args.sig_level, power=args.power, kappa=args.kappa,
@@ -176,10 +179,11 @@ def run(args: argparse.Namespace) -> int:
 
         args.weight_col = None
         y, models, _w, pos_label = read_models(args)
-        r = analytic(y_true=y, scores=models if len(models) == 2 else
-                           next(iter(models.values())), ncases=args.ncases,
-                           ncontrols=args.ncontrols, pos_label=pos_label, auc0=args.auc0,
-                           **common)
+        scores: Any = models  # two models, else the one model's scores
+        if len(models) != 2:
+            scores = next(iter(models.values()))
+        r = analytic(y_true=y, scores=scores, ncases=args.ncases, ncontrols=args.ncontrols,
+                     pos_label=pos_label, auc0=args.auc0, **common)
         generator = None
         if args.simulate:
             generator = Resample(y, models, n=args.n, effect=args.effect, pos_label=pos_label)

@@ -241,6 +241,7 @@ def run(args: argparse.Namespace) -> int:
                  **direction)
     bayes = per_dataset = None
     if args.bayes and folds is not None:
+        assert rope is not None  # --bayes needs --rope (checked above)
         per_dataset, bayes = folds.bayes(rope, seed_value, higher)
     elif args.bayes:
         bayes = res.bayes(rope=rope, random_state=seed_value)
@@ -273,6 +274,7 @@ def run(args: argparse.Namespace) -> int:
             if bayes is not None:
                 from measurelab.cli._answer import bayes_sentences
 
+                assert rope is not None  # --bayes needs --rope (checked above)
                 print(bayes_sentences(bayes, rope, res.direction))
         if mode == "answer":
             pass

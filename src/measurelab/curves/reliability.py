@@ -148,6 +148,7 @@ def _cases(y_score: Any, sample_weight: Any, x: np.ndarray) -> tuple[np.ndarray,
 
     s = check_scores(y_score)
     w = check_weights(sample_weight, s.size)
+    assert w is not None  # called with weights only
     keep = w > 0
     return np.searchsorted(x, s[keep]).astype(np.intp), w[keep]
 

@@ -66,6 +66,7 @@ import bisect
 import json
 import math
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise
@@ -246,7 +247,7 @@ def _studied_name(measure: Any) -> str:
     return builtin.name
 
 
-def _same_params(a: dict[str, Any], b: dict[str, Any]) -> bool:
+def _same_params(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     if a.keys() != b.keys():
         return False
     for k, va in a.items():
@@ -471,8 +472,8 @@ def _where(fields: list[str], row: list[Any], classes: str) -> str:
         text = (f"n={int(f['n'])}, π={float(f['param']):g}" if classes == "binary"
                 else f"k={int(f['param'])}, n={int(f['n'])}")
         if f.get("generator") in ("calibrated", "softmax-calibrated"):
-            text += {"a": ", calibrated model", "b": ", over-confident model"}.get(
-                f.get("model"), ", calibrated vs over-confident")
+            models: dict[Any, str] = {"a": ", calibrated model", "b": ", over-confident model"}
+            text += models.get(f.get("model"), ", calibrated vs over-confident")
         return text + _GENERATOR_WORDS.get(str(f.get("generator")), "")
     if "prior" in f and "n" in f:
         return f"n={int(f['n'])}, {f['prior']} prior, {f.get('model')}"

@@ -382,9 +382,12 @@ def _one_curve(auc: float | None, ncases: float | None, ncontrols: float | None,
     half = _half(sig, alternative)
     method = "one ROC curve (Obuchowski–McClish" + ("" if null else
                                                    ", variance of the alternative") + ")"
+    # _unknown left exactly one quantity None: the asserts say which are given, for mypy
     if what == "auc":
         from scipy.optimize import brentq
 
+        assert ncases is not None and ncontrols is not None
+        assert half is not None and power is not None
         k = ncontrols / ncases
         za, zb = _qnorm(1 - half), _qnorm(power)
 
@@ -397,22 +400,28 @@ def _one_curve(auc: float | None, ncases: float | None, ncontrols: float | None,
         if gap(hi) > 0:
             raise MeasurelabError(f"no AUC below 1 reaches power {power:g} with {ncases:g} "
                                   f"cases and {ncontrols:g} controls")
-        auc = brentq(gap, auc0 + (1.0 - auc0) * 1e-9, hi, xtol=1e-14, rtol=1e-15)
-        return _result(power, ncases, ncontrols, half, alternative, auc, auc - auc0, method)
+        found = brentq(gap, auc0 + (1.0 - auc0) * 1e-9, hi, xtol=1e-14, rtol=1e-15)
+        return _result(power, ncases, ncontrols, half, alternative, found, found - auc0,
+                       method)
+    assert auc is not None
     delta = auc - auc0
     if delta == 0:
         raise MeasurelabError(f"auc={auc:g} equals auc0: there is no effect to detect")
     if what == "n":
+        assert half is not None and power is not None
         va = var_auc_obuchowski(auc, kappa)
         v0 = var_auc_obuchowski(auc0, kappa) if null else va
         nc = _n_for(_qnorm(1 - half), _qnorm(power), v0, va, delta)
         return _result(power, nc, kappa * nc, half, alternative, auc, delta, method)
+    assert ncases is not None and ncontrols is not None
     k = ncontrols / ncases
     va = var_auc_obuchowski(auc, k)
     v0 = var_auc_obuchowski(auc0, k) if null else va
     if what == "power":
+        assert half is not None
         power = _pnorm(_zbeta(ncases, _qnorm(1 - half), v0, va, delta))
     else:
+        assert power is not None
         half = 1.0 - _pnorm(_zalpha(ncases, _qnorm(power), v0, va, delta))
     return _result(power, ncases, ncontrols, half, alternative, auc, delta, method)
 
@@ -440,11 +449,15 @@ def _two_from(v1: float, v2: float, c12: float, delta: float, ncases: float | No
                               "correlated); pass null_variance=False (--studentized), or "
                               "give the curves in the other order")
     if what == "n":
+        assert half is not None and power is not None
         nc = _n_for(_qnorm(1 - half), _qnorm(power), v0, va, delta)
         return _result(power, nc, kappa * nc, half, alternative, auc, delta, method)
+    assert ncases is not None and ncontrols is not None  # _unknown: n is given
     if what == "power":
+        assert half is not None
         power = _pnorm(_zbeta(ncases, _qnorm(1 - half), v0, va, delta))
     else:
+        assert power is not None
         half = 1.0 - _pnorm(_zalpha(ncases, _qnorm(power), v0, va, delta))
     return _result(power, ncases, ncontrols, half, alternative, auc, delta, method)
 
@@ -497,9 +510,9 @@ def _from_data(y_true: Any, scores: Any, pos_label: Any, ncases: float | None,
             return _one_curve(auc, None, None, sig, power, kap, alternative, auc0, null)
         if ncases is None and ncontrols is None:
             ncases, ncontrols = float(n1), float(n0)
-        elif ncontrols is None:
+        elif ncases is not None and ncontrols is None:
             ncontrols = (k_data if kappa is None else kappa) * ncases
-        elif ncases is None:
+        elif ncases is None and ncontrols is not None:
             ncases = ncontrols / (k_data if kappa is None else kappa)
         return _one_curve(auc, ncases, ncontrols, sig, power, 1.0, alternative, auc0, null)
     if ncontrols is not None:

@@ -89,7 +89,7 @@ def _chunks(source: Source, kind: str, label_col: str | None, score_col: str | N
     is_path = isinstance(source, str | os.PathLike) and os.fspath(source) != "-"
     sep = ","
     if is_path:
-        p = os.fspath(source)
+        p = os.fspath(source)  # type: ignore[arg-type]
         if not Path(p).exists():
             raise MeasurelabError(f"{p}: no such file")
         sep = "\t" if p.lower().removesuffix(".gz").endswith(".tsv") else ","

@@ -89,7 +89,7 @@ def _row_groups(files: list[str], path: str | Path) -> list[tuple[str, int]]:
     that is not Parquet is an error naming it."""
     import pyarrow.parquet as pq
 
-    parts = []
+    parts: list[tuple[str, int]] = []
     for f in files:
         try:
             n = pq.ParquetFile(f).metadata.num_row_groups
@@ -298,7 +298,7 @@ def part_multi_stats(
 
 
 def _merge_multi(*parts: Any) -> Any:
-    out = None
+    out: Any = None
     for p in parts:
         if p is not None:
             out = p if out is None else out.merge(p)

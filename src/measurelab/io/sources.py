@@ -10,7 +10,7 @@ import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import numpy as np
 
@@ -169,7 +169,8 @@ def _open_binary(source: Source) -> tuple[IO[bytes], bool]:
     if p.is_dir():
         raise MeasurelabError(f"{s} is a directory; only Parquet data sets may be directories")
     try:  # returned to the caller, who closes it
-        return (gzip.open(p, "rb") if s.endswith(".gz") else open(p, "rb")), True
+        stream = gzip.open(p, "rb") if s.endswith(".gz") else open(p, "rb")
+        return cast(IO[bytes], stream), True
     except OSError as exc:
         raise MeasurelabError(f"{s}: cannot be read ({exc.strerror or exc})") from None
 

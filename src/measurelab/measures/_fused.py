@@ -145,7 +145,7 @@ def run(
         memo[("tp_at", k)] = v
     if nb:
         memo[("ece", nb)] = (ws, wp)
-    if k_top >= 0:
+    if threshold is not None:  # k_top >= 0
         tp = float(tp_top) if k_top > 0 else 0.0
         fp = float(fp_top) if k_top > 0 else 0.0
         memo[("counts", float(threshold), inclusive)] = BinaryCounts(

@@ -230,6 +230,7 @@ def ovr_scores_block(measure: Measure, blk: MultiBlock, average: str | None,
     """A one-vs-rest score measure with a binary block formula, over the block: its
     formula on each class's one-vs-rest table (or on the pooled table for 'micro')."""
     formula = measure.block
+    assert formula is not None  # chosen for measures with a block formula only
     if average == "micro":
         return np.asarray(formula(blk.micro_table_block(), **kw), dtype=np.float64)
     return _average(_ovr_table_values(blk, formula, **kw), blk.counts.sum(axis=2), average)

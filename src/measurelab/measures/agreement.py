@@ -53,8 +53,8 @@ def _mcc_matrix(stats: Any, average: str = "macro") -> float:
     n = m.sum()
     c = np.trace(m)
     cov = c * n - t @ p
-    den = math.sqrt((n * n - p @ p) * (n * n - t @ t))
-    return float(div(cov, den, 0.0, "MCC"))
+    root = math.sqrt((n * n - p @ p) * (n * n - t @ t))
+    return float(div(cov, root, 0.0, "MCC"))
 
 
 @measure(

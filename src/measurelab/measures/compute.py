@@ -126,7 +126,7 @@ class EvaluationResult(Mapping[str, Any]):
         from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value
         from measurelab.measures.likelihood import dp_band
 
-        out = {}
+        out: dict[str, str] = {}
         if "dp" in self._values and np.ndim(self._values["dp"]) == 0:
             out["dp"] = dp_band(float(self._values["dp"]))
         z = self._values.get("spiegelhalter_z")
@@ -225,7 +225,7 @@ class EvaluationResult(Mapping[str, Any]):
         import pandas as pd
 
         notes = self.notes()
-        rows = []
+        rows: list[dict[str, Any]] = []
         for k, v in self._values.items():
             m = self._measures[k]
             if np.ndim(v) == 1:  # per-class values: one row per class, 'name[class]'
@@ -324,7 +324,7 @@ def compute_measures(
         _fused.prime(stats, chosen)  # one compiled pass for a large table (else nothing)
     for m in chosen:
         if explicit:
-            if multi and not m.supports_multiclass:
+            if isinstance(stats, MultiStats) and not m.supports_multiclass:
                 raise MeasurelabError(
                     f"{m.name} is defined for binary tasks only, but the input has "
                     f"{stats.counts.k} classes"
@@ -343,7 +343,7 @@ def compute_measures(
         v = m.compute(stats, average=average) if multi else m.compute(stats)
         values[m.name] = plain_value(v)
         used[m.name] = m
-    if multi:
+    if isinstance(stats, MultiStats):
         _warn_row_sums(stats, used.values())
         return EvaluationResult(values, used, classes=tuple(stats.counts.labels))
     return EvaluationResult(values, used)

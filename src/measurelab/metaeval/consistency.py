@@ -323,7 +323,7 @@ def exact_counts(
     _check_size(n, pos, "pos")
     base = auc_acc_pair_counts(n, pos, k, progress=progress)
     R, S, P, Q, T, K = base.R, base.S, base.P, base.Q, base.T, base.objects
-    table = {
+    table: dict[tuple[str | None, str | None], PairCounts] = {  # kinds: None ruled out
         ("auc", "acc"): base,
         ("auc:acc", "auc"): PairCounts(R + S + P, 0, Q, 0, T, K),
         ("auc:acc", "acc"): PairCounts(R + Q, S, P, 0, T, K),

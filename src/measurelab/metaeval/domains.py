@@ -51,6 +51,9 @@ def _combination_masks(n: int, r: int) -> np.ndarray:
 class _RankedListDomain:
     """What every ranked-list domain shares: n, n_pos and the AUC denominator."""
 
+    def __len__(self) -> int:  # every domain counts its lists
+        raise NotImplementedError
+
     n: int
     n_pos: int
 
@@ -120,6 +123,7 @@ class RankedLists(_RankedListDomain):
     def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """tp, fp, fn, tn arrays (one per list)."""
         tp = self.tp
+        assert self.cutoff is not None  # set by __post_init__
         fp = self.cutoff - tp
         return tp, fp, self.n_pos - tp, self.n_neg - fp
 
@@ -129,6 +133,7 @@ class RankedLists(_RankedListDomain):
 
     def stats(self, i: int) -> BinaryStats:
         """Statistics of list i: scores 1..n, threshold below the right-most k."""
+        assert self.cutoff is not None  # set by __post_init__
         return _ranked_stats(self.labels(i), self.cutoff)
 
     def probabilities_ok(self) -> bool:
@@ -197,6 +202,7 @@ class SampledRankedLists(_RankedListDomain):
 
     def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         tp = self.tp
+        assert self.cutoff is not None  # set by __post_init__
         fp = self.cutoff - tp
         return tp, fp, self.n_pos - tp, self.n_neg - fp
 
@@ -208,6 +214,7 @@ class SampledRankedLists(_RankedListDomain):
         return out
 
     def stats(self, i: int) -> BinaryStats:
+        assert self.cutoff is not None  # set by __post_init__
         return _ranked_stats(self.labels(i), self.cutoff)
 
     def probabilities_ok(self) -> bool:
@@ -278,7 +285,8 @@ class PredictionSet:
             a2.append(int(np.dot(t.pos.astype(np.int64),
                                  (2 * neg_below + t.neg).astype(np.int64))))
             d2.append(2 * int(y.sum()) * int((~y).sum()))
-        self._counts = tuple(np.array(v, dtype=np.int64) for v in (tp, fp, fn, tn))
+        ctp, cfp, cfn, ctn = (np.array(v, dtype=np.int64) for v in (tp, fp, fn, tn))
+        self._counts = (ctp, cfp, cfn, ctn)
         self.auc2 = np.array(a2, dtype=np.int64)
         self.auc_den2 = np.array(d2, dtype=np.int64)
 

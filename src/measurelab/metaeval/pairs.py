@@ -303,13 +303,16 @@ def _counts_compiled(va: Any, vb: Any) -> PairCounts | None:
     fa, fb = _rank_values(xa, kernel), _rank_values(xb, kernel)
     if fa.u * fb.u <= min(_VALUES_TABLE_CELLS, max(_TABLE_CELLS, K)):
         for f in (fa, fb):
-            if f.ranks is None:
+            if f.ranks is None:  # then _rank_values gave order and rank_sorted
+                assert f.order is not None and f.rank_sorted is not None
                 f.ranks = kernel.scatter_ranks(f.order, f.rank_sorted)
+        assert fa.ranks is not None and fb.ranks is not None
         return counts_from_table(contingency(fa.ranks, fa.u, fb.ranks, fb.u))
     swapped = fb.u > fa.u  # g's ranks index the trees: the smaller range
     if swapped:
         fa, fb = fb, fa
     if fb.ranks is None:
+        assert fb.order is not None and fb.rank_sorted is not None
         fb.ranks = kernel.scatter_ranks(fb.order, fb.rank_sorted)
     if fa.order is None:
         fa.rank_sorted, seq = kernel.order_by_ranks(fa.ranks, fa.u, fb.ranks)
@@ -467,7 +470,7 @@ def _inversions(seq: np.ndarray, u: int) -> int:
     """Pairs i < j with seq[i] > seq[j], for integers in [0, u): stable radix partition
     from the most significant bit; at each bit, inversions between the two halves of
     every group are ones-before-zeros, counted with cumulative sums."""
-    s = seq.astype(np.int64 if u >= 2**31 else np.int32)
+    s: np.ndarray = seq.astype(np.int64 if u >= 2**31 else np.int32)
     n = s.size
     bits = max(1, int(u - 1).bit_length())
     starts = np.zeros(1, dtype=np.int64)

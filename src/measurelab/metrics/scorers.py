@@ -176,7 +176,7 @@ class MeasureScore:
         (decisions from scores: ``score > 0.5``, or arg-max of a probability matrix)."""
         from measurelab.metrics.evaluation import build_stats
         from measurelab.stats.bundle import BinaryStats, MultiStats
-        from measurelab.stats.confusion import MultiCounts
+        from measurelab.stats.confusion import BinaryCounts, MultiCounts
 
         y = as_1d(y_true, "y_true")
         if classes is not None:
@@ -198,6 +198,8 @@ class MeasureScore:
             if decided is not None:  # the threshold parts score the decisions
                 counts = build_stats(y, decided, pos_label=pos,
                                      sample_weight=sample_weight).counts
+                # two classes: build_stats gave binary statistics (or raised)
+                assert isinstance(stats, BinaryStats) and isinstance(counts, BinaryCounts)
                 stats = BinaryStats(table=stats.table, given_counts=counts)
             v = self.measure.compute(stats)
         else:
@@ -211,6 +213,7 @@ class MeasureScore:
                     w = None if sample_weight is None else np.asarray(sample_weight, float)
                     counts = MultiCounts.from_labels(y, np.asarray(y_pred), labels=labels,
                                                      sample_weight=w)
+                    assert isinstance(stats, MultiStats)  # a probability matrix's
                     stats = MultiStats(counts=counts, table=stats.table)
             v = self.measure.compute(stats, average=self.average)
         return self.as_float(v)
@@ -231,7 +234,9 @@ class MeasureScore:
         if isinstance(v, TwoLevelValue):
             if self.two_level == "display":
                 return v.display
-            g = two_level_parts(self.measure)[1]
+            parts = two_level_parts(self.measure)
+            assert parts is not None  # a two-level value comes from a two-level measure
+            g = parts[1]
             return float(v.first) + TWO_LEVEL_STEP * _unit(g, float(v.second))
         m = self.measure
         if m.target is not None:

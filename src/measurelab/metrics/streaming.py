@@ -84,14 +84,16 @@ class Evaluator:
         else:
             if self.counts is not None:
                 raise MeasurelabError("this evaluator holds multi-class data; got a 1-d y_score")
-            stats = build_stats(y_true, P, pos_label=self.pos_label,
-                                sample_weight=sample_weight)
-            if not isinstance(stats, BinaryStats):
+            bstats = build_stats(y_true, P, pos_label=self.pos_label,
+                                 sample_weight=sample_weight)
+            if not isinstance(bstats, BinaryStats):
                 raise MeasurelabError(
                     "Evaluator streams binary scores or multi-class probability columns"
                 )
             seen = self._seen_with(as_1d(y_true, "y_true"))
-            self.table = stats.table if self.table is None else self.table.merge(stats.table)
+            # binary data: a table from scores, and no multi-class one (counts is None)
+            assert bstats.table is not None and not isinstance(self.table, MultiScoreTable)
+            self.table = bstats.table if self.table is None else self.table.merge(bstats.table)
             self._seen = seen
         self.n_updates += 1
         return self
@@ -135,6 +137,8 @@ class Evaluator:
 
     def update_table(self, table: ScoreTable) -> Evaluator:
         """Add an already-built binary score table (from another process or file part)."""
+        if isinstance(self.table, MultiScoreTable):
+            raise MeasurelabError("this evaluator holds multi-class data; got a binary table")
         self.table = table if self.table is None else self.table.merge(table)
         self.n_updates += 1
         return self
@@ -162,6 +166,7 @@ class Evaluator:
                 out._seen = out._seen_with(np.asarray(part._seen, dtype=object))
                 out.update_table(part.table)
             else:
+                assert part._multi is not None  # set with a multi-class table
                 out.update_multi(part._multi)
         return out
 
@@ -173,6 +178,7 @@ class Evaluator:
         if isinstance(self.table, ScoreTable):
             return BinaryStats(table=self.table, threshold=self.threshold,
                                inclusive=self.inclusive)
+        assert self._multi is not None  # set with a multi-class table
         return self._multi
 
     def compute(self) -> EvaluationResult:

@@ -33,7 +33,7 @@ from measurelab._util.validation import warn_undefined
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import Measure, registry
 from measurelab.measures.compute import check_total
-from measurelab.stats.bundle import BinaryStats
+from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
@@ -177,7 +177,7 @@ def best_threshold(
                 "a ScoreTable already holds the scores and weights; omit y_score and "
                 "sample_weight"
             )
-        stats = BinaryStats(table=y_true)
+        stats: BinaryStats | MultiStats = BinaryStats(table=y_true)
     else:
         stats = build_stats(y_true, y_score, pos_label=pos_label,
                             sample_weight=sample_weight)
@@ -188,6 +188,7 @@ def best_threshold(
         )
     check_total(stats)  # every weight 0: nothing to choose a threshold from
     table = stats.table
+    assert table is not None  # built from scores
     thresholds, counts = _candidates(table)
     idx = np.arange(thresholds.size)
     undefined, decided = False, False

@@ -70,7 +70,8 @@ class MultiStats:
         """Statistics of the union; ``other``'s rows come after this one's."""
         if (self.table is None) != (other.table is None):
             raise MeasurelabError("cannot merge class scores with predicted labels only")
-        table = None if self.table is None else self.table.merge(other.table)
+        table = (None if self.table is None or other.table is None
+                 else self.table.merge(other.table))
         rows = None
         if self.rows is not None and other.rows is not None:
             rows = self.rows.merge(other.rows.shifted(self.rows.n_rows))
@@ -108,6 +109,7 @@ def one_vs_rest_stats(
     if others:
         names[1] = others[0]
     t = stats.table
+    assert t is not None  # the callers build stats from y_true and scores: a table
     neg_counts = stats.counts.swapped()
     neg_rank = BinaryStats(table=t.swapped(), given_counts=neg_counts)
     # 1 − score may round two close scores to one value: regroup the rows

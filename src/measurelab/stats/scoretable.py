@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -351,7 +351,7 @@ class ScoreTable:
             from measurelab.stats.checks import check_rule
 
             threshold, inclusive = check_rule(threshold, inclusive)
-        side = "left" if inclusive else "right"
+        side: Literal["left", "right"] = "left" if inclusive else "right"
         i = int(np.searchsorted(self.scores, threshold, side=side))
         k = self.size - i  # number of distinct scores predicted positive
         # the running sums from the top down to the threshold: the same bits as

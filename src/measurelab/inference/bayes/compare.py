@@ -171,8 +171,8 @@ def bayes_compare(
     x, y = _paired(a, b, ndim=2 if method == "hierarchical" else 1, method=method)
     # d: b − a oriented so that positive means b is better
     d = (y - x) if higher_is_better else (x - y)
-    common = {"rope": rope, "method": method, "higher_is_better": higher_is_better,
-              "names": names}
+    common: dict[str, Any] = {"rope": rope, "method": method,
+                              "higher_is_better": higher_is_better, "names": names}
     if method == "correlated-t":
         return _correlated_t(x, y, runs, n_samples, rng, common)
     if method == "signed-rank":

@@ -47,7 +47,7 @@ def signed_rank_theta(d: np.ndarray, rope: float, weights: np.ndarray) -> np.nda
 def _theta_of_columns(d: np.ndarray, rope: float, w: np.ndarray) -> np.ndarray:
     """:func:`signed_rank_theta` of weights laid out as (N + 1) × draws (a row per
     observation: gathering and summing whole rows is what numpy does fastest)."""
-    z = np.concatenate(([0.0], d))
+    z = np.concatenate((np.array([0.0]), d))
     order = np.argsort(z, kind="stable")
     zs = z[order]
     ws = w[order]

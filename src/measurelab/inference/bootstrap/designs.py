@@ -14,6 +14,7 @@ delete-a-group jackknife, and the statistics of a block, which is what
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -157,7 +158,7 @@ class CaseDesign:
 
 
 def canonical_order(y: np.ndarray, scores: list[np.ndarray], weight: np.ndarray | None,
-                    extra: list[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:
+                    extra: Sequence[np.ndarray] = ()) -> tuple[np.ndarray, np.ndarray]:
     """The canonical case order (by label, then every model's score, the weight and the
     ``extra`` integer keys) and each case's dense rank in it (equal keys, equal rank).
 
@@ -238,6 +239,9 @@ class ClusterDesign(CaseDesign):
     True
     """
 
+    # the canonical case order (set by from_cases)
+    order: np.ndarray
+
     def __init__(self, tables: list[ScoreTable], rows: list[np.ndarray], y: np.ndarray,
                  weight: np.ndarray | None, cluster: np.ndarray, *,
                  stratify: bool = False) -> None:
@@ -257,7 +261,7 @@ class ClusterDesign(CaseDesign):
     @classmethod
     def from_cases(cls, y: np.ndarray, scores: list[np.ndarray],  # type: ignore[override]
                    sample_weight: np.ndarray | None = None, groups: np.ndarray | None = None,
-                   *, stratify: bool = False, extra: list[np.ndarray] = ()
+                   *, stratify: bool = False, extra: Sequence[np.ndarray] = ()
                    ) -> ClusterDesign:
         """Tables of each model's scores, the canonical case order and the canonical
         cluster order. ``groups``: integer cluster codes 0 … g − 1 per case

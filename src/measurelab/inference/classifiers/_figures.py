@@ -71,7 +71,7 @@ def forest_plot(cmp: Any, measures: Any = None) -> Any:
         m = cmp._measures[cmp._names_m.index(name)]
         values_side, pairs_side = better_side(m)
         ax.set_xlabel(values_side, fontsize=7, color="#555555", labelpad=1)
-        if pairs:
+        if pairs and tests is not None:  # (pairs come from tests)
             ax = axes[r, 1]
             sub_t = tests[tests["measure"] == name]
             for i, (_, row) in enumerate(sub_t.iterrows()):

@@ -161,7 +161,8 @@ class _PairPosterior:
 
         c = self.cmp
         m = c._measures[j]
-        r = difference_row(m, *self._of(a, b), self.level, (c.names[a], c.names[b]))
+        da, db = self._of(a, b)
+        r = difference_row(m, da, db, self.level, (c.names[a], c.names[b]))
         return {**r, "interval": _of_distance(m, r["interval"])} if "p" in r else r
 
 

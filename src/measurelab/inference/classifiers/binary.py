@@ -108,7 +108,7 @@ class ClassifierComparison:
         self._inclusive = inclusive
         self._progress = progress
         self._n_jobs = n_jobs
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[Any, Any] = {}  # keys: names, or (name, withholding) tuples
 
     def __repr__(self) -> str:
         from measurelab.inference._reprs import comparison_repr

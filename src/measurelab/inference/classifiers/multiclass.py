@@ -115,6 +115,8 @@ class MultiClassComparison(ClassifierComparison):
     """
 
     _multiclass = True
+    # the k-class design (no CaseDesign: the methods reading one are overridden here)
+    _design: MultiCaseDesign  # type: ignore[assignment]
 
     def __init__(self, *, names: list[str], design: Any, columns: list[Any],
                  values: list[dict[str, float]], average: str | None, level: float | None,

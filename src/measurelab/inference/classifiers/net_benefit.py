@@ -408,8 +408,8 @@ class NetBenefitComparison:
                              "method": "adjusted-wald", "differ_pos": dp,
                              "differ_neg": dn})
         adj = iv.holm([r["p"] for r in rows])
-        for r, q in zip(rows, adj, strict=True):
-            r["p_holm"] = float(q)
+        for row, q in zip(rows, adj, strict=True):
+            row["p_holm"] = float(q)
         return rows
 
     def _discordant(self, a: int, b: int | None, t: float) -> tuple[float, float]:

@@ -362,9 +362,11 @@ class Resample:
     effect: float | None = None
     stratify: bool = False
     pos_label: Any = 1
-    _y: np.ndarray = field(default=None, init=False, repr=False)  # type: ignore[assignment]
-    _s: dict[str, np.ndarray] = field(default=None, init=False,  # type: ignore[assignment]
-                                      repr=False)
+    # None until __post_init__ sets them (mypy versions differ in the error code)
+    _y: np.ndarray = field(default=None,  # type: ignore[arg-type,assignment]
+                           init=False, repr=False)
+    _s: dict[str, np.ndarray] = field(default=None,  # type: ignore[arg-type,assignment]
+                                      init=False, repr=False)
     _tilt: dict[str, Any] = field(default_factory=dict, init=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -202,6 +202,8 @@ class StructuredComparison(ClassifierComparison):
     True
     """
 
+    _design: ClusterDesign  # structured_comparison builds one (singletons without groups)
+
     def __init__(self, *, clustered: bool, by: tuple[np.ndarray, list[Any]] | None,
                  probs: bool, **kw: Any) -> None:
         super().__init__(**kw)
@@ -424,7 +426,7 @@ class StructuredComparison(ClassifierComparison):
         for a, name in enumerate(self.names):
             for gi, lab in enumerate(g["labels"]):
                 take, gd = g["parts"][gi]
-                small = int(min(np.count_nonzero(gd.y), np.count_nonzero(~gd.y)))
+                small = min(int(np.count_nonzero(gd.y)), int(np.count_nonzero(~gd.y)))
                 for j, m in enumerate(self._measures):
                     v = float(g["vals"][a, gi, j])
                     meth = methods[m.name]

@@ -200,7 +200,8 @@ class UnpairedComparison:
             self._draws = [model_draws(c._stats[0].counts, c._case_design(), c.random_state,
                                        model_key(0)) for c in (self._a, self._b)]
         m = self._a._measures[j]
-        r = difference_row(m, *self._draws, self.level, (self.names[0], self.names[1]))
+        da, db = self._draws
+        r = difference_row(m, da, db, self.level, (self.names[0], self.names[1]))
         return {**r, "interval": _of_distance(m, r["interval"])} if "p" in r else r
 
     def _influence_row(self, j: int, diff: float) -> dict[str, Any]:
@@ -271,10 +272,11 @@ class UnpairedComparison:
         withheld: list[str] = []
         for j, k in enumerate(names_m):
             d = float(self._a._measures[j].pair_statistic(va[j], vb[j]))
-            row = {"a": self.names[0], "b": self.names[1], "measure": k, "diff": d,
-                   "lo": math.nan, "hi": math.nan, "p": math.nan,
-                   "method": self._pair_method(k), "se": math.nan, "z": math.nan,
-                   "interval": "", "df": math.nan}
+            row: dict[str, Any] = {
+                "a": self.names[0], "b": self.names[1], "measure": k, "diff": d,
+                "lo": math.nan, "hi": math.nan, "p": math.nan,
+                "method": self._pair_method(k), "se": math.nan, "z": math.nan,
+                "interval": "", "df": math.nan}
             if self._pair_method(k) == "none":
                 from measurelab.inference.calibration import withheld_reason
 

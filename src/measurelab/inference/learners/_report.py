@@ -231,6 +231,7 @@ def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool)
             pages.figure(pages.png_data_uri(png), "fold scores with intervals, and the "
                          "differences of every pair")]
     if bayes is not None:
+        assert rope is not None  # the Bayesian verdicts come with a rope
         body += _bayes_block(bayes, rope, "correlated t-test")
     body += _about(cmp, [cmp], rope)
     folds = cmp.fold_scores()
@@ -355,6 +356,7 @@ def datasets_html(res: Any, path: Any, *, title: str, rope: float | None,
                  pages.details(f"Wins, draws and losses of {m} per pair",
                                pages.table(d.wdl, index=False, sortable=True))]
     if bayes is not None:
+        assert rope is not None  # the Bayesian verdicts come with a rope
         body += _bayes_block(bayes, rope, "hierarchical model over data sets × folds")
     body += _about(first, list(res.comparisons.values()), rope)
     folds = res.fold_scores()

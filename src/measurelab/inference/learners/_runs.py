@@ -157,7 +157,7 @@ def _default_splitter(kind: Any, groups: Any, seed: Any) -> Any:
             return StratifiedKFold(k, shuffle=True, random_state=seed)
         return RepeatedStratifiedKFold(n_splits=k, n_repeats=r, random_state=seed)
     rng = np.random.RandomState(seed)
-    seeds = rng.randint(0, 2**31 - 1, size=r)
+    seeds = rng.randint(0, 2**31 - 1, size=int(r))
 
     class _Repeated:  # repetitions of StratifiedGroupKFold, each shuffled anew
         def split(self, X: Any, y: Any, g: Any) -> Any:
@@ -527,7 +527,9 @@ def fold_scores(pred: Predictions, splits: Splits, target: Target,
                 vals = [m.compute_block(bs) for m in measures]
             else:
                 k = len(target.labels)
-                P = np.concatenate([_rows_of(pred.outer[i], k) for i in members])
+                # every outer fold is predicted by now (no None left)
+                P = np.concatenate([_rows_of(pred.outer[i], k)  # type: ignore[arg-type]
+                                    for i in members])
                 W = np.zeros((B, idx.size))
                 W[which, np.arange(idx.size)] = 1.0
                 blk = MultiBlock.from_arrays(target.yi[idx], P, W, tuple(range(k)))

@@ -203,10 +203,12 @@ class LearnerComparison:
         key = ("cases", a, name)
         if key not in self._cache:
             pr, sp = self._preds[a], self._splits
+            assert pr.inner is not None  # nested CV: the inner models' predictions too
             outer = np.empty((sp.n_repeats, sp.n))
             for s, (test, r) in enumerate(zip(sp.tests, sp.repeat, strict=True)):
-                outer[r, test] = runs.case_values(name, pr.outer[s], pr.kind, self._target,
-                                                  test)
+                # every outer fold is predicted (no None left)
+                outer[r, test] = runs.case_values(name, pr.outer[s],  # type: ignore[arg-type]
+                                                  pr.kind, self._target, test)
             inner = np.stack([runs.case_values(name, pr.inner[r], pr.kind, self._target)
                               for r in range(sp.n_repeats)])
             self._cache[key] = (outer, inner)
@@ -250,8 +252,8 @@ class LearnerComparison:
                 for j, m in enumerate(self._names_m):
                     note = "" if self.method != "nested-cv" or self._nested(m) else NOT_NESTED
                     if self._nested(m):
-                        r = self._nested_result(a, None, m)
-                        row = (r.estimate, r.lo, r.hi, "nested-cv", r.se)
+                        nr = self._nested_result(a, None, m)
+                        row = (nr.estimate, nr.lo, nr.hi, "nested-cv", nr.se)
                     elif np.isfinite(S[:, j]).all():
                         r = cvstats.corrected_t(S[:, j], test_train_ratio=ratio, ci=self.level)
                         row = (r.estimate, r.lo, r.hi, "corrected-t", r.se)
@@ -276,9 +278,9 @@ class LearnerComparison:
         diff = float(np.mean(d))
         nan = dict(statistic=math.nan, df=math.nan, p=math.nan, lo=math.nan, hi=math.nan)
         if method == "nested-cv":
-            r = self._nested_result(a, b, name)
-            return dict(statistic=r.estimate / r.se if r.se > 0 else math.nan, df=math.inf,
-                        p=r.pvalue, lo=r.lo, hi=r.hi, diff=r.estimate)
+            nr = self._nested_result(a, b, name)
+            return dict(statistic=nr.estimate / nr.se if nr.se > 0 else math.nan,
+                        df=math.inf, p=nr.pvalue, lo=nr.lo, hi=nr.hi, diff=nr.estimate)
         if not np.isfinite(d).all():
             return dict(nan, diff=diff)
         if method == "corrected-t":
@@ -335,7 +337,7 @@ class LearnerComparison:
                                          "hi": r["hi"], "p": r["p"], "method": meth,
                                          "statistic": r["statistic"], "df": r["df"],
                                          "note": note})
-            adj = holm([r["p"] for r in rows]) if rows else []
+            adj: Any = holm([r["p"] for r in rows]) if rows else []
             for r, q in zip(rows, adj, strict=True):
                 r["p_holm"] = float(q)
             self._cache["tests"] = pd.DataFrame(rows, columns=[

@@ -113,7 +113,8 @@ def counts_interval(k: float, n: float, level: float, method: str) -> tuple[floa
     check_counts(k, n, method)
     if n == 0:
         return (math.nan, math.nan)
-    return get(method).single.compute.of_counts(int(k), int(n), level)
+    single: Any = get(method).single  # a proportion method's: its compute has of_counts
+    return single.compute.of_counts(int(k), int(n), level)
 
 
 def proportion_names() -> tuple[str, ...]:

@@ -290,7 +290,7 @@ class DemsarResult:
         """
         names = list(self.avg_ranks.index)
         r = self.avg_ranks.to_numpy()
-        spans = []
+        spans: list[tuple[int, int]] = []
         for i in range(len(names)):
             j = i
             while j + 1 < len(names) and r[j + 1] - r[i] < self.cd:
@@ -581,7 +581,7 @@ def _pairwise(df: Any, signed: np.ndarray) -> Any:
             half = draws // 2
             sw, sl = wins + half, losses + half
             sign_p = float(stats.binomtest(sw, sw + sl, 0.5).pvalue) if sw + sl else 1.0
-            wil = wilcoxon_signed_rank(d) if n >= 1 else None
+            wil = wilcoxon_signed_rank(d)  # n >= 1 data sets (the CD divides by n)
             rows.append(
                 {"a": a, "b": names[j], "wins": wins, "draws": draws, "losses": losses,
                  "sign_p": sign_p, "wilcoxon_p": float(wil.pvalue)}

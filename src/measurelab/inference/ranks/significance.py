@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from measurelab._util.results import ConfidenceInterval, check_se, no_interval, t_interval
 from measurelab._util.validation import check_flag, check_real, short_repr, show
@@ -90,16 +91,16 @@ def _values(v: Any, name: str) -> np.ndarray:
     return arr
 
 
-def _pair(a: Sequence[float], b: Sequence[float]) -> np.ndarray:
-    a = _values(a, "a")
-    b = _values(b, "b")
-    if a.shape != b.shape or a.ndim != 1:
+def _pair(a: ArrayLike, b: ArrayLike) -> np.ndarray:
+    x = _values(a, "a")
+    y = _values(b, "b")
+    if x.shape != y.shape or x.ndim != 1:
         raise MeasurelabError(
-            f"a and b must be 1-d of the same length, got shapes {a.shape} and {b.shape}"
+            f"a and b must be 1-d of the same length, got shapes {x.shape} and {y.shape}"
         )
-    if a.size < 2:
-        raise MeasurelabError(f"need at least 2 paired values, got {a.size}")
-    return a - b
+    if x.size < 2:
+        raise MeasurelabError(f"need at least 2 paired values, got {x.size}")
+    return x - y
 
 
 def _check_ttest_options(alpha: Any, corrected: Any, test_train_ratio: Any,
@@ -114,8 +115,8 @@ def _check_ttest_options(alpha: Any, corrected: Any, test_train_ratio: Any,
 
 
 def paired_ttest(
-    a: Sequence[float],
-    b: Sequence[float],
+    a: ArrayLike,
+    b: ArrayLike,
     *,
     alpha: float = 0.05,
     corrected: bool = False,
@@ -185,7 +186,7 @@ def _exact_signed_rank_cdf(n: int) -> np.ndarray:
 
 
 def wilcoxon_signed_rank(
-    a: Sequence[float], b: Sequence[float] | None = None, *, method: str = "auto"
+    a: ArrayLike, b: ArrayLike | None = None, *, method: str = "auto"
 ) -> WilcoxonResult:
     """Two-sided Wilcoxon signed-rank test of the paired differences a − b.
 

@@ -206,6 +206,7 @@ def _longer_nets(study: Path, measures: pd.DataFrame, store: Path, workers: int 
         return None, pd.DataFrame()
     rows = extend_study(study, units, out=store, workers=workers, progress=progress)
     an2 = analyze(study, seed=SEED, figures=False, extra=rows)
+    assert an2.normalized is not None  # analyze always sets it
     norm = an2.normalized.set_index(["problem", "model"])
     valid = rows[rows["split"] == "valid"].set_index(["problem", "model"])["sar"]
     table = []

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -94,7 +94,7 @@ def picked_on_test(normalized: pd.DataFrame, algos: list[str]) -> pd.DataFrame:
 
 
 def best_setting_at_edge(normalized: pd.DataFrame, algo: str, param: str,
-                         columns: tuple[str, ...]) -> tuple[int, int, float]:
+                         columns: Sequence[str]) -> tuple[int, int, float]:
     """(problems on which the best ``algo`` model, by the mean normalized test score over
     ``columns``, has the grid's largest ``param``; problems counted; that largest value).
 
@@ -129,7 +129,7 @@ def best_setting_at_edge(normalized: pd.DataFrame, algo: str, param: str,
 
 
 def _edge_check(normalized: pd.DataFrame, algo: str, param: str, what: str,
-                columns: tuple[str, ...], columns_label: str) -> Check | None:
+                columns: Sequence[str], columns_label: str) -> Check | None:
     k, n, top = best_setting_at_edge(normalized, algo, param, columns)
     if n == 0:
         return None

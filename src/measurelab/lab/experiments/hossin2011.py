@@ -32,7 +32,7 @@ Settings the paper leaves open, and our choice:
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -212,7 +212,7 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
             progress: bool = True, n_samples: int = 500, n_prototypes: int | None = None,
             stratified: bool = False, repeats: int | None = None, k: int = 10,
             datasets: list[str] | None = None,
-            sensitivity_grid: dict[str, Any] | str | None = "auto") -> Report:
+            sensitivity_grid: dict[str, Any] | Literal["auto"] | None = "auto") -> Report:
     """Hossin Tables 4–5: MCS selected by Acc vs by OARP, 10 × 10-fold CV, t-tests.
 
     ``quick=True``: four data sets and 2 × 10-fold CV. Per-fold results are stored under
@@ -275,7 +275,7 @@ def run_mcs(out: str | Path, *, quick: bool = False, full: bool = False,
     table5 = pd.DataFrame(t5).set_index("data set")
     a = np.array([x[1] for x in ttests])
     o = np.array([x[2] for x in ttests])
-    across = {}
+    across: dict[str, Any] = {}
     if len(ttests) >= 2:
         tt = paired_ttest(o, a)
         ww = wilcoxon_signed_rank(o, a)

@@ -29,7 +29,7 @@ grid by default and the full grid with ``full=True`` (:data:`SENS_GRID`).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -163,7 +163,7 @@ def _fold_fn(X: pd.DataFrame, y: np.ndarray, k: int, options: dict[str, Any]):
 
 def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: bool = True,
         datasets: list[str] | None = None, k: int = 5, repeats: int = 1,
-        readings: dict[str, Any] | str | None = "auto", **options: Any) -> Report:
+        readings: dict[str, Any] | Literal["auto"] | None = "auto", **options: Any) -> Report:
     """Huang & Ling Tables 7–8 with our networks; writes Markdown, CSV and a figure.
 
     ``quick=True``: eight small data sets, epochs capped at 2000. ``options`` go to
@@ -213,15 +213,15 @@ def run(out: str | Path, *, quick: bool = False, full: bool = False, progress: b
     t8_rows, verdict_rows = [], []
     for meas in MEASURES:
         for a, b in (("auc:acc", "auc"), ("auc:acc", "acc"), ("auc", "acc")):
-            verdicts = []
+            pair_verdicts = []
             for name, df in per.items():
                 r = paired_ttest(df[f"{a}|{meas}"], df[f"{b}|{meas}"])
-                verdicts.append(r.verdict)
+                pair_verdicts.append(r.verdict)
                 verdict_rows.append({"data set": name, "measure": meas,
                                      "pair": f"{LABEL[a]} vs {LABEL[b]}",
                                      "mean diff": r.mean_diff, "p": r.pvalue,
                                      "verdict": r.verdict})
-            w, d, lo = win_draw_loss(verdicts)
+            w, d, lo = win_draw_loss(pair_verdicts)
             t8_rows.append({"measure": meas, "row vs column": f"{LABEL[a]} vs {LABEL[b]}",
                             "paper (20 sets)": PAPER_TABLE8[meas][(a, b)],
                             "ours": f"{w}-{d}-{lo}"})

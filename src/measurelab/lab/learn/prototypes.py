@@ -228,6 +228,7 @@ class MonteCarloPrototypeSelector(ClassifierMixin, BaseEstimator):
             scores.append(v)
             if best is None or _strictly_better(v, scores[best]):
                 best = i
+        assert best is not None  # at least one sampled set
         self.sampled_sets_ = sets
         self.scores_ = scores
         self.best_index_ = int(best)

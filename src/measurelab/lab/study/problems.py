@@ -81,7 +81,9 @@ class Prepared:
         """Write the arrays to ``path`` (npz) atomically."""
         from measurelab.io.files import atomic_write_with
 
-        atomic_write_with(path, lambda tmp: np.savez(tmp, **self.arrays()), suffix=".tmp.npz")
+        # numpy's stub lets **kwds meet savez's allow_pickle: bool too
+        atomic_write_with(path, lambda tmp: np.savez(tmp, **self.arrays()),  # type: ignore[arg-type]
+                          suffix=".tmp.npz")
 
     @classmethod
     def load(cls, path: Path, name: str = "") -> Prepared:

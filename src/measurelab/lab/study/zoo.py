@@ -268,7 +268,7 @@ def _fit_bag(params: dict, variants: list[dict], d: Any, seed: int) -> list:
 def _staged(model: Any, X: np.ndarray, steps: list[int]) -> dict[int, np.ndarray]:
     want = set(steps)
     got: dict[int, np.ndarray] = {}
-    last = None
+    last: Any = None  # the first stage sets it (there is always one)
     for i, p in enumerate(model.staged_predict_proba(X), start=1):
         last = p[:, list(model.classes_).index(1)]
         if i in want:

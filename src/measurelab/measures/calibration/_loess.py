@@ -128,7 +128,7 @@ def _tree(x: np.ndarray, ends: np.ndarray, total: float, span: float, cell: floa
         if up - low <= fc or up - low < 1:
             continue  # a leaf
         first, last = low + 1, up
-        mid = math.floor((first + last) / 2)
+        mid: float = math.floor((first + last) / 2)
         g = int(np.searchsorted(ends, mid, side="left"))
         above = ends[g] - mid  # steps to the last case of mid's value
         below = mid - (ends[g - 1] if g else 0.0)  # steps to the last case before it
@@ -319,7 +319,8 @@ def _exact_fit(qv: float, x: np.ndarray, pos: np.ndarray, neg: np.ndarray, rho: 
         m = pos[a:b] + neg[a:b]
         sw = np.sqrt(m * np.maximum(1.0 - u * u * u, 0.0) ** 3)
         rows = np.stack([sw, sw * dx, sw * dx * dx, sw * (pos[a:b] / m)], axis=1)
-        r = np.linalg.qr(np.concatenate([r, rows]), mode="r")
+        # numpy's stubs type every mode as QRResult; mode="r" returns R alone
+        r = np.linalg.qr(np.concatenate([r, rows]), mode="r")  # type: ignore[assignment]
     design, rhs = r[:, :3], r[:, 3]
     norms = np.sqrt((design * design).sum(axis=0))
     norms[norms == 0] = 1.0

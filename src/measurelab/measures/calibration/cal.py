@@ -338,7 +338,7 @@ def _cal_block_compiled(blk: TableBlock, window: int) -> np.ndarray:
         from measurelab._kernels.cal import pure_window_block
 
         rows = np.flatnonzero(many)
-        sub = slice(None) if rows.size == blk.n_blocks else rows
+        sub: slice | np.ndarray = slice(None) if rows.size == blk.n_blocks else rows
         scores = np.ascontiguousarray(blk.scores, dtype=np.float64)
         pos = np.ascontiguousarray(blk.pos[sub], dtype=np.float64)
         neg = np.ascontiguousarray(blk.neg[sub], dtype=np.float64)

@@ -94,8 +94,8 @@ def _lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     for _ in range(64):
         if idx.size <= 2:
             break
-        a, b, c = idx[:-2], idx[1:-1], idx[2:]
-        turn = (x[b] - x[a]) * (y[c] - y[a]) - (y[b] - y[a]) * (x[c] - x[a])
+        ia, ib, ic = idx[:-2], idx[1:-1], idx[2:]
+        turn = (x[ib] - x[ia]) * (y[ic] - y[ia]) - (y[ib] - y[ia]) * (x[ic] - x[ia])
         keep = np.concatenate([[True], turn > 0, [True]])
         if keep.all():
             break

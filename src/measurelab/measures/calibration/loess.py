@@ -183,9 +183,9 @@ def _summaries(s: np.ndarray, pos: np.ndarray, neg: np.ndarray,
                                   inside.size - 1)]])
 
     for name, (_, lo, frac) in wanted.items():
-        a = order_stat(lo)
-        b = order_stat(lo + 1) if frac else a
-        out[name] = a if b == a else (1 - frac) * a + frac * b
+        x0 = order_stat(lo)
+        x1 = order_stat(lo + 1) if frac else x0
+        out[name] = x0 if x1 == x0 else (1 - frac) * x0 + frac * x1
     return out
 
 
