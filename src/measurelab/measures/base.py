@@ -131,7 +131,7 @@ class Registry:
                                   f"{KINDS} or None")
         return [m.name for m in self if kind is None or m.kind == kind]
 
-    def get(self, name: str) -> Measure:
+    def get(self, name: str | Measure) -> Measure:
         """The measure called ``name`` (or with that alias); suggests the closest name."""
         if isinstance(name, Measure):
             return name

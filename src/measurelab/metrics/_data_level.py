@@ -54,14 +54,14 @@ def keywords(m: Measure) -> list[str]:
     return out
 
 
-def annotations(m: Measure) -> dict[str, Any]:
+def param_annotations(m: Measure) -> dict[str, Any]:
     """The annotation of each keyword of ``m``'s function that has one: the plain types of
     the data-level keywords, and a parameter's type where its formula gives a plain one.
 
     Examples
     --------
     >>> from measurelab.measures.base import registry
-    >>> annotations(registry.get("lift"))
+    >>> param_annotations(registry.get("lift"))
     {'average': str | None, 'q': <class 'float'>}
     """
     out = {k: _DATA_TYPES[k] for k in keywords(m) if k in _DATA_TYPES}
@@ -147,7 +147,7 @@ def docstring(m: Measure) -> str:
     params = [_item("y_true : array-like of shape (n,)", y_true),
               _item(f"y_score : array-like of shape {shape}", y_score)]
     params += [_item(*_KEYWORD_DOCS[k]) for k in keywords(m)]
-    types = annotations(m)
+    types = param_annotations(m)
     for k, v in m.params.items():
         how = f" (``{m.name}@value`` in a measure spec)" if k == m.main_param else ""
         kind = f"{inspect.formatannotation(types[k])}, " if k in types else ""

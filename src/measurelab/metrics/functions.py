@@ -34,7 +34,14 @@ from collections.abc import Callable
 from typing import Any
 
 from measurelab.measures.base import Measure, registry
-from measurelab.metrics._data_level import DATA, annotations, call, docstring, keywords, summary
+from measurelab.metrics._data_level import (
+    DATA,
+    call,
+    docstring,
+    keywords,
+    param_annotations,
+    summary,
+)
 
 _P = inspect.Parameter
 
@@ -54,7 +61,7 @@ def data_function(m: Measure, module: str = __name__) -> Callable[..., Any]:
     >>> str(sig.parameters["q"]), str(sig.parameters["sample_weight"])
     ('q: float = 0.25', 'sample_weight=None')
     """
-    types = annotations(m)
+    types = param_annotations(m)
     sig = inspect.Signature(
         [_P("y_true", _P.POSITIONAL_OR_KEYWORD), _P("y_score", _P.POSITIONAL_OR_KEYWORD)]
         + [_P(k, _P.KEYWORD_ONLY, default=DATA[k], annotation=types.get(k, _P.empty))
@@ -120,9 +127,9 @@ def _docstring(text: str) -> str:
 
 def _definition(m: Measure) -> str:
     """The source of the data-level function of ``m``: its signature (the annotations of
-    :func:`~measurelab.metrics._data_level.annotations`, wrapped at 100 columns), its
+    :func:`~measurelab.metrics._data_level.param_annotations`, wrapped at 100 columns), its
     summary and one line that calls :func:`~measurelab.metrics._data_level.call`."""
-    types = annotations(m)
+    types = param_annotations(m)
     defaults = {**{k: repr(DATA[k]) for k in keywords(m)},
                 **{k: _literal(v) for k, v in m.params.items()}}
     args = ["y_true", "y_score", "*"] + [

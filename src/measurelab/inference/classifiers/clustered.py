@@ -222,7 +222,7 @@ def clustered_delong_paired(p10: np.ndarray, p01: np.ndarray, c10: np.ndarray,
         return (math.nan,) * 6
     diff = float(d10.mean())
     var = obuchowski_variance(d10, d01, c10, c01, n_clusters)
-    return tuple(z_test(diff, var, level))
+    return z_test(diff, var, level)
 
 
 def clustered_paired_proportion(correct_a: np.ndarray, correct_b: np.ndarray,
@@ -252,4 +252,4 @@ def clustered_paired_proportion(correct_a: np.ndarray, correct_b: np.ndarray,
     n_i = np.bincount(cluster, minlength=n_cl).astype(np.float64)
     r = d_i - n_i * d
     var = n_cl / (n_cl - 1.0) * float(np.dot(r, r)) / (n * n)
-    return tuple(z_test(d, var, level))
+    return z_test(d, var, level)

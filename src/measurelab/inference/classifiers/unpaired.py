@@ -183,10 +183,9 @@ class UnpairedComparison:
         m = iv.default_method(k, self._a.ci_method, whole_counts=whole,
                               smaller=min(self._a._smaller(), self._b._smaller()),
                               n=min(int(np.size(self._a._y)), int(np.size(self._b._y))))
-        if k == "auc" and m in ("delong", "delong-logit") and getattr(self._a, "clustered",
-                                                                      False):
-            return "clustered-delong-unpaired"
         form = difference_form(Setting(k, whole_counts=whole, kind="unpaired"), m).name
+        if form == "delong-unpaired" and getattr(self._a, "clustered", False):
+            return "clustered-delong-unpaired"
         if form == "dirichlet-posterior" and getattr(self._a, "clustered", False):
             return "bootstrap"   # clusters keep the cluster bootstrap
         return form
