@@ -152,6 +152,7 @@ def compare_classifiers(
     items = model_items(models)
     model_names([k for k, _ in items])
     if _any_dask(y_true, items, sample_weight):
+        iv.check_run_options(ci, n_boot, n_jobs, stratify, ci_method, progress)
         return _on_dask(y_true, items, measures=measures, ci=ci, n_boot=n_boot,
                         random_state=random_state, ci_method=ci_method,
                         sample_weight=sample_weight, threshold=threshold,

@@ -232,6 +232,22 @@ def _moments(d: np.ndarray, w: np.ndarray | None, centre: float) -> list[float]:
             float(np.dot(w, we)), float(np.dot(we, we))]
 
 
+def _rows(table_scores: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """The row of each score in a table's distinct sorted scores (the scores are among
+    them: exact). Searched in sorted order, which walks the table once instead of
+    jumping across it for every case.
+
+    Examples
+    --------
+    >>> _rows(np.array([0.1, 0.4, 0.9]), np.array([0.9, 0.1, 0.4, 0.9])).tolist()
+    [2, 0, 1, 2]
+    """
+    order = np.argsort(s)
+    out = np.empty(s.size, dtype=np.intp)
+    out[order] = np.searchsorted(table_scores, s[order])
+    return out
+
+
 def _rng(entropy: int, *key: int) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy,
                                                                       spawn_key=key)))
@@ -263,7 +279,7 @@ def pass_two(index: int, part: Any, plan: SumsPlan) -> dict[tuple[Any, ...], np.
     if y_raw.size == 0:
         return out
     y = binarize(y_raw, plan.pos_label)
-    rows = [None if t is None else np.searchsorted(t, s)
+    rows = [None if t is None else _rows(t, s)
             for t, s in zip(plan.scores, scores, strict=True)]
     groups = _groups(y, plan.fixed)
     infl: dict[tuple[int, str], np.ndarray] = {}
