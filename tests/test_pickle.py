@@ -60,6 +60,16 @@ def _cmp(**kw: Any) -> Any:
     return ml.compare_classifiers(Y, {"a": A, "b": B}, n_boot=100, **{"measures": FEW, **kw})
 
 
+def _over_parts(**kw: Any) -> Any:
+    """The comparison of the cases in two parts (in this process: a cluster's runs are
+    the same object)."""
+    from measurelab.inference.classifiers.distributed import compare_parts
+
+    h = N // 2
+    return compare_parts([(Y[:h], [A[:h], B[:h]], None), (Y[h:], [A[h:], B[h:]], None)],
+                         ["a", "b"], n_boot=100, **{"measures": FEW, **kw})
+
+
 def _cmp3(**kw: Any) -> Any:
     return ml.compare_classifiers(Y3, {"p": P, "q": Q}, n_boot=100, **{"measures": FEW, **kw})
 
@@ -165,6 +175,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "clusters": lambda: _cmp(groups=CLUSTERS),
     "subgroups": lambda: _cmp(by=SUBGROUPS),
     "subgroups and clusters": lambda: _cmp(by=SUBGROUPS, groups=CLUSTERS),
+    "over parts (a cluster's)": _over_parts,   # FEW's ap, brier: the Poisson bootstrap
     "unpaired": lambda: ml.compare_unpaired(Y, A, Y, B, n_boot=100),
     "unpaired, clusters": lambda: ml.compare_unpaired(Y, A, Y, B, n_boot=100,
                                                       groups_a=CLUSTERS, groups_b=CLUSTERS),
@@ -440,6 +451,8 @@ NOT_RESULTS = {
     "MultiCaseDesign": "a bootstrap design (k classes), built and kept inside a comparison",
     "BlockStats": "a block of replicates' statistics, made and dropped inside a bootstrap",
     "TableBlock": "a block of replicates' score tables, made and dropped inside a bootstrap",
+    "PassOne": "pass one's statistics of some parts, merged while a comparison over parts "
+               "is built (the comparison keeps its tables)",
     "MultiBlock": "a block of replicates' k-class tables, made and dropped inside a bootstrap",
     "Chunk": "file-reading machinery: a chunk read_chunks yields and evaluate_file consumes",
     "ClassMatcher": "file-reading machinery of k-class files",

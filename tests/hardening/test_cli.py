@@ -329,6 +329,13 @@ def _io_entries(d: Path) -> list[tuple[str, Callable[..., Any], dict[str, Any]]]
                **o}),
          {"inclusive": FLAG, "path": PATH, "label_col": st.sampled_from([None, 1, ""]),
           "scheduler": st.sampled_from(["", 5, b"tcp://x"])}),
+        ("compare_parquet", lambda **o: dist.compare_parquet(
+            **{"path": d / "partsw", "scheduler": None, "label_col": "y",
+               "score_cols": ["p"], **o}),
+         {"path": PATH, "label_col": st.sampled_from([1, ""]),
+          "weight_col": st.sampled_from([1, ""]),
+          "score_cols": st.sampled_from(["p", None, [1], ["p", "p"], []]),
+          "scheduler": st.sampled_from(["", 5, b"tcp://x"]), "inclusive": FLAG}),
         ("connect", lambda **o: dist.connect(**{"address": "tcp://127.0.0.1:1", **o}),
          {"address": st.sampled_from(["", None, 5]),
           "timeout": st.sampled_from([0, -1, math.nan, math.inf, "5", None])}),

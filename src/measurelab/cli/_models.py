@@ -211,12 +211,14 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         raise MeasurelabError(f"--ci, --html and {what} need a FILE of scores")
     if multi and args.score_col is not None:
         raise MeasurelabError("give either --score-col (binary) or --proba-cols (k classes)")
-    if args.scheduler is not None:
-        raise MeasurelabError(f"--ci, --html and {what} run locally; drop --scheduler")
     if not hasattr(args, "boot"):
         check_common(args)
     level, n_boot, seed_value, n_jobs = args.level, args.boot, args.seed_value, args.jobs
-    if multi:
+    from measurelab.cli._structure import format_structure, read_structure
+
+    if args.scheduler is not None:
+        check_cluster_options(args, multi)
+    elif multi:
         y, models, w, options = read_multi(args)
     else:
         y, models, w, pos_label = read_models(args)
@@ -224,15 +226,17 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
             raise MeasurelabError("--average applies to multi-class input (--proba-cols)")
         options = dict(threshold=args.threshold, pos_label=pos_label,
                        inclusive=args.inclusive)
-    from measurelab.cli._structure import format_structure, read_structure
-
-    options.update(read_structure(args, len(y)))
+    if args.scheduler is None:
+        options.update(read_structure(args, len(y)))
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
-                                random_state=seed_value, ci_method=args.ci_method,
-                                sample_weight=w,
-                                n_jobs=n_jobs, stratify=bool(args.stratify), **options)
+        if args.scheduler is not None:
+            r = compare_on_cluster(args, measures)
+        else:
+            r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
+                                    random_state=seed_value, ci_method=args.ci_method,
+                                    sample_weight=w, n_jobs=n_jobs,
+                                    stratify=bool(args.stratify), **options)
         # read by the report with getattr (a comparison of arrays has none)
         r.source = (  # type: ignore[attr-defined]
             f"{args.file} (measurelab {getattr(args, 'command', None) or 'evaluate'})")
@@ -254,6 +258,50 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     if args.html is not None and not args.json:
         print(f"wrote {args.html}")
     return 0
+
+
+def check_cluster_options(args: argparse.Namespace, multi: bool) -> None:
+    """Refuse, before any reading, what a comparison on a Dask cluster does not do."""
+    if multi:
+        raise MeasurelabError("--scheduler compares binary models (--score-col) so far; "
+                              "compare k-class models (--proba-cols) without --scheduler")
+    if args.html is not None:
+        raise MeasurelabError("--html draws the curves' bands and the calibration figure, "
+                              "which need every case's prediction; drop --html or "
+                              "--scheduler (--json keeps every number)")
+    if getattr(args, "group_col", None) is not None or \
+            getattr(args, "by_col", None) is not None:
+        raise MeasurelabError("--group-col and --by-col run without --scheduler")
+    if args.fmt not in ("auto", "parquet") or args.file == "-":
+        raise MeasurelabError("--scheduler compares Parquet data sets (a file or a folder)")
+    if args.average != "macro":
+        raise MeasurelabError("--average applies to multi-class input (--proba-cols)")
+
+
+def compare_on_cluster(args: argparse.Namespace, measures: list[str] | None) -> Any:
+    """The comparison of the ``--score-col`` models of a Parquet data set on the Dask
+    scheduler at ``--scheduler``, in two passes over its row groups."""
+    try:
+        from measurelab.io.distributed import compare_parquet
+    except ImportError as exc:
+        raise MeasurelabError(
+            f"distributed comparison is unavailable in this installation ({exc}); run "
+            "without --scheduler") from None
+    cols = list(args.score_col or [])
+    seen: set[str] = set()
+    for c in cols:
+        if c in seen:
+            raise MeasurelabError(f"--score-col {c!r} is given twice; give each model once")
+        seen.add(c)
+    if not cols:
+        raise MeasurelabError("--scheduler needs the models' columns: --score-col NAME for "
+                              "each model")
+    return compare_parquet(
+        args.file, scheduler=args.scheduler, score_cols=cols, label_col=args.label_col,
+        weight_col=args.weight_col, measures=measures, ci=args.level, n_boot=args.boot,
+        random_state=args.seed_value, ci_method=args.ci_method, threshold=args.threshold,
+        pos_label=parse_pos_label(args.pos_label), inclusive=args.inclusive,
+        stratify=bool(args.stratify))
 
 
 def format_comparison(r: Any) -> str:

@@ -12,6 +12,7 @@ Examples (shell)::
         --proba-cols rf=rf_0,rf_1,rf_2 --json                  # k-class models
     measurelab versus preds.csv --score-col lr --score-col gb --ci none   # values only
     measurelab versus preds.csv --score-col lr --score-col gb --quiet     # the answer only
+    measurelab versus parts/ --score-col lr --score-col gb --scheduler tcp://host:8786 --json
 
 (``measurelab compare-measures`` compares *measures*, not classifiers.)
 """
@@ -67,6 +68,10 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--chunk-rows", type=int_type(maximum=MAX_CHUNK_ROWS),
                    default=DEFAULT_CHUNK_ROWS, metavar="N",
                    help=f"rows read at a time (default {DEFAULT_CHUNK_ROWS})")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   type=text_type("an address such as tcp://host:8786"),
+                   help="compare on a Dask cluster: FILE is a (partitioned) Parquet data set "
+                        "the workers read in two passes (binary --score-col models)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --n-jobs, --ci-method, --stratify
     add_output_options(p)  # --quiet (the answer only), --tables (the tables only)
@@ -93,5 +98,4 @@ def run(args: argparse.Namespace) -> int:
         for m in measures:
             registry.resolve(m)  # unknown names fail before any reading
     args.counts = None
-    args.scheduler = None
     return run_models(args, measures)

@@ -83,8 +83,7 @@ def comparison_header(cmp: Any) -> str:
     if hasattr(d, "labels") and hasattr(d, "k"):
         case = f"on {d.n:,} cases ({d.k} classes: {_names([str(c) for c in d.labels])})"
     else:
-        n = len(cmp._y)
-        pos = int(cmp._y.sum())
+        n, pos = cmp._case_counts()
         case = (f"on {n:,} cases ({pos:,} positive, pos_label={getattr(cmp, 'pos_label', 1)!r}"
                 f", threshold {cmp.threshold:g})")
     if cmp.level is None:

@@ -12,6 +12,11 @@ k-class data (one probability column per class, :func:`evaluate_parquet_multi`) 
 same way with :class:`~measurelab.stats.bundle.MultiStats` per row group, merged in
 partition order.
 
+:func:`compare_parquet` compares several binary models (one score column each) with
+intervals and paired tests in two passes over the row groups
+(:mod:`measurelab.inference.classifiers.distributed`): the values equal the one-machine
+comparison's exactly, the intervals to rounding.
+
 The workers read the files themselves, so every worker must see ``path`` (a shared or
 local disk; the loopback ``LocalCluster`` of the tests does).
 """
@@ -365,3 +370,139 @@ def evaluate_parquet_multi(
 def _on_cluster_multi(scheduler: Any, parts: list[tuple[str, int]], args: tuple[Any, ...]
                       ) -> Any:
     return _reduce_on_cluster(scheduler, parts, part_multi_stats, _merge_multi, args)
+
+
+# ----------------------------------------------------------------- comparing models
+def comparison_part(file: str, row_group: int, label_col: str, score_cols: list[str],
+                    weight_col: str | None = None) -> tuple[Any, list[Any], Any]:
+    """Labels, every model's scores and the weights of one row group (what a comparison
+    over parts reads on a worker), checked as :func:`part_table` checks them.
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> f = Path(tempfile.mkdtemp()) / "a.parquet"
+    >>> pd.DataFrame({"y": [0, 1], "a": [.2, .9], "b": [.4, .6]}).to_parquet(f)
+    >>> y, (a, b), w = comparison_part(str(f), 0, "y", ["a", "b"])
+    >>> y.tolist(), b.tolist(), w
+    ([0, 1], [0.4, 0.6], None)
+    """
+    t = _read_row_group(file, row_group,
+                        [label_col, *score_cols] + ([weight_col] if weight_col else []))
+    where = f"{file}, row group {row_group}"
+    y = _label_column(t.column(label_col).to_numpy(zero_copy_only=False), label_col,
+                      where, 1, "row")
+    scores = [_numeric_column(t.column(c).to_numpy(zero_copy_only=False), "score", c, where,
+                              1, "row") for c in score_cols]
+    w = (_numeric_column(t.column(weight_col).to_numpy(zero_copy_only=False), "weight",
+                         weight_col, where, 1, "row", nonnegative=True)
+         if weight_col else None)
+    return y, scores, w
+
+
+def _apply(task: Any, index: int, part: Any, shared: tuple[Any, ...]) -> Any:
+    return task(index, part, *shared)
+
+
+class _OnCluster:
+    """The ``map_reduce`` of :func:`~measurelab.inference.classifiers.distributed.
+    compare_parts` on a ``distributed`` Client: the shared arguments are sent to every
+    worker once, each part is one task, the results merge in a balanced tree in part
+    order (the tree :func:`~measurelab.inference.classifiers.partitioned.tree_merge`
+    builds on one machine)."""
+
+    def __init__(self, client: Any) -> None:
+        self.client = client
+
+    def __call__(self, task: Any, parts: list[Any], merge: Any, shared: tuple) -> Any:
+        c = self.client
+        sent = c.scatter([shared], broadcast=True, hash=False)[0]
+        futs = [c.submit(_apply, task, i, p, sent, pure=False) for i, p in enumerate(parts)]
+        if len(futs) == 1:
+            futs = [c.submit(merge, futs[0], pure=False)]
+        while len(futs) > 1:
+            futs = [c.submit(merge, *futs[i:i + 2], pure=False)
+                    for i in range(0, len(futs), 2)]
+        return futs[0].result()
+
+
+def compare_parquet(
+    path: str | Path,
+    *,
+    scheduler: Any,
+    score_cols: list[str],
+    label_col: str | None = None,
+    weight_col: str | None = None,
+    **options: Any,
+) -> Any:
+    """Compare binary models stored as score columns of a (partitioned) Parquet data set,
+    one task per row group in each of two passes (:func:`~measurelab.inference.
+    classifiers.distributed.compare_parts`).
+
+    Parameters
+    ----------
+    path : a Parquet file or a folder of Parquet files (searched recursively)
+    scheduler : a Dask scheduler address, a ``distributed.Client`` or ``LocalCluster``,
+        or ``None`` to run in this process
+    score_cols : one score column per model (the models are named by them)
+    label_col, weight_col : the label column (found among the usual names when None) and
+        an optional weight column
+    **options : ``measures``, ``ci``, ``n_boot``, ``random_state``, ``ci_method``,
+        ``threshold``, ``pos_label``, ``inclusive``, ``stratify`` as in
+        :func:`measurelab.compare_classifiers`
+
+    Returns
+    -------
+    DistributedComparison
+        Values equal to ``compare_classifiers`` on all rows exactly; intervals and tests
+        equal to rounding (the Poisson bootstrap where a method resamples).
+
+    Examples
+    --------
+    >>> import tempfile, numpy as np, pandas as pd, measurelab as ml
+    >>> d = Path(tempfile.mkdtemp())
+    >>> df = pd.DataFrame({"y": [0, 1, 1, 0] * 10, "a": np.linspace(0, 1, 40),
+    ...                    "b": np.linspace(1, 0, 40)})
+    >>> df[:20].to_parquet(d / "p0.parquet"); df[20:].to_parquet(d / "p1.parquet")
+    >>> r = compare_parquet(d, scheduler=None, score_cols=["a", "b"], measures=["acc"])
+    >>> whole = ml.compare_classifiers(df.y, {"a": df.a, "b": df.b}, measures=["acc"])
+    >>> r.to_json() == whole.to_json()
+    True
+    """
+    from functools import partial
+
+    from measurelab.inference.classifiers.distributed import compare_parts, in_process
+    from measurelab.io.frames import _pick_columns
+    from measurelab.io.multiclass import check_names
+    from measurelab.io.sources import check_column
+
+    path = _check_path(path)
+    scheduler = _check_scheduler(scheduler)
+    score_cols = check_names(score_cols, "score_cols")  # type: ignore[assignment]
+    if not score_cols:
+        raise MeasurelabError("score_cols is empty; give one score column per model")
+    label_col = check_column(label_col, "label_col")
+    weight_col = check_column(weight_col, "weight_col")
+    dset = _parquet_dataset(path)
+    for c in score_cols:
+        label, _s, weight = _pick_columns(dset.schema.names, label_col, c, weight_col,
+                                          str(path))
+    parts = _row_groups(dset.files, path)
+    check_parts(dset, [label, *score_cols, *([weight] if weight else [])], str(path))
+    loaders = [partial(comparison_part, f, g, label, list(score_cols), weight)
+               for f, g in parts]
+    if scheduler is None:
+        return compare_parts(loaders, list(score_cols), map_reduce=in_process, **options)
+    from distributed import Client
+
+    if isinstance(scheduler, Client):
+        client, own = scheduler, False
+    else:   # an address, or a cluster object (LocalCluster)
+        client = connect(getattr(scheduler, "scheduler_address", scheduler))
+        own = True
+    try:
+        return compare_parts(loaders, list(score_cols), map_reduce=_OnCluster(client),
+                             **options)
+    finally:
+        if own:
+            client.close()

@@ -75,8 +75,7 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
                    "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
                    "se": math.nan, "z": math.nan, "interval": pm}
             if pm == "delong":
-                _auc, p10, p01 = cmp._delong()
-                _d, lo, hi, se, z, p = dlm.delong_paired_placements(p10, p01, a, b, level)
+                _d, lo, hi, se, z, p = delong_pair(cmp, a, b, level)
                 row.update(lo=lo, hi=hi, se=se, z=z, p=p)
             elif pm.startswith("clustered"):
                 row.update(cmp._clustered_pair(a, b, k, level))
@@ -115,22 +114,34 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def delong_pair(cmp: Any, a: int, b: int, level: float) -> Any:
+    """DeLong's paired test of models ``a`` − ``b`` from the cases' placements (or from
+    their sums, :attr:`ClassifierComparison._sums`, for a comparison over parts)."""
+    if cmp._sums is not None:
+        return cmp._sums.delong_pair(a, b, level)
+    _auc, p10, p01 = cmp._delong()
+    return dlm.delong_paired_placements(p10, p01, a, b, level)
+
+
 def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
                    ) -> dict[str, float]:
     """lo, hi, se, z and p of the paired difference of measure ``j`` (models ``a`` − ``b``)
-    from the difference of the two models' influence at every case: the z-test and its
-    interval on one standard error."""
+    from the difference of the two models' influence at every case (or from its sums over
+    the parts of the cases): the z-test and its interval on one standard error."""
     from measurelab.inference import influence as inf
     from measurelab.inference._base import z_test
 
     d = cmp._design
     m = cmp._measures[j]
-    case = []
-    for x in (a, b):
-        ifp, ifn = inf.row_influence(m, d.tables[x], threshold=cmp.threshold,
-                                     inclusive=cmp._inclusive)
-        case.append(inf.case_influence(ifp, ifn, d.rows[x], d.y))
-    var = inf.case_variance(case[0] - case[1], d.y, d.weight, design=cmp._case_design())
+    if cmp._sums is not None:
+        var = cmp._sums.pair_variance(a, b, m.name)
+    else:
+        case = []
+        for x in (a, b):
+            ifp, ifn = inf.row_influence(m, d.tables[x], threshold=cmp.threshold,
+                                         inclusive=cmp._inclusive)
+            case.append(inf.case_influence(ifp, ifn, d.rows[x], d.y))
+        var = inf.case_variance(case[0] - case[1], d.y, d.weight, design=cmp._case_design())
     r = z_test(diff, var, level)
     return {"lo": r.lo, "hi": r.hi, "se": r.se, "z": r.statistic, "p": r.pvalue}
 
@@ -150,7 +161,8 @@ class _PairPosterior:
 
         if (a, b) not in self._draws:
             c = self.cmp
-            joint = cp.joint_counts(c._y, c._predicted(a), c._predicted(b))
+            joint = (c._sums.joint(a, b) if c._sums is not None else
+                     cp.joint_counts(c._y, c._predicted(a), c._predicted(b)))
             self._draws[(a, b)] = cp.paired_draws(joint, c._case_design(),
                                                   rng_for(c.random_state, *pair_key(a, b)))
         return self._draws[(a, b)]

@@ -83,6 +83,9 @@ class ClassifierComparison:
 
     #: a k-class comparison (:class:`.multiclass.MultiClassComparison`)
     _multiclass = False
+    #: sums over the cases made elsewhere (:class:`.partitioned.CaseSums` of a comparison
+    #: over parts); None: the tests read the cases held here
+    _sums: Any = None
 
     def __init__(self, *, names: list[str], y: np.ndarray, scores: list[np.ndarray],
                  weight: np.ndarray | None, design: bt.CaseDesign, stats: list[BinaryStats],
@@ -141,22 +144,31 @@ class ClassifierComparison:
 
     def _methods(self) -> dict[str, str]:
         if "methods" not in self._cache:  # asked once per pair row: choose once
-            whole = self._w is None
+            whole = not self._weighted
             self._cache["methods"] = {
                 k: iv.default_method(k, self.ci_method, whole_counts=whole,
-                                     smaller=self._smaller(), n=int(np.size(self._y)))
+                                     smaller=self._smaller(), n=self._case_counts()[0])
                 for k in self._names_m}
         return dict(self._cache["methods"])
+
+    def _case_counts(self) -> tuple[int, int]:
+        """The cases and the positive cases (not weights)."""
+        return int(np.size(self._y)), int(np.count_nonzero(self._y))
+
+    @property
+    def _weighted(self) -> bool:
+        return self._w is not None
 
     def _smaller(self) -> int:
         """The cases in the smaller class (for k classes, the smallest): the regime whose
         coverage evidence the method column quotes."""
         if "smaller" not in self._cache:
-            y = np.asarray(self._y)
             if self._multiclass:
+                y = np.asarray(self._y)
                 small = int(np.bincount(np.unique(y, return_inverse=True)[1]).min())
             else:
-                small = min(int(np.count_nonzero(y)), y.size - int(np.count_nonzero(y)))
+                n, n1 = self._case_counts()
+                small = min(n1, n - n1)
             self._cache["smaller"] = small
         return self._cache["smaller"]
 
@@ -166,7 +178,7 @@ class ClassifierComparison:
         from measurelab.inference.methods import Setting, difference_form
 
         setting = Setting(k, multiclass=self._multiclass,
-                          whole_counts=self._w is None, kind="paired")
+                          whole_counts=not self._weighted, kind="paired")
         return difference_form(setting, self._methods()[k]).name
 
     def _boot(self) -> tuple[list[str], bt.BootstrapRun]:
@@ -268,7 +280,7 @@ class ClassifierComparison:
         return judged(
             method, self._measures[j], bounds=(lo, hi), level=self._need_level(),
             multiclass=self._multiclass,
-            design=ev.design_name(self._design.stratify, weighted=self._w is not None),
+            design=ev.design_name(self._design.stratify, weighted=self._weighted),
             average=getattr(self, "average", "macro"), smaller=self._smaller(), **kind)
 
     def _analytic(self, a: int, k: str, value: float, method: str, level: float

@@ -149,9 +149,16 @@ def compare_classifiers(
     [['m', 'sens', 'dirichlet-posterior...']]
     """
     random_state = check_random_state(random_state)
-    y_raw = as_1d(y_true, "y_true")
     items = model_items(models)
     model_names([k for k, _ in items])
+    if _any_dask(y_true, items, sample_weight):
+        iv.check_run_options(ci, n_boot, n_jobs, stratify, ci_method, progress)
+        return _on_dask(y_true, items, measures=measures, ci=ci, n_boot=n_boot,
+                        random_state=random_state, ci_method=ci_method,
+                        sample_weight=sample_weight, threshold=threshold,
+                        pos_label=pos_label, inclusive=inclusive, stratify=stratify,
+                        labels=labels, groups=groups, by=by, average=average)
+    y_raw = as_1d(y_true, "y_true")
     multiclass = is_multiclass_input(y_raw, [v for _k, v in items]) or (
         labels is not None and np.size(labels) > 2)
     run = dict(measures=measures, ci=ci, n_boot=n_boot, random_state=random_state,
@@ -190,3 +197,25 @@ def compare_classifiers(
     return ClassifierComparison(**prepare_binary(y_raw, items, threshold=threshold,
                                                  pos_label=pos_label, inclusive=inclusive,
                                                  **run))
+
+
+def _any_dask(y_true: Any, items: list[tuple[Any, Any]], sample_weight: Any) -> bool:
+    """Whether any input is a Dask collection (told by its type's module, so Dask is not
+    imported to ask)."""
+    return any(type(x).__module__.split(".")[0] == "dask"
+               for x in (y_true, sample_weight, *(v for _k, v in items)))
+
+
+def _on_dask(y_true: Any, items: list[tuple[Any, Any]], *, labels: Any, groups: Any,
+             by: Any, average: Any, **options: Any) -> ClassifierComparison:
+    """A comparison of Dask collections, in two passes over their partitions on the Dask
+    scheduler in use (:mod:`.distributed`): binary, without groups= or by=."""
+    from measurelab.inference.classifiers.distributed import compare_dask
+
+    if labels is not None or average != "macro":
+        raise MeasurelabError("Dask input is compared as binary so far: labels= and "
+                              "average= do not apply; compare k classes on one machine")
+    if groups is not None or by is not None:
+        raise MeasurelabError("groups= and by= apply to in-memory input; compute the Dask "
+                              "collections first")
+    return compare_dask(y_true, items, **options)
