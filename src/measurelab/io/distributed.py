@@ -23,7 +23,7 @@ local disk; the loopback ``LocalCluster`` of the tests does).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -414,7 +414,7 @@ class _OnCluster:
     def __init__(self, client: Any) -> None:
         self.client = client
 
-    def __call__(self, task: Any, parts: list[Any], merge: Any, shared: tuple) -> Any:
+    def __call__(self, task: Any, parts: Sequence[Any], merge: Any, shared: tuple) -> Any:
         c = self.client
         sent = c.scatter([shared], broadcast=True, hash=False)[0]
         futs = [c.submit(_apply, task, i, p, sent, pure=False) for i, p in enumerate(parts)]

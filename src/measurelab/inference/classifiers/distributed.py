@@ -137,7 +137,8 @@ class DistributedComparison(ClassifierComparison):
                  notes: list[str] | None = None) -> None:
         design = TableDesign(one.tables, stratify=stratify, n=one.n, n1=one.n1)
         super().__init__(names=names, y=None, scores=[], weight=None,  # type: ignore[arg-type]
-                         design=design, stats=stats, measures=measures, values=values,
+                         design=design,  # type: ignore[arg-type]  # tables, no cases
+                         stats=stats, measures=measures, values=values,
                          level=level, n_boot=n_boot, random_state=random_state,
                          ci_method=ci_method, inclusive=inclusive, threshold=threshold,
                          progress=False, notes=notes, pos_label=pos_label)
@@ -531,6 +532,7 @@ def _partitions(x: Any, what: str) -> list[Any]:
             raise MeasurelabError(f"{what}: a Dask array of unknown chunk sizes; call "
                                   ".compute_chunk_sizes() first")
         return list(x.to_delayed().ravel())
+    dd: Any
     try:
         import dask.dataframe as dd
     except ImportError:   # dask without its dataframe extra
