@@ -303,8 +303,8 @@ def pass_two(index: int, part: Any, plan: SumsPlan) -> dict[tuple[Any, ...], np.
     for a, b, centres in plan.delong:
         (pa, na), (pb, nb) = plan.placements[a], plan.placements[b]
         assert pa is not None and na is not None and pb is not None and nb is not None
-        assert y is not None
         ra, rb = rows[a], rows[b]
+        assert ra is not None and rb is not None
         d10 = pa[ra[y]] - pb[rb[y]] - centres[0]
         d01 = na[ra[~y]] - nb[rb[~y]] - centres[1]
         out[("delong", a, b)] = np.array([[d10.size, d10.sum(), np.dot(d10, d10)],
