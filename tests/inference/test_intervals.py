@@ -540,6 +540,43 @@ def test_jackknife_leaves_each_case_out_once(rng):
     assert jm.shape == (7, 90) and (jm.sum(axis=0) == 6).all()
 
 
+def _reference_design(y, scores, w=None):
+    """The canonical order by lexsort of the scores and each case's row by a search of its
+    table (the route :meth:`CaseDesign.from_cases` replaced)."""
+    tables = [ScoreTable.from_arrays(y, s, w) for s in scores]
+    keys = ([] if w is None else [w]) + [s + 0.0 for s in scores[::-1]]
+    order = np.lexsort([*keys, y])
+    rows = [np.searchsorted(t.scores, s[order]) for t, s in zip(tables, scores, strict=True)]
+    return tables, rows, y[order], None if w is None else w[order]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_case_design_equals_lexsort_and_search(seed):
+    """One argsort a model gives the tables, rows and case order of a lexsort of all scores
+    and a search of each table: cases tied on every key are interchangeable, so the arrays
+    are equal, -0.0 beside 0.0 and weights included."""
+    g = np.random.default_rng(seed)
+    for n in (1, 2, 7, 60, 900):
+        k = int(g.integers(1, 4))
+        y = g.random(n) < g.random()
+        scores = []
+        for _ in range(k):
+            s = g.normal(size=n)
+            s = np.round(s, int(g.integers(0, 3))) if g.random() < 0.6 else s
+            s[g.random(n) < 0.1] = -0.0
+            scores.append(s)
+        w = np.round(g.random(n) * 3, 1) if seed % 2 else None
+        tables, rows, yo, wo = _reference_design(y, scores, w)
+        d = bt.CaseDesign.from_cases(y, scores, w)
+        assert np.array_equal(d.y, yo)
+        assert (w is None and d.weight is None) or d.weight.tobytes() == wo.tobytes()
+        for t, u in zip(tables, d.tables, strict=True):
+            assert (t.scores.tobytes(), t.pos.tobytes(), t.neg.tobytes()) == (
+                u.scores.tobytes(), u.pos.tobytes(), u.neg.tobytes())
+        for r, u in zip(rows, d.rows, strict=True):
+            assert np.array_equal(r, u)
+
+
 def test_case_design_from_table_needs_whole_counts():
     t = ScoreTable.from_arrays([True, False], [0.3, 0.6], [0.5, 1.0])
     with pytest.raises(ml.MeasurelabError, match="whole case counts"):
