@@ -75,8 +75,7 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
                    "lo": math.nan, "hi": math.nan, "p": math.nan, "method": pm,
                    "se": math.nan, "z": math.nan, "interval": pm}
             if pm == "delong":
-                _auc, p10, p01 = cmp._delong()
-                _d, lo, hi, se, z, p = dlm.delong_paired_placements(p10, p01, a, b, level)
+                _d, lo, hi, se, z, p = _delong_pair(cmp, a, b, level)
                 row.update(lo=lo, hi=hi, se=se, z=z, p=p)
             elif pm.startswith("clustered"):
                 row.update(cmp._clustered_pair(a, b, k, level))
@@ -115,6 +114,60 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
     return rows
 
 
+def _delong_pair(cmp: Any, a: int, b: int, level: float) -> Any:
+    """DeLong's paired test of models ``a`` and ``b``: from the placements of every model
+    when the comparison holds them, else from the two models' tables (no k × n arrays
+    kept: a comparison of 10**7 cases would hold them to the end)."""
+    if "delong" in cmp._cache:
+        _auc, p10, p01 = cmp._delong()
+        return dlm.delong_paired_placements(p10, p01, a, b, level)
+    d = cmp._design
+    return dlm.delong_paired_rows(d.tables, d.rows, d.n0, a, b, level)
+
+
+def influence_variances(cmp: Any, j: int) -> tuple[list[float], dict[tuple[int, int], float]]:
+    """The variance of every model's value of measure ``j`` from its influence function
+    and, for two models with an influence pair row, that of their difference: one pass of
+    each model's row influences serves both (cached; a model's interval and the pair's
+    test would otherwise compute them twice). More models: the pairs are formed by
+    :func:`influence_pair` on demand (holding every model's case influences would cost
+    an n-sized array a model)."""
+    from measurelab.inference import influence as inf
+
+    key = ("influence", j)
+    if key in cmp._cache:
+        return cmp._cache[key]
+    d = cmp._design
+    m = cmp._measures[j]
+    design = cmp._case_design()
+    k = len(cmp.names)
+    paired = k == 2 and cmp.level is not None and \
+        cmp._pair_method(cmp._names_m[j]) == "influence"
+    single: list[float] = []
+    pairs: dict[tuple[int, int], float] = {}
+    case = None
+    for a in range(k):
+        ifp, ifn = inf.row_influence(m, d.tables[a], threshold=cmp.threshold,
+                                     inclusive=cmp._inclusive)
+        if d.weight is None:
+            single.append(inf.table_variance(d.tables[a], ifp, ifn, design=design))
+        if d.weight is not None or paired:
+            if d.weight is not None:
+                own = inf.case_influence(ifp, ifn, d.rows[a], d.y, n0=d.n0)
+                single.append(inf.case_variance(own, d.y, d.weight, design=design))
+                case = own if case is None else np.subtract(case, own, out=case)
+                del own
+            else:
+                case = inf.case_influence(ifp, ifn, d.rows[a], d.y, minus=case, n0=d.n0)
+            if not paired:
+                case = None
+        del ifp, ifn
+    if paired:
+        pairs[(0, 1)] = inf.case_variance(case, d.y, d.weight, design=design)
+    cmp._cache[key] = (single, pairs)
+    return cmp._cache[key]
+
+
 def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
                    ) -> dict[str, float]:
     """lo, hi, se, z and p of the paired difference of measure ``j`` (models ``a`` − ``b``)
@@ -123,14 +176,17 @@ def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
     from measurelab.inference import influence as inf
     from measurelab.inference._base import z_test
 
-    d = cmp._design
-    m = cmp._measures[j]
-    case = []
-    for x in (a, b):
-        ifp, ifn = inf.row_influence(m, d.tables[x], threshold=cmp.threshold,
-                                     inclusive=cmp._inclusive)
-        case.append(inf.case_influence(ifp, ifn, d.rows[x], d.y))
-    var = inf.case_variance(case[0] - case[1], d.y, d.weight, design=cmp._case_design())
+    var = influence_variances(cmp, j)[1].get((a, b))
+    if var is None:
+        d = cmp._design
+        m = cmp._measures[j]
+        case = None   # IF_a − IF_b per case: one n-sized array, each model's rows released
+        for x in (a, b):
+            ifp, ifn = inf.row_influence(m, d.tables[x], threshold=cmp.threshold,
+                                         inclusive=cmp._inclusive)
+            case = inf.case_influence(ifp, ifn, d.rows[x], d.y, minus=case, n0=d.n0)
+            del ifp, ifn
+        var = inf.case_variance(case, d.y, d.weight, design=cmp._case_design())
     r = z_test(diff, var, level)
     return {"lo": r.lo, "hi": r.hi, "se": r.se, "z": r.statistic, "p": r.pvalue}
 

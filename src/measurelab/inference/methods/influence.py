@@ -73,16 +73,19 @@ def _default(s: Setting) -> bool:
 def _single(name: str, value: float, level: float, *, table: Any = None,
             what: str | None = None, design: str = "random", measure: Any = None,
             threshold: float = 0.5, inclusive: bool = False, cases: Any = None,
-            **_: Any) -> Interval:
+            variance: float | None = None, **_: Any) -> Interval:
     """The influence interval of one model's value (``cases``: rows, classes and weights
-    of weighted cases)."""
+    of weighted cases; ``variance``: the value's variance, when the caller has it)."""
     from measurelab.inference import influence as inf
 
     m = measure if measure is not None else _measure(name)
-    ifp, ifn = inf.row_influence(m, table, threshold=threshold, inclusive=inclusive)
-    if cases is None:
+    if variance is not None:
+        var = variance
+    elif cases is None:
+        ifp, ifn = inf.row_influence(m, table, threshold=threshold, inclusive=inclusive)
         var = inf.table_variance(table, ifp, ifn, design=design)
     else:
+        ifp, ifn = inf.row_influence(m, table, threshold=threshold, inclusive=inclusive)
         rows, y, weight = cases
         var = inf.case_variance(inf.case_influence(ifp, ifn, rows, y), y, weight,
                                 design=design)
