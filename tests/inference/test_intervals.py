@@ -141,6 +141,22 @@ def test_wilson_and_clopper_pearson_against_closed_forms(k, n, level):
     assert abs(lo - elo) < 1e-12 and abs(hi - ehi) < 1e-12
 
 
+def test_wilson_mcnemar_and_tango_z_are_scipy_stats_bit_for_bit():
+    """Computed from scipy.special (scipy.stats takes over a second to import): the same
+    arithmetic, so the same bits as scipy.stats' binomtest, norm.sf and norm.ppf."""
+    for n in [*range(1, 60), 1000, 12345, 10**7 + 3]:
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            for level in (0.5, 0.9, 0.95, 0.99, 0.6827):
+                ci = binomtest(k, n).proportion_ci(confidence_level=level, method="wilson")
+                assert iv.proportion_interval(k, n, level, "wilson") == (float(ci.low),
+                                                                        float(ci.high))
+    for b, c in [(1, 0), (3, 12), (40, 61), (0, 9), (10**6, 10**6 + 4999)]:
+        want = float(min(1.0, 2.0 * norm.sf(abs(b - c) / math.sqrt(b + c))))
+        assert iv.mcnemar_score(b, c) == want
+    for level in np.linspace(0.01, 0.999, 200):
+        assert iv._z(float(level)) == float(norm.ppf(0.5 + float(level) / 2.0))
+
+
 def test_proportion_interval_empty_and_weighted():
     assert all(math.isnan(x) for x in iv.proportion_interval(0, 0))
     with pytest.raises(ml.MeasurelabError, match="whole counts"):
