@@ -108,6 +108,53 @@ def test_table_and_case_routes_agree_and_weights_count_twice() -> None:
         inf.table_variance(t, *inf.row_influence(registry.get("brier"), t)), rel=1e-12)
 
 
+def test_chunked_passes_over_the_cases_agree(monkeypatch) -> None:
+    """case_influence and case_variance walk the cases in chunks (bounded temporaries):
+    any chunk length gives the same influences, and the variance up to rounding."""
+    g = np.random.default_rng(2)
+    n = 1001
+    y = np.sort(g.random(n) < 0.3)          # negatives first, as a CaseDesign holds them
+    w = g.random(n)
+    ifp, ifn = g.normal(size=40), g.normal(size=40)
+    rows = g.integers(0, 40, n)
+    whole = inf.case_influence(ifp, ifn, rows, y)
+    want = {(wt is None, d): inf.case_variance(whole, y, wt, design=d)
+            for wt in (None, w) for d in ("random", "fixed")}
+    for chunk in (1, 7, 1000):
+        monkeypatch.setattr(inf, "_CHUNK", chunk)
+        n0 = int(np.count_nonzero(~y))
+        assert np.array_equal(inf.case_influence(ifp, ifn, rows, y, n0=n0), whole)
+        both = inf.case_influence(ifn, ifp, rows, y, minus=whole.copy())
+        assert np.array_equal(both, whole - np.where(y, ifn[rows], ifp[rows]))
+        for wt in (None, w):
+            for d in ("random", "fixed"):
+                assert inf.case_variance(whole, y, wt, design=d) == pytest.approx(
+                    want[(wt is None, d)], rel=1e-12)
+
+
+def test_comparison_shares_the_row_influences_of_its_intervals_and_tests() -> None:
+    """A two-model comparison computes each model's influence once for its interval and
+    the pair's test; the values are those of the direct routes."""
+    from measurelab.inference.classifiers import _pair_rows as pr
+
+    g = np.random.default_rng(4)
+    n = 3000
+    y = g.random(n) < 0.3
+    a, b = g.random(n), np.round(g.random(n), 2)
+    r = ml.compare_classifiers(y, {"a": a, "b": b}, measures=["ap", "brier"],
+                               ci_method="influence")
+    single, pairs = pr.influence_variances(r, 0)
+    t = r._design.tables
+    assert single == [inf.table_variance(x, *inf.row_influence(registry.get("ap"), x))
+                      for x in t]
+    d = r._design
+    case = [inf.case_influence(*inf.row_influence(registry.get("ap"), t[m]), d.rows[m], d.y)
+            for m in (0, 1)]
+    assert pairs[(0, 1)] == inf.case_variance(case[0] - case[1], d.y)
+    row = r.tests().set_index("measure").loc["ap"]
+    assert row["se"] == pytest.approx(math.sqrt(pairs[(0, 1)]), rel=1e-15)
+
+
 @pytest.mark.parametrize("name", ["f1", "mcc", "sens", "prec"])
 def test_counts_variance_matches_the_posterior_at_large_n(name: str) -> None:
     """Two routes to the same sampling spread: the delta method and the standard deviation

@@ -141,6 +141,22 @@ def test_wilson_and_clopper_pearson_against_closed_forms(k, n, level):
     assert abs(lo - elo) < 1e-12 and abs(hi - ehi) < 1e-12
 
 
+def test_wilson_mcnemar_and_tango_z_are_scipy_stats_bit_for_bit():
+    """Computed from scipy.special (scipy.stats takes over a second to import): the same
+    arithmetic, so the same bits as scipy.stats' binomtest, norm.sf and norm.ppf."""
+    for n in [*range(1, 60), 1000, 12345, 10**7 + 3]:
+        for k in sorted({0, 1, n // 3, n // 2, n - 1, n}):
+            for level in (0.5, 0.9, 0.95, 0.99, 0.6827):
+                ci = binomtest(k, n).proportion_ci(confidence_level=level, method="wilson")
+                assert iv.proportion_interval(k, n, level, "wilson") == (float(ci.low),
+                                                                        float(ci.high))
+    for b, c in [(1, 0), (3, 12), (40, 61), (0, 9), (10**6, 10**6 + 4999)]:
+        want = float(min(1.0, 2.0 * norm.sf(abs(b - c) / math.sqrt(b + c))))
+        assert iv.mcnemar_score(b, c) == want
+    for level in np.linspace(0.01, 0.999, 200):
+        assert iv._z(float(level)) == float(norm.ppf(0.5 + float(level) / 2.0))
+
+
 def test_proportion_interval_empty_and_weighted():
     assert all(math.isnan(x) for x in iv.proportion_interval(0, 0))
     with pytest.raises(ml.MeasurelabError, match="whole counts"):
@@ -538,6 +554,43 @@ def test_jackknife_leaves_each_case_out_once(rng):
     d = bt.CaseDesign.from_cases(yl == 1, [s, s[::-1].copy()])
     jm = d.jackknife_multiplicities(np.random.default_rng(1), n_groups=7)
     assert jm.shape == (7, 90) and (jm.sum(axis=0) == 6).all()
+
+
+def _reference_design(y, scores, w=None):
+    """The canonical order by lexsort of the scores and each case's row by a search of its
+    table (the route :meth:`CaseDesign.from_cases` replaced)."""
+    tables = [ScoreTable.from_arrays(y, s, w) for s in scores]
+    keys = ([] if w is None else [w]) + [s + 0.0 for s in scores[::-1]]
+    order = np.lexsort([*keys, y])
+    rows = [np.searchsorted(t.scores, s[order]) for t, s in zip(tables, scores, strict=True)]
+    return tables, rows, y[order], None if w is None else w[order]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_case_design_equals_lexsort_and_search(seed):
+    """One argsort a model gives the tables, rows and case order of a lexsort of all scores
+    and a search of each table: cases tied on every key are interchangeable, so the arrays
+    are equal, -0.0 beside 0.0 and weights included."""
+    g = np.random.default_rng(seed)
+    for n in (1, 2, 7, 60, 900):
+        k = int(g.integers(1, 4))
+        y = g.random(n) < g.random()
+        scores = []
+        for _ in range(k):
+            s = g.normal(size=n)
+            s = np.round(s, int(g.integers(0, 3))) if g.random() < 0.6 else s
+            s[g.random(n) < 0.1] = -0.0
+            scores.append(s)
+        w = np.round(g.random(n) * 3, 1) if seed % 2 else None
+        tables, rows, yo, wo = _reference_design(y, scores, w)
+        d = bt.CaseDesign.from_cases(y, scores, w)
+        assert np.array_equal(d.y, yo)
+        assert (w is None and d.weight is None) or d.weight.tobytes() == wo.tobytes()
+        for t, u in zip(tables, d.tables, strict=True):
+            assert (t.scores.tobytes(), t.pos.tobytes(), t.neg.tobytes()) == (
+                u.scores.tobytes(), u.pos.tobytes(), u.neg.tobytes())
+        for r, u in zip(rows, d.rows, strict=True):
+            assert np.array_equal(r, u)
 
 
 def test_case_design_from_table_needs_whole_counts():

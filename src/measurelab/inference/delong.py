@@ -60,11 +60,19 @@ def delong_placements(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     ([0.25, 0.75, 1.0], [1.0, 0.75, 0.25])
     """
     n1, n0 = table.n_pos, table.n_neg
-    neg_below = np.cumsum(table.neg) - table.neg
-    pos_above = table.n_pos - np.cumsum(table.pos)
+    # (neg_below + neg/2)/n₀ and (pos_above + pos/2)/n₁, in place: two arrays of the
+    # table's length and one temporary
+    v10 = np.cumsum(table.neg)
+    v10 -= table.neg
+    v01 = np.cumsum(table.pos)
+    np.subtract(table.n_pos, v01, out=v01)
     with np.errstate(invalid="ignore", divide="ignore"):
-        v10 = (neg_below + 0.5 * table.neg) / n0
-        v01 = (pos_above + 0.5 * table.pos) / n1
+        half = np.multiply(0.5, table.neg)
+        v10 += half
+        v10 /= n0
+        np.multiply(0.5, table.pos, out=half)
+        v01 += half
+        v01 /= n1
     return v10, v01
 
 
@@ -83,8 +91,12 @@ def delong_variance(table: ScoreTable) -> tuple[float, float]:
     auc = float(np.dot(table.pos, v10) / n1)
     if n1 < 2 or n0 < 2:
         return auc, math.nan
-    s10 = float(np.dot(table.pos, (v10 - auc) ** 2) / (n1 - 1))
-    s01 = float(np.dot(table.neg, (v01 - auc) ** 2) / (n0 - 1))
+    v10 -= auc   # (v − AUC)², in place
+    v10 **= 2
+    v01 -= auc
+    v01 **= 2
+    s10 = float(np.dot(table.pos, v10) / (n1 - 1))
+    s01 = float(np.dot(table.neg, v01) / (n0 - 1))
     return auc, s10 / n1 + s01 / n0
 
 
@@ -367,6 +379,39 @@ def delong_components(tables: list[ScoreTable], rows: list[np.ndarray], y: np.nd
     return auc, p10, p01
 
 
+def delong_paired_rows(tables: list[ScoreTable], rows: list[np.ndarray], n0: int, a: int,
+                       b: int, level: float = 0.95) -> ZTestResult:
+    """:func:`delong_paired_placements` of models ``a`` and ``b`` from their tables and the
+    row of each case (``rows[m]``; the ``n0`` negatives first, as a
+    :class:`~measurelab.inference.bootstrap.CaseDesign` holds them), without the
+    placements of every model: the differences of the two models' placements are built
+    one model at a time (two arrays of the cases' length in all).
+
+    Examples
+    --------
+    >>> y = np.array([0, 0, 1, 1], dtype=bool)
+    >>> sa, sb = np.array([0.1, 0.4, 0.35, 0.8]), np.array([0.2, 0.1, 0.5, 0.3])
+    >>> ta, tb = ScoreTable.from_arrays(y, sa), ScoreTable.from_arrays(y, sb)
+    >>> ra, rb = np.searchsorted(ta.scores, sa), np.searchsorted(tb.scores, sb)
+    >>> r = delong_paired_rows([ta, tb], [ra, rb], 2, 0, 1)
+    >>> _a, p10, p01 = delong_components([ta, tb], [ra, rb], y)
+    >>> tuple(r) == tuple(delong_paired_placements(p10, p01, 0, 1))
+    True
+    """
+    n = rows[a].size
+    d10 = d01 = None
+    for m in (a, b):
+        v10, v01 = delong_placements(tables[m])
+        r = rows[m]
+        if d10 is None:
+            d10, d01 = v10[r[n0:]], v01[r[:n0]]
+        else:
+            d10 -= v10[r[n0:]]
+            d01 -= v01[r[:n0]]
+        del v10, v01
+    return _paired_differences(d10, d01, n - n0, n0, level)
+
+
 def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
                              level: float = 0.95) -> ZTestResult:
     """DeLong's paired test of AUC_a − AUC_b from the placements: a :class:`ZTestResult`
@@ -387,9 +432,17 @@ def delong_paired_placements(p10: np.ndarray, p01: np.ndarray, a: int, b: int,
     """
     n1, n0 = p10.shape[1], p01.shape[1]
     if n1 < 2 or n0 < 2:
+        return _paired_differences(None, None, n1, n0, level)
+    return _paired_differences(p10[a] - p10[b], p01[a] - p01[b], n1, n0, level)
+
+
+def _paired_differences(d10: np.ndarray | None, d01: np.ndarray | None, n1: int, n0: int,
+                        level: float) -> ZTestResult:
+    """DeLong's paired test from the differences of the placements of the positives
+    (``d10``) and of the negatives (``d01``)."""
+    if n1 < 2 or n0 < 2:
         nan = math.nan
         return ZTestResult(nan, nan, nan, nan, nan, nan)
-    d10 = p10[a] - p10[b]
-    d01 = p01[a] - p01[b]
+    assert d10 is not None and d01 is not None
     var = float(np.var(d10, ddof=1) / n1 + np.var(d01, ddof=1) / n0)
     return z_test(float(d10.mean()), max(var, 0.0), level)

@@ -105,9 +105,8 @@ def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
     kind = _kind_of(measure)
     if kind is None:
         raise ValueError(f"{measure.name} has no influence function here")
-    nan = np.full(table.size, math.nan)
     if table.total <= 0:
-        return nan, nan.copy()
+        return np.full(table.size, math.nan), np.full(table.size, math.nan)
     with np.errstate(all="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore")
         if kind == "counts":
@@ -118,8 +117,11 @@ def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
             ifp, ifn = _ap(table)
         else:
             ifp, ifn = _loss(kind, measure, table)
-    # rows without a case of a class have no influence of that class
-    return np.where(table.pos > 0, ifp, np.nan), np.where(table.neg > 0, ifn, np.nan)
+    # rows without a case of a class have no influence of that class (the arrays are this
+    # call's own: marked in place)
+    ifp[~(table.pos > 0)] = np.nan
+    ifn[~(table.neg > 0)] = np.nan
+    return ifp, ifn
 
 
 def _counts(measure: Any, table: ScoreTable, threshold: float, inclusive: bool
@@ -153,25 +155,47 @@ def _auc(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     n1, n0 = table.n_pos, table.n_neg
     auc = float(np.dot(table.pos, v10) / n1)
     w = table.total
-    return (v10 - auc) * w / n1, (v01 - auc) * w / n0
+    v10 -= auc   # (v − AUC)·W/n, in place
+    v10 *= w
+    v10 /= n1
+    v01 -= auc
+    v01 *= w
+    v01 /= n0
+    return v10, v01
 
 
 def _ap(table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
+    # in place where the arithmetic allows, each array released once used: a table of 10**7
+    # rows holds a few of them at a time, not a dozen
     pos, neg = table.pos[::-1], table.neg[::-1]   # descending scores
     tp, fp = np.cumsum(pos), np.cumsum(neg)
     d = tp + fp
-    prec = np.divide(tp, d, out=np.zeros_like(d), where=d > 0)
+    some = d > 0
+    prec = np.divide(tp, d, out=np.zeros_like(d), where=some)
     n1 = float(tp[-1]) if tp.size else 0.0
+    d2 = np.multiply(d, d, out=d)   # d², 1 where there is no case at or above
+    d2[~some] = 1.0
+    del some
+    none = ~(pos > 0)
+    a = np.multiply(pos, fp, out=fp)
+    a /= d2
+    a[none] = 0.0
+    b = np.multiply(pos, tp, out=tp)
+    b /= d2
+    b[none] = 0.0
+    del d2, none, d
     ap = float(np.dot(pos, prec)) / n1
-    d2 = np.where(d > 0, d * d, 1.0)
-    a = np.where(pos > 0, pos * fp / d2, 0.0)
-    b = np.where(pos > 0, pos * tp / d2, 0.0)
     big_a = np.cumsum(a[::-1])[::-1]   # rows at or below (in score) each row
+    del a, fp
     big_b = np.cumsum(b[::-1])[::-1]
+    del b, tp
     scale = table.total / n1
-    ifp = scale * (prec - ap + big_a)
-    ifn = -scale * big_b
-    return ifp[::-1], ifn[::-1]
+    prec -= ap
+    prec += big_a
+    prec *= scale
+    del big_a
+    big_b *= -scale
+    return prec[::-1], big_b[::-1]
 
 
 def _loss(kind: str, measure: Any, table: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
@@ -179,17 +203,28 @@ def _loss(kind: str, measure: Any, table: ScoreTable) -> tuple[np.ndarray, np.nd
     if kind == "mxe":
         from measurelab.measures.probability import EPS
 
-        p = np.clip(s, EPS, 1 - EPS)
         scale = 1.0 / math.log(float(measure.params.get("base", math.e)))
-        lp, ln = -np.log(p) * scale, -np.log1p(-p) * scale
+        # −log(p)·scale and −log1p(−p)·scale, in place (two arrays of the table's length)
+        lp = np.clip(s, EPS, 1 - EPS)
+        ln = np.negative(lp)
+        np.log(lp, out=lp)
+        np.negative(lp, out=lp)
+        lp *= scale
+        np.log1p(ln, out=ln)
+        np.negative(ln, out=ln)
+        ln *= scale
     else:
-        lp, ln = (1.0 - s) ** 2, s * s
+        lp = np.subtract(1.0, s)
+        lp **= 2
+        ln = s * s
     mean = (float(np.dot(table.pos, lp)) + float(np.dot(table.neg, ln))) / table.total
-    ifp, ifn = lp - mean, ln - mean
+    lp -= mean
+    ln -= mean
     if kind == "rms":
         root = math.sqrt(mean)
-        return ifp / (2 * root), ifn / (2 * root)
-    return ifp, ifn
+        lp /= 2 * root
+        ln /= 2 * root
+    return lp, ln
 
 
 def table_variance(table: ScoreTable, ifp: np.ndarray, ifn: np.ndarray, *,
@@ -204,28 +239,59 @@ def table_variance(table: ScoreTable, ifp: np.ndarray, ifn: np.ndarray, *,
     >>> table_variance(t, np.array([0., 0., 0., 0.]), np.array([1., 0., 1., 0.]))
     0.125
     """
-    p = np.where(table.pos > 0, ifp, 0.0)
-    q = np.where(table.neg > 0, ifn, 0.0)
-    if np.isnan(p).any() or np.isnan(q).any():
-        return math.nan
-    if design == "fixed":
-        p = p - float(np.dot(table.pos, p)) / max(table.n_pos, 1e-300)
-        q = q - float(np.dot(table.neg, q)) / max(table.n_neg, 1e-300)
-    ss = float(np.dot(table.pos, p * p)) + float(np.dot(table.neg, q * q))
+    ss = 0.0
+    for count, infl, n_class in ((table.pos, ifp, table.n_pos), (table.neg, ifn, table.n_neg)):
+        x = np.where(count > 0, infl, 0.0)   # one class at a time: one array at a time
+        if np.isnan(x).any():
+            return math.nan
+        if design == "fixed":
+            x -= float(np.dot(count, x)) / max(n_class, 1e-300)
+        x *= x
+        ss += float(np.dot(count, x))
+        del x
     return ss / table.total ** 2
 
 
-def case_influence(ifp: np.ndarray, ifn: np.ndarray, rows: np.ndarray, y: np.ndarray
-                   ) -> np.ndarray:
-    """Each case's influence from its row and class.
+#: cases a pass over the cases handles at a time (its temporaries are this long, not n)
+_CHUNK = 1 << 20
+
+
+def _chunks(n: int) -> range:
+    return range(0, n, _CHUNK) if n else range(0, 1)
+
+
+def case_influence(ifp: np.ndarray, ifn: np.ndarray, rows: np.ndarray, y: np.ndarray, *,
+                   minus: np.ndarray | None = None, n0: int | None = None) -> np.ndarray:
+    """Each case's influence from its row and class (``minus``: subtracted from that array
+    in place and returned — a paired difference without a second n-sized array; ``n0``:
+    the cases are the ``n0`` negatives, then the positives, as a
+    :class:`~measurelab.inference.bootstrap.CaseDesign` holds them — one gather a case).
 
     Examples
     --------
     >>> case_influence(np.array([1., 2.]), np.array([-1., -2.]), np.array([1, 0, 1]),
     ...                np.array([True, False, False])).tolist()
     [2.0, -1.0, -2.0]
+    >>> case_influence(np.array([1., 2.]), np.array([-1., -2.]), np.array([0, 1, 1]),
+    ...                np.array([False, False, True]), n0=2).tolist()
+    [-1.0, -2.0, 2.0]
     """
-    return np.where(y, ifp[rows], ifn[rows])
+    out = np.empty(rows.size) if minus is None else minus
+    for i in _chunks(rows.size):
+        r = rows[i:i + _CHUNK]
+        if n0 is None:
+            yc = y[i:i + _CHUNK]
+            value = np.where(yc, ifp[r], ifn[r])
+        else:   # the chunk's negatives, then its positives
+            cut = min(max(n0 - i, 0), r.size)
+            value = np.empty(r.size)
+            np.take(ifn, r[:cut], out=value[:cut])
+            np.take(ifp, r[cut:], out=value[cut:])
+        if minus is None:
+            out[i:i + _CHUNK] = value
+        else:
+            out[i:i + _CHUNK] -= value
+    return out
 
 
 def case_variance(infl: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None, *,
@@ -239,19 +305,37 @@ def case_variance(infl: np.ndarray, y: np.ndarray, weight: np.ndarray | None = N
     >>> case_variance(np.array([1., -1., 1., -1.]), np.array([True, True, False, False]))
     0.25
     """
-    w = np.ones(infl.size) if weight is None else np.asarray(weight, dtype=np.float64)
-    if infl.size == 0 or np.isnan(infl).any():
+    n = infl.size
+    if n == 0 or any(np.isnan(infl[i:i + _CHUNK]).any() for i in _chunks(n)):
         return math.nan
-    total = float(w.sum())
-    groups = [y, ~y] if design == "fixed" else [np.ones(y.size, dtype=bool)]
+    # by chunks of _CHUNK cases (the sums of a test set of at most _CHUNK cases are the
+    # single dot products of the arrays; larger ones add the chunks' in order)
+    w = None if weight is None else np.asarray(weight, dtype=np.float64)
+    ones = np.ones(min(n, _CHUNK))
+
+    def parts(g: Any) -> Any:
+        for i in _chunks(n):
+            ig = infl[i:i + _CHUNK]
+            wg = ones[:ig.size] if w is None else w[i:i + _CHUNK]
+            if g is not None:
+                gc = g[i:i + _CHUNK]
+                wg, ig = wg[gc], ig[gc]
+            yield wg, ig
+
+    total = float(n) if w is None else float(w.sum())   # (a sum of ones is exact)
     ss = 0.0
-    for g in groups:
-        wg, ig = w[g], infl[g]
-        if wg.size == 0:
+    for g in ([y, ~y] if design == "fixed" else [None]):
+        count, sw, sdot = 0, 0.0, 0.0
+        for wg, ig in parts(g):
+            count += wg.size
+            sdot += float(np.dot(wg, ig))
+            sw += float(wg.sum())
+        if count == 0:
             continue
-        m = float(np.dot(wg, ig)) / float(wg.sum())
-        r = wg * (ig - m)
-        ss += float(np.dot(r, r))
+        m = sdot / sw
+        for wg, ig in parts(g):
+            r = wg * (ig - m)
+            ss += float(np.dot(r, r))
     return ss / total ** 2
 
 

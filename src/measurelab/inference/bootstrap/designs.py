@@ -14,6 +14,7 @@ delete-a-group jackknife, and the statistics of a block, which is what
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +31,9 @@ from measurelab.inference.bootstrap.draws import (
 from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.multiblock import MultiBlock
 from measurelab.stats.scoretable import ScoreTable
+
+#: guards the lazy row plans of :class:`CaseDesign` (a module lock: designs pickle)
+_PLANS_LOCK = threading.Lock()
 
 
 class CaseDesign:
@@ -69,9 +73,20 @@ class CaseDesign:
         # canonical order has the negatives first: positives are cases n0 .. n-1
         if self.n1 and not self.y[self.n0:].all():
             raise MeasurelabError("CaseDesign needs the negatives before the positives")
-        self._plans = [_RowPlan(r, self.y, t.size) for r, t in zip(rows, tables, strict=True)]
+        self._row_plans: list[_RowPlan] | None = None
         #: per model, what depends on its scores alone (shared by all its blocks)
         self._caches: list[dict[str, Any]] = [{} for _ in tables]
+
+    @property
+    def _plans(self) -> list[_RowPlan]:
+        """How each model's cases add into its table rows (built on first use: only a
+        bootstrap needs them, and at 10**7 cases they are two n-sized arrays a model)."""
+        if self._row_plans is None:
+            with _PLANS_LOCK:  # threads evaluating blocks build them once
+                if self._row_plans is None:
+                    self._row_plans = [_RowPlan(r, self.y, t.size)
+                                       for r, t in zip(self.rows, self.tables, strict=True)]
+        return self._row_plans
 
     @classmethod
     def from_table(cls, table: ScoreTable, *, stratify: bool = False) -> CaseDesign:
@@ -95,12 +110,22 @@ class CaseDesign:
         """
         y = np.asarray(y, dtype=bool)
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-        tables = [ScoreTable.from_arrays(y, s, w) for s in scores]
-        keys: list[np.ndarray] = [] if w is None else [w]
-        keys += [np.asarray(s, dtype=np.float64) + 0.0 for s in scores[::-1]]  # -0.0 → 0.0
-        order = np.lexsort([*keys, y])
-        rows = [np.searchsorted(t.scores, np.asarray(s, dtype=np.float64)[order])
-                for t, s in zip(tables, scores, strict=True)]
+        tables: list[ScoreTable] = []
+        ranks: list[np.ndarray] = []
+        order = None
+        for s in scores:
+            t, rank, by_score = ranked_table(y, s, w)
+            tables.append(t)
+            ranks.append(rank)
+            if order is None:   # by label, then the first model's score
+                order = _split_by_label(by_score, y)
+            del by_score
+        if order is None:  # no model: the cases by label
+            order = _split_by_label(np.arange(y.size), y)
+        _refine_order(order, y, ranks, w)
+        rows = []
+        while ranks:  # each model's rank array is released once gathered
+            rows.append(ranks.pop(0)[order])
         return cls(tables, rows, y[order], None if w is None else w[order],
                    stratify=stratify)
 
@@ -155,6 +180,135 @@ class CaseDesign:
         return out
 
 
+
+
+def ranked_table(y: np.ndarray, s: np.ndarray, w: np.ndarray | None = None
+                 ) -> tuple[ScoreTable, np.ndarray, np.ndarray]:
+    """One model's score table, the row of every case in it and the cases in increasing
+    order of score, from one argsort of the scores: the rows are the dense ranks of the
+    scores (no search of the table; int32 below 2**31 cases).
+
+    Whole counts are added from the sorted labels, so the table equals
+    ``ScoreTable.from_arrays(y, s)`` (weighted cases: it is that table).
+
+    Examples
+    --------
+    >>> t, rank, by = ranked_table(np.array([True, False, True]), np.array([.7, .2, .7]))
+    >>> t.scores.tolist(), t.pos.tolist(), rank.tolist(), by.tolist()
+    ([0.2, 0.7], [0.0, 2.0], [1, 0, 1], [1, 0, 2])
+    """
+    s = np.asarray(s, dtype=np.float64)
+    n = s.size
+    itype = np.int32 if n < 2**31 else np.intp
+    by = np.argsort(s)  # cases tied on a score share their row: any order of them
+    sorted_s = s[by]
+    new = np.empty(n, dtype=bool)
+    new[:1] = True
+    np.not_equal(sorted_s[1:], sorted_s[:-1], out=new[1:])
+    rank = np.empty(n, dtype=itype)
+    distinct = bool(new.all())
+    if distinct:   # every score distinct (model output): rank i is the i-th smallest
+        rank[by] = np.arange(n, dtype=itype)
+        starts = None
+    else:
+        dense = np.cumsum(new, dtype=itype) - 1
+        rank[by] = dense
+        del dense
+        starts = np.flatnonzero(new)
+    del new
+    if w is not None:
+        table = ScoreTable.from_arrays(y, s, w)
+        if table.size != (n if starts is None else starts.size):  # search the table
+            rank = np.searchsorted(table.scores, s)
+        return table, rank, by
+    if starts is None:
+        pos = y[by].astype(np.float64)
+        neg = np.subtract(1.0, pos)
+        scores = sorted_s
+    else:
+        pos = np.add.reduceat(y[by], starts, dtype=np.float64) if n else np.zeros(0)
+        neg = np.diff(np.append(starts, n)).astype(np.float64)
+        neg -= pos
+        scores = sorted_s[starts]
+    del sorted_s
+    z = int(np.searchsorted(scores, 0.0))
+    if z < scores.size and scores[z] == 0.0:
+        at = z if starts is None else int(starts[z])
+        end = z + 1 if starts is None else (int(starts[z + 1]) if z + 1 < starts.size
+                                            else n)
+        neg_zero = np.signbit(s[by[at:end]])
+        if neg_zero.any() and not neg_zero.all():  # -0.0 and 0.0: the sign kept by the
+            scores[z] = ScoreTable.from_arrays(y, s).scores[z]  # table's own build
+    return ScoreTable(scores, pos, neg, integer=True), rank, by
+
+
+def _split_by_label(by: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """``by`` (the cases in some order) with the negatives first, each class keeping its
+    order; written over ``by``."""
+    yb = y[by]
+    k = by.size - int(np.count_nonzero(yb))
+    neg, pos = by[~yb], by[yb]
+    by[:k] = neg
+    by[k:] = pos
+    return by
+
+
+def _refine_order(order: np.ndarray, y: np.ndarray, ranks: list[np.ndarray],
+                  weight: np.ndarray | None) -> None:
+    """Complete the canonical case order in place — by label, then every model's score
+    (its rank), then the weight — from ``order``, the cases by label and first score:
+    only the cases tied on both are sorted by the other keys. Cases tied on every key are
+    interchangeable (the same label, rows and weight), so their order among themselves is
+    free.
+
+    Examples
+    --------
+    >>> y = np.array([True, False, True, False])
+    >>> r0, r1 = np.array([1, 0, 1, 0]), np.array([2, 1, 0, 0])
+    >>> o = np.array([3, 1, 0, 2])
+    >>> _refine_order(o, y, [r0, r1], None)
+    >>> o.tolist()
+    [3, 1, 2, 0]
+    """
+    rest = ranks[1:]
+    if (not rest and weight is None) or order.size < 2:
+        return
+    k0 = ranks[0][order]
+    tie = k0[1:] == k0[:-1]
+    del k0
+    yo = y[order]
+    tie &= yo[1:] == yo[:-1]
+    del yo
+    if not tie.any():
+        return
+    tied = np.zeros(order.size, dtype=bool)
+    tied[1:] = tie
+    tied[:-1] |= tie
+    at = np.flatnonzero(tied)
+    del tied
+    # the tie group of each tied case: how many groups start at or before it
+    start = np.ones(order.size, dtype=bool)
+    np.logical_not(tie, out=start[1:])
+    del tie
+    run = np.cumsum(start, dtype=np.int64)[at]
+    del start
+    sub = order[at]
+    # the keys after the first score, as few 63-bit integers as hold them
+    key, span = run, int(run[-1]) + 1
+    keys: list[np.ndarray] = []
+    for r in rest:
+        size = max(int(r.max(initial=0)) + 1, 1)
+        if span * size >= 2**62:
+            keys.append(key)
+            key, span = np.zeros(at.size, dtype=np.int64), 1
+        key = key * size + r[sub]
+        span *= size
+    keys.append(key)
+    if weight is None and len(keys) == 1:
+        o = np.argsort(key)  # equal keys: interchangeable cases
+    else:
+        o = np.lexsort([*([] if weight is None else [weight[sub]]), *keys[::-1]])
+    order[at] = sub[o]
 
 
 def canonical_order(y: np.ndarray, scores: list[np.ndarray], weight: np.ndarray | None,

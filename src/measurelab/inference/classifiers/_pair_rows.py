@@ -115,12 +115,63 @@ def paired_rows(cmp: Any) -> list[dict[str, Any]]:
 
 
 def delong_pair(cmp: Any, a: int, b: int, level: float) -> Any:
-    """DeLong's paired test of models ``a`` − ``b`` from the cases' placements (or from
-    their sums, :attr:`ClassifierComparison._sums`, for a comparison over parts)."""
+    """DeLong's paired test of models ``a`` and ``b``: from the sums of a comparison over
+    parts (:attr:`ClassifierComparison._sums`), from the placements of every model when
+    the comparison holds them, else from the two models' tables (no k × n arrays kept: a
+    comparison of 10**7 cases would hold them to the end)."""
     if cmp._sums is not None:
         return cmp._sums.delong_pair(a, b, level)
-    _auc, p10, p01 = cmp._delong()
-    return dlm.delong_paired_placements(p10, p01, a, b, level)
+    if "delong" in cmp._cache:
+        _auc, p10, p01 = cmp._delong()
+        return dlm.delong_paired_placements(p10, p01, a, b, level)
+    d = cmp._design
+    return dlm.delong_paired_rows(d.tables, d.rows, d.n0, a, b, level)
+
+
+def influence_variances(cmp: Any, j: int) -> tuple[list[float], dict[tuple[int, int], float]]:
+    """The variance of every model's value of measure ``j`` from its influence function
+    and, for two models with an influence pair row, that of their difference: one pass of
+    each model's row influences serves both (cached; a model's interval and the pair's
+    test would otherwise compute them twice). More models: the pairs are formed by
+    :func:`influence_pair` on demand (holding every model's case influences would cost
+    an n-sized array a model)."""
+    from measurelab.inference import influence as inf
+
+    key = ("influence", j)
+    if key in cmp._cache:
+        return cmp._cache[key]
+    d = cmp._design
+    m = cmp._measures[j]
+    design = cmp._case_design()
+    k = len(cmp.names)
+    paired = cmp._sums is None and k == 2 and cmp.level is not None and \
+        cmp._pair_method(cmp._names_m[j]) == "influence"   # parts: pass two's sums
+    single: list[float] = []
+    pairs: dict[tuple[int, int], float] = {}
+    case = None
+    # a comparison over parts has tables and no cases; its weighted sums are pass two's
+    weight = None if cmp._sums is not None else d.weight
+    for a in range(k):
+        ifp, ifn = inf.row_influence(m, d.tables[a], threshold=cmp.threshold,
+                                     inclusive=cmp._inclusive)
+        if weight is None:
+            single.append(inf.table_variance(d.tables[a], ifp, ifn, design=design))
+        if weight is not None or paired:
+            if weight is not None:
+                own = inf.case_influence(ifp, ifn, d.rows[a], d.y, n0=d.n0)
+                single.append(inf.case_variance(own, d.y, weight, design=design))
+                case = own if case is None else np.subtract(case, own, out=case)
+                del own
+            else:
+                case = inf.case_influence(ifp, ifn, d.rows[a], d.y, minus=case, n0=d.n0)
+            if not paired:
+                case = None
+        del ifp, ifn
+    if paired:
+        assert case is not None
+        pairs[(0, 1)] = inf.case_variance(case, d.y, weight, design=design)
+    cmp._cache[key] = (single, pairs)
+    return cmp._cache[key]
 
 
 def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
@@ -131,17 +182,21 @@ def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
     from measurelab.inference import influence as inf
     from measurelab.inference._base import z_test
 
-    d = cmp._design
-    m = cmp._measures[j]
     if cmp._sums is not None:
-        var = cmp._sums.pair_variance(a, b, m.name)
+        var = cmp._sums.pair_variance(a, b, cmp._measures[j].name)
     else:
-        case = []
+        var = influence_variances(cmp, j)[1].get((a, b))
+    if var is None:
+        d = cmp._design
+        m = cmp._measures[j]
+        case = None   # IF_a − IF_b per case: one n-sized array, each model's rows released
         for x in (a, b):
             ifp, ifn = inf.row_influence(m, d.tables[x], threshold=cmp.threshold,
                                          inclusive=cmp._inclusive)
-            case.append(inf.case_influence(ifp, ifn, d.rows[x], d.y))
-        var = inf.case_variance(case[0] - case[1], d.y, d.weight, design=cmp._case_design())
+            case = inf.case_influence(ifp, ifn, d.rows[x], d.y, minus=case, n0=d.n0)
+            del ifp, ifn
+        assert case is not None
+        var = inf.case_variance(case, d.y, d.weight, design=cmp._case_design())
     r = z_test(diff, var, level)
     return {"lo": r.lo, "hi": r.hi, "se": r.se, "z": r.statistic, "p": r.pvalue}
 

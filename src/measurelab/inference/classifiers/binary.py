@@ -290,10 +290,9 @@ class ClassifierComparison:
 
         extra = {}
         if method == "influence":
-            extra = {"measure": self._measures[self._names_m.index(k)],
-                     "threshold": self.threshold, "inclusive": self._inclusive,
-                     "cases": None if self._w is None else (
-                         self._design.rows[a], self._design.y, self._design.weight)}
+            j = self._names_m.index(k)
+            extra = {"measure": self._measures[j],
+                     "variance": _pairs.influence_variances(self, j)[0][a]}
         return iv.measure_interval(k, value, method, level, table=self._design.tables[a],
                                    counts=self._stats[a].counts,
                                    what=f"{k} of model {self.names[a]!r}",

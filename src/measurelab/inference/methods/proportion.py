@@ -75,11 +75,37 @@ def binomial_interval(k: int, n: int, level: float, method: str) -> tuple[float,
     >>> [round(x, 4) for x in binomial_interval(8, 10, 0.95, "clopper-pearson")]
     [0.4439, 0.9748]
     """
+    if method == "wilson":
+        return _wilson(int(k), int(n), level)
     from scipy.stats import binomtest
 
-    ci = binomtest(int(k), int(n)).proportion_ci(
-        confidence_level=level, method="wilson" if method == "wilson" else "exact")
+    ci = binomtest(int(k), int(n)).proportion_ci(confidence_level=level, method="exact")
     return (float(ci.low), float(ci.high))
+
+
+def _wilson(k: int, n: int, level: float) -> tuple[float, float]:
+    """Wilson's score interval of k successes in n ≥ 1 trials: scipy's
+    ``binomtest(k, n).proportion_ci(level, method='wilson')``, the same arithmetic in the
+    same order (so the same bits), without importing scipy.stats (over a second).
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in _wilson(8, 10, 0.95)]
+    [0.4902, 0.9433]
+    """
+    from math import sqrt
+
+    from scipy.special import ndtri
+
+    p = k / n
+    z = ndtri(0.5 + 0.5 * level)
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    q = 1 - p
+    delta = z / denom * sqrt(4 * n * p * q + z**2)
+    lo = 0.0 if k == 0 else center - delta
+    hi = 1.0 if k == n else center + delta
+    return (float(lo), float(hi))
 
 
 def check_counts(k: float, n: float, method: str) -> None:
