@@ -23,44 +23,65 @@ TARGET = Path(__file__).resolve().parents[1] / "docs" / "coverage_by_regime.md"
 INSIDE = {"< 10": 5, "10–29": 15, "30–99": 50, "100–999": 500, "≥ 1,000": 5000}
 
 
-def default_method(measure: str, classes: str, design: str, kind: str, bracket: str) -> str:
-    """The method measurelab gives by default in that setting and bracket, as a study
-    names it (the paired or unpaired form's interval text)."""
+def sizes() -> tuple[int | None, ...]:
+    """The test-set sizes whose defaults are asked for in each bracket: any (None: the
+    default that does not depend on n) and a large test set (the influence interval is the
+    default of AP, Brier, RMS and log loss from ``LARGE_N`` cases)."""
+    from measurelab.inference.methods.influence import LARGE_N
+
+    return (None, LARGE_N)
+
+
+def default_method(measure: str, classes: str, design: str, kind: str, bracket: str,
+                   n: int | None = None) -> str:
+    """The method measurelab gives by default in that setting and bracket (and test-set
+    size ``n``; None: the default of a test set of any size), as a study names it (the
+    paired or unpaired form's interval text)."""
     from measurelab.inference import intervals as iv
     from measurelab.inference.methods import Setting, difference_form
 
     small = INSIDE[bracket]
-    single = iv.default_method(measure, None, multiclass=classes == "k", smaller=small)
+    whole = design != "weighted"
+    single = iv.default_method(measure, None, multiclass=classes == "k", smaller=small,
+                               n=n, whole_counts=whole)
     if kind == "single":
         return single
     form = difference_form(Setting(measure, multiclass=classes == "k", design=design,
-                                   kind=kind, smaller=small), single)
+                                   kind=kind, smaller=small, n=n, whole_counts=whole),
+                           single)
     if form.name == "bootstrap":
         return "bootstrap-percentile" if single == "bootstrap-percentile" else "bootstrap-bca"
     return form.label
 
 
 def rows() -> list[dict[str, Any]]:
-    """One row per setting and bracket whose default method a shipped study saw."""
+    """One row per setting, bracket and default method (at any size, and from 10,000
+    cases: :func:`sizes`) that a shipped study saw."""
     from measurelab.inference.evidence import BRACKETS, evidence_by_bracket, procedure
 
     t = evidence_by_bracket()
     out: list[dict[str, Any]] = []
     for r in t.itertuples(index=False):
         seen = {procedure(m) for m in str(r.methods).split(", ") if m}
-        method = default_method(r.measure, r.classes, r.design, r.kind, r.bracket)
-        if procedure(method) not in seen:
-            continue
-        out.append({"bracket": r.bracket, "measure": r.measure,
-                    "classes": r.classes if r.classes == "binary" else f"k ({r.averages})",
-                    "average": str(r.averages).split(", ")[0] or None,
-                    "design": r.design, "kind": r.kind, "method": method,
-                    "source": r.source, "cells": int(r.cells), "lowest": float(r.lowest),
-                    "where": r.where, "mean": float(r.mean), "covers": bool(r.covers)})
+        methods = dict.fromkeys(default_method(r.measure, r.classes, r.design, r.kind,
+                                               r.bracket, n) for n in sizes())
+        for method in methods:
+            if procedure(method) in seen:
+                out.append(_row(r, method))
     order = {b: i for i, b in enumerate(BRACKETS)}
     out.sort(key=lambda x: (order[x["bracket"]], x["classes"], x["design"], x["kind"],
                             x["measure"], x["source"]))
     return out
+
+
+def _row(r: Any, method: str) -> dict[str, Any]:
+    """A row of the page: an entry of :func:`evidence_by_bracket` and its default method."""
+    return {"bracket": r.bracket, "measure": r.measure,
+            "classes": r.classes if r.classes == "binary" else f"k ({r.averages})",
+            "average": str(r.averages).split(", ")[0] or None,
+            "design": r.design, "kind": r.kind, "method": method,
+            "source": r.source, "cells": int(r.cells), "lowest": float(r.lowest),
+            "where": r.where, "mean": float(r.mean), "covers": bool(r.covers)}
 
 
 def _num(x: float) -> str:
@@ -70,6 +91,7 @@ def _num(x: float) -> str:
 def document() -> str:
     """The Markdown page."""
     from measurelab.inference.evidence import BAR, BRACKETS
+    from measurelab.inference.methods.influence import LARGE_N
 
     rs = rows()
     lines = [
@@ -82,8 +104,11 @@ def document() -> str:
         "method in that bracket a study ran, with its lowest coverage over the bracket's "
         f"cells. Below {BAR:.2f}, measurelab withholds the interval in that bracket (NaN "
         "ends, no p-value, the reason in the method column; docs/METHODS.md#evidence-policy); "
-        "the study tables themselves are docs/coverage.md (registry-wide) and "
-        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink).",
+        "the study tables themselves are docs/coverage.md (registry-wide), "
+        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink) and "
+        "docs/coverage_large_n.md (the influence-function intervals, the default of ap, "
+        f"brier, rms and mxe from {LARGE_N:,} cases: a setting whose default differs at "
+        "that size has a row for each method).",
         "",
         "| bracket | settings | cover | below (withheld) |",
         "|---|---|---|---|",

@@ -33,6 +33,15 @@ large-count reference; its own evidence file, ``small_counts.json`` beside
 
     nice -n 15 python benchmarks/coverage_study.py --plan small --cache out/coverage-small
 
+The large-n study (``--plan large``: the influence-function intervals, forced with
+``ci_method='influence'``, of ap, brier, rms, mxe, auc, acc, prec, f1 and mcc at 10⁴ and 10⁵
+cases, random, fixed and weighted designs, 100 to 50,000 in the smaller class, the exact
+population values as targets; 1,000 simulations a cell, 500 at 10⁵ cases; its own evidence
+file, ``large_n.json``, and report, ``docs/coverage_large_n.md``; about half an hour on one
+core of a loaded machine)::
+
+    nice -n 15 python benchmarks/coverage_study.py --plan large --cache out/coverage-large
+
 ``--list`` numbers a plan's cells, ``--cells`` runs some of them (into files of one's own:
 ``--out`` and ``--evidence``), e.g. to check the harness on two cells.
 
@@ -47,3 +56,5 @@ FULL_COMMAND = ("nice -n 15 python benchmarks/coverage_study.py --plan full "
                 "--cache out/coverage-registry")
 SMALL_COMMAND = ("nice -n 15 python benchmarks/coverage_study.py --plan small "
                  "--cache out/coverage-small")
+LARGE_COMMAND = ("nice -n 15 python benchmarks/coverage_study.py --plan large "
+                 "--cache out/coverage-large")

@@ -31,7 +31,7 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference.evidence import plain_method, procedure
 from measurelab.inference.withholding import withholding
 
-from .generators import DESIGNS, GEN_NOTE, generator
+from .generators import DESIGNS, GEN_NOTE, WEIGHTS, generator
 from .population import DESIGN_CODE, GEN_CODE, MULTI_KEY, Population, population
 from .store import (
     as_json,
@@ -86,6 +86,8 @@ class Cell:
             raise ValueError(f"kinds must be some of {KINDS}, got {self.kinds!r}")
         if self.task == "k" and "unpaired" in self.kinds:
             raise ValueError("the unpaired comparison is binary only")
+        if self.design == "weighted" and (self.task == "k" or "unpaired" in self.kinds):
+            raise ValueError("the weighted design is binary, single and paired only")
         if self.task == "binary" and not 0 < self.prevalence < 1:
             raise ValueError(f"a binary cell needs 0 < prevalence < 1, got {self.prevalence}")
         if self.task == "k" and self.classes < 3:
@@ -113,21 +115,23 @@ class Cell:
 
 
 def resampling_of(design: str) -> str:
-    """How the intervals of ``design`` resample: ``joint`` (random design) or
-    ``stratified`` (fixed design; and the random design's test sets resampled by class)."""
+    """How the intervals of ``design`` resample: ``joint`` (random design, and the
+    weighted one's random sample) or ``stratified`` (fixed design; and the random design's
+    test sets resampled by class)."""
     if design not in DESIGNS:
         raise ValueError(f"design must be one of {DESIGNS}, got {design!r}")
-    return "joint" if design == "random" else "stratified"
+    return "joint" if design in ("random", "weighted") else "stratified"
 
 
 def cell_key(cell: Cell, sims: int, n_boot: int, seed: int, ci_method: str | None = None,
              pop_size: int | None = None) -> dict[str, Any]:
     """Everything that decides a cell's result (its cache file is named from it)."""
     gen = generator(cell.task, cell.generator, cell.classes)
+    weights = {"weights": asdict(WEIGHTS)} if cell.design == "weighted" else {}
     return as_json({"schema": SCHEMA, **asdict(cell), "sims": int(sims),
                     "n_boot": int(n_boot), "seed": int(seed), "ci": LEVEL,
                     "ci_method": ci_method, "pop_size": pop_size, "params": asdict(gen),
-                    "resampling": resampling_of(cell.design)})
+                    "resampling": resampling_of(cell.design), **weights})
 
 
 def cell_path(cache_dir: str | Path, key: Mapping[str, Any]) -> Path:
@@ -146,10 +150,15 @@ def _root(cell: Cell, seed: int) -> np.random.SeedSequence:
     return seed_seq(seed, DESIGN_CODE[cell.design], cell.n, third, *GEN_CODE[cell.generator])
 
 
-def _draw(cell: Cell, gen: Any, rng: np.random.Generator) -> tuple[Any, Any, Any]:
+def _draw(cell: Cell, gen: Any, rng: np.random.Generator) -> tuple[Any, Any, Any, Any]:
+    """Labels, the two models' scores and the case weights (None but in the weighted
+    design: the random design's test set, then its weights)."""
+    if cell.design == "weighted":
+        y, s_a, s_b = gen.draw("random", cell.n, cell.prevalence, rng)
+        return y, s_a, s_b, WEIGHTS.draw(y, rng)
     if cell.task == "binary":
-        return gen.draw(cell.design, cell.n, cell.prevalence, rng)
-    return gen.draw(cell.design, cell.n, rng)
+        return (*gen.draw(cell.design, cell.n, cell.prevalence, rng), None)
+    return (*gen.draw(cell.design, cell.n, rng), None)
 
 
 def one_sim(i: int, cell: Cell, n_boot: int, root: np.random.SeedSequence,
@@ -165,11 +174,11 @@ def one_sim(i: int, cell: Cell, n_boot: int, root: np.random.SeedSequence,
     gen = generator(cell.task, cell.generator, cell.classes)
     data_ss, boot_ss, data2_ss, boot2_ss = np.random.SeedSequence(
         root.entropy, spawn_key=(i,)).spawn(4)
-    y, s_a, s_b = _draw(cell, gen, np.random.default_rng(data_ss))
+    y, s_a, s_b, weight = _draw(cell, gen, np.random.default_rng(data_ss))
     seed = int(boot_ss.generate_state(1, np.uint64)[0])
     common: dict[str, Any] = dict(measures=list(cell.measures), ci=LEVEL, n_boot=n_boot,
                                   ci_method=ci_method, progress=False,
-                                  stratify=cell.design != "random")
+                                  stratify=resampling_of(cell.design) == "stratified")
     recs: list[dict[str, Any]] = []
     # the study measures the methods themselves, not the library's policy of withholding
     # an interval where a study found it short (that would make its own misses)
@@ -177,7 +186,9 @@ def one_sim(i: int, cell: Cell, n_boot: int, root: np.random.SeedSequence,
         warnings.simplefilter("always")
         try:
             if "single" in cell.kinds or "paired" in cell.kinds:
-                kw = {"average": cell.average} if cell.task == "k" else {}
+                kw: dict[str, Any] = {"average": cell.average} if cell.task == "k" else {}
+                if weight is not None:
+                    kw["sample_weight"] = weight
                 r = ml.compare_classifiers(y, {"a": s_a, "b": s_b}, random_state=seed,
                                            **common, **kw)
                 if "single" in cell.kinds:
@@ -187,7 +198,7 @@ def one_sim(i: int, cell: Cell, n_boot: int, root: np.random.SeedSequence,
                     recs += [_rec(i, "paired", f"{row.a}-{row.b}", row.measure, row.interval,
                                   row.diff, row.lo, row.hi) for row in r.tests().itertuples()]
             if "unpaired" in cell.kinds:
-                y2, _s_a2, s_b2 = _draw(cell, gen, np.random.default_rng(data2_ss))
+                y2, _s_a2, s_b2, _w2 = _draw(cell, gen, np.random.default_rng(data2_ss))
                 seed2 = int(boot2_ss.generate_state(1, np.uint64)[0])
                 u = ml.compare_unpaired(y, s_a, y2, s_b2, random_state=seed2, **common)
                 recs += [_rec(i, "unpaired", "a-b", row.measure, row.interval, row.diff,

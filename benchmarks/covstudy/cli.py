@@ -14,8 +14,8 @@ import measurelab as ml
 
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
-from .plan import CHOICES, PLANS, Block, estimate, measure_costs, offered, plan_cells
-from .population import MULTI_POP_SIZE, POP_PARTS, POP_SIZE, population
+from .plan import CHOICES, PLANS, Block, cell_sims, estimate, measure_costs, offered, plan_cells
+from .population import MULTI_POP_SIZE, POP_PARTS, POP_SIZE, population, population_setting
 from .report import markdown
 from .store import atomic_write_text, engine_fingerprint, git_head
 from .verdicts import MIN_SIMS, evidence_document, settings
@@ -26,13 +26,20 @@ EVIDENCE = Path("src/measurelab/data/coverage/registry.json")
 #: where the small-count run writes (its evidence sits beside the full run's)
 SMALL_REPORT = Path("docs/coverage_small_counts.md")
 SMALL_EVIDENCE = Path("src/measurelab/data/coverage/small_counts.json")
+#: where the large-n run writes (the influence-function intervals)
+LARGE_REPORT = Path("docs/coverage_large_n.md")
+LARGE_EVIDENCE = Path("src/measurelab/data/coverage/large_n.json")
 
 
 @dataclass(frozen=True)
 class Output:
     """What a plan writes by default: the evidence file's ``source`` (a name of its own:
     measurelab refuses two files with one source) and ``title``, the report's ``heading``
-    and ``scope`` paragraph, and the two paths."""
+    and ``scope`` paragraph, and the two paths; and how it runs by default: the interval
+    method it forces (``ci_method``; None: measurelab's own per measure), the simulations a
+    cell (``sims``) and the cases of the population sample (``pop_size``; None: the
+    study's default); ``measures``: the report's paragraph on the measures, when not the
+    registry-wide one."""
 
     source: str
     title: str
@@ -40,6 +47,10 @@ class Output:
     report: Path
     heading: str = "Coverage of measurelab's 95% intervals: every measure"
     scope: str = ""
+    ci_method: str | None = None
+    sims: int = 500
+    pop_size: int | None = None
+    measures: str = ""
 
 
 #: the defaults of each plan (a custom grid and the quick run: source 'registry', paths given)
@@ -60,6 +71,32 @@ OUTPUTS: dict[str, Output] = {
         "reference, large counts where the bootstrap covered (n = 1,000 and 10⁴, π = 0.2 "
         "and 0.5). The verdicts sit beside the registry-wide study's: an interval covers "
         "only when every cell of both covers."),
+    "large": Output(
+        "large-n", "measurelab's large-n coverage study of the influence-function intervals "
+        "(benchmarks/coverage_study.py --plan large)", LARGE_EVIDENCE, LARGE_REPORT,
+        heading="Coverage of measurelab's 95% intervals at large n: the influence function",
+        scope="**Scope** (`--plan large`, issue 41): do the influence-function intervals "
+        "(`ci_method='influence'`: θ̂ ± 1.96·SE, the SE a sum over the cases) cover where "
+        "they are the default, from 10,000 cases with 100 in the smaller class "
+        "(`LARGE_N`, `LARGE_SMALLER` in `measurelab/inference/methods/influence.py`)? The "
+        "measures are those it is the default of (ap, brier, rms, mxe), auc, and the "
+        "functions of the confusion matrix at 0.5 a user may force it on (acc, prec, f1, "
+        "mcc); every interval is forced to `influence`, single model and paired "
+        "difference. Cells: n = 10⁴ at π = 0.01 (100 in the smaller class, the threshold "
+        "itself), 0.05 and 0.5, random and fixed designs; weighted cases (a case-control "
+        "sample: 100, 500 or 5,000 positives, negatives weighted 5, every weight times "
+        "U(0.5, 1.5)); n = 10⁵ at π = 0.01 and 0.5. The targets are the exact population "
+        "values (`binormal-exact`). 1,000 simulations a cell (Monte Carlo SE 0.007 near "
+        "0.95), 500 at 10⁵ cases (0.010), where a simulation costs 30 times more. Below "
+        "the thresholds (a run not shipped, docs/DECISIONS.md, 'Influence-function "
+        "intervals: the large-n evidence'): AP falls to 0.883 at 30 cases in the smaller "
+        "class and the lowest cells at 50 are 0.907–0.917, while n = 1,000–2,000 with 100 "
+        "or more in the smaller class covers (≥ 0.910): the edge is the smaller class, "
+        "not n.",
+        measures="**Measures**: acc, prec, f1, mcc (at the threshold 0.5), auc, ap, brier, "
+        "rms and mxe (in nats), every interval by `ci_method='influence'` (no bootstrap); "
+        "the population sample (10⁶ cases) is only a check of the exact targets.",
+        ci_method="influence", sims=1000, pop_size=1_000_000),
 }
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
@@ -73,7 +110,10 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--plan", choices=[*PLANS, "quick", "custom"], default="custom",
                     help="full: the registry-wide study (docs/coverage.md and the evidence "
                          "measurelab ships); small: the small-count study "
-                         f"({SMALL_REPORT}, {SMALL_EVIDENCE}); quick: the full plan's cells "
+                         f"({SMALL_REPORT}, {SMALL_EVIDENCE}); large: the influence-function "
+                         f"intervals at 10^4 and 10^5 cases ({LARGE_REPORT}, "
+                         f"{LARGE_EVIDENCE}; forces --ci-method influence, 1000 sims); "
+                         "quick: the full plan's cells "
                          "with tiny sizes (preliminary); custom: the grid given by the "
                          "options below")
     ap.add_argument("--cells", type=int, nargs="+", default=None, metavar="I",
@@ -82,7 +122,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--list", action="store_true",
                     help="print the plan's cells, numbered, and stop")
     ap.add_argument("--sims", type=int, default=None,
-                    help="simulated test sets per cell (default 500; quick 3)")
+                    help="simulated test sets per cell (default 500; large 1000, its 10^5 "
+                         "cells at most 300; quick 3)")
     ap.add_argument("--n-boot", type=int, default=None,
                     help="bootstrap replicates (default 1000; quick 100)")
     ap.add_argument("--pop-size", type=int, default=None,
@@ -91,7 +132,8 @@ def _parser() -> argparse.ArgumentParser:
                     help=f"cases of the k-class population sample (default {MULTI_POP_SIZE:,})")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--ci-method", default=None,
-                    help="force one interval method (default: measurelab's per measure)")
+                    help="force one interval method (default: measurelab's per measure; "
+                         "--plan large: influence)")
     ap.add_argument("--cache", default="out/coverage-cache",
                     help="folder of the finished (and checkpointed) cells")
     ap.add_argument("--out", default=None,
@@ -126,16 +168,19 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
-def _cells(args: argparse.Namespace) -> list[Cell]:
+def _cells(args: argparse.Namespace, sims: int) -> tuple[list[Cell], list[int]]:
+    """The cells of the run and the simulations of each."""
     if args.plan in PLANS or args.plan == "quick":
-        return plan_cells(PLANS["full" if args.plan == "quick" else args.plan])
+        blocks = PLANS["full" if args.plan == "quick" else args.plan]
+        return plan_cells(blocks), cell_sims(blocks, sims)
     gen = args.generator or ("binormal" if args.task == "binary" else "softmax")
     choice = args.measures[0] if len(args.measures) == 1 and args.measures[0] in CHOICES \
         else tuple(args.measures)
     block = Block(args.task, gen, tuple(args.designs), tuple(args.n),
                   tuple(args.prevalence if args.task == "binary" else args.classes),
                   tuple(args.kinds), choice, args.average)
-    return block.cells()
+    cs = block.cells()
+    return cs, [sims] * len(cs)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -143,9 +188,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = _parser()
     args = ap.parse_args(argv)
     quick = args.plan == "quick"
-    sims = args.sims if args.sims is not None else (QUICK["sims"] if quick else 500)
+    plan_out = OUTPUTS.get(args.plan)
+    sims = args.sims if args.sims is not None else (
+        QUICK["sims"] if quick else plan_out.sims if plan_out else 500)
     n_boot = args.n_boot if args.n_boot is not None else (QUICK["n_boot"] if quick else 1000)
-    pop_b = args.pop_size or (QUICK["pop_size"] if quick else POP_SIZE)
+    ci_method = args.ci_method or (plan_out.ci_method if plan_out else None)
+    pop_b = args.pop_size or (QUICK["pop_size"] if quick else plan_out.pop_size
+                              if plan_out and plan_out.pop_size else POP_SIZE)
     pop_k = args.pop_size_k or (QUICK["pop_size_k"] if quick else MULTI_POP_SIZE)
     if sims < 2 or n_boot < 100 or min(pop_b, pop_k) < 10 * POP_PARTS:
         ap.error(f"need --sims >= 2, --n-boot >= 100 and population sizes >= {10 * POP_PARTS}")
@@ -156,18 +205,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.costs:
         measure_costs(n_boot=n_boot, seed=args.seed)
         return 0
-    cells = _cells(args)
+    cells, per_cell = _cells(args, sims)
     if not cells:
         ap.error("the grid has no cell (no measure offers an interval there?)")
     if args.list:
         from .verdicts import smaller
 
-        for i, c in enumerate(cells, 1):
+        for i, (c, k) in enumerate(zip(cells, per_cell, strict=True), 1):
             print(f"{i:3d}  {c.label():44} {'+'.join(c.kinds):22} {len(c.measures):3d} "
                   f"measures, {smaller(c.task, c.generator, c.n, c.prevalence, c.classes):5d} "
-                  "in the smaller class")
+                  "in the smaller class" + (f", {k} sims" if k != sims else ""))
         return 0
-    plan_out = OUTPUTS.get(args.plan)
     if args.cells is not None:
         wrong = [i for i in args.cells if not 1 <= i <= len(cells)]
         if wrong:
@@ -175,10 +223,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not args.estimate and (args.out is None or args.evidence is None):
             ap.error("--cells runs a part of the plan: give --out and --evidence (the "
                      "plan's own files are for all of it)")
-        cells = [cells[i - 1] for i in dict.fromkeys(args.cells)]
+        chosen = list(dict.fromkeys(args.cells))
+        cells, per_cell = [cells[i - 1] for i in chosen], [per_cell[i - 1] for i in chosen]
     sizes = {"binary": pop_b, "k": pop_k}
     if args.estimate:
-        estimate(cells, sims, n_boot, seed=args.seed, pop_size=sizes)
+        estimate(cells, per_cell, n_boot, seed=args.seed, pop_size=sizes,
+                 ci_method=ci_method)
         print(f"{len(cells)} cells", flush=True)
         return 0
     out = Path(args.out) if args.out else (plan_out.report if plan_out else None)
@@ -195,19 +245,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.argv[1:] if argv is None else list(argv))
     progress = not args.no_progress
     frames, times = [], []
-    for i, c in enumerate(cells):
+    for i, (c, k) in enumerate(zip(cells, per_cell, strict=True)):
         if progress:
             print(f"cell {i + 1}/{len(cells)}: {c.label()} ({len(c.measures)} measures, "
-                  f"{'+'.join(c.kinds)})", file=sys.stderr, flush=True)
-        f = run_cell(c, sims, n_boot, args.seed, ci_method=args.ci_method,
+                  f"{'+'.join(c.kinds)}, {k} sims)", file=sys.stderr, flush=True)
+        f = run_cell(c, k, n_boot, args.seed, ci_method=ci_method,
                      pop_size=sizes[c.task], cache_dir=args.cache, progress=progress)
         frames.append(f)
         times.append((c, float(f.sec_per_sim.iloc[0])))
     summary = pd.concat(frames, ignore_index=True)
     pops = {}
     for c in cells:
-        key = (c.task, c.generator, "random" if c.design == "random-stratified" else c.design,
-               c.param, c.average, c.measures)
+        key = (c.task, c.generator, *population_setting(c.design, c.param), c.average,
+               c.measures)
         if key not in pops:
             pops[key] = population(c.task, c.generator, c.design, c.param, c.measures,
                                    seed=args.seed, size=sizes[c.task], average=c.average,
@@ -218,25 +268,31 @@ def main(argv: Sequence[str] | None = None) -> int:
             t = offered("k", d)
             free.update({m: list(a) for m, a in zip(t.measure, t.averages, strict=True)})
     table = settings(summary, free)
-    preliminary = sims < MIN_SIMS
+    preliminary = min(per_cell) < MIN_SIMS
     commit, engine = git_head(), engine_fingerprint()
-    warns = {c.label(): cell_warnings(args.cache, cell_key(c, sims, n_boot, args.seed,
-                                                           args.ci_method, sizes[c.task]))
-             for c in cells}
+    warns = {c.label(): cell_warnings(args.cache, cell_key(c, k, n_boot, args.seed,
+                                                           ci_method, sizes[c.task]))
+             for c, k in zip(cells, per_cell, strict=True)}
     from .plan import grid_summary
 
     if evidence is not None:
         atomic_write_text(evidence, evidence_document(
             table, source=source, title=title, sims=sims, n_boot=n_boot, command=command,
             commit=commit, engine=engine, version=ml.__version__, grid=grid_summary(cells),
-            preliminary=preliminary))
+            preliminary=preliminary,
+            sims_by_cell={c.label(): k for c, k in zip(cells, per_cell, strict=True)}))
     look = plan_out or OUTPUTS["full"]
     atomic_write_text(out, markdown(summary, table, pops, cells, sims=sims, n_boot=n_boot,
                                     command=command, commit=commit, engine=engine,
                                     preliminary=preliminary,
                                     evidence_path=str(evidence or "(not written)"),
                                     times=times, warnings_by_cell=warns,
-                                    heading=look.heading, scope=look.scope))
+                                    heading=look.heading, scope=look.scope,
+                                    measures=look.measures if look is plan_out else "",
+                                    n_boot_used=ci_method is None
+                                    or ci_method.startswith("bootstrap"),
+                                    sims_by_cell={c.label(): k for c, k in zip(
+                                        cells, per_cell, strict=True)}))
     below = table[~table.covers]
     print(f"{len(table)} settings, {int(table.covers.sum())} cover"
           + (" (preliminary run: no verdict)" if preliminary else "")

@@ -10,7 +10,12 @@ y i.i.d.; ``fixed``: exactly round(π·n) positives) at a prevalence π:
 * :class:`Kink` (``kink``): the same binormal cut where each model's sensitivity equals
   its specificity (the measures built on |sens − spec| sit at their kink);
 * :class:`CalibratedBeta` (``calibrated``): q ~ Beta with mean π, y ~ Bernoulli(q); model
-  a scores q (calibrated), model b a noisy over-confident distortion of it.
+  a scores q (calibrated), model b a noisy over-confident distortion of it;
+* :class:`ExactBinormal` (``binormal-exact``): the binormal with its exact values as the
+  targets (the large-n plan, where a large sample's error would not be small enough).
+
+The ``weighted`` design (:class:`CaseWeights`, :data:`WEIGHTS`) gives the random design's
+test set case weights: a case-control sample of a rarer population.
 
 k-class generators: :class:`LatentSoftmax` by number of classes (:func:`multi_generator`;
 ``softmax``), and its variant whose model a scores the true posterior
@@ -27,8 +32,9 @@ from typing import Any
 import numpy as np
 
 #: the designs of a test set (``random-stratified``: the random design's test sets, their
-#: intervals resampled by class: the wrong choice for a random sample, shown for its cost)
-DESIGNS: tuple[str, ...] = ("random", "fixed", "random-stratified")
+#: intervals resampled by class: the wrong choice for a random sample, shown for its cost;
+#: ``weighted``: the random design's test sets with case weights, :class:`CaseWeights`)
+DESIGNS: tuple[str, ...] = ("random", "fixed", "random-stratified", "weighted")
 
 
 @dataclass(frozen=True)
@@ -108,8 +114,9 @@ class Binormal:
     def exact(self, prevalence: float, measures: Iterable[str]) -> dict[str, tuple[float, float]]:
         """Population values (limits as n → ∞) of models a and b by numerical integration.
 
-        Known for the key measures (``lift`` at q = 0.25, ``mxe`` in nats, ``ap`` = ``apr``:
-        the limit of average precision is ∫ precision(t) dRecall(t)) and the functions of
+        Known for the key measures (``lift`` at q = 0.25, ``mxe`` in nats, ``rms`` =
+        √``brier``, ``ap`` = ``apr``: the limit of average precision is
+        ∫ precision(t) dRecall(t)) and the functions of
         the confusion matrix at 0.5 (``acc``, ``err``, ``sens``, ``spec``, ``npv``,
         ``f_beta`` at β = 1, ``gmean``, ``youden``, ``lr_pos``, ``lr_neg``, ``dp``, ``ri``,
         ``op``, ``avri``, ``oarp`` at x = 1); any other measure gives NaN. The correlation
@@ -170,6 +177,8 @@ class Binormal:
             return float(norm.sf(cutoff(pi) - mu))
         if name == "lift":
             return float(norm.sf(cutoff(0.25) - mu)) / 0.25
+        if name == "rms":
+            return math.sqrt(self._exact_one(k, pi, "brier"))
         if name in ("ap", "apr"):
             def prec_at(t: float) -> float:   # π S1 / (π S1 + (1 − π) S0), S in logs
                 odds = math.exp(math.log1p(-pi) - math.log(pi) + norm.logsf(t)
@@ -281,6 +290,68 @@ class Kink(Binormal):
                 "ri, op, avri, oarp (and their paired differences) sit at the kink of "
                 "|sens − spec| (at π = 0.5 also precision = specificity and NPV = "
                 "sensitivity, the kinks of avri); the targets are the exact values.")
+
+
+@dataclass(frozen=True)
+class ExactBinormal(Binormal):
+    """:class:`Binormal` whose exact values (:meth:`Binormal.exact`, by numerical
+    integration) are the targets: the large-n plan's generator. At 10⁵ cases a test set's
+    standard error is only √20 ≈ 4.5 times that of the 2·10⁶-case sample that would
+    otherwise give the target, whose one error would then shift every interval's target
+    alike; the exact limits have none. Where no exact value is known the large sample
+    stays the target (the large-n plan simulates none such). The same models and data law
+    as the binormal, its own seeds.
+    """
+
+    name = "binormal-exact"
+    exact_is_target = True
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        return (f"`binormal-exact`: the binormal (μ = {self.mu}, AUC 0.80 and 0.85, b = "
+                f"{self.slope}, c = {self.cut}, ρ = {self.rho}; neither model calibrated) "
+                "with the exact population values as targets (numerical integration: AUC = "
+                "Φ(μ/√2), AP = ∫ precision dRecall, Brier, RMS = √Brier, log loss and the "
+                "functions of the confusion matrix at 0.5), the large sample only a check "
+                "(the z column).")
+
+
+@dataclass(frozen=True)
+class CaseWeights:
+    """The ``weighted`` design: a case-control sample of a rarer population. The test set
+    is the random design's at the cell's prevalence π (every positive of the population
+    kept, one negative in ``negative``), each negative weighted ``negative``, and every
+    weight times a spread U(1 − ``spread``, 1 + ``spread``) independent of the case (other
+    weighting, e.g. a survey's), so the weights vary within each class too. The weighted
+    measures estimate the population with prevalence π / (π + negative·(1 − π))
+    (:meth:`target_prevalence`; at π = 0.05, 0.0104), whose values are the targets; the
+    cases in the smaller class are the test set's, as measurelab counts them.
+    """
+
+    negative: float = 5.0
+    spread: float = 0.5
+
+    def draw(self, y: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The weights of a test set with labels ``y``."""
+        base = np.where(np.asarray(y) == 1, 1.0, self.negative)
+        return base * rng.uniform(1.0 - self.spread, 1.0 + self.spread, base.size)
+
+    def target_prevalence(self, prevalence: float) -> float:
+        """The prevalence of the population the weighted test set stands for."""
+        return prevalence / (prevalence + self.negative * (1.0 - prevalence))
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        return (f"`weighted`: the random design's test set at π (a case-control sample: "
+                f"every positive, one negative in {self.negative:g}), each negative "
+                f"weighted {self.negative:g} and every weight times U({1 - self.spread:g}, "
+                f"{1 + self.spread:g}); its target is the population at π / (π + "
+                f"{self.negative:g}(1 − π)), and the intervals are "
+                "`compare_classifiers(..., sample_weight=w)`'s (cases resampled jointly).")
+
+
+#: the weighted design's weights
+WEIGHTS = CaseWeights()
 
 
 def _sigmoid(z: Any) -> Any:
@@ -528,7 +599,8 @@ class CalibratedBeta:
 BINARY: dict[str, Binormal | CalibratedBeta] = {"binormal": Binormal(),
                                                "calibrated": CalibratedBeta(),
                                                "sparse-flags": SparseFlags(),
-                                               "kink": Kink()}
+                                               "kink": Kink(),
+                                               "binormal-exact": ExactBinormal()}
 #: what a verdict's cell adds for a binary generator whose n and π do not say it all
 GEN_NOTE: dict[str, str] = {"sparse-flags": ", 4% flagged", "kink": ", sens = spec"}
 #: the k-class generator families, by name

@@ -13,10 +13,11 @@ the measures whose replicates cost most (:data:`HEAVY`, the loess and PAV calibr
 family; measured, see :func:`estimate`) run on fewer cells, the k-class study on fewer
 cells than the binary one.
 
-:data:`PLANS`: ``full`` (:data:`FULL`, the registry-wide study) and ``small``
+:data:`PLANS`: ``full`` (:data:`FULL`, the registry-wide study), ``small``
 (:data:`SMALL`, the small-count study: the functions of the confusion matrix and ``auc`` at
 few positives, few predicted positives and the kink of |sens − spec|, with a large-count
-reference).
+reference) and ``large`` (:data:`LARGE`, the influence-function intervals at 10⁴ and 10⁵
+cases: random, fixed and weighted designs, a rare and a balanced class).
 """
 
 from __future__ import annotations
@@ -63,6 +64,9 @@ class Block:
     kinds: tuple[str, ...] = ("single", "paired")
     measures: str | tuple[str, ...] = "cheap"
     average: str = "macro"
+    #: at most this many simulations a cell (None: the run's ``--sims``), for cells whose
+    #: simulations cost most (the large plan's 10⁵ cases)
+    max_sims: int | None = None
 
     def cells(self) -> list[Cell]:
         """The block's cells, with their measures asked of the library."""
@@ -195,7 +199,34 @@ SMALL: tuple[Block, ...] = (
           measures="small-counts"),
 )
 
-PLANS: dict[str, tuple[Block, ...]] = {"full": FULL, "small": SMALL}
+#: the large-n plan's measures: those whose interval the influence method is the default
+#: of from LARGE_N cases (ap, brier, rms, mxe), auc and the functions of the confusion
+#: matrix a user may force it on (acc, prec, f1, mcc)
+LARGE_MEASURES: tuple[str, ...] = ("acc", "prec", "f1", "mcc", "auc", "ap", "brier", "rms",
+                                   "mxe")
+#: the large-n study: do the influence-function intervals (forced on every measure,
+#: ``ci_method='influence'``: OUTPUTS['large'] in cli.py) cover where they are the default,
+#: from 10⁴ cases with 100 in the smaller class? The exact population values are the targets
+#: (``binormal-exact``); 1,000 simulations a cell (MC SE 0.007), 500 at 10⁵ cases (0.010),
+#: where a simulation took 1.7 s on a loaded machine against 0.05 s at 10⁴ (the whole plan:
+#: 37 minutes on one core).
+LARGE: tuple[Block, ...] = (
+    # 10⁴ cases: 100 in the smaller class (π = 0.01, the threshold itself) and 5,000
+    Block("binary", "binormal-exact", ("random", "fixed"), (10_000,), (0.01, 0.5),
+          measures=LARGE_MEASURES),
+    # ... and 500 (mid-bracket)
+    Block("binary", "binormal-exact", ("random",), (10_000,), (0.05,),
+          measures=LARGE_MEASURES),
+    # weighted cases: a case-control sample of 100, 500 or 5,000 positives (covstudy.
+    # generators.CaseWeights: negatives weighted 5, every weight times U(0.5, 1.5))
+    Block("binary", "binormal-exact", ("weighted",), (10_000,), (0.01, 0.05, 0.5),
+          measures=LARGE_MEASURES),
+    # 10⁵ cases: 1,000 and 50,000 in the smaller class
+    Block("binary", "binormal-exact", ("random",), (100_000,), (0.01, 0.5),
+          measures=LARGE_MEASURES, max_sims=500),
+)
+
+PLANS: dict[str, tuple[Block, ...]] = {"full": FULL, "small": SMALL, "large": LARGE}
 
 
 def plan_cells(blocks: Sequence[Block]) -> list[Cell]:
@@ -203,11 +234,20 @@ def plan_cells(blocks: Sequence[Block]) -> list[Cell]:
     return [c for b in blocks for c in b.cells()]
 
 
+def cell_sims(blocks: Sequence[Block], sims: int) -> list[int]:
+    """The simulations of each cell of :func:`plan_cells` (same order): ``sims``, or the
+    block's :attr:`Block.max_sims` when fewer."""
+    return [min(sims, b.max_sims) if b.max_sims is not None else sims
+            for b in blocks for _c in b.cells()]
+
+
 # --------------------------------------------------------------------------- cost
-def estimate(cells: Sequence[Cell], sims: int, n_boot: int, *, reps: int = 2, seed: int = 0,
-             pop_size: dict[str, int] | None = None, out: Any = None) -> float:
+def estimate(cells: Sequence[Cell], sims: int | Sequence[int], n_boot: int, *, reps: int = 2,
+             seed: int = 0, pop_size: dict[str, int] | None = None, out: Any = None,
+             ci_method: str | None = None) -> float:
     """The seconds a plan would take on this machine: each cell's simulation timed
-    ``reps`` times (after one untimed warm-up simulation of the plan), times ``sims``; plus
+    ``reps`` times (after one untimed warm-up simulation of the plan), times ``sims`` (or
+    its own number of simulations, one per cell, in order); plus
     the population samples (each timed on a tenth of its size, times 20: the whole sample
     and its :data:`~covstudy.population.POP_PARTS` parts). Prints one line per cell.
     """
@@ -217,23 +257,26 @@ def estimate(cells: Sequence[Cell], sims: int, n_boot: int, *, reps: int = 2, se
 
     out = sys.stdout if out is None else out
     sizes = {"binary": POP_SIZE, "k": MULTI_POP_SIZE, **(pop_size or {})}
+    per_cell = [sims] * len(cells) if isinstance(sims, int) else list(sims)
     total = 0.0
     if cells:
-        one_sim(0, cells[0], n_boot, _root(cells[0], seed), None)   # warm-up
-    print(f"{'cell':48} {'measures':>8} {'s/sim':>7} {'cell min':>9}", file=out)
-    for c in cells:
+        one_sim(0, cells[0], n_boot, _root(cells[0], seed), ci_method)   # warm-up
+    print(f"{'cell':48} {'measures':>8} {'s/sim':>7} {'sims':>5} {'cell min':>9}", file=out)
+    for c, k in zip(cells, per_cell, strict=True):
         root = _root(c, seed)
         t = []
         for i in range(reps):
             t0 = time.perf_counter()
-            one_sim(i, c, n_boot, root, None)
+            one_sim(i, c, n_boot, root, ci_method)
             t.append(time.perf_counter() - t0)
         sec = float(np.mean(t))
-        total += sec * sims
-        print(f"{c.label():48} {len(c.measures):8d} {sec:7.2f} {sec * sims / 60:9.1f}",
+        total += sec * k
+        print(f"{c.label():48} {len(c.measures):8d} {sec:7.2f} {k:5d} {sec * k / 60:9.1f}",
               file=out, flush=True)
-    pops = {(c.task, c.generator, "random" if c.design == "random-stratified" else c.design,
-             c.param, c.average): c.measures for c in cells}
+    from .population import population_setting
+
+    pops = {(c.task, c.generator, *population_setting(c.design, c.param), c.average):
+            c.measures for c in cells}
     pop_total = 0.0
     for (task, gen_name, design, param, average), ms in pops.items():
         size = sizes[task] // 10

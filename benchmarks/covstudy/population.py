@@ -36,10 +36,24 @@ SCHEMA = 2
 #: seed codes: designs (the random-stratified design draws the random design's data), the
 #: k-class offset (prevalence keys lie below 10⁶), generators other than the first of a task
 #: (each binary generator its own code: the binormal variants draw other data)
-DESIGN_CODE = {"random": 1, "fixed": 2, "random-stratified": 1}
+DESIGN_CODE = {"random": 1, "fixed": 2, "random-stratified": 1, "weighted": 3}
 MULTI_KEY = 2_000_000
 GEN_CODE = {"binormal": (), "calibrated": (3,), "sparse-flags": (4,), "kink": (5,),
-            "softmax": (), "softmax-calibrated": (3,)}
+            "binormal-exact": (6,), "softmax": (), "softmax-calibrated": (3,)}
+
+
+def population_setting(design: str, param: float) -> tuple[str, float]:
+    """The design and parameter whose population a cell's intervals are about: the random
+    design's for ``random-stratified``; for ``weighted`` the random design's at the
+    prevalence the weights stand for (:meth:`~covstudy.generators.CaseWeights.
+    target_prevalence`); else the cell's own."""
+    if design == "random-stratified":
+        return "random", param
+    if design == "weighted":
+        from .generators import WEIGHTS
+
+        return "random", WEIGHTS.target_prevalence(float(param))
+    return design, param
 
 
 @dataclass(frozen=True)
@@ -84,8 +98,7 @@ def _values(y: np.ndarray, s_a: np.ndarray, s_b: np.ndarray, measures: Sequence[
 def population_key(task: str, gen_name: str, design: str, param: float, measures: Sequence[str],
                    size: int, seed: int, average: str = "macro") -> dict[str, Any]:
     """Everything that decides a population (its cache file is named from it)."""
-    if design == "random-stratified":
-        design = "random"
+    design, param = population_setting(design, param)
     gen = generator(task, gen_name, int(param) if task == "k" else 2)
     return as_json({"schema": SCHEMA, "task": task, "generator": gen_name,
                     "params": asdict(gen), "design": design, "param": float(param),
@@ -100,14 +113,15 @@ def population(task: str, gen_name: str, design: str, param: float, measures: Se
     the prevalence) or 'k' (``param`` = the number of classes, values with ``average``).
 
     The large sample is drawn as the design draws a test set (``fixed``: exact class
-    counts), seeded by ``seed``, design, generator and prevalence or classes. With
-    ``cache_dir`` the result is kept there as JSON and read back on the next call.
+    counts), seeded by ``seed``, design, generator and prevalence or classes; a
+    ``weighted`` cell's population is the random design's at the prevalence its weights
+    stand for (:func:`population_setting`). With ``cache_dir`` the result is kept there as
+    JSON and read back on the next call.
     """
     measures = list(measures)
     if size is None:
         size = POP_SIZE if task == "binary" else MULTI_POP_SIZE
-    if design == "random-stratified":  # the random design's population
-        design = "random"
+    design, param = population_setting(design, param)
     key = population_key(task, gen_name, design, param, measures, size, seed, average)
     path = None
     if cache_dir is not None:

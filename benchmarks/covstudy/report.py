@@ -12,7 +12,7 @@ import pandas as pd
 from measurelab.inference.evidence import procedure
 
 from .cells import ALL, LEVEL, Cell, read_reasons
-from .generators import generator
+from .generators import WEIGHTS, generator
 from .plan import HEAVY
 from .population import POP_PARTS, Population
 from .verdicts import BAR, BRACKETS, MIN_SIMS, bracket, rows_read, smaller, where
@@ -248,6 +248,14 @@ def population_table(pops: Mapping[Any, Population]) -> list[str]:
     return out
 
 
+def _fewer(sims_by_cell: Mapping[str, int] | None, sims: int) -> str:
+    """' (300 in binormal random n=100000 π=0.5, …)' for the cells that ran fewer."""
+    fewer = {k: v for k, v in (sims_by_cell or {}).items() if v != sims}
+    if not fewer:
+        return ""
+    return " (" + ", ".join(f"{v} in {k}" for k, v in fewer.items()) + ")"
+
+
 def _f(x: float, sign: bool = False) -> str:
     if not math.isfinite(x):
         return "" if math.isnan(x) else str(x)
@@ -260,9 +268,14 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
              times: Sequence[tuple[Cell, float]],
              warnings_by_cell: Mapping[str, Mapping[str, int]] | None = None,
              heading: str = "Coverage of measurelab's 95% intervals: every measure",
-             scope: str = "", date: str | None = None) -> str:
+             scope: str = "", date: str | None = None,
+             sims_by_cell: Mapping[str, int] | None = None, measures: str = "",
+             n_boot_used: bool = True) -> str:
     """The whole report (``heading``: its title; ``scope``: a paragraph on what the plan
-    asks, after the command; ``date``: the run's, default today)."""
+    asks, after the command; ``date``: the run's, default today; ``sims_by_cell``: each
+    cell's simulations, by label, where they differ from ``sims``; ``measures``: the
+    paragraph on the measures, when not the registry-wide one; ``n_boot_used``: False when
+    the intervals are forced to a method without replicates)."""
     import datetime as _dt
 
     se95 = math.sqrt(0.95 * 0.05 / sims)
@@ -280,22 +293,26 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
         f"Command: `{command}`", "",
         *([scope, ""] if scope else []),
         f"measurelab git {commit}, sources {engine}, run {date}; {sims} simulated test sets "
-        f"per cell, {n_boot} bootstrap replicates per interval, level {LEVEL}; {len(cells)} "
-        "cells. "
+        f"per cell{_fewer(sims_by_cell, sims)}, "
+        + (f"{n_boot} bootstrap replicates per interval" if n_boot_used
+           else "no bootstrap replicates")
+        + f", level {LEVEL}; {len(cells)} cells. "
         f"The verdicts are also in `{evidence_path}`, which measurelab reads: an interval "
         "whose setting does not cover says so in its method column (e.g. `bootstrap-bca "
         "(coverage 0.862 < 0.90 at n=100, π=0.05)`), one never studied says `(no coverage "
         "evidence)`.", "",
-        "**Measures**: every measure measurelab offers an interval for (asked of the "
-        "library at run time: "
-        "`measurelab.inference.classifiers.offered.offered_intervals`), at its "
-        "default parameters (`f_beta` β = 1, `lift` q = 0.25, `mxe` in nats, `ece` 10 bins, "
-        "`top_k_acc` k = 1, `cal` a window of 100, `oarp` x = 1); threshold measures at 0.5 "
-        "(binary) or the arg-max (k classes); k classes at `average='macro'`, and on one "
-        "cell 'weighted' and 'micro' for the measures whose value depends on it. The "
-        f"costly calibration family ({', '.join(heavy) or 'none offers an interval'}) runs "
-        "on fewer cells; measures whose interval measurelab withholds (NaN, the reason in "
-        "the method column) are not simulated.", "",
+        measures or (
+            "**Measures**: every measure measurelab offers an interval for (asked of the "
+            "library at run time: "
+            "`measurelab.inference.classifiers.offered.offered_intervals`), at its "
+            "default parameters (`f_beta` β = 1, `lift` q = 0.25, `mxe` in nats, `ece` 10 "
+            "bins, `top_k_acc` k = 1, `cal` a window of 100, `oarp` x = 1); threshold "
+            "measures at 0.5 (binary) or the arg-max (k classes); k classes at "
+            "`average='macro'`, and on one cell 'weighted' and 'micro' for the measures "
+            "whose value depends on it. The costly calibration family "
+            f"({', '.join(heavy) or 'none offers an interval'}) runs on fewer cells; "
+            "measures whose interval measurelab withholds (NaN, the reason in the method "
+            "column) are not simulated."), "",
         "**Generators**:", "", *[f"- {g.describe()}" for g in gens.values()], "",
         "**Designs**: `random` = a random sample (class counts random), intervals with "
         "`stratify=False` (cases resampled jointly); `fixed` = exact class counts "
@@ -303,7 +320,9 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
         "`stratify=True`. **Intervals**: single model = `compare_classifiers(...)"
         ".intervals()` (each model counted on its own); paired difference = `.tests()` "
         "(column `interval`); unpaired difference = `compare_unpaired` of model a on one test "
-        "set and model b on an independent one.", "",
+        "set and model b on an independent one."
+        + (f" {WEIGHTS.describe()}" if any(c.design == "weighted" for c in cells) else ""),
+        "",
         "**Target** = the population value: the measure (and the difference a − b) on one "
         f"large sample of the same design (MC SE from {POP_PARTS} disjoint parts), or the "
         "exact value where the generator knows it and declares it the target (the "
@@ -343,8 +362,10 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
                 key = k if len(k) < 120 else k[:117] + "…"
                 total[key] = total.get(key, 0) + v
         top = sorted(total.items(), key=lambda kv: -kv[1])[:15]
-        out += ["## Most frequent warnings", "", "| count | warning |", "|---:|---|",
-                *[f"| {v} | {k.replace('|', '/')} |" for k, v in top], ""]
+        out += ["## Most frequent warnings", ""]
+        out += (["| count | warning |", "|---:|---|",
+                 *[f"| {v} | {k.replace('|', '/')} |" for k, v in top], ""] if top
+                else ["None.", ""])
     out += ["## Time", "", "| cell | measures | kinds | seconds per simulation |",
             "|---|---:|---|---:|"]
     for c, sec in times:

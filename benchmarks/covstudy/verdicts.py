@@ -36,8 +36,8 @@ MIN_SIMS = 200
 #: version of the evidence file (what :mod:`measurelab.inference.evidence` reads)
 EVIDENCE_SCHEMA = 1
 #: the designs measurelab's intervals have (the study's random-stratified one is a lesson,
-#: not a setting)
-LIBRARY_DESIGNS = ("random", "fixed")
+#: not a setting; ``weighted``: weighted cases, measurelab's design 'weighted')
+LIBRARY_DESIGNS = ("random", "fixed", "weighted")
 #: the fields of each cell's figures in the evidence file (``param``: the prevalence, or
 #: the number of classes; ``model``: 'a', 'b' or 'a-b'; ``undefined``: NaN intervals;
 #: ``smaller``: the cell's expected number of cases in the smaller class, :func:`smaller`,
@@ -158,11 +158,16 @@ def _plain(v: Any) -> Any:
 
 def evidence_document(table: pd.DataFrame, *, source: str, title: str, sims: int,
                       n_boot: int, command: str, commit: str, engine: str, version: str,
-                      grid: Mapping[str, Any], preliminary: bool) -> str:
-    """The evidence file's text: a header and one entry per line (readable diffs)."""
+                      grid: Mapping[str, Any], preliminary: bool,
+                      sims_by_cell: Mapping[str, int] | None = None) -> str:
+    """The evidence file's text: a header and one entry per line (readable diffs).
+    ``sims_by_cell``: the cells that ran fewer simulations than ``sims`` (label → number;
+    in the header as ``sims_by_cell``, for the reader)."""
+    fewer = {k: int(v) for k, v in (sims_by_cell or {}).items() if int(v) != int(sims)}
     head = {
         "schema": EVIDENCE_SCHEMA, "source": source, "title": title,
         "preliminary": bool(preliminary), "level": LEVEL, "bar": BAR, "sims": int(sims),
+        **({"sims_by_cell": fewer} if fewer else {}),
         "n_boot": int(n_boot), "commit": commit, "engine": engine, "measurelab": version,
         "command": command, "date": _dt.date.today().isoformat(), "grid": dict(grid),
         "cell_fields": CELL_FIELDS,

@@ -217,6 +217,50 @@ def test_sparse_flags_generator() -> None:
     assert popm.GEN_CODE["sparse-flags"] != popm.GEN_CODE["kink"]
 
 
+def test_exact_binormal_and_the_weighted_design() -> None:
+    """``binormal-exact``: the binormal with the exact values as targets (rms = √brier);
+    the ``weighted`` design: the random design's test set with case-control weights
+    (negatives 5, times U(0.5, 1.5)), whose population is the random design's at the
+    prevalence the weights stand for; binary, single and paired only."""
+    g = gens.generator("binary", "binormal-exact")
+    assert g.exact_is_target and not gens.BINARY["binormal"].exact_is_target
+    assert (g.mu, g.slope, g.cut, g.rho) == (gens.Binormal().mu, gens.Binormal().slope,
+                                             gens.Binormal().cut, gens.Binormal().rho)
+    assert "`binormal-exact`" in g.describe()
+    assert popm.GEN_CODE["binormal-exact"] not in (popm.GEN_CODE["binormal"],
+                                                   popm.GEN_CODE["kink"])
+    ex = g.exact(0.05, ["brier", "rms"])
+    assert ex["rms"] == pytest.approx(tuple(math.sqrt(v) for v in ex["brier"]), rel=1e-12)
+    w = gens.WEIGHTS
+    assert w.target_prevalence(0.05) == pytest.approx(0.05 / 4.8)
+    assert popm.population_setting("weighted", 0.05) == ("random", w.target_prevalence(0.05))
+    assert popm.population_setting("random-stratified", 0.2) == ("random", 0.2)
+    assert popm.population_setting("fixed", 0.2) == ("fixed", 0.2)
+    y = np.array([1, 0] * 5000, dtype=np.int8)
+    weight = w.draw(y, np.random.default_rng(3))
+    assert weight[y == 1].min() >= 0.5 and weight[y == 1].max() <= 1.5
+    assert weight[y == 0].min() >= 2.5 and weight[y == 0].max() <= 7.5
+    assert weight[y == 0].mean() == pytest.approx(5.0, rel=0.02)
+    assert cells.resampling_of("weighted") == "joint"
+    cell = cells.Cell("binary", "binormal-exact", "weighted", 2000, prevalence=0.05,
+                      measures=("brier", "auc"))
+    y, s_a, s_b, weight = cells._draw(cell, g, np.random.default_rng(4))
+    assert y.shape == s_a.shape == s_b.shape == weight.shape == (2000,)
+    assert cells._draw(cells.Cell("binary", "binormal-exact", "random", 50, prevalence=0.5),
+                       g, np.random.default_rng(4))[3] is None
+    assert "weights" in cells.cell_key(cell, 10, 100, 0)
+    assert "weights" not in cells.cell_key(cells.Cell("binary", "binormal", "random", 50,
+                                                      prevalence=0.5), 10, 100, 0)
+    for bad in ({"kinds": ("unpaired",)},):
+        with pytest.raises(ValueError, match="weighted design"):
+            cells.Cell("binary", "binormal", "weighted", 100, prevalence=0.2, **bad)
+    pop = popm.population("binary", "binormal-exact", "weighted", 0.05, ["brier", "auc"],
+                          size=20_000)
+    assert pop.design == "random" and pop.prevalence == pytest.approx(0.05 / 4.8)
+    assert pop.target["brier"] == pop.exact["brier"]
+    assert pop.target["auc"][:2] == pytest.approx((0.80, 0.85), abs=1e-4)
+
+
 # --------------------------------------------------------------------------- coverage
 @pytest.mark.parametrize("design", ["random", "fixed"])  # the designs measurelab promises
 def test_coverage_small(design: str) -> None:
@@ -431,6 +475,37 @@ def test_small_plan() -> None:
                                                  "small_counts.json")
     assert cli.OUTPUTS["small"].report == Path("docs/coverage_small_counts.md")
     assert cli.OUTPUTS["full"].source == "registry"
+
+
+def test_large_plan() -> None:
+    """The large-n plan: the influence intervals' measures (forced: ``ci_method=
+    'influence'``) at 10⁴ cases (random and fixed designs at 100 and 5,000 in the smaller
+    class, random at 500, weighted at 100, 500 and 5,000) and at 10⁵ (1,000 and 50,000, at most
+    500 simulations); 1,000 simulations a cell, its own evidence file and report."""
+    cs = plan.plan_cells(plan.PLANS["large"])
+    assert plan.PLANS["large"] is plan.LARGE and len(cs) == 10
+    got = {(c.generator, c.design, c.n, c.prevalence) for c in cs}
+    want = {("binormal-exact", d, 10_000, p) for d in ("random", "fixed") for p in (0.01, 0.5)}
+    want |= {("binormal-exact", "random", 10_000, 0.05)}
+    want |= {("binormal-exact", "weighted", 10_000, p) for p in (0.01, 0.05, 0.5)}
+    want |= {("binormal-exact", "random", 100_000, p) for p in (0.01, 0.5)}
+    assert got == want
+    assert set(plan.LARGE_MEASURES) == {"ap", "brier", "rms", "mxe", "auc", "f1", "mcc",
+                                        "acc", "prec"}
+    for c in cs:
+        assert c.measures == plan.LARGE_MEASURES and c.kinds == ("single", "paired")
+    sims = plan.cell_sims(plan.LARGE, 1000)
+    assert [k for c, k in zip(cs, sims, strict=True) if c.n == 100_000] == [500, 500]
+    assert {k for c, k in zip(cs, sims, strict=True) if c.n == 10_000} == {1000}
+    assert plan.cell_sims(plan.LARGE, 2) == [2] * 10
+    counts = [verdicts.smaller(c.task, c.generator, c.n, c.prevalence) for c in cs]
+    assert min(counts) == 100 and {verdicts.bracket(k) for k in counts} == {"100–999",
+                                                                           "≥ 1,000"}
+    out = cli.OUTPUTS["large"]
+    assert (out.source, out.ci_method, out.sims) == ("large-n", "influence", 1000)
+    assert out.evidence == Path("src/measurelab/data/coverage/large_n.json")
+    assert out.report == Path("docs/coverage_large_n.md")
+    assert cli.OUTPUTS["small"].ci_method is None and cli.OUTPUTS["full"].sims == 500
 
 
 def test_smaller_and_brackets() -> None:
@@ -669,6 +744,50 @@ def test_small_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     (folder / "registry.json").write_bytes(shipped.read_bytes())
     monkeypatch.setattr(ev, "_OVERRIDE", folder)
     assert set(ev.evidence_table().source) == {"registry", "small-counts"}
+
+
+def test_large_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """``--plan large``: --list numbers its cells (the 10⁵ cells with their fewer
+    simulations); a tiny run of two cells (10⁴ cases, 2 simulations) forces the influence
+    interval and writes a well-formed evidence file (source 'large-n', the ``smaller``
+    field, the weighted design) that measurelab reads beside the registry-wide study's."""
+    assert cli.main(["--plan", "large", "--list"]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert len(listed) == 10
+    assert "binormal-exact random n=10000 π=0.01" in listed[0]
+    assert listed[0].rstrip().endswith("100 in the smaller class")
+    assert "binormal-exact weighted n=10000 π=0.05" in listed[6]
+    assert "binormal-exact weighted n=10000 π=0.5" in listed[7]
+    assert "50000 in the smaller class, 500 sims" in listed[9]
+    folder = tmp_path / "ev"
+    assert cli.main(["--plan", "large", "--cells", "2", "7", "--sims", "2", "--pop-size",
+                     "4000", "--cache", str(tmp_path / "c"), "--out", str(tmp_path / "r.md"),
+                     "--evidence", str(folder / "large_n.json"), "--no-progress"]) == 0
+    doc = json.loads((folder / "large_n.json").read_text())
+    assert doc["source"] == "large-n" and doc["preliminary"] is True and doc["sims"] == 2
+    assert "sims_by_cell" not in doc   # both cells ran the run's 2
+    assert doc["cell_fields"] == verdicts.CELL_FIELDS and doc["cell_fields"][-1] == "smaller"
+    assert doc["grid"]["binary"] == {"generators": ["binormal-exact"], "designs": [
+        "random", "weighted"], "n": [10_000], "prevalence": [0.05, 0.5], "cells": 2}
+    entries = doc["entries"]
+    assert {e["measure"] for e in entries} == set(plan.LARGE_MEASURES)
+    assert {(e["design"], e["kind"]) for e in entries} == {
+        (d, k) for d in ("random", "weighted") for k in ("single", "paired")}
+    assert {m for e in entries for m in e["methods"]} == {"influence"}
+    assert {(f[1], f[2], f[-1]) for e in entries for f in e["figures"]} == {
+        (10_000, 0.5, 5000), (10_000, 0.05, 500)}
+    assert all(len(f) == len(doc["cell_fields"]) for e in entries for f in e["figures"])
+    text = (tmp_path / "r.md").read_text()
+    assert text.startswith("# Coverage of measurelab's 95% intervals at large n")
+    assert "`--plan large`" in text and "`weighted`" in text and "`binormal-exact`" in text
+    assert "### binary, binormal-exact, weighted, paired difference" in text
+    shipped = Path(ml.__file__).resolve().parent / "data" / "coverage" / "registry.json"
+    (folder / "registry.json").write_bytes(shipped.read_bytes())
+    monkeypatch.setattr(ev, "_OVERRIDE", folder)
+    assert set(ev.evidence_table().source) == {"registry", "large-n"}
+    v = ev.coverage_verdict("ap", design="weighted", method="influence", smaller=500)
+    assert v.status == "preliminary"
 
 
 def test_k_class_study(tmp_path: Path) -> None:

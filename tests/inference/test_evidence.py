@@ -336,7 +336,48 @@ def test_shipped_evidence_loads() -> None:
     t = ev.evidence_table()
     assert set(t.measure) <= set(registry.names())
     assert set(t.classes) <= {"binary", "k"} and set(t.kind) <= set(ev.KINDS)
-    assert set(t.design) <= {"random", "fixed", "cluster"}  # cluster: issue 31
+    # cluster: issue 31; weighted: the large-n study's weighted cases (issue 41)
+    assert set(t.design) <= {"random", "fixed", "cluster", "weighted"}
+
+
+def test_shipped_large_n_study() -> None:
+    """The large-n study (``large_n.json``, issue 41) is evidence of the influence
+    interval: single and paired, random, fixed and weighted designs, the measures it is the
+    default of and those a user may force it on, from 100 cases in the smaller class."""
+    doc = json.loads((SHIPPED / "large_n.json").read_text(encoding="utf-8"))
+    assert doc["source"] == "large-n" and doc["preliminary"] is False
+    assert doc["sims"] >= 1000 and min(doc.get("sims_by_cell", {"": 1000}).values()) >= 300
+    assert doc["cell_fields"][-1] == "smaller"
+    entries = doc["entries"]
+    assert {m for e in entries for m in e["methods"]} == {"influence"}
+    assert {e["measure"] for e in entries} >= {"ap", "brier", "rms", "mxe", "auc", "f1",
+                                               "mcc", "acc", "prec"}
+    assert {(e["design"], e["kind"]) for e in entries} == {
+        (d, k) for d in ("random", "fixed", "weighted") for k in ("single", "paired")}
+    assert min(f[-1] for e in entries for f in e["figures"]) == 100
+    t = ev.evidence_by_bracket()
+    large = t[t.source == "large-n"]
+    assert set(large.bracket) == {"100–999", "≥ 1,000"}
+
+
+def test_a_large_comparison_quotes_the_large_n_study() -> None:
+    """A default comparison of 50,000 cases gives AP, Brier and log loss the influence
+    interval, and its method column quotes the large-n study: no '(no coverage
+    evidence)' note, in one model's rows and in the paired rows; with weighted cases too."""
+    rng = np.random.default_rng(41)
+    n = 50_000
+    y = (rng.random(n) < 0.3).astype(int)
+    a = 1 / (1 + np.exp(-(rng.normal(size=n) + 1.2 * y - 0.5)))
+    b = 1 / (1 + np.exp(-(rng.normal(size=n) + 1.0 * y - 0.5)))
+    for weight in (None, rng.uniform(0.5, 1.5, n)):
+        r = ml.compare_classifiers(y, {"a": a, "b": b}, measures=["ap", "brier", "mxe"],
+                                   sample_weight=weight)
+        iv = r.intervals()
+        assert iv.method.tolist() == ["influence"] * 6, iv.method.tolist()
+        assert np.isfinite(iv.lo).all() and np.isfinite(iv.hi).all()
+        assert r.tests().interval.tolist() == ["influence"] * 3
+    v = ev.coverage_verdict("ap", method="influence", smaller=15_000)
+    assert v.covers and v.sources == ("large-n",) and v.bracket == "≥ 1,000"
 
 
 @pytest.mark.parametrize("multiclass", [False, True])
