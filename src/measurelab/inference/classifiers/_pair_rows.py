@@ -201,6 +201,43 @@ def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
     return {"lo": r.lo, "hi": r.hi, "se": r.se, "z": r.statistic, "p": r.pvalue}
 
 
+def preference_rows(cmp: Any) -> list[dict[str, Any]]:
+    """The rows of :meth:`ClassifierComparison.preferences`: per measure, the model it
+    prefers (by distance for a measure with a target), the runner-up, the Holm p of the
+    two and every model the preferred one is significantly better than."""
+    tests = cmp._test_rows() if cmp.level is not None and len(cmp.names) > 1 else []
+    alpha = 1.0 - cmp.level if cmp.level is not None else math.nan
+    rows = []
+    for j, m in enumerate(cmp._measures):
+        v = m.goodness(cmp._vals[:, j])
+        order = np.argsort(-np.nan_to_num(v, nan=-np.inf), kind="stable")
+        best = int(order[0])
+        tied = len(order) > 1 and v[order[0]] == v[order[1]]
+        best_name = cmp.names[best]
+        p_of = {}
+        for t in tests:
+            if t["measure"] == cmp._names_m[j] and best_name in (t["a"], t["b"]):
+                other = t["b"] if t["a"] == best_name else t["a"]
+                p_of[other] = t["p_holm"]
+        runner = cmp.names[int(order[1])] if len(order) > 1 else ""
+        p = p_of.get(runner, math.nan)
+        beats = [o for o in cmp.names if o in p_of and p_of[o] < alpha and not tied]
+        rows.append({
+            "measure": cmp._names_m[j],
+            "direction": m.direction,
+            "prefers": "" if tied or math.isnan(v[best]) else best_name,
+            "value": float(cmp._vals[best, j]),
+            "runner_up": runner,
+            "p_holm": p,
+            "significant": bool(not tied and p < alpha),
+            "beats": ", ".join(beats),
+            "p_holm_vs_runner_up": p,
+            "better_than_runner_up": bool(not tied and p < alpha),
+            "significantly_better_than": ", ".join(beats),
+        })
+    return rows
+
+
 class _PairPosterior:
     """The posterior of the 8 joint confusion cells of each pair of models (drawn once a
     pair, seeded by the comparison's ``random_state`` and the pair), and the rows of the

@@ -496,39 +496,9 @@ class ClassifierComparison:
         """
         import pandas as pd
 
-        tests = self._test_rows() if self.level is not None and len(self.names) > 1 else []
-        alpha = 1.0 - self.level if self.level is not None else math.nan
-        rows = []
-        for j, m in enumerate(self._measures):
-            v = m.goodness(self._vals[:, j])  # by distance for a measure with a target
-            order = np.argsort(-np.nan_to_num(v, nan=-np.inf), kind="stable")
-            best = int(order[0])
-            tied = len(order) > 1 and v[order[0]] == v[order[1]]
-            best_name = self.names[best]
-            p_of = {}
-            for t in tests:
-                if t["measure"] == self._names_m[j] and best_name in (t["a"], t["b"]):
-                    other = t["b"] if t["a"] == best_name else t["a"]
-                    p_of[other] = t["p_holm"]
-            runner = self.names[int(order[1])] if len(order) > 1 else ""
-            p = p_of.get(runner, math.nan)
-            beats = [o for o in self.names if o in p_of and p_of[o] < alpha and not tied]
-            rows.append({
-                "measure": self._names_m[j],
-                "direction": m.direction,
-                "prefers": "" if tied or math.isnan(v[best]) else best_name,
-                "value": float(self._vals[best, j]),
-                "runner_up": runner,
-                "p_holm": p,
-                "significant": bool(not tied and p < alpha),
-                "beats": ", ".join(beats),
-                "p_holm_vs_runner_up": p,
-                "better_than_runner_up": bool(not tied and p < alpha),
-                "significantly_better_than": ", ".join(beats),
-            })
-        return pd.DataFrame(rows, columns=["measure", "direction", "prefers", "value",
-                                           "runner_up", "p_holm", "significant", "beats",
-                                           *_PREFERENCE_COLUMNS])
+        return pd.DataFrame(_pairs.preference_rows(self),
+                            columns=["measure", "direction", "prefers", "value", "runner_up",
+                                     "p_holm", "significant", "beats", *_PREFERENCE_COLUMNS])
 
     # -------------------------------------------------------------------- JSON
     def to_dict(self) -> dict[str, Any]:
