@@ -139,6 +139,12 @@ PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
                "a positive integer, at most 1,000,000"),
     "k": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
     "t": (lambda v: 0 <= v < 1, "a threshold probability 0 <= t < 1"),
+    # the operating point (measures/operating_point.py): the rate a threshold must reach
+    "min_spec": (lambda v: 0 <= v <= 1, "a specificity 0 <= s <= 1"),
+    "min_sens": (lambda v: 0 <= v <= 1, "a sensitivity 0 <= s <= 1"),
+    "min_recall": (lambda v: 0 <= v <= 1, "a recall 0 <= r <= 1"),
+    "min_prec": (lambda v: 0 <= v <= 1, "a precision 0 <= p <= 1"),
+    "max_fpr": (lambda v: 0 < v <= 1, "a false-positive rate 0 < f <= 1"),
 }
 
 
