@@ -189,6 +189,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "registry measure": lambda: ml.registry.get("f_beta@2"),
     "two-level measure (Measure)": lambda: ml.two_level("auc", "acc"),
     "best threshold": lambda: ml.best_threshold(Y, A),
+    "best threshold with intervals": lambda: ml.best_threshold(Y, A, ci=0.9, n_boot=100),
     "score decomposition": lambda: ml.decompose_score(Y, A),
     "Spiegelhalter test": lambda: mm.spiegelhalter_test(Y, A),
     "scorer function": lambda: mm.MeasureScore("auc:acc"),
