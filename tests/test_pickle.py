@@ -204,6 +204,8 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "k-class counts": lambda: ml.MultiCounts.from_labels(Y3, P.argmax(axis=1)),
     # curves
     "ROC curve": lambda: ml.roc_curve(Y, A),
+    "k-class ROC curves": lambda: ml.roc_curve(Y3, P),
+    "k-class precision-recall curves": lambda: ml.precision_recall_curve(Y3, P),
     "precision-recall curve": lambda: ml.precision_recall_curve(Y, A),
     "DET curve": lambda: mc.det_curve(Y, A),
     "cost curve": lambda: mc.cost_curve(Y, A),
