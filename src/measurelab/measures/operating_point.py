@@ -403,12 +403,13 @@ def _pauc(cp: np.ndarray, cn: np.ndarray, pd: np.ndarray, nd: np.ndarray,
     p, n = _totals(cp, cn)
     b, r = cp.shape
     k = _leading_true(lambda rows, i: cn[rows, i] / n[rows] <= f, b, r)
+    kk = int(k.max(initial=0))  # the rows below FPR f: a prefix of at most kk of each
     if b == 1:
-        kk = int(k[0])
         full = np.einsum("ij,ij->i", nd[:, :kk], cp[:, :kk] - 0.5 * pd[:, :kk])
     else:
-        mask = np.arange(r)[None, :] < k[:, None]
-        full = np.einsum("ij,ij->i", np.where(mask, nd, 0.0), cp - 0.5 * pd)
+        mask = np.arange(kk)[None, :] < k[:, None]
+        full = np.einsum("ij,ij->i", np.where(mask, nd[:, :kk], 0.0),
+                         cp[:, :kk] - 0.5 * pd[:, :kk])
     inside = k < r  # a row crosses FPR = f
     tp0 = np.where(k > 0, _at(cp, k - 1), 0.0)
     fp0 = np.where(k > 0, _at(cn, k - 1), 0.0)
@@ -428,7 +429,12 @@ def _mcclish(pa: np.ndarray, f: float) -> np.ndarray:
 
 
 def _pauc_of_block(blk: TableBlock, f: float) -> np.ndarray:
-    return _pauc(blk.cum_pos_desc, blk.cum_neg_desc, blk.pos_desc, blk.neg_desc, f)
+    """The partial areas of a block, computed once for ``pauc@f`` and ``spauc@f``."""
+    key = ("operating_point.pauc", f)
+    if key not in blk.memo:
+        blk.memo[key] = _pauc(blk.cum_pos_desc, blk.cum_neg_desc, blk.pos_desc,
+                              blk.neg_desc, f)
+    return blk.memo[key]
 
 
 def _pauc_of_table(t: ScoreTable, f: float, name: str) -> float:
