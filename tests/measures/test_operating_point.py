@@ -192,7 +192,8 @@ def test_registry_metadata():
     for name in NAMES:
         m = ml.registry.get(name)
         assert m.kind == "rank" and m.statistic == "scores" and m.higher_is_better
-        assert m.block is not None and m.cost == "sort" and m.main_param
+        assert m.block is not None and m.cost == "sort" and m.main_param and m.when_named
+        assert not m.in_default_set
     assert ml.registry.get("precision_at_fixed_recall").name == "prec_at_recall"
     assert ml.registry.resolve("spauc@0.1")[1] == {"max_fpr": 0.1}
 
@@ -276,7 +277,10 @@ def test_scorer_and_default_set(two_models):
     from measurelab.metrics.scorers import MeasureScore
 
     assert MeasureScore("spauc@0.2")(y, a) == ml.metrics.spauc(y, a, max_fpr=0.2)
-    r = ml.evaluate(y, a)  # cheap: in the default set, at their default parameters
+    r = ml.evaluate(y, a)  # the constraint is the user's question: computed when named
+    assert not {"sens_at_spec", "spec_at_sens", "prec_at_recall", "recall_at_prec", "pauc",
+                "spauc"} & set(r)
+    r = ml.evaluate(y, a, measures=["sens_at_spec", "pauc"])  # named: the defaults
     assert r["sens_at_spec"] == ml.metrics.sens_at_spec(y, a, min_spec=0.9)
     assert r["pauc"] == ml.metrics.pauc(y, a, max_fpr=0.2)
 

@@ -24,6 +24,11 @@ constraint such as "specificity ≥ s" holds on a prefix (or a suffix) of them a
 by a binary search of about log₂(R) probes, computing at each probe the same float
 ``TN/N`` (``TP/P``) a user would compare with ``s``: specificity 9/10 reaches ``s = 0.9``.
 
+**Asked for, not given by default.** Each measure's parameter is the user's question, so
+they are computed when named (``sens_at_spec@0.95``) and left out of the default set of
+``evaluate(y, p)`` (``Measure.when_named``); named without a parameter they take 0.9 (the
+rates) and FPR 0.2 (the partial areas).
+
 **Undefined.** NaN with an :class:`~measurelab.exceptions.UndefinedMeasureWarning` when
 the class a rate divides by is absent, and when no threshold reaches the constraint (only
 ``recall_at_prec`` can fail so: precision is not monotone in the threshold) — never a
@@ -179,6 +184,7 @@ def sens_at_spec_block(blk: TableBlock, min_spec: float = 0.9) -> np.ndarray:
     statistic="scores",
     aliases=("sensitivity_at_specificity", "tpr_at_spec"),
     main_param="min_spec",
+    when_named=True,
     source="pROC coords / torchmetrics SensitivityAtSpecificity: max TP/P with TN/N >= s",
     block=sens_at_spec_block,
 )
@@ -225,6 +231,7 @@ def spec_at_sens_block(blk: TableBlock, min_sens: float = 0.9) -> np.ndarray:
     statistic="scores",
     aliases=("specificity_at_sensitivity", "tnr_at_sens"),
     main_param="min_sens",
+    when_named=True,
     source="pROC coords / torchmetrics SpecificityAtSensitivity: max TN/N with TP/P >= s",
     block=spec_at_sens_block,
 )
@@ -315,6 +322,7 @@ def prec_at_recall_block(blk: TableBlock, min_recall: float = 0.9) -> np.ndarray
     statistic="scores",
     aliases=("precision_at_recall", "precision_at_fixed_recall"),
     main_param="min_recall",
+    when_named=True,
     source="torchmetrics PrecisionAtFixedRecall: max TP/(TP+FP) with TP/P >= r",
     block=prec_at_recall_block,
 )
@@ -360,6 +368,7 @@ def recall_at_prec_block(blk: TableBlock, min_prec: float = 0.9) -> np.ndarray:
     statistic="scores",
     aliases=("recall_at_precision", "sens_at_prec"),
     main_param="min_prec",
+    when_named=True,
     source="max TP/P over the thresholds with TP/(TP+FP) >= p (NaN when none reaches p)",
     block=recall_at_prec_block,
 )
@@ -465,6 +474,7 @@ def pauc_block(blk: TableBlock, max_fpr: float = 0.2) -> np.ndarray:
     statistic="scores",
     aliases=("partial_auc",),
     main_param="max_fpr",
+    when_named=True,
     source="McClish 1989; pROC auc(partial.auc, focus = 'specificity'): ROC area, FPR in "
            "[0, f]",
     block=pauc_block,
@@ -508,6 +518,7 @@ def spauc_block(blk: TableBlock, max_fpr: float = 0.2) -> np.ndarray:
     statistic="scores",
     aliases=("standardized_pauc", "mcclish_pauc"),
     main_param="max_fpr",
+    when_named=True,
     source="McClish 1989 (standardised partial AUC) = scikit-learn roc_auc_score(max_fpr=f)"
            " = pROC partial.auc.correct",
     block=spauc_block,
