@@ -200,6 +200,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "registry measure": lambda: ml.registry.get("f_beta@2"),
     "two-level measure (Measure)": lambda: ml.two_level("auc", "acc"),
     "best threshold": lambda: ml.best_threshold(Y, A),
+    "best threshold with intervals": lambda: ml.best_threshold(Y, A, ci=0.9, n_boot=100),
     "score decomposition": lambda: ml.decompose_score(Y, A),
     "Spiegelhalter test": lambda: mm.spiegelhalter_test(Y, A),
     "scorer function": lambda: mm.MeasureScore("auc:acc"),
@@ -214,6 +215,8 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "k-class counts": lambda: ml.MultiCounts.from_labels(Y3, P.argmax(axis=1)),
     # curves
     "ROC curve": lambda: ml.roc_curve(Y, A),
+    "k-class ROC curves": lambda: ml.roc_curve(Y3, P),
+    "k-class precision-recall curves": lambda: ml.precision_recall_curve(Y3, P),
     "precision-recall curve": lambda: ml.precision_recall_curve(Y, A),
     "DET curve": lambda: mc.det_curve(Y, A),
     "cost curve": lambda: mc.cost_curve(Y, A),

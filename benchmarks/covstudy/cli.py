@@ -12,9 +12,11 @@ import pandas as pd
 
 import measurelab as ml
 
+from . import plan_operating_point as _op
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
-from .plan import CHOICES, PLANS, Block, cell_sims, estimate, measure_costs, offered, plan_cells
+from .plan import CHOICES, Block, cell_sims, estimate, measure_costs, offered, plan_cells
+from .plan import PLANS as _PLANS
 from .population import MULTI_POP_SIZE, POP_PARTS, POP_SIZE, population, population_setting
 from .report import markdown
 from .store import atomic_write_text, engine_fingerprint, git_head
@@ -98,6 +100,10 @@ OUTPUTS: dict[str, Output] = {
         "the population sample (10⁶ cases) is only a check of the exact targets.",
         ci_method="influence", sims=1000, pop_size=1_000_000),
 }
+#: the plans of their own modules (plan_operating_point: issue 42)
+PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT}
+OUTPUTS["operating-point"] = Output(_op.SOURCE, _op.TITLE, _op.EVIDENCE, _op.REPORT,
+                                    heading=_op.HEADING, scope=_op.SCOPE)
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 

@@ -336,3 +336,40 @@ def test_corp_identity_against_isotonic_regression():
     r = IsotonicRegression(out_of_bounds="clip").fit(p, y).predict(p)
     close(d.mcb, ((p - y) ** 2).mean() - ((r - y) ** 2).mean(), 1e-10)
     close(d.unc, y.mean() * (1 - y.mean()), 1e-10)
+
+
+def test_operating_point_measures_as_stated(binary):
+    """#operating-point: the rates at every threshold by plain loops, the constraints as
+    float comparisons, the partial area in case units with the crossing row's trapezoid."""
+    y, s = binary
+    P, N = int(y.sum()), int((~y).sum())
+    ts = [*sorted(set(s.tolist()), reverse=True), -math.inf]
+    tp = [int(sum(1 for a, b in zip(y, s, strict=True) if a and b > t)) for t in ts]
+    fp = [int(sum(1 for a, b in zip(y, s, strict=True) if not a and b > t)) for t in ts]
+    pts = [(0, 0), *zip(tp, fp, strict=True)]
+    sens = [a / P for a, _ in pts]
+    spec = [(N - b) / N for _, b in pts]
+    prec = [a / (a + b) if a + b else None for a, b in pts]
+    for x in (0.5, 0.8, 0.95):
+        r = ml.evaluate(y, s, measures=[f"sens_at_spec@{x}", f"spec_at_sens@{x}",
+                                        f"prec_at_recall@{x}", f"recall_at_prec@{x}"])
+        close(r[f"sens_at_spec@{x}"], max(a for a, b in zip(sens, spec, strict=True)
+                                         if b >= x))
+        close(r[f"spec_at_sens@{x}"], max(b for a, b in zip(sens, spec, strict=True)
+                                         if a >= x))
+        close(r[f"prec_at_recall@{x}"], max(p for p, a in zip(prec, sens, strict=True)
+                                           if p is not None and a >= x))
+        ok = [a for p, a in zip(prec, sens, strict=True) if p is not None and p >= x]
+        v = r[f"recall_at_prec@{x}"]
+        assert (math.isnan(v) and not ok) or close(v, max(ok)) is None
+    for f in (0.1, 0.3, 1.0):
+        area = 0.0
+        for (tp0, fp0), (tp1, fp1) in itertools.pairwise(pts):
+            pos, neg = tp1 - tp0, fp1 - fp0
+            if fp1 <= f * N:
+                area += neg * (tp0 + pos / 2)
+            elif fp0 < f * N:
+                w = f * N - fp0
+                area += w * (tp0 + w / neg * pos / 2)
+        close(ml.metrics.pauc(y, s, max_fpr=f), area / (P * N))
+        close(ml.metrics.spauc(y, s, max_fpr=f), roc_auc_score(y, s, max_fpr=f))

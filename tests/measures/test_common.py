@@ -113,10 +113,11 @@ SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri
 #: R's loess surface interpolates on a k-d tree split at the lower median case, and the
 #: mirrored data's tree is not the mirror image: equal to R's interpolation error
 NEARLY_SYMMETRIC = {"ici", "e50", "e90", "emax"}
-PAIRED = {"sens": "spec", "spec": "sens", "prec": "npv", "npv": "prec"}
+PAIRED = {"sens": "spec", "spec": "sens", "prec": "npv", "npv": "prec",
+          "sens_at_spec": "spec_at_sens", "spec_at_sens": "sens_at_spec"}
 RECIPROCAL = {"lr_pos": "lr_neg", "lr_neg": "lr_pos"}
 CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece",
-                  "net_benefit", "snb"}
+                  "net_benefit", "snb", "prec_at_recall", "recall_at_prec", "pauc", "spauc"}
 
 
 def test_every_measure_has_a_declared_swap_behaviour():

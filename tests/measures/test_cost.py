@@ -18,6 +18,10 @@ P = np.array([0.1, 0.8, 0.6, 0.3, 0.9, 0.4, 0.2, 0.7])
 #: the built-in measures left out of the default set: the loess family, linear but with a
 #: constant (nine local fits over 75 % of the rows) the default set's budget cannot carry
 HEAVY = {"ici", "e50", "e90", "emax"}
+#: the built-in measures computed only when named whatever their cost: their parameter is
+#: the user's question (the operating point, issue 42)
+WHEN_NAMED = {"sens_at_spec", "spec_at_sens", "prec_at_recall", "recall_at_prec", "pauc",
+              "spauc"}
 
 
 @pytest.fixture
@@ -44,7 +48,18 @@ def test_every_measure_declares_a_cost_and_only_the_loess_family_is_heavy():
         # the counts give the threshold measures in one pass; every other measure reads
         # the sorted score table
         assert m.cost == ("linear" if m.statistic == "counts" else "sort"), m.name
-        assert m.in_default_set
+        assert m.when_named == (m.name in WHEN_NAMED), m.name
+        assert m.in_default_set == (m.name not in WHEN_NAMED), m.name
+
+
+def test_a_measure_asked_for_by_its_parameter_is_computed_when_named():
+    default = ml.evaluate(Y, P)
+    assert not WHEN_NAMED & set(default) and "auc" in default
+    r = ml.evaluate(Y, P, measures=["sens_at_spec", "pauc@0.5"])
+    assert r["sens_at_spec"] == ml.metrics.sens_at_spec(Y, P)
+    assert r["pauc@0.5"] == ml.metrics.pauc(Y, P, max_fpr=0.5)
+    assert registry.to_frame().loc["spauc", "default"] == "no"
+    assert "sens_at_spec" not in ml.per_class([0, 1, 2, 1], np.eye(3)[[0, 1, 2, 0]]).columns
 
 
 def test_a_two_level_measure_costs_its_dearer_level(heavy):
@@ -64,7 +79,8 @@ def test_a_heavy_measure_is_computed_only_when_named(heavy):
     default = ml.evaluate(Y, P)
     assert "slow_auc" not in default and "auc" in default
     # the default set is every applicable measure but the heavy one
-    named = [m.name for m in registry if m.name != "slow_auc" and m.name not in HEAVY]
+    named = [m.name for m in registry if m.name != "slow_auc" and m.name not in HEAVY
+             and m.name not in WHEN_NAMED]
     assert list(default) == list(ml.evaluate(Y, P, measures=named))
     assert not HEAVY & set(default)  # the built-in heavy ones too, computed when named:
     assert ml.evaluate(Y, P, measures=["ici"])["ici"] == ml.metrics.ici(Y, P)
@@ -83,7 +99,8 @@ def test_the_registry_listing_shows_the_cost(heavy):
     assert df.loc["acc", "cost"] == "linear" and df.loc["smece", "cost"] == "sort"
     assert df.loc["ici", "cost"] == "heavy" and df.loc["ici", "default"] == "no"
     assert df.loc["slow_auc", "cost"] == "heavy" and df.loc["slow_auc", "default"] == "no"
-    assert (df.drop(index=["slow_auc", *HEAVY])["default"] == "yes").all()
+    assert (df.drop(index=["slow_auc", *HEAVY, *WHEN_NAMED])["default"] == "yes").all()
+    assert (df.loc[sorted(WHEN_NAMED), "default"] == "no").all()
 
 
 def _cli(capsys, *argv: str) -> str:
@@ -97,7 +114,7 @@ def test_the_command_line_lists_the_cost(capsys):
     out = _cli(capsys, "measures", "--json")
     rows = {r["name"]: r for r in json.loads(out)}
     assert rows["acc"]["cost"] == "linear" and rows["smece"]["cost"] == "sort"
-    assert all(r["default"] == ("no" if name in HEAVY else "yes")
+    assert all(r["default"] == ("no" if name in HEAVY | WHEN_NAMED else "yes")
                for name, r in rows.items())
     table = _cli(capsys, "measures")
     assert " cost " in table.splitlines()[0]

@@ -24,7 +24,8 @@ NAMES = sorted(FUNCTIONS)
 ROOT = Path(__file__).resolve().parents[2]
 #: a non-default value of each measure parameter
 OTHER = {"beta": 2.0, "zero_division": 1.0, "x": 2, "q": 0.1, "base": 2.0, "n_bins": 5,
-         "k": 2, "window": 5, "t": 0.2}
+         "k": 2, "window": 5, "t": 0.2, "min_spec": 0.8, "min_sens": 0.7, "min_recall": 0.6,
+         "min_prec": 0.5, "max_fpr": 0.3}
 
 
 def test_every_registered_built_in_measure_has_its_function():

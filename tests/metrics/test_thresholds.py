@@ -162,3 +162,181 @@ def test_a_target_measure_is_brought_nearest_its_target_exactly():
             assert got.threshold == best and got.value == share[best]
     finally:
         ml.registry.unregister("ppr_quarter")
+
+
+# ------------------------------------------------------------------ the operating point
+def _brute_rule(y, s, w, rule, *, min_sens=None, min_spec=None, cost_fn=1.0, cost_fp=1.0,
+                prevalence=None):
+    """The rules written from their definitions over every threshold in exact Fractions:
+    (1 − sens)² + (1 − spec)², or π·c_FN·(1 − sens) + (1 − π)·c_FP·(1 − spec); the
+    smallest value among the thresholds meeting the constraints, the largest threshold
+    among equal values. Returns (threshold, sens, spec, value) or None."""
+    y = np.asarray(y) == 1
+    ws = [Fraction(float(x)) for x in (np.ones(len(y)) if w is None else w)]
+    p = sum((a for a, b in zip(ws, y, strict=True) if b), Fraction(0))
+    n = sum((a for a, b in zip(ws, y, strict=True) if not b), Fraction(0))
+    best = None
+    for t in [*sorted(set(s.tolist()), reverse=True), -math.inf]:
+        tp = sum((a for a, b, c in zip(ws, y, s, strict=True) if b and c > t), Fraction(0))
+        fp = sum((a for a, b, c in zip(ws, y, s, strict=True) if not b and c > t),
+                 Fraction(0))
+        sens, spec = tp / p, (n - fp) / n
+        if (min_sens is not None and float(sens) < min_sens) or (
+                min_spec is not None and float(spec) < min_spec):
+            continue
+        if rule == "closest_topleft":
+            v = (1 - sens) ** 2 + (1 - spec) ** 2
+        else:
+            pi = p / (p + n) if prevalence is None else Fraction(prevalence)
+            v = (pi * Fraction(cost_fn) * (1 - sens)
+                 + (1 - pi) * Fraction(cost_fp) * (1 - spec))
+        if best is None or v < best[3]:
+            best = (t, sens, spec, v)
+    return best
+
+
+RULE_CASES = [
+    ("closest_topleft", {}),
+    ("cost", {}),
+    ("cost", {"cost_fn": 5.0}),
+    ("cost", {"cost_fn": 2.0, "cost_fp": 0.5, "prevalence": 0.1}),
+    ("closest_topleft", {"min_sens": 0.9}),
+    ("cost", {"cost_fp": 3.0, "min_spec": 0.75, "min_sens": 0.25}),
+]
+
+
+@pytest.mark.parametrize(("rule", "kw"), RULE_CASES)
+@pytest.mark.parametrize("seed,weighted", [(0, False), (1, False), (2, True)])
+def test_rules_and_constraints_equal_brute_force(rule, kw, seed, weighted):
+    y, s, w = _data(seed, weighted=weighted)
+    got = ml.best_threshold(y, s, rule, sample_weight=w, **kw)
+    want = _brute_rule(y, s, w, rule, **kw)
+    assert got.threshold == want[0]
+    assert (got.sens, got.spec) == (float(want[1]), float(want[2]))
+    assert got.value == pytest.approx(float(want[3]), rel=1e-12, abs=1e-15)
+    assert got.measure == rule
+
+
+@pytest.mark.parametrize("spec", ["youden", "f1", "acc"])
+def test_constraints_with_a_registered_measure(spec):
+    y, s, _ = _data(7)
+    free = ml.best_threshold(y, s, spec)
+    got = ml.best_threshold(y, s, spec, min_sens=0.95)
+    assert got.sens >= 0.95
+    # the best of the measure among the thresholds with sens >= 0.95, by brute force
+    cands = [t for t in [*set(s.tolist()), -math.inf] if np.mean(s[y == 1] > t) >= 0.95]
+    vals = {t: ml.evaluate(y, s, measures=[spec], threshold=t)[spec] for t in cands}
+    top = max(vals.values())
+    assert got.threshold == max(t for t, v in vals.items() if v == top)
+    assert got.value == top
+    if free.sens >= 0.95:
+        assert got == free
+
+
+def test_no_threshold_meeting_the_constraints_is_nan_with_a_warning():
+    y, s = [0, 1, 0, 1], [0.9, 0.8, 0.7, 0.6]  # sens 1 means spec at most 1/2
+    with pytest.warns(ml.UndefinedMeasureWarning, match=r"sens >= 1 and spec >= 0.9"):
+        b = ml.best_threshold(y, s, min_sens=1.0, min_spec=0.9)
+    assert math.isnan(b.threshold) and math.isnan(b.value) and math.isnan(b.sens)
+
+
+def test_cost_parameters_belong_to_the_cost_rule():
+    with pytest.raises(ml.MeasurelabError, match="cost_fn applies to measure='cost'"):
+        ml.best_threshold([0, 1], [0.2, 0.7], "youden", cost_fn=2.0)
+    with pytest.raises(ml.MeasurelabError, match="prevalence must be in"):
+        ml.best_threshold([0, 1], [0.2, 0.7], "cost", prevalence=1.0)
+    with pytest.raises(ml.MeasurelabError, match="min_spec must be in"):
+        ml.best_threshold([0, 1], [0.2, 0.7], min_spec=1.5)
+
+
+def test_the_return_contract_is_a_pair():
+    y, s, _ = _data(8)
+    b = ml.best_threshold(y, s, "f1")
+    t, v = b
+    assert (t, v) == (b.threshold, b.value) and len(b) == 2 and isinstance(b, tuple)
+    assert repr(b) == f"BestThreshold(threshold={t!r}, value={v!r})"
+    with pytest.raises(ml.MeasurelabError, match="without ci="):
+        b.intervals()
+
+
+@pytest.fixture(scope="module")
+def with_ci():
+    g = np.random.default_rng(11)
+    y = g.random(300) < 0.4
+    s = np.round(g.normal(1.2 * y, 1), 1)
+    return y, s, ml.best_threshold(y, s, ci=0.9, n_boot=200, random_state=3)
+
+
+def test_intervals_table(with_ci):
+    y, s, b = with_ci
+    iv = b.intervals()
+    assert list(iv.columns) == ["quantity", "value", "lo", "hi", "method"]
+    assert iv["quantity"].tolist() == ["threshold", "sens", "spec", "youden"]
+    assert iv["value"].tolist() == [b.threshold, b.sens, b.spec, b.value]
+    assert (iv["lo"] <= iv["value"]).all() and (iv["value"] <= iv["hi"]).all()
+    assert iv["method"].eq("bootstrap-percentile (no coverage evidence)").all()
+    assert b.level == 0.9
+    # the same seed, the same table; the point estimate is that of ci=None
+    again = ml.best_threshold(y, s, ci=0.9, n_boot=200, random_state=3)
+    assert again.intervals().equals(iv) and tuple(again) == tuple(ml.best_threshold(y, s))
+
+
+def test_every_replicate_chooses_its_own_threshold(monkeypatch):
+    """Each replicate's table holds only the scores drawn into it, and its threshold,
+    sens and spec are the rule's choice on that table (brute force on a few of them)."""
+    from measurelab.metrics import thresholds as th
+
+    seen = []
+    point = th._point
+
+    def spy(table, m, lo, hi):
+        out = point(table, m, lo, hi)
+        seen.append((table, out))
+        return out
+
+    monkeypatch.setattr(th, "_point", spy)
+    g = np.random.default_rng(5)
+    y = g.random(80) < 0.5
+    s = np.round(g.normal(y * 1.0, 1), 1)
+    b = ml.best_threshold(y, s, "closest_topleft", ci=0.95, n_boot=100, min_sens=0.5)
+    reps = seen[1:]  # the first call is the point estimate
+    assert len(reps) == 101  # the identity weighting, then 100 replicates
+    assert len({float(t.n_pos) for t, _ in reps}) > 1  # the class counts vary (random design)
+    for table, (thr, sens, spec, _value, _) in reps[:12]:
+        assert ((table.pos + table.neg) > 0).all()
+        yy = np.repeat(np.r_[np.zeros(table.size), np.ones(table.size)].astype(int),
+                       np.r_[table.neg, table.pos].astype(int))
+        ss = np.repeat(np.r_[table.scores, table.scores], np.r_[table.neg, table.pos]
+                       .astype(int))
+        want = _brute_rule(yy, ss, None, "closest_topleft", min_sens=0.5)
+        assert (thr, sens, spec) == (want[0], float(want[1]), float(want[2]))
+    assert b.intervals().loc[1, "lo"] >= 0.5  # every replicate honours min_sens
+
+
+def test_a_perfect_separation_is_a_certain_choice():
+    g = np.random.default_rng(2)
+    y = np.r_[np.zeros(40, bool), np.ones(30, bool)]
+    s = np.r_[g.uniform(0, 0.4, 40), g.uniform(0.6, 1, 30)]
+    b = ml.best_threshold(y, s, ci=0.95, n_boot=200, stratify=True)
+    iv = b.intervals().set_index("quantity")
+    assert b.threshold == s[:40].max()
+    for q in ("sens", "spec", "youden"):
+        assert (iv.loc[q, "lo"], iv.loc[q, "hi"]) == (1.0, 1.0)
+    # the replicates' thresholds are their own highest negatives: within the negatives
+    assert s[:40].min() <= iv.loc["threshold", "lo"] <= iv.loc["threshold", "hi"] == b.threshold
+
+
+def test_intervals_of_weighted_cases_and_of_a_table():
+    y, s, w = _data(9, n=120, weighted=True)
+    w = w + 0.25  # no case of weight 0
+    b = ml.best_threshold(y, s, "f1", sample_weight=w, ci=0.9, n_boot=100)
+    iv = b.intervals()
+    assert iv["quantity"].tolist() == ["threshold", "sens", "spec", "f1"]
+    assert (iv["lo"] <= iv["value"]).all() and (iv["value"] <= iv["hi"]).all()
+    table = ml.ScoreTable.from_arrays(y == 1, s)  # whole counts: its cases resample
+    t = ml.best_threshold(table, ci=0.9, n_boot=100)
+    assert t.intervals().equals(ml.best_threshold(y, s, ci=0.9, n_boot=100).intervals())
+    with pytest.raises(ml.MeasurelabError, match="real weights has no cases"):
+        ml.best_threshold(ml.ScoreTable.from_arrays(y == 1, s, w), ci=0.9, n_boot=100)
+    with pytest.raises(ml.MeasurelabError, match="one number"):
+        ml.best_threshold(y, s, "youden:acc", ci=0.9, n_boot=100)

@@ -18,7 +18,10 @@ from measurelab.stats.block import BlockStats, TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
 SPECS = [m.name for m in registry] + [
-    "lift@0.1", "lift@1", "cal@7", "cal@1", "ece@5", "ece@1", "mxe@2", "f_beta@2", "top_k_acc@2"]
+    "lift@0.1", "lift@1", "cal@7", "cal@1", "ece@5", "ece@1", "mxe@2", "f_beta@2", "top_k_acc@2",
+    "sens_at_spec@0", "sens_at_spec@1", "spec_at_sens@0", "spec_at_sens@0.5",
+    "prec_at_recall@0", "prec_at_recall@1", "recall_at_prec@0", "recall_at_prec@1",
+    "pauc@0.05", "pauc@1", "spauc@0.5"]
 KINDS = ("untied", "tied", "real", "one_class", "tiny", "zero_rows", "pure_tied", "big_groups",
          "extremes", "untied_large")
 HOWS = ("multinomial", "poisson", "jackknife", "edges")

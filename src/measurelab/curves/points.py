@@ -32,6 +32,7 @@ classifier performance. Machine Learning 65, 95–130.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -54,6 +55,7 @@ __all__ = [
     "DetCurve",
     "GainCurve",
     "LiftCurve",
+    "OneVsRestCurves",
     "PrecisionRecallCurve",
     "RocCurve",
     "cost_curve",
@@ -139,6 +141,89 @@ class CostCurve(NamedTuple):
         return self.fnr[i] * pc + self.fpr[i] * (1.0 - pc)
 
 
+@dataclass(frozen=True)
+class OneVsRestCurves:
+    """The k-class curves of :func:`roc_curve` or :func:`precision_recall_curve`: one
+    class against the rest for every class, and the micro and macro averages
+    (:mod:`measurelab.curves._ovr` defines them).
+
+    Attributes
+    ----------
+    kind : 'roc' or 'pr'
+    classes : the class labels, in column order
+    per_class : the curve of each class (a :class:`RocCurve` or
+        :class:`PrecisionRecallCurve`), in column order; ``curves[label]`` finds one
+    micro : the curve of all (case, class) pairs pooled
+    macro : the macro average (its ``thresholds`` are NaN: an average has none)
+    """
+
+    kind: str
+    classes: tuple[Any, ...]
+    per_class: tuple[Any, ...]
+    micro: Any
+    macro: Any
+
+    def __getitem__(self, label: Any) -> Any:
+        """The curve of class ``label`` (or ``'micro'``, ``'macro'``)."""
+        if isinstance(label, str) and label in ("micro", "macro") and label not in \
+                self.classes:
+            return getattr(self, label)
+        try:
+            return self.per_class[self.classes.index(label)]
+        except ValueError:
+            raise MeasurelabError(f"no class {label!r}; the classes are "
+                                  f"{list(self.classes)}") from None
+
+    def to_frame(self) -> Any:
+        """Every point as a row: ``curve`` (a class label, 'micro' or 'macro'), the two
+        coordinates (``fpr, tpr`` or ``recall, precision``) and ``threshold``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> c = roc_curve([0, 1, 2], np.eye(3))
+        >>> c.to_frame().groupby("curve", sort=False).size().tolist()   # 0, 1, 2, micro, macro
+        [3, 3, 3, 3, 3]
+        """
+        import pandas as pd
+
+        x, y = ("fpr", "tpr") if self.kind == "roc" else ("recall", "precision")
+        parts = []
+        for name, c in [*zip(self.classes, self.per_class, strict=True),
+                        ("micro", self.micro), ("macro", self.macro)]:
+            thr = np.asarray(c.thresholds, dtype=np.float64)
+            xs = np.asarray(getattr(c, x))
+            if thr.size < xs.size:  # a precision-recall curve's last point has none
+                thr = np.concatenate([thr, np.full(xs.size - thr.size, np.nan)])
+            parts.append(pd.DataFrame({"curve": [name] * xs.size, x: xs,
+                                       y: np.asarray(getattr(c, y)), "threshold": thr}))
+        return pd.concat(parts, ignore_index=True)
+
+
+def _one_vs_rest(kind: str, y_true: Any, y_score: Any, labels: Any, sample_weight: Any,
+                 inclusive: bool) -> OneVsRestCurves:
+    """The k-class curves (see :mod:`measurelab.curves._ovr`)."""
+    import warnings
+
+    from measurelab.curves import _ovr
+
+    classes, per, micro = _ovr.class_tables(y_true, y_score, labels, sample_weight)
+    curve = _roc if kind == "roc" else _precision_recall
+    with warnings.catch_warnings(record=True) as caught:  # one warning per class at most
+        warnings.simplefilter("always")
+        curves: list[Any] = [curve(t, inclusive) for t in per]
+    for w in {str(w.message): w for w in caught}.values():
+        warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    pooled = curve(micro, inclusive)
+    if kind == "roc":
+        fpr, tpr = _ovr.macro_roc([(c.fpr, c.tpr) for c in curves], classes)
+        macro: Any = RocCurve(fpr, tpr, np.full(fpr.size, np.nan))
+    else:
+        p, r = _ovr.macro_pr([(c.precision, c.recall) for c in curves], classes)
+        macro = PrecisionRecallCurve(p, r, np.full(max(p.size - 1, 0), np.nan))
+    return OneVsRestCurves(kind, classes, tuple(curves), pooled, macro)
+
+
 # --------------------------------------------------------------------------- the table
 def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any, *,
            name: str = "y_score") -> ScoreTable:
@@ -198,10 +283,10 @@ def _rates(counts: np.ndarray, total: float, what: str) -> np.ndarray:
 # ------------------------------------------------------------------------------ curves
 def roc_curve(
     y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
-    inclusive: bool = True,
-) -> RocCurve:
+    inclusive: bool = True, labels: Any = None,
+) -> Any:
     """ROC curve at every distinct threshold, as scikit-learn's
-    ``roc_curve(..., drop_intermediate=False)``.
+    ``roc_curve(..., drop_intermediate=False)``; of every class of k-class scores.
 
     Threshold rule: point *i* predicts positive ``score >= thresholds[i]`` (default,
     scikit-learn's output), or ``score > thresholds[i]`` with ``inclusive=False``, exactly
@@ -219,12 +304,18 @@ def roc_curve(
         True: ``thresholds[i]`` is the lowest score point *i* predicts positive (``inf``
         for the first point, (0, 0)) — scikit-learn's thresholds. False: the highest score
         it predicts negative (``-inf`` for the last point, (1, 1)).
+    labels : the class of each column of k-class scores (default: the sorted labels)
 
     Returns
     -------
     RocCurve
         ``(fpr, tpr, thresholds)``, thresholds decreasing. A rate without examples of its
         class is NaN with an :class:`~measurelab.UndefinedMeasureWarning`.
+    OneVsRestCurves
+        for k-class scores (n, k ≥ 3) or a :class:`~measurelab.MultiScoreTable`: the curve
+        of every class against the rest (scikit-learn's ``roc_curve(y == c, P[:, c])``),
+        the micro average (all (case, class) pairs pooled) and the macro average (the mean
+        TPR at each FPR, whose area is the mean of the classes' AUCs).
 
     Examples
     --------
@@ -233,7 +324,20 @@ def roc_curve(
     ([0.0, 0.0, 0.5, 0.5, 1.0], [0.0, 0.5, 0.5, 1.0, 1.0], [inf, 0.8, 0.4, 0.35, 0.1])
     >>> roc_curve([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], inclusive=False).thresholds.tolist()
     [0.8, 0.4, 0.35, 0.1, -inf]
+    >>> P = [[.6, .3, .1], [.2, .5, .3], [.1, .2, .7], [.3, .4, .3], [.2, .3, .5]]
+    >>> c = roc_curve(["a", "b", "c", "a", "b"], P)   # a and c ranked perfectly, b not
+    >>> c.classes, c["b"].tpr.tolist(), c["b"].fpr.round(3).tolist()
+    (('a', 'b', 'c'), [0.0, 0.5, 0.5, 1.0, 1.0], [0.0, 0.0, 0.333, 0.667, 1.0])
+    >>> c.macro.fpr.round(3).tolist(), c.macro.tpr.round(3).tolist()
+    ([0.0, 0.0, 0.25, 0.333, 0.667, 0.75, 1.0], [0.0, 0.833, 0.833, 0.833, 1.0, 1.0, 1.0])
     """
+    from measurelab.curves._ovr import is_class_scores
+
+    if is_class_scores(y_true, y_score):
+        return _one_vs_rest("roc", y_true, y_score, labels, sample_weight, inclusive)
+    if labels is not None:
+        raise MeasurelabError("labels= names the columns of k-class scores; binary scores "
+                              "take pos_label")
     return _roc(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 
@@ -253,10 +357,10 @@ def _roc(t: ScoreTable, inclusive: bool = True) -> RocCurve:
 
 def precision_recall_curve(
     y_true: Any, y_score: Any = None, *, pos_label: Any = 1, sample_weight: Any = None,
-    inclusive: bool = True,
-) -> PrecisionRecallCurve:
+    inclusive: bool = True, labels: Any = None,
+) -> Any:
     """Precision and recall at every distinct threshold, as scikit-learn's
-    ``precision_recall_curve``.
+    ``precision_recall_curve``; of every class of k-class scores.
 
     Threshold rule: element *i* predicts positive ``score >= thresholds[i]`` (default,
     scikit-learn's output), or ``score > thresholds[i]`` with ``inclusive=False``, exactly
@@ -277,6 +381,12 @@ def precision_recall_curve(
         (precision 1, recall 0) and has no threshold. With no positive example recall is
         1 everywhere (scikit-learn's rule) with an
         :class:`~measurelab.UndefinedMeasureWarning`.
+    OneVsRestCurves
+        for k-class scores (n, k ≥ 3, columns named by ``labels``) or a
+        :class:`~measurelab.MultiScoreTable`: every class against the rest
+        (scikit-learn's ``precision_recall_curve(y == c, P[:, c])``), the micro average
+        (all (case, class) pairs pooled) and the macro average (at each recall, the mean of
+        the classes' largest precision at that recall or more).
 
     Examples
     --------
@@ -287,6 +397,13 @@ def precision_recall_curve(
     ...                        inclusive=False).thresholds.tolist()
     [-inf, 0.1, 0.35, 0.4]
     """
+    from measurelab.curves._ovr import is_class_scores
+
+    if is_class_scores(y_true, y_score):
+        return _one_vs_rest("pr", y_true, y_score, labels, sample_weight, inclusive)
+    if labels is not None:
+        raise MeasurelabError("labels= names the columns of k-class scores; binary scores "
+                              "take pos_label")
     return _precision_recall(_table(y_true, y_score, pos_label, sample_weight), inclusive)
 
 

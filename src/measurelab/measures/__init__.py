@@ -19,6 +19,8 @@ calibration/          the calibration measures, one module per idea:
   .loess              ici, e50, e90, emax
   .spiegelhalter      spiegelhalter_z
 decision              net_benefit, snb (decision curve analysis: treat when p >= t)
+operating_point       sens_at_spec, spec_at_sens, prec_at_recall, recall_at_prec, pauc,
+                      spauc (the operating point a user must reach; partial AUC)
 composite             sar
 twolevel              two_level(f, g) → f:g
 ====================  ==================================================================
@@ -39,6 +41,7 @@ from measurelab.measures.calibration import spiegelhalter  # noqa: F401
 from measurelab.measures import agreement  # noqa: F401
 from measurelab.measures import composite  # noqa: F401
 from measurelab.measures import decision  # noqa: F401
+from measurelab.measures import operating_point  # noqa: F401
 from measurelab.measures.base import Measure, Registry, measure, registry
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
 from measurelab.measures.oarp import extended_precision_recall

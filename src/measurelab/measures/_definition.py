@@ -139,6 +139,12 @@ PARAM_DOMAINS: dict[str, tuple[Callable[[float], bool], str]] = {
                "a positive integer, at most 1,000,000"),
     "k": (lambda v: v >= 1 and float(v).is_integer(), "a positive integer"),
     "t": (lambda v: 0 <= v < 1, "a threshold probability 0 <= t < 1"),
+    # the operating point (measures/operating_point.py): the rate a threshold must reach
+    "min_spec": (lambda v: 0 <= v <= 1, "a specificity 0 <= s <= 1"),
+    "min_sens": (lambda v: 0 <= v <= 1, "a sensitivity 0 <= s <= 1"),
+    "min_recall": (lambda v: 0 <= v <= 1, "a recall 0 <= r <= 1"),
+    "min_prec": (lambda v: 0 <= v <= 1, "a precision 0 <= p <= 1"),
+    "max_fpr": (lambda v: 0 < v <= 1, "a false-positive rate 0 < f <= 1"),
 }
 
 
@@ -206,6 +212,10 @@ class Measure:
         otherwise (a two-level measure: the dearer of its two). The default set of
         ``evaluate(y, p)`` holds the measures whose cost is in :data:`DEFAULT_COSTS`; a
         'heavy' measure is computed only when named.
+    when_named : the measure is computed only when named, whatever its cost: its main
+        parameter is the user's question (the operating point: ``sens_at_spec@0.9`` asks
+        for the specificity the user must keep), so a default value of it answers no one
+        and is left out of the default set
     """
 
     name: str
@@ -226,6 +236,7 @@ class Measure:
     levels: tuple[Measure, Measure] | None = field(default=None, repr=False)
     cost: Cost | None = None
     target: float | None = None
+    when_named: bool = False
 
     def __post_init__(self) -> None:
         from measurelab._util.validation import check_flag
@@ -248,7 +259,7 @@ class Measure:
                 f"statistic={short_repr(self.statistic)} is not valid; expected one of "
                 f"{STATISTICS}"
             )
-        for flag in ("higher_is_better", "needs_probabilities", "exact"):
+        for flag in ("higher_is_better", "needs_probabilities", "exact", "when_named"):
             check_flag(getattr(self, flag), flag)
         if isinstance(self.aliases, str) or not all(isinstance(a, str) for a in self.aliases):
             raise MeasurelabError(f"aliases must be a tuple of names, got "
@@ -285,15 +296,17 @@ class Measure:
     @property
     def in_default_set(self) -> bool:
         """Whether ``evaluate(y, p)`` computes this measure when no measures are named (its
-        cost is one of :data:`DEFAULT_COSTS`).
+        cost is one of :data:`DEFAULT_COSTS` and it is not :attr:`when_named`).
 
         Examples
         --------
         >>> from measurelab.measures.base import registry
         >>> registry.get("acc").cost, registry.get("ici").cost, registry.get("ici").in_default_set
         ('linear', 'heavy', False)
+        >>> registry.get("pauc").cost, registry.get("pauc").in_default_set   # ask pauc@f
+        ('sort', False)
         """
-        return self.cost in DEFAULT_COSTS
+        return self.cost in DEFAULT_COSTS and not self.when_named
 
     @property
     def description(self) -> str:

@@ -167,9 +167,31 @@ def lookup(t: ScoreTable, key: Any) -> Any:
     return memo.get(key)
 
 
+def reads_walk(measures: Iterable[Any]) -> bool:
+    """Whether any of ``measures`` may read the walk's sums: one that states a
+    ``walk_output``, a two-level or composite measure (its parts may), or one of the
+    counts (the walk gives the counts at the threshold). :func:`prime` skips the walk of a
+    list of score-table measures that read none (the operating-point measures, net
+    benefit): it would cost them more than their own passes over the table. A measure that
+    still asks :func:`lookup` for a sum (CORP's Brier parts) has the table walked then, with
+    the same result. (The bootstrap's blocks are walked as before: :func:`prime_block`.)
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> reads_walk([registry.get("pauc")]), reads_walk([registry.get("pauc"),
+    ...                                                 registry.get("auc")])
+    (False, True)
+    """
+    return any(getattr(m, "walk_output", None) is not None
+               or getattr(m, "levels", None) is not None
+               or getattr(m, "statistic", "scores") != "scores" for m in measures)
+
+
 def prime(stats: Any, measures: Iterable[Any]) -> None:
     """Walk the table of a binary statistics bundle once for all ``measures`` (their
-    lift and ECE parameters, BEP, APR, the counts at the threshold), when it is large.
+    lift and ECE parameters, BEP, APR, the counts at the threshold), when it is large
+    and one of them reads the walk (:func:`reads_walk`).
 
     The sums go to the table's memo, the counts at the threshold to the bundle's (where
     :attr:`BinaryStats.counts <measurelab.stats.bundle.BinaryStats.counts>` finds them)."""
@@ -177,6 +199,9 @@ def prime(stats: Any, measures: Iterable[Any]) -> None:
     if not isinstance(t, ScoreTable):
         return
     if not use_fused(t):
+        return
+    measures = list(measures)
+    if not reads_walk(measures):
         return
     ks, _, _, apr, n_bins = walk_parameters(measures, t.n_pos, t.total)
     with_counts = getattr(stats, "given_counts", None) is None

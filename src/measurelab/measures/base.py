@@ -233,6 +233,7 @@ def measure(
     walk_output: WalkOutput | None = None,
     cost: Cost | None = None,
     target: float | None = None,
+    when_named: bool = False,
 ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Decorator: register ``formula`` as a measure and return the formula unchanged.
 
@@ -242,7 +243,8 @@ def measure(
     counts and 'sort' over the score table — state 'heavy' for a measure that would slow
     the default set, which then computes it only when named; ``target``: the ideal value
     of a measure best at a value, ranked by the distance to it — give
-    ``higher_is_better=False`` with it).
+    ``higher_is_better=False`` with it; ``when_named``: computed only when named, as a
+    measure whose parameter is the user's question).
 
     Examples
     --------
@@ -288,6 +290,7 @@ def measure(
                 walk_output=walk_output,
                 cost=cost,
                 target=target,
+                when_named=when_named,
             )
         )
         return formula

@@ -370,6 +370,48 @@ def snb(y_true, y_score, *, pos_label=1, sample_weight=None, t: float = 0.5):
     return _call('snb', locals())
 
 
+def sens_at_spec(y_true, y_score, *, pos_label=1, sample_weight=None, min_spec: float = 0.9):
+    """Sensitivity at specificity ≥ s: the largest TP/P over the thresholds whose TN/N is
+    at least ``min_spec`` (``sens_at_spec@0.9``).
+    """
+    return _call('sens_at_spec', locals())
+
+
+def spec_at_sens(y_true, y_score, *, pos_label=1, sample_weight=None, min_sens: float = 0.9):
+    """Specificity at sensitivity ≥ s: the largest TN/N over the thresholds whose TP/P is
+    at least ``min_sens`` (``spec_at_sens@0.9``).
+    """
+    return _call('spec_at_sens', locals())
+
+
+def prec_at_recall(y_true, y_score, *, pos_label=1, sample_weight=None, min_recall: float = 0.9):
+    """Precision at recall ≥ r: the largest TP/(TP + FP) over the thresholds whose recall
+    is at least ``min_recall`` (``prec_at_recall@0.8``).
+    """
+    return _call('prec_at_recall', locals())
+
+
+def recall_at_prec(y_true, y_score, *, pos_label=1, sample_weight=None, min_prec: float = 0.9):
+    """Recall at precision ≥ p: the largest TP/P over the thresholds whose precision is at
+    least ``min_prec`` (``recall_at_prec@0.9``).
+    """
+    return _call('recall_at_prec', locals())
+
+
+def pauc(y_true, y_score, *, pos_label=1, sample_weight=None, max_fpr: float = 0.2):
+    """Partial AUC: the area under the ROC curve over false-positive rates [0, f], in
+    [0, f] (``pauc@0.1``).
+    """
+    return _call('pauc', locals())
+
+
+def spauc(y_true, y_score, *, pos_label=1, sample_weight=None, max_fpr: float = 0.2):
+    """Standardised partial AUC (McClish): (1 + (pauc − f²/2)/(f − f²/2))/2, 0.5 for the
+    chance diagonal and 1 for a perfect ranking (``spauc@0.2``).
+    """
+    return _call('spauc', locals())
+
+
 __all__ = [
     'acc',
     'ap',
@@ -409,14 +451,20 @@ __all__ = [
     'npv',
     'oarp',
     'op',
+    'pauc',
     'prec',
+    'prec_at_recall',
+    'recall_at_prec',
     'ri',
     'rms',
     'sar',
     'sens',
+    'sens_at_spec',
     'smece',
     'snb',
+    'spauc',
     'spec',
+    'spec_at_sens',
     'spiegelhalter_z',
     'top_k_acc',
     'youden',

@@ -18,6 +18,16 @@ Conventions
   ``thresholds[np.argmax(values)]`` picks on scikit-learn's decreasing threshold order.
 * Direction from the registry: lower-is-better measures (``err``, ``lr_neg``, ...) are
   minimized; two-level ``f:g`` values compare lexicographically.
+* Rules that are no registered measure (pROC's ``best.method``): ``closest_topleft``
+  minimises (1 − sens)² + (1 − spec)², ``cost`` the expected cost of the errors per case,
+  π·c_FN·(1 − sens) + (1 − π)·c_FP·(1 − spec) (pROC's ``best.weights``; π the given
+  prevalence, else the sample's, when it is (c_FN·FN + c_FP·FP)/n).
+* Constraints: ``min_sens`` and ``min_spec`` keep only the thresholds whose TP/P and TN/N
+  reach them (the float rates compared with the given numbers).
+* The threshold's uncertainty (``ci=``): a bootstrap of the cases in which every
+  replicate chooses its own threshold by the same rule (pROC's ``ci.coords(x = "best")``),
+  percentile intervals of the threshold, of the sensitivity and specificity there and of
+  the optimised value.
 """
 
 from __future__ import annotations
@@ -37,16 +47,54 @@ from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
-__all__ = ["BestThreshold", "best_threshold"]
+__all__ = ["RULES", "BestThreshold", "best_threshold"]
+
+#: the rules of :func:`best_threshold` that are not registered measures
+RULES = ("closest_topleft", "cost")
 
 _REL = 1e-9  # candidates this close to the float best are decided exactly
 
 
-class BestThreshold(NamedTuple):
-    """The chosen threshold (predict positive iff ``score > threshold``) and the value."""
-
+class _Choice(NamedTuple):
     threshold: float
     value: Any
+
+
+class BestThreshold(_Choice):
+    """The chosen threshold (predict positive iff ``score > threshold``) and the value: a
+    pair that unpacks as ``threshold, value``.
+
+    Attributes
+    ----------
+    threshold, value : the pair
+    measure : the rule's name (a registry spec, ``'closest_topleft'`` or ``'cost'``)
+    sens, spec : TP/P and TN/N at the threshold (NaN where undefined)
+    level : the level of :meth:`intervals` (None without ``ci``)
+    """
+
+    measure: str = ""
+    sens: float = math.nan
+    spec: float = math.nan
+    level: float | None = None
+    _table: Any = None
+
+    def intervals(self) -> Any:
+        """The bootstrap intervals of the choice: a DataFrame with columns ``quantity,
+        value, lo, hi, method`` and one row each for ``threshold``, ``sens``, ``spec`` and
+        the optimised measure (every replicate chose its own threshold).
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> b = ml.best_threshold([0, 0, 1, 1, 0, 1, 1, 0], [.1, .2, .3, .8, .4, .9, .7, .5],
+        ...                       ci=0.9, n_boot=200)
+        >>> b.intervals()["quantity"].tolist()
+        ['threshold', 'sens', 'spec', 'youden']
+        """
+        if self._table is None:
+            raise MeasurelabError("no intervals: this threshold was chosen without ci=; "
+                                  "call best_threshold(..., ci=0.95)")
+        return self._table.copy()
 
 
 def _candidates(t: ScoreTable) -> tuple[np.ndarray, BinaryCounts]:
@@ -122,6 +170,126 @@ def _best_of_level(
     return cand[[e == best for e in exact]]
 
 
+def _like(x: float, ref: Any) -> Any:
+    """``x`` as an exact Fraction when the counts are Fractions (the exact confirmation of
+    near-ties), else as it is."""
+    return Fraction(x) if isinstance(ref, Fraction) else x
+
+
+def _topleft(c: BinaryCounts) -> Any:
+    """(1 − sens)² + (1 − spec)², written as (FN/P)² + (FP/N)²."""
+    return (c.fn / (c.tp + c.fn)) ** 2 + (c.fp / (c.fp + c.tn)) ** 2
+
+
+def _cost_rule(cost_fn: float, cost_fp: float, prevalence: float | None) -> Any:
+    def cost(c: BinaryCounts) -> Any:
+        p, n = c.tp + c.fn, c.fp + c.tn
+        pi = p / (p + n) if prevalence is None else _like(prevalence, c.tp)
+        return (pi * _like(cost_fn, c.tp) * (c.fn / p)
+                + (1 - pi) * _like(cost_fp, c.tp) * (c.fp / n))
+
+    return cost
+
+
+def _rule(measure: Any, cost_fn: Any, cost_fp: Any, prevalence: Any) -> Measure:
+    """The measure a rule optimises: a registered spec, or one of :data:`RULES` as an
+    unregistered :class:`Measure` (lower is better)."""
+    from measurelab._util.validation import check_real
+
+    costs = {"cost_fn": cost_fn, "cost_fp": cost_fp, "prevalence": prevalence}
+    if measure != "cost":
+        given = [k for k, v in costs.items() if v is not None]
+        if given:
+            raise MeasurelabError(f"{given[0]} applies to measure='cost', not to "
+                                  f"measure={measure!r}")
+    if measure == "closest_topleft":
+        return Measure("closest_topleft", _topleft, "threshold", "counts", (0.0, 2.0), False,
+                       source="pROC coords(best.method = 'closest.topleft'): "
+                              "(1 − sens)² + (1 − spec)²")
+    if measure == "cost":
+        c_fn = 1.0 if cost_fn is None else check_real(cost_fn, "cost_fn", low=0,
+                                                      low_open=True)
+        c_fp = 1.0 if cost_fp is None else check_real(cost_fp, "cost_fp", low=0,
+                                                      low_open=True)
+        pi = None if prevalence is None else check_real(prevalence, "prevalence", low=0,
+                                                        high=1, low_open=True,
+                                                        high_open=True)
+        return Measure("cost", _cost_rule(c_fn, c_fp, pi), "threshold", "counts",
+                       (0.0, math.inf), False,
+                       source="pROC best.weights: π·c_FN·(1 − sens) + (1 − π)·c_FP·(1 − spec)")
+    m = registry.resolve(measure)[0]
+    if m.statistic == "scores":
+        raise MeasurelabError(
+            f"{m.name} is a {m.kind} measure and does not depend on the threshold; "
+            "best_threshold needs a threshold measure (e.g. 'youden', 'acc', 'f1') or one "
+            f"of the rules {RULES}"
+        )
+    return m
+
+
+def _rates(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
+    """TP/P and TN/N at every candidate (NaN without the class)."""
+    tp, tn = np.asarray(counts.tp), np.asarray(counts.tn)
+    p, n = tp[-1], np.asarray(counts.fp)[-1]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sens = tp / p if p > 0 else np.full(tp.size, np.nan)
+        spec = tn / n if n > 0 else np.full(tn.size, np.nan)
+    return sens, spec
+
+
+def _choose(table: ScoreTable, m: Measure, min_sens: float | None,
+            min_spec: float | None) -> tuple[int | None, str, np.ndarray, BinaryCounts]:
+    """The index of the best candidate (None, and why: 'infeasible' or 'undefined'), the
+    candidates' thresholds and counts."""
+    thresholds, counts = _candidates(table)
+    idx = np.arange(thresholds.size)
+    if min_sens is not None or min_spec is not None:
+        sens, spec = _rates(counts)
+        keep = np.ones(idx.size, dtype=bool)
+        if min_sens is not None:
+            keep &= sens >= min_sens  # NaN (no positives) reaches nothing
+        if min_spec is not None:
+            keep &= spec >= min_spec
+        idx = idx[keep]
+        if idx.size == 0:
+            return None, "infeasible", thresholds, counts
+    if m.name in RULES and (table.n_pos <= 0 or table.n_neg <= 0):
+        return None, "undefined", thresholds, counts
+    decided = False
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")  # 0/0 at the extreme thresholds is expected
+        for level in _levels(m):
+            if level.statistic == "scores":
+                continue  # the same at every threshold: ties everywhere
+            kept = _best_of_level(level, table, counts, idx)
+            if kept.size == 0:  # NaN at every remaining candidate
+                if not decided:
+                    return None, "undefined", thresholds, counts
+                break  # (a second level undefined everywhere does not discriminate)
+            idx, decided = kept, True
+    # decreasing thresholds: the largest threshold among the best
+    return int(idx.min()), "", thresholds, counts
+
+
+def _point(table: ScoreTable, m: Measure, min_sens: float | None,
+           min_spec: float | None) -> tuple[float, float, float, Any, str]:
+    """threshold, sens, spec, value at the best candidate, and why none ('' if one)."""
+    i, why, thresholds, counts = _choose(table, m, min_sens, min_spec)
+    if i is None:
+        return math.nan, math.nan, math.nan, math.nan, why
+    sens, spec = _rates(counts)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        value = _scalar(m, table, counts, i, False)
+    return float(thresholds[i]), float(sens[i]), float(spec[i]), value, ""
+
+
+def _check_rate(value: Any, name: str) -> float | None:
+    from measurelab._util.validation import check_real
+
+    return None if value is None else check_real(value, name, low=0, high=1)
+
+
 def best_threshold(
     y_true: Any,
     y_score: Any = None,
@@ -129,22 +297,56 @@ def best_threshold(
     *,
     pos_label: Any = 1,
     sample_weight: Any = None,
+    min_sens: float | None = None,
+    min_spec: float | None = None,
+    cost_fn: float | None = None,
+    cost_fp: float | None = None,
+    prevalence: float | None = None,
+    ci: float | None = None,
+    n_boot: int = 1000,
+    random_state: Any = 0,
+    stratify: bool = False,
+    progress: bool | None = None,
 ) -> BestThreshold:
-    """The threshold that optimizes a threshold measure, exactly, over every distinct score.
+    """The threshold that optimizes a threshold measure (or a rule), exactly, over every
+    distinct score; with ``ci``, how stable that choice is.
 
     Parameters
     ----------
     y_true : array-like of shape (n,), two labels; or a :class:`~measurelab.ScoreTable`
         (then omit ``y_score``)
     y_score : array-like of shape (n,)
-    measure : registered name, alias, ``name@param`` or two-level ``f:g`` spec
+    measure : registered name, alias, ``name@param``, two-level ``f:g`` spec, or a rule
         Any measure computed from the confusion counts (``youden``, ``acc``, ``f1``,
         ``f_beta@2``, ``mcc``, ``kappa``, ``oarp``, user-registered ones, ``auc:acc``, ...).
         Lower-is-better measures are minimized; a measure with a target value
         (``Measure.target``) is brought nearest to it. Rank and probability measures do
-        not depend on the threshold and are refused.
+        not depend on the threshold and are refused. The rules (:data:`RULES`):
+        ``'closest_topleft'`` minimises (1 − sens)² + (1 − spec)² (pROC's
+        ``closest.topleft``); ``'cost'`` minimises the expected cost of the errors per case,
+        π·``cost_fn``·(1 − sens) + (1 − π)·``cost_fp``·(1 − spec) (pROC's ``best.weights =
+        c(cost_fn / cost_fp, π)``).
     pos_label : label of the positive class, default 1
     sample_weight : array-like of shape (n,), optional
+    min_sens, min_spec : float in [0, 1], optional
+        Search only the thresholds whose sensitivity (specificity) is at least this.
+    cost_fn, cost_fp : float > 0, default 1 (``measure='cost'`` only)
+        The cost of a false negative and of a false positive.
+    prevalence : float in (0, 1), optional (``measure='cost'`` only)
+        π, the share of positives where the model is used; default the sample's, when the
+        cost is (cost_fn·FN + cost_fp·FP)/n.
+    ci : float in (0, 1), optional
+        Bootstrap the cases ``n_boot`` times, every replicate choosing its own threshold by
+        the same rule and constraints; the result's :meth:`BestThreshold.intervals` gives
+        percentile intervals of the threshold, of sens and spec there and of the optimised
+        value (which, as an in-sample optimum, is optimistic).
+    n_boot : int, default 1000
+    random_state : int, Generator or None, default 0
+    stratify : bool, default False
+        Resample positives and negatives separately (class counts fixed by design; pROC's
+        default ``stratified = TRUE``).
+    progress : bool or None
+        Progress of the bootstrap (None: on a terminal, after a few seconds).
 
     Returns
     -------
@@ -153,6 +355,8 @@ def best_threshold(
         ``value`` (= ``evaluate(y_true, y_score, threshold=threshold)[measure]``). The
         threshold is a distinct score, or ``-inf`` when everything positive is best.
         Among equally good thresholds the largest is returned (see the module notes).
+        ``.sens`` and ``.spec`` hold the rates there. NaN (with a warning) when the
+        measure is undefined at every threshold or no threshold meets the constraints.
 
     Examples
     --------
@@ -162,15 +366,23 @@ def best_threshold(
     (0.5, 0.6667)
     >>> ml.best_threshold([0, 0, 1, 1], [0.1, 0.4, 0.35, 0.8], "acc")   # 0.4 ties 0.1
     BestThreshold(threshold=0.4, value=0.75)
+    >>> b = ml.best_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.7],
+    ...                       min_sens=1.0)     # every positive found: above 0.1
+    >>> b.threshold, b.sens, b.spec
+    (0.1, 1.0, 0.3333333333333333)
+    >>> ml.best_threshold([0, 0, 1, 1, 0, 1], [0.1, 0.4, 0.35, 0.8, 0.5, 0.7], "cost",
+    ...                   cost_fn=5.0).threshold   # a missed positive costs 5 errors
+    0.1
     """
+    from measurelab._util.validation import check_random_state
+    from measurelab.inference.intervals import check_run_options
     from measurelab.metrics.evaluation import build_stats
 
-    m = registry.resolve(measure)[0]
-    if m.statistic == "scores":
-        raise MeasurelabError(
-            f"{m.name} is a {m.kind} measure and does not depend on the threshold; "
-            "best_threshold needs a threshold measure (e.g. 'youden', 'acc', 'f1')"
-        )
+    m = _rule(measure, cost_fn, cost_fp, prevalence)
+    min_sens = _check_rate(min_sens, "min_sens")
+    min_spec = _check_rate(min_spec, "min_spec")
+    level, n_boot, _, stratify = check_run_options(ci, n_boot, None, stratify, None, progress)
+    random_state = check_random_state(random_state)
     if isinstance(y_true, ScoreTable):  # a table built elsewhere (merged chunks)
         if y_score is not None or sample_weight is not None:
             raise MeasurelabError(
@@ -189,21 +401,88 @@ def best_threshold(
     check_total(stats)  # every weight 0: nothing to choose a threshold from
     table = stats.table
     assert table is not None  # built from scores
-    thresholds, counts = _candidates(table)
-    idx = np.arange(thresholds.size)
-    undefined, decided = False, False
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")  # 0/0 at the extreme thresholds is expected
-        for level in _levels(m):
-            if level.statistic == "scores":
-                continue  # the same at every threshold: ties everywhere
-            kept = _best_of_level(level, table, counts, idx)
-            if kept.size == 0:  # NaN at every remaining candidate
-                undefined = not decided
-                break  # (a second level undefined everywhere does not discriminate)
-            idx, decided = kept, True
-    if undefined:
+    thr, sens, spec, value, why = _point(table, m, min_sens, min_spec)
+    if why == "undefined":
         warn_undefined(f"{m.name} is undefined (NaN) at every threshold; returning NaN", 2)
-        return BestThreshold(float("nan"), float("nan"))
-    best = int(idx.min())  # decreasing thresholds: the largest threshold among the best
-    return BestThreshold(float(thresholds[best]), _scalar(m, table, counts, best, False))
+    elif why == "infeasible":
+        want = " and ".join(f"{k} >= {v:g}" for k, v in (("sens", min_sens),
+                                                          ("spec", min_spec))
+                            if v is not None)
+        warn_undefined(f"no threshold reaches {want}; returning NaN", 2)
+    out = BestThreshold(thr, value)
+    out.measure, out.sens, out.spec = m.name, sens, spec
+    if level is not None:
+        design = _design(table, y_true, y_score, pos_label, sample_weight, stratify)
+        out.level = level
+        out._table = _intervals(out, m, design, min_sens, min_spec, level, n_boot,
+                                random_state, progress)
+    return out
+
+
+def _design(table: ScoreTable, y_true: Any, y_score: Any, pos_label: Any,
+            sample_weight: Any, stratify: bool) -> Any:
+    """The cases the bootstrap resamples: the whole counts of the table, or the weighted
+    cases as given."""
+    from measurelab.inference.bootstrap import CaseDesign
+
+    if sample_weight is None:
+        if not table.is_integer:
+            raise MeasurelabError("ci= resamples cases: a ScoreTable of real weights has no "
+                                  "cases; pass y_true, y_score and sample_weight")
+        return CaseDesign.from_table(table, stratify=stratify)
+    from measurelab._util.validation import (
+        as_1d,
+        binarize,
+        binary_score_vector,
+        check_scores,
+        check_weights,
+    )
+
+    y_raw = as_1d(y_true, "y_true")
+    y = binarize(y_raw, pos_label)
+    s = check_scores(binary_score_vector(y_score, y_raw, pos_label)[0])
+    return CaseDesign.from_cases(y, [s], check_weights(sample_weight, y.size),
+                                 stratify=stratify)
+
+
+def _intervals(point: BestThreshold, m: Measure, design: Any, min_sens: float | None,
+               min_spec: float | None, level: float, n_boot: int, random_state: Any,
+               progress: bool | None) -> Any:
+    """Percentile intervals of the threshold, sens, spec and value, every replicate
+    choosing its own threshold among its own distinct scores."""
+    import pandas as pd
+
+    from measurelab.inference.bootstrap import percentile_interval, rng_of, run_blocks
+
+    if not isinstance(point.value, int | float | np.integer | np.floating):
+        raise MeasurelabError(f"ci= needs a measure of one number; {m.name} gives "
+                              f"{type(point.value).__name__} values (use one level)")
+
+    def evaluate(ext: np.ndarray) -> np.ndarray:
+        blk = design.blocks(ext[:, :design.n], [(0.5, False)])[0].table
+        res = np.full((blk.n_blocks, 1, 4), np.nan)
+        for b in range(blk.n_blocks):
+            keep = (blk.pos[b] + blk.neg[b]) > 0  # the replicate's own distinct scores
+            t = ScoreTable(blk.scores[keep], blk.pos[b][keep], blk.neg[b][keep],
+                           integer=blk.integer)
+            if t.size == 0:
+                continue
+            thr, sens, spec, value, _ = _point(t, m, min_sens, min_spec)
+            res[b, 0] = (thr, sens, spec, float(value))
+        return res
+
+    run = run_blocks(design, evaluate, (1, 4), n_boot, rng_of(random_state),
+                     jackknife=False, progress=progress, desc="best threshold")
+    lo_m, hi_m = (float(v) for v in m.range)
+    if not (math.isfinite(lo_m) and math.isfinite(hi_m)):
+        lo_m, hi_m = -math.inf, math.inf
+    bounds = [(-math.inf, math.inf), (0.0, 1.0), (0.0, 1.0), (lo_m, hi_m)]
+    values = [point.threshold, point.sens, point.spec, float(point.value)]
+    method = "bootstrap-percentile (no coverage evidence)"
+    rows = []
+    for j, (name, v) in enumerate(zip(("threshold", "sens", "spec", m.name), values,
+                                      strict=True)):
+        lo, hi = ((math.nan, math.nan) if math.isnan(v)
+                  else percentile_interval(run.reps[:, 0, j], level, bounds[j]))
+        rows.append({"quantity": name, "value": v, "lo": lo, "hi": hi, "method": method})
+    return pd.DataFrame(rows, columns=["quantity", "value", "lo", "hi", "method"])
