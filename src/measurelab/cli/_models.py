@@ -231,7 +231,7 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         warnings.simplefilter("always")
         r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
                                 random_state=seed_value, ci_method=args.ci_method,
-                                sample_weight=w,
+                                sample_weight=w, progress=_progress(args),
                                 n_jobs=n_jobs, stratify=bool(args.stratify), **options)
         r.source = f"{args.file} (measurelab {getattr(args, 'command', None) or 'evaluate'})"
         out = r.to_json() if args.json else format_comparison(r) + format_structure(r)
@@ -252,6 +252,12 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
     if args.html is not None and not args.json:
         print(f"wrote {args.html}")
     return 0
+
+
+def _progress(args: argparse.Namespace) -> bool | None:
+    """The comparison's ``progress``: False with ``--no-progress``, else the default (a bar
+    on a terminal, a line every 20 s in a log)."""
+    return False if getattr(args, "no_progress", False) else None
 
 
 def format_comparison(r: Any) -> str:
