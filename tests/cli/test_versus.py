@@ -64,3 +64,22 @@ def test_versus_bad_input(capsys, csv, argv, message):
     p, _ = csv
     code, out, err = run(capsys, p, *argv)
     assert code == 2 and out == "" and message in err and err.count("\n") == 1
+
+
+def test_no_progress_silences_every_bar(capsys, csv, monkeypatch):
+    # a progress line that prints at every update (the real one waits 20 s): without
+    # --no-progress the bootstrap and the calibration test show theirs, with it nothing
+    from measurelab import progress
+
+    class Eager(progress.PeriodicLine):
+        def __init__(self, total, desc, unit="it", every=0.0, file=None):
+            super().__init__(total, desc, unit, every=0.0, file=file)
+
+    monkeypatch.setattr(progress, "PeriodicLine", Eager)
+    p, _ = csv
+    argv = [p, "--score-col", "lr", "--score-col", "gb", "--measures", "auc,brier",
+            "--n-boot", "200"]
+    code, _, err = run(capsys, *argv)
+    assert code == 0 and "calibration test:" in err and "% (" in err
+    code, out, err = run(capsys, *argv, "--no-progress")
+    assert code == 0 and "% (" not in err and "Calibration (" in out

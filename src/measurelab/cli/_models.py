@@ -235,8 +235,8 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
         else:
             r = compare_classifiers(y, models, measures=measures, ci=level, n_boot=n_boot,
                                     random_state=seed_value, ci_method=args.ci_method,
-                                    sample_weight=w, n_jobs=n_jobs,
-                                    stratify=bool(args.stratify), **options)
+                                    sample_weight=w, progress=_progress(args),
+                                    n_jobs=n_jobs, stratify=bool(args.stratify), **options)
         # read by the report with getattr (a comparison of arrays has none)
         r.source = (  # type: ignore[attr-defined]
             f"{args.file} (measurelab {getattr(args, 'command', None) or 'evaluate'})")
@@ -302,6 +302,12 @@ def compare_on_cluster(args: argparse.Namespace, measures: list[str] | None) -> 
         random_state=args.seed_value, ci_method=args.ci_method, threshold=args.threshold,
         pos_label=parse_pos_label(args.pos_label), inclusive=args.inclusive,
         stratify=bool(args.stratify))
+
+
+def _progress(args: argparse.Namespace) -> bool | None:
+    """The comparison's ``progress``: False with ``--no-progress``, else the default (a bar
+    on a terminal, a line every 20 s in a log)."""
+    return False if getattr(args, "no_progress", False) else None
 
 
 def format_comparison(r: Any) -> str:

@@ -93,7 +93,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --ci-method
 
     p.add_argument("--no-progress", action="store_true",
-                   help="no progress report while reading a large file")
+                   help="no progress reports (reading a large file; with --ci or several "
+                        "models, the comparison's bootstrap and calibration test)")
     return p
 
 

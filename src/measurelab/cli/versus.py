@@ -73,6 +73,9 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    help="compare on a Dask cluster: FILE is a (partitioned) Parquet data set "
                         "the workers read in two passes (binary --score-col models)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument("--no-progress", action="store_true",
+                   help="no progress reports (the bootstrap, the calibration test, the page's "
+                        "bands)")
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --n-jobs, --ci-method, --stratify
     add_output_options(p)  # --quiet (the answer only), --tables (the tables only)
     p.set_defaults(ci="0.95")

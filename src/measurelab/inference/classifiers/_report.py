@@ -33,6 +33,7 @@ from measurelab.inference._base import check_title
 from measurelab.inference._reprs import holm_p_text as _p
 from measurelab.inference._reprs import joined as _join
 from measurelab.inference._reprs import signed_text as _signed
+from measurelab.inference.calibration import AUTO_MIN_CASES
 from measurelab.inference.classifiers import _figures as _fig
 from measurelab.jsonable import to_jsonable
 from measurelab.stats.scoretable import ScoreTable
@@ -394,8 +395,8 @@ def _planning(cmp: Any) -> list[str]:
 
 def calibration_sentence(cmp: Any) -> str:
     """'Is it calibrated?' in one sentence for a binary comparison of probabilities (the
-    test of calibration by consistency resampling, :meth:`ClassifierComparison.calibration`);
-    '' otherwise.
+    test :meth:`ClassifierComparison.calibration` chose, named: consistency resampling, or
+    from 10,000 cases the analytic test of the same statistic); '' otherwise.
 
     Examples
     --------
@@ -410,8 +411,21 @@ def calibration_sentence(cmp: Any) -> str:
     if "calibration" not in cmp._cache:
         cmp._cache["calibration"] = cmp.calibration()
     t = cmp._cache["calibration"]
-    return ("Calibration (test by consistency resampling): "
-            + "; ".join(f"{r.model} {r.verdict}" for r in t.itertuples()) + ".")
+    methods = list(dict.fromkeys(t["method"]))
+    if len(methods) == 1:
+        return (f"Calibration ({_TEST_TEXT.get(methods[0], methods[0])}): "
+                + "; ".join(f"{r.model} {r.verdict}" for r in t.itertuples()) + ".")
+    return ("Calibration: " + "; ".join(
+        f"{r.model} {r.verdict} ({_TEST_TEXT.get(r.method, r.method)})"
+        for r in t.itertuples()) + ".")
+
+
+#: how the calibration sentence names each test (``CalibrationTest.method``)
+_TEST_TEXT = {
+    "consistency resampling": "test by consistency resampling",
+    "analytic null": f"analytic test of brier_mcb, n ≥ {AUTO_MIN_CASES:,}",
+    "spiegelhalter": "Spiegelhalter's test: fractional weights",
+}
 
 
 def _first_screen(cmp: Any) -> list[str]:

@@ -386,15 +386,21 @@ class ClassifierComparison:
                                                         "interval"])
 
     # ----------------------------------------------------------- calibration
-    def calibration(self, n_resamples: int = 999) -> Any:
+    def calibration(self, n_resamples: int = 999, method: str = "auto") -> Any:
         """Is each model calibrated? Per model the Brier miscalibration (the population's,
         estimated without bias) with its interval at ``ci``, the p-value of the test of
-        calibration by consistency resampling (``n_resamples`` redraws of every label from
-        its predicted probability; seeded by the comparison's ``random_state``; for
-        fractional weights Spiegelhalter's test), Spiegelhalter's p, and the verdict at
-        1 − ``ci`` (:func:`measurelab.calibration_test`). Binary probabilities only.
+        calibration, which test that was (``method``), Spiegelhalter's p, and the verdict
+        at 1 − ``ci`` (:func:`measurelab.calibration_test`). Binary probabilities only.
 
-        Columns: ``model, brier_mcb, lo, hi, pvalue, spiegelhalter_p, verdict``.
+        The test (``method='auto'``): consistency resampling (``n_resamples`` redraws of
+        every label from its predicted probability, seeded by the comparison's
+        ``random_state``) below 10,000 cases or 100 in the smaller class; from there the
+        analytic test of the same statistic ('analytic null': its exact null moments, no
+        redraws; the size study: docs/calibration_test_study.md); for fractional weights
+        Spiegelhalter's. ``method='consistency'`` or ``'analytic'`` forces one. A progress
+        bar follows the comparison's ``progress``.
+
+        Columns: ``model, brier_mcb, lo, hi, pvalue, method, spiegelhalter_p, verdict``.
 
         Examples
         --------
@@ -402,6 +408,8 @@ class ClassifierComparison:
 
         >>> r.calibration(n_resamples=199)["verdict"].tolist()
         ['miscalibrated (p = 0.005)', 'miscalibrated (p = 0.005)']
+        >>> r.calibration(n_resamples=199)["method"].tolist()
+        ['consistency resampling', 'consistency resampling']
         """
         from measurelab.inference.calibration import calibration_table
 
@@ -411,9 +419,14 @@ class ClassifierComparison:
         if not all(0.0 <= float(s.min()) and float(s.max()) <= 1.0 for s in self._scores):
             raise MeasurelabError("calibration() needs probabilities in [0, 1]; these "
                                   "scores are not")
+        # the models' score tables of all the cases: the design's (no sort again)
+        tables = getattr(self._design, "tables", None)
         return calibration_table(self._y, dict(zip(self.names, self._scores, strict=True)),
                                  confidence_level=self.level or 0.95, n_resamples=n_resamples,
-                                 sample_weight=self._w, random_state=self.random_state)
+                                 sample_weight=self._w, random_state=self.random_state,
+                                 method=method, progress=self._progress,
+                                 tables=(list(tables) if tables is not None
+                                         and len(tables) == len(self.names) else None))
 
     def plot_calibration(self) -> Any:
         """The calibration figure: one panel per model (the reliability curve, its

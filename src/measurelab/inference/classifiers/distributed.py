@@ -290,8 +290,8 @@ class DistributedComparison(ClassifierComparison):
     def _refuse(self, what: str) -> Any:
         raise MeasurelabError(f"{what} {_NEEDS_CASES}")
 
-    def calibration(self, n_resamples: int = 999) -> Any:
-        """Refused: the test of calibration redraws every case's label."""
+    def calibration(self, n_resamples: int = 999, method: str = "auto") -> Any:
+        """Refused: the tests of calibration read every case's prediction."""
         return self._refuse("calibration()")
 
     def plot_calibration(self) -> Any:
