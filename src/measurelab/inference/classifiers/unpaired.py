@@ -205,20 +205,12 @@ class UnpairedComparison:
 
     def _influence_row(self, j: int, diff: float) -> dict[str, Any]:
         """lo, hi, se, z, p of measure ``j``'s unpaired difference: the z-test on the sum
-        of the two test sets' influence variances (independent samples)."""
-        from measurelab.inference import influence as inf
+        of the two test sets' influence variances (independent samples), each the one its
+        comparison's own interval uses."""
         from measurelab.inference._base import z_test
+        from measurelab.inference.classifiers._pair_rows import influence_variances
 
-        var = 0.0
-        for c in (self._a, self._b):
-            d = c._design
-            ifp, ifn = inf.row_influence(c._measures[j], d.tables[0], threshold=c.threshold,
-                                         inclusive=c._inclusive)
-            if d.weight is None:
-                var += inf.table_variance(d.tables[0], ifp, ifn, design=c._case_design())
-            else:
-                var += inf.case_variance(inf.case_influence(ifp, ifn, d.rows[0], d.y), d.y,
-                                         d.weight, design=c._case_design())
+        var = sum(influence_variances(c, j)[0][0] for c in (self._a, self._b))
         r = z_test(diff, var, self.level)
         return {"lo": r.lo, "hi": r.hi, "se": r.se, "z": r.statistic, "p": r.pvalue,
                 "interval": "influence"}

@@ -27,23 +27,16 @@ from measurelab._util.validation import warn_undefined
 from measurelab.inference._base import Interval
 from measurelab.inference.methods._registry import Form, IntervalMethod, Setting, register
 
+# the registered measure of a name, and the measures with a kink |u − v| (no influence
+# function where u = v): the posterior method's own
+from measurelab.inference.methods.dirichlet import KINKS, _measure
+
 #: the method's name
 NAME = "influence"
 #: from this many cases ...
 LARGE_N = 10_000
 #: ... and this many in the smaller class, the default of AP, Brier, RMS and log loss
 LARGE_SMALLER = 100
-#: the measures with a kink |u − v| (no influence function where u = v)
-_KINKED = frozenset({"ri", "op", "avri", "oarp"})
-
-
-def _measure(name: str) -> Any:
-    from measurelab.measures.base import registry
-
-    try:
-        return registry.resolve(name)[0]
-    except Exception:
-        return None
 
 
 def applies(s: Setting) -> bool:
@@ -59,7 +52,7 @@ def applies(s: Setting) -> bool:
     if s.multiclass:
         return False
     m = _measure(s.measure)
-    return m is not None and m.name.split("@")[0] not in _KINKED and has_influence(m)
+    return m is not None and m.name.split("@")[0] not in KINKS and has_influence(m)
 
 
 def _default(s: Setting) -> bool:
