@@ -102,7 +102,8 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     """:meth:`EvaluationResult.to_html`: the figure, then the table (values; with
     intervals, their ends and methods); ``path`` None returns the page as text."""
     from measurelab import pages
-    from measurelab._util.files import atomic_write_text, check_output_path
+    from measurelab._util.files import check_output_path
+    from measurelab._util.pageset import write_page_set
     from measurelab._util.validation import short_repr
     from measurelab.exceptions import MeasurelabTypeError
     from measurelab.measures.glossary import glossary_html
@@ -127,7 +128,7 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     page = pages.document(title, body)
     if path is None:
         return page
-    atomic_write_text(path, page)
+    write_page_set({path: page.encode("utf-8")})  # an OSError is one line naming path
     return path
 
 

@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from measurelab._util.results import ConfidenceInterval, no_interval
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.measures.calibration.corp import SCORES, decomposition
 from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value, spiegelhalter_z
 from measurelab.metrics.evaluation import build_stats
@@ -113,7 +113,10 @@ def score_name(score: Any) -> str:
     >>> score_name("logloss"), score_name("Cross-Entropy"), score_name("mxe")
     ('log', 'log', 'log')
     """
-    key = score.strip().lower() if isinstance(score, str) else None
+    if not isinstance(score, str):
+        raise MeasurelabTypeError(f"score must be a name, one of {SCORES}, got "
+                                  f"{score!r} ({type(score).__name__})")
+    key = score.strip().lower()
     if key not in SCORE_ALIASES:
         names = ", ".join(repr(k) for k in SCORE_ALIASES)
         raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES} "
