@@ -434,7 +434,8 @@ def as_1d(x: Any, name: str) -> np.ndarray:
         x = x.to_numpy()  # a Series or Index (pandas is not imported for other input)
     arr = np.asarray(x)
     if arr.ndim == 0:
-        got = "None" if x is None else f"the scalar {short_repr(x)}"
+        value = arr.item()
+        got = "None" if value is None else f"the scalar {short_repr(value)}"
         raise MeasurelabTypeError(f"{name} must be a 1-d array-like, got {got}")
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
