@@ -61,6 +61,7 @@ from measurelab._util.results import (
     t_interval,
 )
 from measurelab._util.validation import check_real, short_repr, show, warn_undefined
+from measurelab._util.words import counted
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level
 
@@ -407,7 +408,7 @@ def nested_cv_interval(outer: Any, inner: Any, folds: Any, *, ci: float = 0.95
         sizes = np.bincount(fi[r], minlength=K)
         if sizes.min() < 2:
             raise MeasurelabError(f"repetition {r + 1}: fold {int(np.argmin(sizes)) + 1} has "
-                                  f"{int(sizes.min())} case(s); every fold needs at least 2")
+                                  f"{counted(sizes.min(), 'case')}; every fold needs at least 2")
         for k in range(K):
             out_k = o[r, fi[r] == k]
             in_k = e[r, fi[r] != k, k]
