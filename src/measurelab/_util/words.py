@@ -18,3 +18,42 @@ def counted(n: Any, noun: str, plural: str | None = None) -> str:
     default ``noun + 's'``); a whole number with thousands separators."""
     k = int(n)
     return f"{k:,} {noun if k == 1 else (plural or noun + 's')}"
+
+
+def p_words(p: float) -> str:
+    """A p-value in a sentence: 'p = 0.0123', 'p < 0.001', or 'p undefined'.
+
+    Examples
+    --------
+    >>> p_words(0.01234), p_words(0.0002), p_words(float("nan"))
+    ('p = 0.0123', 'p < 0.001', 'p undefined')
+    """
+    if p is None or p != p:
+        return "p undefined"
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3g}"
+
+
+def num(x: float, digits: int = 4) -> str:
+    """A number to ``digits`` significant digits with a true minus ('n/a' when NaN).
+
+    Examples
+    --------
+    >>> num(-0.012345), num(float("nan")), num(2.0)
+    ('−0.01235', 'n/a', '2')
+    """
+    if x is None or x != x:
+        return "n/a"
+    return f"{x:.{digits}g}".replace("-", "−")
+
+
+def signed(x: float, digits: int = 4) -> str:
+    """A difference with its sign and a true minus ('n/a' when NaN).
+
+    Examples
+    --------
+    >>> signed(0.026), signed(-0.5), signed(float("nan"))
+    ('+0.026', '−0.5', 'n/a')
+    """
+    if x is None or x != x:
+        return "n/a"
+    return ("+" if x >= 0 else "") + num(x, digits)
