@@ -480,6 +480,47 @@ def test_summary_plot_and_page(tmp_path, result):
     assert "Bayesian" not in result.to_html(rope=None)
 
 
+def test_the_5x2cv_table_and_summary_state_their_centre(data, learners):
+    """diff is the mean of the ten fold differences; centre is what the row's statistic
+    and interval are centred on: the first fold's difference for the paired t (read from
+    the fold scores), the mean for the combined F and the corrected t."""
+    X, y = data
+    two = {k: learners[k] for k in ("lr", "tree")}
+    r = compare(two, X, y, cv="5x2", measures=["acc", "brier"])
+    f = r.fold_scores()
+    t = r.tests()
+    assert list(t.columns) == ["a", "b", "measure", "diff", "lo", "hi", "p", "p_holm",
+                               "method", "centre", "statistic", "df", "note"]
+    for row in t.itertuples(index=False):
+        a = f[(f.learner == row.a) & (f.measure == row.measure)].sort_values(["repeat", "fold"])
+        b = f[(f.learner == row.b) & (f.measure == row.measure)].sort_values(["repeat", "fold"])
+        d = a.value.to_numpy() - b.value.to_numpy()
+        assert row.diff == pytest.approx(d.mean(), abs=1e-15)
+        want = d[0] if row.method == "5x2cv-paired-t" else d.mean()
+        assert row.centre == pytest.approx(want, abs=1e-15), row.method
+        if row.method == "5x2cv-paired-t":  # the t is the centre over its standard error
+            grid = d.reshape(5, 2)
+            s2 = ((grid - grid.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+            assert row.statistic == pytest.approx(d[0] / math.sqrt(s2.mean()), rel=1e-12)
+    assert not np.allclose(t.loc[t.method == "5x2cv-paired-t", "centre"],
+                           t.loc[t.method == "5x2cv-paired-t", "diff"])
+    text = r.summary()
+    assert "centred on the first fold's difference" in text
+    # the corrected t's centre is its diff
+    k = compare(two, X, y, cv=5, measures=["acc"]).tests()
+    assert (k["centre"] == k["diff"]).all()
+
+
+def test_print_gives_the_answer_then_where_the_tables_are(result):
+    lines = str(result).splitlines()
+    assert lines[0] == ("LearnerComparison of 3 learners (lr, nb, tree) by 5-fold "
+                        "cross-validation repeated 3 times (15 folds) of 90 cases in 2 "
+                        "classes; 95% intervals, corrected t")
+    assert lines[1:-1] == result.summary().splitlines()[1:]
+    assert lines[-1].startswith("Tables: .fold_scores() .values() .intervals() .tests()")
+    assert repr(result) == str(result)
+
+
 def test_the_ranks_command_reads_the_fold_scores(tmp_path, capsys):
     from measurelab.cli import main
 

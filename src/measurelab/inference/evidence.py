@@ -171,7 +171,7 @@ class CoverageVerdict:
         auc's interval: coverage 0.792 < 0.90 at n=100, π=0.05 (lowest of 45 cells; mean 0.95).
         >>> print(CoverageVerdict("auc", "covers", 0.93, "n=100", 0.95, 45, note=""))
         auc's interval covers in every one of 45 cells studied (lowest 0.93 at n=100; mean 0.95).
-        """  # noqa: E501
+        """
         who = f"{self.measure}'s interval" if self.measure else "The interval"
         where = f" in the {self.bracket} bracket" if self.bracket else ""
         if self.covers:

@@ -60,7 +60,7 @@ class ScoreDecomposition:
         --------
         >>> print(ScoreDecomposition(0.0363, 0.1657, 0.25, 0.1206))
         Mean score 0.1206 = miscalibration 0.0363 − discrimination 0.1657 + uncertainty 0.25 (CORP).
-        """  # noqa: E501
+        """
         return decomposition_text(self)
 
 
