@@ -232,6 +232,45 @@ def _noted_frame_class() -> type:
     return NotedFrame
 
 
+def net_benefit_pair_sentences(nb: Any) -> list[str]:
+    """:meth:`NetBenefitComparison.summary`'s sentences on the chosen thresholds: the
+    pairs that differ there after Holm's adjustment over every row of
+    ``differences()`` (two models: each threshold with the difference, its interval
+    and p_holm; a model and a reference: the thresholds)."""
+    pct = round(100 * nb.level)
+    d = nb.differences()
+    sig = d[d["p_holm"] < 1.0 - nb.level]
+    models = set(nb.names)
+    head = (f"At the chosen thresholds ({pct}% intervals, p_holm over all {len(d)} rows "
+            "of .differences()): ")
+    pairs: list[str] = []
+    refs: list[str] = []
+    for (a, b), g in sig.groupby(["a", "b"], sort=False):
+        for more, who, other in ((True, a, b), (False, b, a)):
+            rows = g[(g["diff"] > 0) == more]
+            if not len(rows):
+                continue
+            sign = 1.0 if more else -1.0
+            if b in models:
+                at = [f"t = {r.threshold:g} ({signed_text(sign * r.diff)}, {pct}% CI "
+                      f"{signed_text(min(sign * r.lo, sign * r.hi))} to "
+                      f"{signed_text(max(sign * r.lo, sign * r.hi))}, "
+                      f"{holm_p_text(r.p_holm)})" for r in rows.itertuples(index=False)]
+                pairs.append(f"{who} is more useful than {other} at {joined(at)}")
+            else:
+                worst = float(rows["p_holm"].max())
+                p = (holm_p_text(worst) if worst < 0.001
+                     else holm_p_text(worst).replace("p_holm ", "p_holm ≤ "))
+                ts = [f"{t:g}" for t in rows["threshold"]]
+                refs.append(f"{who} is more useful than {other} at t = {joined(ts)} "
+                            f"({p}).")
+    if not pairs and len(nb.names) > 1:
+        pairs.append("no model is significantly more useful than another at any of them")
+    if not pairs:
+        return [head + refs[0], *refs[1:]] if refs else []
+    return [head + "; ".join(pairs) + ".", *refs]
+
+
 def __getattr__(name: str) -> Any:
     if name == "NotedFrame":
         return _noted_frame_class()

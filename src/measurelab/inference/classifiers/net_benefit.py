@@ -592,7 +592,9 @@ class NetBenefitComparison:
         """  # noqa: E501
         pct = round(100 * self.level)
         rng = self.ranges()
-        lines = self._at_thresholds()
+        from measurelab.inference._reprs import net_benefit_pair_sentences
+
+        lines = net_benefit_pair_sentences(self)
         grid: list[str] = []
         for a, b in self._pairs:
             label = self._label(b)
@@ -610,44 +612,6 @@ class NetBenefitComparison:
         tail = (f" (simultaneous {pct}% bands over thresholds {self.grid.min():g}–"
                 f"{self.grid.max():g}).")
         return "\n".join([*lines, ".\n".join(grid) + tail])
-
-    def _at_thresholds(self) -> list[str]:
-        """The summary's sentences on the chosen thresholds: the pairs that differ there
-        after Holm's adjustment (every row of :meth:`differences`)."""
-        from measurelab.inference._reprs import holm_p_text, joined, signed_text
-
-        pct = round(100 * self.level)
-        d = self.differences()
-        sig = d[d["p_holm"] < 1.0 - self.level]
-        models = set(self.names)
-        head = (f"At the chosen thresholds ({pct}% intervals, p_holm over all {len(d)} rows "
-                "of .differences()): ")
-        pairs: list[str] = []
-        refs: list[str] = []
-        for (a, b), g in sig.groupby(["a", "b"], sort=False):
-            for more, who, other in ((True, a, b), (False, b, a)):
-                rows = g[(g["diff"] > 0) == more]
-                if not len(rows):
-                    continue
-                sign = 1.0 if more else -1.0
-                if b in models:
-                    at = [f"t = {r.threshold:g} ({signed_text(sign * r.diff)}, {pct}% CI "
-                          f"{signed_text(min(sign * r.lo, sign * r.hi))} to "
-                          f"{signed_text(max(sign * r.lo, sign * r.hi))}, "
-                          f"{holm_p_text(r.p_holm)})" for r in rows.itertuples(index=False)]
-                    pairs.append(f"{who} is more useful than {other} at {joined(at)}")
-                else:
-                    worst = float(rows["p_holm"].max())
-                    p = (holm_p_text(worst) if worst < 0.001
-                         else holm_p_text(worst).replace("p_holm ", "p_holm ≤ "))
-                    ts = [f"{t:g}" for t in rows["threshold"]]
-                    refs.append(f"{who} is more useful than {other} at t = {joined(ts)} "
-                                f"({p}).")
-        if not pairs and len(self.names) > 1:
-            pairs.append("no model is significantly more useful than another at any of them")
-        if not pairs:
-            return [head + refs[0], *refs[1:]] if refs else []
-        return [head + "; ".join(pairs) + ".", *refs]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"values", "differences", "ranges", "level", "critical_value"}``
