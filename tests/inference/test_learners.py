@@ -90,7 +90,7 @@ def test_fold_scores_equal_a_hand_written_loop(data, learners, result):
 #: fixed seed (its bootstrap draws pick cases by position) and stochastic gradient descent
 #: (its epochs visit the cases in a seeded permutation of their order)
 ORDER_SENSITIVE = {
-    "rf": lambda: RandomForestClassifier(n_estimators=25, random_state=0),
+    "rf": lambda: RandomForestClassifier(random_state=0),
     "sgd": lambda: SGDClassifier(loss="log_loss", random_state=0),
 }
 
