@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.figures import pyplot as _pyplot  # the one figure helper
+from measurelab._util.words import counted
 
 
 def arrow(m: Any) -> str:
@@ -119,7 +120,7 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     table = result.intervals() if result._intervals is not None else \
         result.to_frame().reset_index()[["measure", "value", "direction", "range", "note"]]
     body = "\n".join([
-        f"<p class='lead'>{len(table)} measure value(s)"
+        f"<p class='lead'>{counted(len(table), 'measure value')}"
         + ("" if result._intervals is None else " with intervals") + ".</p>",
         pages.figure(pages.png_data_uri(png), "each measure's value on its own scale"),
         "<h2>Values</h2>", pages.table(table, index=False, sortable=True),

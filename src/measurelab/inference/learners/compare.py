@@ -35,6 +35,7 @@ import numpy as np
 
 from measurelab._util.threads import check_n_jobs
 from measurelab._util.validation import check_random_state, short_repr
+from measurelab._util.words import counted
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference._base import check_level, model_names
 from measurelab.inference.learners import _runs as runs
@@ -54,8 +55,8 @@ def _check_estimators(estimators: Any) -> tuple[list[str], list[Any]]:
         raise MeasurelabTypeError("estimators must be a mapping {name: scikit-learn "
                                   f"estimator}}, got {type(estimators).__name__}")
     if len(estimators) < 2:
-        raise MeasurelabError(f"estimators holds {len(estimators)} learner(s); a comparison "
-                              "needs two or more")
+        raise MeasurelabError(f"estimators holds {counted(len(estimators), 'learner')}; a "
+                              "comparison needs two or more")
     names = model_names(list(estimators), "estimators")
     ests = list(estimators.values())
     for n, e in zip(names, ests, strict=True):
@@ -209,8 +210,8 @@ def _check_datasets(datasets: Any) -> list[tuple[str, tuple[Any, Any]]]:
         raise MeasurelabTypeError("datasets must be a mapping {name: (X, y)}, got "
                                   f"{type(datasets).__name__}")
     if len(datasets) < 2:
-        raise MeasurelabError(f"datasets holds {len(datasets)} data set(s); give X and y for "
-                              "one, or two or more here")
+        raise MeasurelabError(f"datasets holds {counted(len(datasets), 'data set')}; give X "
+                              "and y for one, or two or more here")
     keys = model_names(list(datasets), "datasets")
     out = []
     for k, v in zip(keys, datasets.values(), strict=True):
