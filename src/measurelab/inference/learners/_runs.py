@@ -398,40 +398,71 @@ OUTER, INNER = 0, 1
 
 
 def run_tasks(tasks: list[Task], plan: Plan, estimators: list[Any], X: Any, target: Target,
-              n_jobs: int, scheduler: Any, progress: bool | None, desc: str) -> Any:
-    """Every task's (task, test cases, kind, predictions), in the tasks' order, through
-    joblib (on a Dask cluster through joblib's Dask backend when ``scheduler`` is given),
-    with a progress bar."""
+              n_jobs: int, scheduler: Any, progress: bool | None, desc: str,
+              store: Any = None) -> Any:
+    """Every task's (task, kind, predictions) through joblib (on a Dask cluster through
+    joblib's Dask backend when ``scheduler`` is given), with a progress bar. With a
+    ``store`` (a :class:`~measurelab.inference.learners._folds.FoldStore`) the fits
+    already in it are read, not refitted, and each new fit is written to it as soon as it
+    finishes (in the order fits finish), so a killed run loses no finished fold."""
     from joblib import Parallel, delayed, parallel_config
 
     from measurelab.progress import progress_bar
 
-    def jobs() -> Any:
-        for t in tasks:
-            train, test = plan.cases(t)
-            yield delayed(fit_predict)(estimators[t.a], X, target.y, train, test,
-                                       target.labels, target.pos)
+    keys: dict[Task, str] = {}
+    todo = tasks
+    if store is not None:
+        from measurelab.inference.learners._folds import fingerprint
 
-    bar = progress_bar(len(tasks), desc=desc, unit="fit", enabled=progress is not False,
+        data = fingerprint((X, target.y, target.labels, target.pos))
+        est = [fingerprint(e) for e in estimators]
+        keys = {t: store.key(est[t.a], data, *plan.cases(t)) for t in tasks}
+        todo = []
+        for t in tasks:
+            got = store.load(keys[t])
+            if got is None:
+                todo.append(t)
+            else:
+                yield t, *got
+
+    def jobs() -> Any:
+        for i, t in enumerate(todo):
+            train, test = plan.cases(t)
+            yield delayed(_numbered)(i, estimators[t.a], X, target.y, train, test,
+                                     target.labels, target.pos)
+
+    def finished(out: Any) -> Any:
+        for i, kind, p in out:
+            t = todo[i]
+            if store is not None:
+                store.save(keys[t], kind, p)
+            bar.update(1)
+            yield t, kind, p
+
+    bar = progress_bar(len(todo), desc=desc, unit="fit", enabled=progress is not False,
                        delay=2.0, leave=False)
     client, own = None, False
     try:
+        if not todo:
+            return
         if scheduler is not None:
             client, own = _client(scheduler)
             with parallel_config(backend="dask", client=client):
-                out = Parallel(n_jobs=-1, return_as="generator")(jobs())
-                for t, res in zip(tasks, out, strict=True):
-                    bar.update(1)
-                    yield t, *res
+                yield from finished(Parallel(n_jobs=-1, return_as="generator_unordered")(
+                    jobs()))
         else:
-            out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
-            for t, res in zip(tasks, out, strict=True):
-                bar.update(1)
-                yield t, *res
+            yield from finished(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                jobs()))
     finally:
         bar.close()
         if own and client is not None:
             client.close()
+
+
+def _numbered(i: int, *args: Any) -> tuple[int, str, np.ndarray]:
+    """:func:`fit_predict` with the task's number, so results can arrive in any order."""
+    kind, p = fit_predict(*args)
+    return i, kind, p
 
 
 def _client(scheduler: Any) -> tuple[Any, bool]:
