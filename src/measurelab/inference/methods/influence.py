@@ -7,10 +7,11 @@ loss from :data:`LARGE_N` cases with :data:`LARGE_SMALLER` in the smaller class,
 coverage study shows it covering and the bootstrap costs minutes; below that the bootstrap
 stays. From the same size it is also the method of the debiased calibration terms
 (``brier_mcb``, ``brier_dsc``, ``logloss_dsc``: one model, paired and unpaired), whose
-own methods (``debiased-wald``, ``bootstrap-se``) stay below it; their interval is centred
-on the raw estimate and cut at 0, as ``debiased-wald`` is. AUC keeps DeLong's interval (its placements are this influence function) and the
-counts measures the posterior of the confusion cells (its cost does not grow with n); a
-user may force ``ci_method='influence'`` on them.
+own methods (``debiased-wald``, ``bootstrap-se``) stay below it; their interval is
+centred on the raw estimate and cut at 0, as ``debiased-wald`` is. AUC keeps DeLong's
+interval (its placements are this influence function) and the counts measures the
+posterior of the confusion cells (its cost does not grow with n); a user may force
+``ci_method='influence'`` on them.
 
 Examples
 --------
