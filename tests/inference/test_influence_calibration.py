@@ -171,3 +171,28 @@ def test_a_comparison_uses_influence_above_the_threshold_and_not_below() -> None
         assert row.value == pytest.approx(max(raw, 0.0), rel=1e-9)
         assert row.lo == pytest.approx(max(raw - z * se, 0.0), rel=1e-9, abs=1e-15)
         assert row.hi == pytest.approx(max(raw + z * se, 0.0), rel=1e-9, abs=1e-15)
+
+
+def test_parts_give_the_one_machine_intervals_and_tests() -> None:
+    """A comparison over four parts (two passes: tables, then the sums of the cases'
+    influence) gives the one-machine values exactly and the intervals to 1e-9."""
+    from measurelab.inference.classifiers.distributed import compare_parts
+
+    g = np.random.default_rng(8)
+    y, a, b = _draw(g, 20_000, False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        local = ml.compare_classifiers(y, {"a": a, "b": b}, measures=TERMS, ci=0.95,
+                                       progress=False)
+        parts = [(y[i:i + 5000].astype(int), [a[i:i + 5000], b[i:i + 5000]], None)
+                 for i in range(0, y.size, 5000)]
+        dist = compare_parts(parts, ["a", "b"], measures=TERMS)
+        li, di = local.intervals(), dist.intervals()
+        lt, dt = local.tests(), dist.tests()
+    assert list(li.method) == list(di.method) and all(m == "influence" for m in li.method)
+    np.testing.assert_array_equal(li.value.to_numpy(), di.value.to_numpy())
+    for col in ("lo", "hi"):
+        np.testing.assert_allclose(li[col].to_numpy(), di[col].to_numpy(), rtol=0, atol=1e-9)
+    np.testing.assert_array_equal(lt["diff"].to_numpy(), dt["diff"].to_numpy())
+    for col in ("lo", "hi", "p"):
+        np.testing.assert_allclose(lt[col].to_numpy(), dt[col].to_numpy(), rtol=0, atol=1e-9)

@@ -252,24 +252,46 @@ def _loss(kind: str, measure: Any, table: ScoreTable) -> tuple[np.ndarray, np.nd
     return lp, ln
 
 
+#: the memo key of a table's probability cells and their sums
+_CELLS_MEMO = "influence.calibration_cells"
+
+
 def _cell_sums(table: ScoreTable) -> tuple[np.ndarray, ...]:
-    """Each row's probability cell (as the debiased estimates bin the table) and the
-    cells' sums: weight, positives, Σ r, Σ r² (r = p − y) and the log loss (clipped as
-    the estimates clip it)."""
-    from measurelab.inference.calibration import _cells
+    """The rows of each probability cell (as the debiased estimates bin the table: the
+    cells are runs of rows) — their first row and their number — and the cells' sums:
+    weight, positives, Σ r, Σ r² (r = p − y) and the log loss (clipped as the estimates
+    clip it). Arrays over the cells, memoized on the table: the three terms share one
+    pass."""
+    if _CELLS_MEMO in table.memo:
+        return table.memo[_CELLS_MEMO]
+    from measurelab.inference.calibration import _cell_starts
     from measurelab.measures.probability import EPS
 
-    cell = _cells(table)
-    k = int(cell[-1]) + 1 if cell.size else 0
+    starts = _cell_starts(table)
+    counts = np.diff(np.append(starts, table.size))
     s, p, q = table.scores, table.pos, table.neg
-    clipped = np.clip(s, EPS, 1.0 - EPS)   # as the estimates clip before the logs
-    log_p, log_q = np.log(clipped), np.log1p(-clipped)
-    w = np.bincount(cell, weights=p + q, minlength=k)
-    y = np.bincount(cell, weights=p, minlength=k)
-    r = np.bincount(cell, weights=s * (p + q) - p, minlength=k)
-    r2 = np.bincount(cell, weights=p * (1.0 - s) ** 2 + q * (s * s), minlength=k)
-    loss = np.bincount(cell, weights=-(p * log_p + q * log_q), minlength=k)
-    return cell, w, y, r, r2, loss, log_p, log_q
+
+    def per_cell(x: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(x, starts) if starts.size else np.zeros(0)
+
+    m = p + q
+    w, y = per_cell(m), per_cell(p)
+    m *= s
+    m -= p   # Σ r = Σ (s·(p + q) − p)
+    r = per_cell(m)
+    m = q * (s * s)
+    m += p * (1.0 - s) ** 2
+    r2 = per_cell(m)
+    c = np.clip(s, EPS, 1.0 - EPS)   # as the estimates clip before the logs
+    m = np.log(c)
+    m *= p
+    np.log1p(-c, out=c)
+    c *= q
+    m += c
+    loss = -per_cell(m)
+    out = (starts, counts, w, y, r, r2, loss)
+    table.memo[_CELLS_MEMO] = out
+    return out
 
 
 def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -314,11 +336,15 @@ def calibration_influence(name: str, table: ScoreTable
     """
     if name not in CALIBRATION_TERMS:
         raise ValueError(f"{name} is not a calibration term with an influence function")
-    cell, w, y, r, r2, loss, log_p, log_q = _cell_sums(table)
+    _starts, counts, w, y, r, r2, loss = _cell_sums(table)
     n, big_p = float(w.sum()), float(y.sum())
     s = table.scores
     pair = w > 1
     den = np.where(pair, w - 1.0, 1.0)
+
+    def rows(x: np.ndarray) -> np.ndarray:   # a value of each cell at each of its rows
+        return np.repeat(x, counts)
+
     with np.errstate(divide="ignore", invalid="ignore"):
         if name == "logloss_dsc":
             share = np.where(w > 0, y / np.where(w > 0, w, 1.0), 0.0)
@@ -330,32 +356,46 @@ def calibration_influence(name: str, table: ScoreTable
             raw = lmcb + float(h_pi) + 0.5 / n - float(loss.sum()) / n
             slope = math.log((1.0 - pi) / pi) if 0 < pi < 1 else 0.0   # H'(π)
             base = float(loss.sum()) / n - lmcb - 0.5 / n
-            ls = share[cell]
             # −ℓ(ȳ_b, y) = y log ȳ_b + (1 − y) log(1 − ȳ_b), where the cell holds a pair
-            own_p = np.where(pair[cell], np.log(np.where(ls > 0, ls, 1.0)), 0.0)
-            own_n = np.where(pair[cell], np.log(np.where(ls < 1, 1.0 - ls, 1.0)), 0.0)
-            # outside a pair cell the case keeps −ℓ(p, y), its own loss's influence
-            own_p = np.where(pair[cell], own_p, log_p)
-            own_n = np.where(pair[cell], own_n, log_q)
-            return (raw, own_p + slope * (1.0 - pi) + base, own_n - slope * pi + base)
+            own_p = rows(np.log(np.where(share > 0, share, 1.0)))
+            own_n = rows(np.log(np.where(share < 1, 1.0 - share, 1.0)))
+            if not pair.all():   # outside a pair cell a case keeps −ℓ(p, y), its own loss's
+                from measurelab.measures.probability import EPS
+
+                inside = rows(pair)
+                c = np.clip(s, EPS, 1.0 - EPS)
+                own_p = np.where(inside, own_p, np.log(c))
+                own_n = np.where(inside, own_n, np.log1p(-c))
+            own_p += slope * (1.0 - pi) + base
+            own_n += base - slope * pi
+            return raw, own_p, own_n
         u = np.where(pair, (r * r - r2) / den, 0.0)
         mcb = float(u.sum()) / n
-        sb, dn, ub = r[cell], den[cell], u[cell] / den[cell]
-        inside = pair[cell]
-
-        def mcb_influence(rr: np.ndarray) -> np.ndarray:
-            return np.where(inside, (2.0 * sb * rr - rr * rr) / dn - ub, 0.0) - mcb
-
-        ifp, ifn = mcb_influence(s - 1.0), mcb_influence(s)
-        if name == "brier_mcb":
-            return mcb, ifp, ifn
-        g = big_p * (n - big_p) / (n * (n - 1.0))   # π(1 − π)·n/(n − 1)
-        brier = float(r2.sum()) / n
-        unc_p = ((n - big_p) - g * (2.0 * n - 1.0)) / (n - 1.0)
-        unc_n = (big_p - g * (2.0 * n - 1.0)) / (n - 1.0)
-        ifp += unc_p - ((1.0 - s) ** 2 - brier)
-        ifn += unc_n - (s * s - brier)
-        return mcb + g - brier, ifp, ifn
+        # a case's MCB influence is a + b·r − r²/(n_b − 1) in its cell (0 + 0 outside a
+        # pair cell), less MCB: a = −U_b/(n_b − 1), b = 2 S_b/(n_b − 1)
+        a_c = np.where(pair, -u / den, 0.0) - mcb
+        b_c = np.where(pair, 2.0 * r / den, 0.0)
+        c_c = np.where(pair, -1.0 / den, 0.0)
+        if name == "brier_dsc":
+            g = big_p * (n - big_p) / (n * (n - 1.0))   # π(1 − π)·n/(n − 1)
+            brier = float(r2.sum()) / n
+            a_c = a_c + brier   # the Brier score's −(r² − Σ Q/n): its constant here
+            c_c = c_c - 1.0     # ... and its −r²
+            unc_p = ((n - big_p) - g * (2.0 * n - 1.0)) / (n - 1.0)
+            unc_n = (big_p - g * (2.0 * n - 1.0)) / (n - 1.0)
+        else:
+            unc_p = unc_n = 0.0
+        a_r, b_r, c_r = rows(a_c), rows(b_c), rows(c_c)
+        out = []
+        for rr, unc in ((s - 1.0, unc_p), (s, unc_n)):   # r of a positive, a negative
+            infl = c_r * rr
+            infl += b_r
+            infl *= rr
+            infl += a_r
+            infl += unc
+            out.append(infl)
+        raw = mcb if name == "brier_mcb" else mcb + g - brier
+        return raw, out[0], out[1]
 
 
 def table_variance(table: ScoreTable, ifp: np.ndarray, ifn: np.ndarray, *,
