@@ -7,7 +7,8 @@ new ones (``--cells``, into files of its own) is merged:
 
 * the evidence (:func:`merge_documents`): each setting (measure × classes × design × kind
   × averages) keeps its cells, a cell the part ran again replaced by the part's figures,
-  and its verdict recomputed from the figures (lowest coverage, where, mean, covers); the
+  and its verdict recomputed from the figures (lowest coverage, where, mean, covers) —
+  the part's own entry where it holds every cell of the setting; the
   header records the part's run (``merged``) and its cells' simulations;
 * the plan's report (:func:`merge_report`): its verdict table regenerated from the merged
   evidence, and the part's own report (regimes, cells, population values, time) in a
@@ -92,7 +93,12 @@ def merge_documents(base: Mapping[str, Any], part: Mapping[str, Any]) -> dict[st
     entries = {_key(e): dict(e) for e in base["entries"]}
     for e in part["entries"]:
         k = _key(e)
-        entries[k] = _combined(entries[k], e) if k in entries else dict(e)
+        old = entries.get(k)
+        # the part's entry as the study wrote it where it holds every cell of the setting
+        # (a new setting, or all its cells run again), else the two combined
+        whole = old is None or {tuple(f[:_CELL]) for f in old["figures"]} <= {
+            tuple(f[:_CELL]) for f in e["figures"]}
+        entries[k] = dict(e) if whole else _combined(old, e)
     # the part's cells' simulations stay with its run (a cell's label does not name its
     # kinds of interval, so it may be a label of the base's too)
     again = any(r.get("command") == part.get("command") for r in base.get("merged", []))
@@ -169,7 +175,8 @@ def merge_report(plan_report: str, merged: Mapping[str, Any], part_report: str,
     ``evidence``) and the part's report in a section of its own (``title``)."""
     lines = plan_report.splitlines()
     at = lines.index("## Verdicts")
-    nxt = next(i for i in range(at + 1, len(lines)) if lines[i].startswith("## "))
+    nxt = next(i for i in range(at + 1, len(lines))   # the next section, or its marker
+               if lines[i].startswith(("## ", "<!-- ")))
     text = "\n".join([*lines[:at + 1], "", *verdict_lines(merged), "", *lines[nxt:]]) + "\n"
     section = [f"## {title}", "", *_demoted(part_report, evidence)]
     return replace_section(text, ADDED, section, before="## Population values")

@@ -56,30 +56,37 @@ def _entry(measure: str, figures: list[list[object]], where: str) -> dict[str, o
 
 def test_merge_keeps_the_base_replaces_a_rerun_cell_and_recomputes_the_verdict() -> None:
     old = ["binormal-exact", 10000, 0.5, "", "a", 0.95, 0.007, 0, 5000]
+    old_b = ["binormal-exact", 10000, 0.5, "", "b", 0.96, 0.006, 0, 5000]
     rerun = ["binormal-exact", 10000, 0.5, "", "a", 0.93, 0.011, 0, 5000]
     new = ["calibrated-exact", 10000, 0.01, "", "b", 0.86, 0.017, 0, 100]
     at = "n=10000, π=0.5"
-    base = {"level": 0.95, "sims": 1000, "command": "base", "entries": [
-        _entry("ap", [old], at), _entry("brier", [old], at)],
-        "grid": {"binary": {"n": [10000], "cells": 10}}}
+    ap = {**_entry("ap", [old], at), "figures": [old, old_b], "mean": 0.955}
+    base = {"level": 0.95, "sims": 1000, "command": "base",
+            "entries": [ap, _entry("brier", [old], at)],
+            "grid": {"binary": {"n": [10000], "cells": 10}}}
+    dsc = _entry("brier_dsc", [new], "n=10000, π=0.01, over-confident model")
     part = {"level": 0.95, "sims": 400, "command": "part", "sims_by_cell": {"x": 400},
-            "entries": [{**_entry("ap", [rerun], at), "figures": [rerun, new]},
-                        _entry("brier_dsc", [new], "n=10000, π=0.01, over-confident model")],
+            "entries": [{**_entry("ap", [new], "n=10000, π=0.01, over-confident model"),
+                         "figures": [rerun, new], "mean": 0.895}, dsc],
             "grid": {"binary": {"n": [10000], "cells": 2}}}
     doc = merge.merge_documents(base, part)
     got = {e["measure"]: e for e in doc["entries"]}
     assert list(got) == ["ap", "brier", "brier_dsc"]
     assert got["brier"] == base["entries"][1]                     # untouched
-    ap = got["ap"]
-    assert ap["cells"] == 2 and len(ap["figures"]) == 2          # the rerun replaced `old`
-    assert ap["lowest"] == 0.86 and not ap["covers"]
-    assert ap["where"] == "n=10000, π=0.01, over-confident model"
-    assert ap["mean"] == pytest.approx((0.93 + 0.86) / 2)
+    assert got["brier_dsc"] == dsc                                # new: as the study wrote it
+    e = got["ap"]   # model a's cell run again, b's kept, a new cell: combined
+    assert e["cells"] == 2 and sorted(f[5] for f in e["figures"]) == [0.86, 0.93, 0.96]
+    assert e["lowest"] == 0.86 and not e["covers"] and e["mcse_lowest"] == 0.017
+    assert e["where"] == "n=10000, π=0.01, over-confident model"
+    assert e["mean"] == pytest.approx((0.93 + 0.96 + 0.86) / 3)
     assert doc["grid"]["binary"]["cells"] == 12
     assert doc["merged"] == [{"command": "part", "sims": 400, "sims_by_cell": {"x": 400}}]
     # merging the same run again changes nothing
     assert merge.merge_documents(doc, part) == doc
     assert json.loads(merge.dump(doc)) == doc
+    # a part that ran every cell of a setting again replaces its entry whole
+    again = {**part, "command": "again", "entries": [{**ap, "figures": [rerun, old_b]}]}
+    assert merge.merge_documents(base, again)["entries"][0] == again["entries"][0]
     with pytest.raises(ValueError, match="preliminary"):
         merge.merge_documents(base, {**part, "preliminary": True})
 
@@ -111,3 +118,45 @@ def test_coverage_md_states_the_large_n_verdicts_of_the_shipped_evidence() -> No
         assert f"{e['lowest']:.3f}" in section.split(row)[1].splitlines()[0]
     low = min(e["lowest"] for e in doc["entries"])
     assert math.isfinite(low) and f"{low:.3f}" in section
+
+
+def test_the_command_lines_merge_writes_the_plan_files_and_the_section(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--merge``'s step: the plan's evidence gains the part's settings, its report its
+    verdicts from the merged evidence and the part's own sections (between markers), and
+    the registry-wide report the large-n section; a second merge replaces, never adds."""
+    fig = ["binormal-exact", 10000, 0.5, "", "a", 0.95, 0.007, 0, 5000]
+    new = ["calibrated-exact", 10000, 0.01, "", "b", 0.86, 0.017, 0, 100]
+    base = {"source": "large-n", "level": 0.95, "sims": 1000, "command": "base",
+            "entries": [_entry("ap", [fig], "n=10000, π=0.5")]}
+    part = {**base, "command": "part", "sims": 400, "entries": [
+        _entry("brier_dsc", [new], "n=10000, π=0.01, over-confident model")]}
+    plan_ev, part_ev = tmp_path / "large_n.json", tmp_path / "part.json"
+    plan_md, part_md, cov_md = tmp_path / "large.md", tmp_path / "part.md", tmp_path / "c.md"
+    plan_ev.write_text(json.dumps(base), encoding="utf-8")
+    part_ev.write_text(json.dumps(part), encoding="utf-8")
+    plan_md.write_text("# L\n\n## Verdicts\n\nold table\n\n## Population values\n\nx\n",
+                       encoding="utf-8")
+    part_md.write_text("# P\n\nCommand: `part`\n\nmeasurelab git abc, run today; 400 "
+                       "simulated test sets. The verdicts are also in `part.json`.\n\n"
+                       "## Coverage by regime: cases in the smaller class\n\nrows\n\n"
+                       "### 100–999 cases in the smaller class\n\nmore\n", encoding="utf-8")
+    cov_md.write_text("# C\n\n## Verdicts\n\nt\n\n## Coverage by cell\n\ncells\n",
+                      encoding="utf-8")
+    out = cli.OUTPUTS["large"]
+    monkeypatch.setattr(cli, "REPORT", cov_md)
+    plan_out = type(out)(out.source, out.title, plan_ev, plan_md)
+    for _ in range(2):
+        cli._merge(plan_out, part_ev, part_md, [17], large=True)
+        doc = json.loads(plan_ev.read_text(encoding="utf-8"))
+        assert [e["measure"] for e in doc["entries"]] == ["ap", "brier_dsc"]
+        report = plan_md.read_text(encoding="utf-8")
+        assert "old table" not in report and "1 of 2 settings cover." in report
+        assert report.count("## Cells added later: 17 of the plan") == 1
+        assert "### Coverage by regime" in report and "#### 100–999" in report
+        assert f"merged into `{plan_ev}`" in report and "part.json" not in report
+        assert report.index("## Cells added") < report.index("## Population values")
+        cov = cov_md.read_text(encoding="utf-8")
+        assert cov.count("## At large n: the influence-function intervals") == 1
+        assert cov.index("## At large n") < cov.index("## Coverage by cell")
+        assert "| brier_dsc | binary | random | single model |  | 1 | 0.860 ± 0.017" in cov
