@@ -50,6 +50,8 @@ CELL_FIELDS = ["generator", "n", "param", "average", "model", "coverage", "mcse"
 BRACKETS: tuple[tuple[str, int], ...] = (("< 10", 0), ("10–29", 10), ("30–99", 30),
                                          ("100–999", 100), ("≥ 1,000", 1000))
 _AVERAGES = ("macro", "weighted", "micro")
+#: the generators whose model a is calibrated (b over-confident): a verdict's cell says which
+CALIBRATED_A = ("calibrated", "softmax-calibrated", "calibrated-exact")
 
 
 def smaller(task: str, generator_name: str, n: int, prevalence: float = math.nan,
@@ -80,7 +82,7 @@ def where(row: Any) -> str:
         text = f"n={int(row.n)}, π={float(row.prevalence):g}"
     else:
         text = f"k={int(row.classes)}, n={int(row.n)}"
-    if row.generator in ("calibrated", "softmax-calibrated"):
+    if row.generator in CALIBRATED_A:
         text += {"a": ", calibrated model", "b": ", over-confident model"}.get(
             row.model, ", calibrated vs over-confident")
     return text + GEN_NOTE.get(row.generator, "")

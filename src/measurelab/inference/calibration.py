@@ -21,6 +21,10 @@ brier_dsc, logloss_dsc ``bootstrap-se``: the estimate ± z·SE, the SE from the 
                        bootstrap's replicates (never their percentiles: the replicates
                        centre on the resample's plug-in value, not on the estimate)
 paired differences     ``bootstrap-se`` for the three above
+the three above, from  ``influence``: the estimate ± z·SE, the SE a sum over the cases of
+10,000 cases with 100  the estimate's influence function
+in the smaller class   (:func:`measurelab.inference.influence.calibration_influence`), cut
+                       at 0 — one model, paired and unpaired differences, no resampling
 ece, smece, cal, ici,  none (withheld): no estimator of the population value whose
 e50, e90, emax         interval covers near calibration
 logloss_mcb            none: its bias correction fails for extreme probabilities

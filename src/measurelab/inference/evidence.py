@@ -492,7 +492,7 @@ def _where(fields: list[str], row: list[Any], classes: str) -> str:
     if "param" in f and "n" in f:
         text = (f"n={int(f['n'])}, π={float(f['param']):g}" if classes == "binary"
                 else f"k={int(f['param'])}, n={int(f['n'])}")
-        if f.get("generator") in ("calibrated", "softmax-calibrated"):
+        if f.get("generator") in ("calibrated", "softmax-calibrated", "calibrated-exact"):
             models: dict[Any, str] = {"a": ", calibrated model", "b": ", over-confident model"}
             text += models.get(f.get("model"), ", calibrated vs over-confident")
         return text + _GENERATOR_WORDS.get(str(f.get("generator")), "")
