@@ -42,6 +42,14 @@ core of a loaded machine)::
 
     nice -n 15 python benchmarks/coverage_study.py --plan large --cache out/coverage-large
 
+The confusion-matrix catalogue (``--plan confusion-catalogue``: the weighted kappas,
+Scott's π, Gwet's AC1 and PyCM's class statistics, computed only when named and so left
+out of the full plan; cells in ``plan_catalogue.py``, evidence ``confusion_catalogue.json``,
+report ``docs/coverage_confusion_catalogue.md``; about 20 minutes on one core)::
+
+    nice -n 15 python benchmarks/coverage_study.py --plan confusion-catalogue \\
+        --cache out/coverage-catalogue --sims 300
+
 ``--list`` numbers a plan's cells, ``--cells`` runs some of them (into files of one's own:
 ``--out`` and ``--evidence``), e.g. to check the harness on two cells.
 
