@@ -305,3 +305,38 @@ def test_intervals_and_comparisons():
         assert vals.loc[name, "a"] == pytest.approx(ml.evaluate(y, a, measures=[name])[name],
                                                     abs=1e-12)
     assert not cmp.tests().interval.isna().any()
+
+
+def test_command_line_and_pages(tmp_path, capsys):
+    """The command line computes the catalogue when named (binary file, with intervals),
+    equal to the API; a comparison page shows the measures with their glossary names."""
+    import json
+
+    import pandas as pd
+
+    from measurelab.cli import main
+
+    rng = np.random.default_rng(12)
+    y = rng.integers(0, 2, 300)
+    s = np.round(np.clip(0.5 * y + rng.normal(0.25, 0.25, 300), 0, 1), 2)
+    pd.DataFrame({"y": y, "s": s}).to_csv(tmp_path / "b.csv", index=False)
+    names = ",".join(CATALOGUE)
+    assert main(["evaluate", str(tmp_path / "b.csv"), "--label-col", "y", "--score-col", "s",
+                 "--measures", names, "--json", "--ci", "0.95"]) == 0
+    out = json.loads(capsys.readouterr().out)["models"]["s"]
+    api = ml.evaluate(y, s, measures=CATALOGUE, ci=0.95).intervals().set_index("measure")
+    for name in CATALOGUE:
+        for key in ("value", "lo", "hi", "method"):
+            assert out[name][key] == api.loc[name, key], (name, key)
+    k = rng.integers(0, 3, 200)
+    a = np.where(rng.random(200) < 0.6, k, rng.integers(0, 3, 200))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cmp = ml.compare_classifiers(k, {"a": a, "b": k}, measures=["kappa_quadratic", "dor"],
+                                     n_boot=100)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cmp.to_html(tmp_path / "cmp.html")
+    text = (tmp_path / "cmp.html").read_text()
+    assert "kappa_quadratic" in text and "Quadratically weighted kappa" in text
+    assert "Diagnostic odds ratio" in text
