@@ -340,3 +340,22 @@ def test_command_line_and_pages(tmp_path, capsys):
     text = (tmp_path / "cmp.html").read_text()
     assert "kappa_quadratic" in text and "Quadratically weighted kappa" in text
     assert "Diagnostic odds ratio" in text
+
+
+def test_a_verdict_below_the_bar_reaches_the_method_column():
+    """The catalogue's study found one model's k-class dor short (0.873 with 24 cases in the
+    smallest class): with 10–29 cases in the smallest class its interval is withheld and
+    the method column says why; with more it is given."""
+    rng = np.random.default_rng(3)
+    y = rng.choice(5, 300, p=[0.4, 0.25, 0.15, 0.12, 0.08])
+    y[:5] = np.arange(5)
+    pred = np.where(rng.random(300) < 0.6, y, rng.integers(0, 5, 300))
+    assert 10 <= np.bincount(y).min() < 30
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t = ml.evaluate(y, pred, measures=["dor", "jaccard"], ci=0.95,
+                        n_boot=200).intervals().set_index("measure")
+    assert t.loc["dor", "method"].startswith("no interval: coverage 0.873 < 0.90 with 10–29 "
+                                             "cases in the smallest class")
+    assert math.isnan(t.loc["dor", "lo"]) and math.isnan(t.loc["dor", "hi"])
+    assert t.loc["jaccard", "method"] == "bootstrap-bca" and np.isfinite(t.loc["jaccard", "lo"])
