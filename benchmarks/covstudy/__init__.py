@@ -48,9 +48,17 @@ and the unpaired differences; 400 simulations a cell, about ten minutes) were ad
 and merged into its files without re-running the others (:mod:`~covstudy.merge`; the
 merge also writes the large-n section of ``docs/coverage.md``)::
 
-    nice -n 15 python benchmarks/coverage_study.py --plan large --cells 11 12 13 14 15 16 \
+    nice -n 15 python benchmarks/coverage_study.py --plan large --cells 11 12 13 14 15 16 \\
         17 18 19 20 --cache out/coverage-large --out out/large-added.md \
         --evidence out/large-added.json --sims 400 --merge
+
+The confusion-matrix catalogue (``--plan confusion-catalogue``: the weighted kappas,
+Scott's π, Gwet's AC1 and PyCM's class statistics, computed only when named and so left
+out of the full plan; cells in ``plan_catalogue.py``, evidence ``confusion_catalogue.json``,
+report ``docs/coverage_confusion_catalogue.md``; about 20 minutes on one core)::
+
+    nice -n 15 python benchmarks/coverage_study.py --plan confusion-catalogue \\
+        --cache out/coverage-catalogue --sims 300
 
 ``--list`` numbers a plan's cells, ``--cells`` runs some of them (into files of one's own:
 ``--out`` and ``--evidence``), e.g. to check the harness on two cells.

@@ -13,6 +13,7 @@ import pandas as pd
 
 import measurelab as ml
 
+from . import plan_catalogue as _cat
 from . import plan_operating_point as _op
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
@@ -108,10 +109,19 @@ OUTPUTS: dict[str, Output] = {
         "the population sample (10⁶ cases) is only a check of the exact targets.",
         ci_method="influence", sims=1000, pop_size=1_000_000),
 }
-#: the plans of their own modules (plan_operating_point: issue 42)
-PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT}
+#: the plans of their own modules (plan_operating_point: issue 42; plan_catalogue: issue 44)
+PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT,
+         "confusion-catalogue": _cat.CATALOGUE}
 OUTPUTS["operating-point"] = Output(_op.SOURCE, _op.TITLE, _op.EVIDENCE, _op.REPORT,
                                     heading=_op.HEADING, scope=_op.SCOPE)
+OUTPUTS["confusion-catalogue"] = Output(
+    _cat.SOURCE, _cat.TITLE, _cat.EVIDENCE, _cat.REPORT, heading=_cat.HEADING,
+    scope=_cat.SCOPE, measures="**Measures**: kappa_linear, kappa_quadratic, scott_pi, "
+    "gwet_ac1 (k classes: the whole matrix), dor, markedness, fdr, for_rate, jaccard, "
+    "fowlkes_mallows (k classes: one-vs-rest, 'macro' unless the cell says 'weighted' or "
+    "'micro'); threshold 0.5 (binary) or the arg-max (k classes); every interval by "
+    "measurelab's own method (the posterior of the confusion cells for two classes, the "
+    "bootstrap of the cases for k).")
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 

@@ -821,3 +821,46 @@ def test_k_class_study(tmp_path: Path) -> None:
     assert av[("acc", "single")] == ["macro", "weighted", "micro"]
     assert av[("f1", "paired")] == ["macro"]
     assert doc["grid"]["k"]["classes"] == [3]
+
+
+def test_confusion_catalogue_plan() -> None:
+    """The catalogue plan (issue 44): its ten measures, computed only when named (so the
+    full plan, which asks for the default set, leaves them out), binary single, paired and
+    unpaired at random and fixed designs, k classes at 3 and 5 classes and the three
+    averages of the class statistics; every interval the library offers for them has an
+    entry in the shipped evidence."""
+    from measurelab.inference.classifiers.offered import offered_intervals
+
+    cat = importlib.import_module("covstudy.plan_catalogue")
+    cs = plan.plan_cells(cli.PLANS["confusion-catalogue"])
+    assert set(cat.MEASURES) == {"kappa_linear", "kappa_quadratic", "scott_pi", "gwet_ac1",
+                                 "dor", "markedness", "fdr", "for_rate", "jaccard",
+                                 "fowlkes_mallows"}
+    ran = {(c.task, c.design, kind, m, c.average) for c in cs for kind in c.kinds
+           for m in c.measures}
+    for d in ("random", "fixed"):
+        for kind in ("single", "paired"):
+            assert {("binary", d, kind, m, "macro") for m in cat.MEASURES} <= ran
+            assert {("k", d, kind, m, "macro") for m in cat.MEASURES} <= ran
+    for d in ("random", "fixed"):   # k classes offer no unpaired interval
+        assert {("binary", d, "unpaired", m, "macro") for m in cat.MEASURES} <= ran
+    for average in ("weighted", "micro"):
+        assert {("k", "random", "single", m, average) for m in cat.CLASS} <= ran
+    assert {c.classes for c in cs if c.task == "k"} == {3, 5}
+    out = cli.OUTPUTS["confusion-catalogue"]
+    assert (out.source, out.evidence, out.report) == (
+        "confusion-catalogue", Path("src/measurelab/data/coverage/confusion_catalogue.json"),
+        Path("docs/coverage_confusion_catalogue.md"))
+    missing = []
+    for multiclass in (False, True):
+        for design in ("random", "fixed"):
+            t = offered_intervals(multiclass=multiclass, design=design, measures=cat.MEASURES)
+            t = t[t.offered]
+            assert set(t.measure) == set(cat.MEASURES)
+            for r in t.itertuples():
+                v = ev.coverage_verdict(r.measure, multiclass=multiclass, design=design,
+                                        paired=r.kind == "paired",
+                                        unpaired=r.kind == "unpaired", method=r.method)
+                if v.status == "none":
+                    missing.append((multiclass, design, r.measure, r.kind, r.method))
+    assert not missing, missing

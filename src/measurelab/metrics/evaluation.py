@@ -42,8 +42,8 @@ from measurelab.measures.compute import (  # noqa: F401  (EvaluationResult is re
 )
 from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
 from measurelab.stats.checks import check_threshold_value
-from measurelab.stats.confusion import BinaryCounts, MultiCounts
-from measurelab.stats.multiscore import MultiScoreTable, class_indices
+from measurelab.stats.confusion import BinaryCounts, MultiCounts, class_indices
+from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.probrows import settle_rows
 from measurelab.stats.scoretable import ScoreTable
 

@@ -40,7 +40,7 @@ from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.checks import check_threshold_value
-from measurelab.stats.confusion import MultiCounts
+from measurelab.stats.confusion import MultiCounts, class_indices
 from measurelab.stats.probrows import row_sum_tolerance, settle_rows, sum_message
 
 __all__ = [
@@ -210,7 +210,7 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
     items = model_items(models)
     model_names([key for key, _ in items])
     k = len(labels)
-    index = {v: i for i, v in enumerate(labels)}
+    index = set(labels)
     names: list[str] = []
     rows: list[np.ndarray] = []
     kinds: list[bool] = []
@@ -237,8 +237,8 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
             if arr.shape[1] != k:
                 raise MeasurelabError(
                     f"model {name!r} has {arr.shape[1]} probability columns but y_true has "
-                    f"{k} classes ({list(labels)}); give one column per class in sorted label "
-                    "order")
+                    f"{k} classes ({list(labels)}); give one column per class in the order of "
+                    "labels= (default: the sorted labels)")
             P = number_matrix(arr, f"probabilities of model {name!r}")
             raw_dtype = arr.dtype
             bad = ~np.isfinite(P) | (P < 0) | (P > 1)
@@ -262,7 +262,7 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                     f"model {name!r} predicts {show(stray[0])}, which is no class of y_true "
                     f"({list(labels)})")
             P = np.zeros((y.size, k))
-            P[np.arange(y.size), [index[v] for v in arr.tolist()]] = 1.0
+            P[np.arange(y.size), class_indices(arr, labels, f"model {name!r}")] = 1.0
         else:
             raise MeasurelabError(
                 f"scores of {name!r} must be (n, k) probabilities or (n,) predicted labels, "
@@ -323,8 +323,7 @@ def prepare_multiclass(
     lab = tuple(labs.tolist())
     names, P, kinds = _read_models(models, y, lab)
     probs = all(kinds)
-    index = {v: i for i, v in enumerate(lab)}
-    yi = np.array([index[v] for v in y.tolist()], dtype=np.int64)
+    yi = class_indices(y, labs)
     w = check_weights(sample_weight, y.size)
     _warn_empty_classes(yi, w, lab)
     average = check_average(average)
