@@ -1,0 +1,388 @@
+"""Comparing k-class classifiers whose cases are spread over parts (the partitions of Dask
+collections, the row groups of a Parquet data set on a Dask cluster), in two passes — the
+k-class form of :mod:`.distributed`, on its machinery (the map-reduce over the parts, the
+balanced merge tree, pass two's sums around known centres: :mod:`.partitioned`).
+
+* **Pass one** (:func:`pass_one_k`): every model's exact k-class statistics
+  (:class:`~measurelab.stats.bundle.MultiStats`: the k × k confusion cells, each class
+  column's score table, the probability rows' summary) and, for every pair of models, the
+  cases of each class that each model gets right (k × 2 × 2 whole counts, McNemar's test
+  of accuracy). The statistics merge into those of all the cases, so every value equals
+  the one-machine comparison's, and so do Wilson's interval and McNemar's test.
+* **Pass two** (:func:`pass_two_k`): each case's influence
+  (:class:`.multi_influence.KInfluence`, built from the merged statistics and sent once to
+  every worker) summed around each class's mean: one model's (weighted cases) and each
+  pair's difference — the influence intervals and tests to rounding.
+
+Resampling methods (the bootstrap below 10,000 cases, or forced) are not offered over
+parts for k classes; the refusal says so in one line.
+
+Examples
+--------
+Three parts of one test set give the one-machine comparison's values and intervals:
+
+>>> import numpy as np
+>>> from measurelab.inference import compare_classifiers
+>>> rng = np.random.default_rng(0)
+>>> y = rng.integers(0, 3, 600)
+>>> A, B = (np.round(rng.dirichlet(np.ones(3), 600) * 0.5 + 0.5 * np.eye(3)[y] * s, 3)
+...         for s in (1.0, 0.8))
+>>> A, B = A / A.sum(1, keepdims=True), B / B.sum(1, keepdims=True)
+>>> parts = [(y[i:i + 200], [A[i:i + 200], B[i:i + 200]], None) for i in (0, 200, 400)]
+>>> kw = dict(measures=["acc", "f1", "auc"], ci_method="influence")
+>>> r = compare_multi_parts(parts, ["a", "b"], labels=[0, 1, 2], **kw)
+>>> whole = compare_classifiers(y, {"a": A, "b": B}, **kw)
+>>> r.values().equals(whole.values())
+True
+>>> np.allclose(r.tests()[["lo", "hi"]], whole.tests()[["lo", "hi"]], rtol=0, atol=1e-12)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import Any
+
+import numpy as np
+
+from measurelab.exceptions import MeasurelabError
+from measurelab.inference import bootstrap as bt
+from measurelab.inference import intervals as iv
+from measurelab.inference.classifiers.distributed import MapReduce, OnParts, in_process
+from measurelab.inference.classifiers.multi_influence import KInfluence, moments
+from measurelab.inference.classifiers.multiclass import MultiClassComparison
+from measurelab.inference.classifiers.partitioned import CaseSums, merge_sums
+from measurelab.measures.base import Measure
+
+__all__ = ["DistributedMultiComparison", "compare_multi_parts", "find_labels"]
+
+
+def _arrays(part: Any, n_models: int, index: int, labels: tuple[Any, ...] | None
+            ) -> tuple[np.ndarray, list[np.ndarray], np.ndarray | None]:
+    """True classes (indices), the models' checked probability rows and the weights of
+    one part (``labels`` None: the part's labels are class indices already)."""
+    from measurelab._util.validation import as_1d, check_weights
+    from measurelab.inference.classifiers.inputs import proba_rows
+    from measurelab.stats.multiscore import class_indices
+
+    y, Ps, w = part() if callable(part) else part
+    where = f"part {index}"
+    y = as_1d(y.to_numpy() if hasattr(y, "to_numpy") else y, f"y_true ({where})")
+    yi = (np.asarray(y, dtype=np.int64) if labels is None else
+          class_indices(y, np.array(labels, dtype=object if y.dtype == object else None),
+                        f"y_true ({where})"))
+    if len(Ps) != n_models:
+        raise MeasurelabError(f"{where} holds {len(Ps)} models' probabilities, expected "
+                              f"{n_models}")
+    out = []
+    for j, P in enumerate(Ps):
+        P = np.asarray(P.to_numpy() if hasattr(P, "to_numpy") else P)
+        if P.ndim != 2 or P.shape[0] != yi.size:
+            raise MeasurelabError(f"{where}: model {j + 1}'s probabilities have shape "
+                                  f"{P.shape}, expected ({yi.size}, k): the parts must line up")
+        out.append(proba_rows(P, f"{j + 1} ({where})"))
+    if w is not None:
+        w = check_weights(w.to_numpy() if hasattr(w, "to_numpy") else w, yi.size)
+    return yi, out, w
+
+
+# ---------------------------------------------------------------------------- pass one
+@dataclass
+class PassOneK:
+    """Pass one of a part, or of a union of parts (:meth:`merge`): ``stats`` per model,
+    ``joint`` (pairs, k, 2, 2) — cases of class c that model A gets right (or not) and B
+    right (or not) —, ``class_n`` the cases of each class, ``weighted``."""
+
+    stats: list[Any]
+    joint: np.ndarray
+    class_n: np.ndarray
+    weighted: bool = False
+
+    def merge(self, other: PassOneK) -> PassOneK:
+        """The statistics of the union of two disjoint parts (exact)."""
+        if not self.class_n.sum():
+            return other
+        if not other.class_n.sum():
+            return self
+        return PassOneK([a.merge(b) for a, b in zip(self.stats, other.stats, strict=True)],
+                        self.joint + other.joint, self.class_n + other.class_n,
+                        self.weighted or other.weighted)
+
+
+def merge_one_k(*parts: PassOneK) -> PassOneK:
+    """Pass one's statistics of several parts merged in order."""
+    out = parts[0]
+    for p in parts[1:]:
+        out = out.merge(p)
+    return out
+
+
+def pass_one_k(index: int, part: Any, n_models: int, labels: tuple[Any, ...],
+               indexed: bool) -> PassOneK:
+    """Pass one over part ``index``: ``part`` is ``(y, [probabilities of each model],
+    weights)`` or a callable returning it (``indexed``: y holds class indices)."""
+    from measurelab.stats.multiblock import MultiBlock
+
+    k = len(labels)
+    yi, Ps, w = _arrays(part, n_models, index, None if indexed else labels)
+    pairs = n_models * (n_models - 1) // 2
+    joint = np.zeros((pairs, k, 2, 2), dtype=np.int64)
+    if yi.size == 0:
+        return PassOneK([], joint, np.zeros(k, dtype=np.int64))
+    W = np.ones((1, yi.size)) if w is None else w[None, :]
+    stats = [MultiBlock.from_arrays(yi, P, W, labels).stats(0) for P in Ps]
+    right = [np.argmax(P, axis=1) == yi for P in Ps]
+    for p, (a, b) in enumerate(combinations(range(n_models), 2)):
+        idx = yi * 4 + right[a].astype(np.int64) * 2 + right[b].astype(np.int64)
+        joint[p] = np.bincount(idx, minlength=4 * k).reshape(k, 2, 2)
+    return PassOneK(stats, joint, np.bincount(yi, minlength=k), w is not None)
+
+
+def _labels_task(index: int, part: Any) -> np.ndarray:
+    from measurelab._util.validation import as_1d, unique_labels
+
+    y = (part() if callable(part) else part)[0]
+    return unique_labels(as_1d(y.to_numpy() if hasattr(y, "to_numpy") else y,
+                               f"y_true (part {index})"))
+
+
+def _merge_labels(*parts: np.ndarray) -> np.ndarray:
+    from measurelab._util.validation import unique_labels
+
+    return unique_labels(np.concatenate(parts))
+
+
+def find_labels(parts: Sequence[Any], map_reduce: MapReduce | None = None) -> list[Any]:
+    """The sorted labels of every part (a pass over the labels alone), as the
+    one-machine comparison finds them.
+
+    Examples
+    --------
+    >>> find_labels([(["b", "a"], [], None), (["c"], [], None)])
+    ['a', 'b', 'c']
+    """
+    return list((map_reduce or in_process)(_labels_task, parts, _merge_labels, ()).tolist())
+
+
+# ---------------------------------------------------------------------------- pass two
+@dataclass
+class KPlan:
+    """What pass two sums, sent once to every worker: the influence of each (model, row)
+    and the single and paired sums with their centres (one per class when ``fixed``)."""
+
+    n_models: int
+    labels: tuple[Any, ...] | None
+    fixed: bool
+    influence: dict[tuple[int, str], KInfluence] = field(default_factory=dict)
+    single: list[tuple[int, str, np.ndarray]] = field(default_factory=list)
+    pairs: list[tuple[int, int, str, np.ndarray]] = field(default_factory=list)
+
+
+def pass_two_k(index: int, part: Any, plan: KPlan) -> dict[tuple[Any, ...], np.ndarray]:
+    """Pass two over part ``index``: the moments of each planned influence, keyed
+    ``("single", a, row)`` and ``("pair", a, b, row)``."""
+    yi, Ps, w = _arrays(part, plan.n_models, index, plan.labels)
+    out: dict[tuple[Any, ...], np.ndarray] = {}
+    if yi.size == 0:
+        return out
+    pred = [np.argmax(P, axis=1) for P in Ps]
+    got: dict[tuple[int, str], np.ndarray] = {}
+
+    def case(a: int, name: str) -> np.ndarray:
+        if (a, name) not in got:
+            got[(a, name)] = plan.influence[(a, name)].cases(yi, Ps[a], pred[a])
+        return got[(a, name)]
+
+    for a, name, centres in plan.single:
+        out[("single", a, name)] = moments(case(a, name), yi, w, centres, plan.fixed)
+    for a, b, name, centres in plan.pairs:
+        out[("pair", a, b, name)] = moments(case(a, name) - case(b, name), yi, w, centres,
+                                            plan.fixed)
+    return out
+
+
+# ---------------------------------------------------------------------------- the answer
+class PartsDesign:
+    """The cases of a k-class comparison over parts as pass one knows them: the classes,
+    the cases of each, whether the class counts are fixed (no per-case arrays).
+
+    Examples
+    --------
+    >>> d = PartsDesign(("a", "b", "c"), np.array([3, 1, 2]), stratify=False)
+    >>> d.n, d.k
+    (6, 3)
+    """
+
+    def __init__(self, labels: tuple[Any, ...], class_n: np.ndarray, *,
+                 stratify: bool) -> None:
+        self.labels, self.class_n, self.stratify = labels, class_n, bool(stratify)
+        self.k, self.n = len(labels), int(class_n.sum())
+        self.yi = None   # the cases stay on the workers
+
+
+class DistributedMultiComparison(OnParts, MultiClassComparison):
+    """A :class:`MultiClassComparison` computed over parts of the cases
+    (:func:`compare_multi_parts`): the same values, intervals, tests, preferences and
+    JSON. What needs every case (curves, page, figures) is refused in one line.
+
+    Examples
+    --------
+    >>> parts = [([0, 1, 2, 0], [np.eye(3)[[0, 1, 2, 1]]], None),
+    ...          ([1, 2, 0, 2], [np.eye(3)[[1, 2, 0, 0]]], None)]
+    >>> r = compare_multi_parts(parts, ["m"], labels=[0, 1, 2], measures=["acc"], ci=None)
+    >>> type(r).__name__, float(r.values().loc["acc", "m"])
+    ('DistributedMultiComparison', 0.75)
+    """
+
+    def __init__(self, *, one: PassOneK, labels: tuple[Any, ...], stratify: bool,
+                 notes: list[str], **kw: Any) -> None:
+        super().__init__(design=PartsDesign(labels, one.class_n, stratify=stratify),
+                         progress=False, n_jobs=1, weight=None, **kw)
+        self.notes = notes
+        self._is_weighted = one.weighted
+        self._all = one.stats
+        self._sums = CaseSums(len(self.names), one.joint)
+
+    @property
+    def _weighted(self) -> bool:
+        return self._is_weighted
+
+    def _smaller(self) -> int:
+        return int(self._design.class_n.min())
+
+    def _model_stats(self, a: int) -> Any:
+        return self._all[a]
+
+    def _analytic(self, a: int, k: str, value: float, method: str, level: float
+                  ) -> iv.Interval:
+        from measurelab.inference.classifiers.multiclass import proportion_counts
+
+        if method == "influence":
+            return super()._analytic(a, k, value, method, level)
+        correct = int(np.trace(self._all[a].counts.matrix))   # whole counts: Wilson's
+        return iv.measure_interval(k, value, method, level,
+                                   counts=proportion_counts(correct, self._design.n),
+                                   what=f"{k} of model {self.names[a]!r}")
+
+    def _mcnemar(self, a: int, b: int, level: float) -> tuple[float, float, float]:
+        j = self._sums.joint(a, b)
+        nb, nc = int(j[:, 1, 0].sum()), int(j[:, 0, 1].sum())
+        lo, hi = iv.tango_interval(nb, nc, self._design.n, level)
+        return iv.mcnemar_score(nb, nc), lo, hi
+
+    def _influence_variance(self, j: int, a: int, b: int | None = None) -> float:
+        name = self._names_m[j]
+        if b is None:
+            return self._sums.single_variance(a, name)
+        return self._sums.pair_variance(a, b, name)
+
+    def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
+        raise MeasurelabError(
+            f"the intervals of {', '.join(need)} resample the cases, which a k-class "
+            "comparison over parts does not offer; use ci_method='influence' (the default "
+            "from 10,000 cases with 100 in the smallest class) or compare on one machine")
+
+    def _plan(self) -> KPlan:
+        """What pass two sums for the influence intervals and tests reported."""
+        d = self._design
+        plan = KPlan(len(self.names), None, d.stratify)
+        methods = self._methods()
+        w = np.array([s.counts.matrix.sum(axis=1) for s in self._all])
+
+        def centres(a: int, j: int) -> np.ndarray:
+            name = self._names_m[j]
+            if (a, name) not in plan.influence:
+                plan.influence[(a, name)] = self._influence(a, j)
+            m = plan.influence[(a, name)].class_means(self._all[a])
+            return m if d.stratify else np.array([np.dot(w[a], m) / max(w[a].sum(), 1e-300)])
+
+        for j, name in enumerate(self._names_m):
+            if methods[name] == "influence":
+                plan.single += [(a, name, centres(a, j)) for a in range(len(self.names))]
+            if len(self.names) > 1 and self._pair_method(name) == "influence":
+                plan.pairs += [(a, b, name, centres(a, j) - centres(b, j))
+                               for a, b in combinations(range(len(self.names)), 2)]
+        return plan
+
+    def _second_pass(self, map_reduce: MapReduce, parts: Sequence[Any],
+                     labels: tuple[Any, ...] | None) -> None:
+        self._boot()   # refused here when a method resamples
+        plan = self._plan()
+        plan.labels = labels
+        if plan.single or plan.pairs:
+            self._sums.sums = map_reduce(pass_two_k, parts, merge_sums, (plan,))
+
+
+def compare_multi_parts(
+    parts: Sequence[Any],
+    names: Sequence[str],
+    *,
+    labels: Sequence[Any] | None = None,
+    indexed: bool = False,
+    map_reduce: MapReduce | None = None,
+    measures: Any = None,
+    ci: float | None = 0.95,
+    n_boot: int = 2000,
+    random_state: Any = 0,
+    ci_method: str | None = None,
+    stratify: bool = False,
+    average: str | None = "macro",
+) -> DistributedMultiComparison:
+    """Compare k-class classifiers whose cases are spread over ``parts``, in two passes
+    (a pass over the labels first when ``labels`` is None).
+
+    Parameters
+    ----------
+    parts : sequence
+        One entry per part: ``(y, [(n, k) probabilities of each model], weights or
+        None)``, or a callable returning it, or whatever ``map_reduce`` hands its task.
+    names : the models' names
+    labels : the classes in the order of the probability columns (default: the sorted
+        labels of every part); ``indexed``: the parts' y holds column indices already
+    map_reduce : as in :func:`~.distributed.compare_parts`
+    measures, ci, n_boot, random_state, ci_method, stratify, average
+        As in :func:`~measurelab.inference.classifiers.compare.compare_classifiers`.
+
+    Returns
+    -------
+    DistributedMultiComparison
+
+    Examples
+    --------
+    >>> parts = [([0, 1, 2], [np.eye(3)], None), ([2, 1, 0], [np.eye(3)[[2, 0, 0]]], None)]
+    >>> compare_multi_parts(parts, ["m"], measures=["acc"]).intervals()["method"][0]
+    'wilson'
+    """
+    from measurelab._util.validation import check_random_state, model_names
+    from measurelab.inference.classifiers.inputs import choose_multi, multi_rows
+    from measurelab.measures.base import check_average
+
+    random_state = check_random_state(random_state)
+    names = model_names(list(names))
+    average = check_average(average)
+    level, n_boot, _jobs, stratify = iv.check_run_options(ci, n_boot, None, stratify,
+                                                          ci_method)
+    parts = list(parts)
+    if not parts:
+        raise MeasurelabError("parts is empty: give at least one part of the cases")
+    run = map_reduce or in_process
+    lab = tuple(find_labels(parts, run) if labels is None else list(labels))
+    if len(lab) < 3:
+        raise MeasurelabError(f"a k-class comparison needs 3 or more classes, got "
+                              f"{len(lab)} ({list(lab)}); compare binary models by score")
+    one = run(pass_one_k, parts, merge_one_k, (len(names), lab, indexed))
+    if not one.class_n.sum():
+        raise MeasurelabError("the parts hold no cases to compare")
+    probs = True
+    columns, values = multi_rows(one.stats, choose_multi(measures, probs), average, probs,
+                                 lab)
+    notes = [f"computed over {len(parts)} parts in two passes"] if level is not None else []
+    cmp = DistributedMultiComparison(
+        one=one, labels=lab, stratify=stratify, notes=notes, names=names, columns=columns,
+        values=values, average=average, level=level, n_boot=n_boot,
+        random_state=random_state, ci_method=ci_method)
+    if level is not None:
+        cmp._second_pass(run, parts, None if indexed else lab)
+    return cmp
