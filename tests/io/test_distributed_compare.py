@@ -119,6 +119,6 @@ def test_what_the_cluster_does_not_do_is_refused(dask_cluster, folder, capsys) -
                      *extra]) == 2
         assert msg in capsys.readouterr().err
     assert main(["versus", str(d), "--proba-cols", "lr,gb", "--scheduler", addr]) == 2
-    assert "binary models (--score-col) so far" in capsys.readouterr().err
+    assert "(3 or more) of probability columns" in capsys.readouterr().err
     with pytest.raises(MeasurelabError, match="no column 'nope'"):
         compare_parquet(d, scheduler=None, score_cols=["lr", "nope"], label_col="label")

@@ -547,7 +547,7 @@ def _partitions(x: Any, what: str) -> list[Any]:
     if dd is None or not isinstance(x, dd.Series):
         raise MeasurelabError(f"{what} must be a Dask Series or a 1-d Dask array, got "
                               f"{type(x).__module__.split('.')[0]} {type(x).__name__}")
-    return list(x.to_delayed())
+    return list(x.to_delayed(optimize_graph=False))
 
 
 def _current_client() -> Any:
@@ -596,7 +596,7 @@ def _matrix_partitions(x: Any, what: str) -> list[Any]:
             raise MeasurelabError(f"{what}: the columns are split over {len(x.chunks[1])} "
                                   "chunks; rechunk to one chunk across the classes")
         return list(x.to_delayed()[:, 0])
-    return list(x.to_delayed())
+    return list(x.to_delayed(optimize_graph=False))
 
 
 def _is_matrix(x: Any) -> bool:
