@@ -90,7 +90,7 @@ def has_influence(measure: Any) -> bool:
 
 
 #: counts measures whose k-class value reads the probability rows, not the confusion cells
-_READS_ROWS = ("top_k_acc",)
+READS_ROWS = ("top_k_acc",)
 
 
 def multi_kind(measure: Any, average: str | None) -> str | None:
@@ -109,7 +109,7 @@ def multi_kind(measure: Any, average: str | None) -> str | None:
     ('ovr', None)
     """
     kind = _kind_of(measure)
-    if measure.multiclass is None or kind is None or measure.name in _READS_ROWS:
+    if measure.multiclass is None or kind is None or measure.name in READS_ROWS:
         return None
     if kind in ("counts", "brier", "rms", "mxe"):   # the k-class value: any average
         return kind

@@ -100,17 +100,22 @@ class KInfluence:
         return out
 
     # ------------------------------------------------------------------ the cases
-    def cases(self, yi: np.ndarray, P: np.ndarray, pred: np.ndarray | None = None
-              ) -> np.ndarray:
+    def cases(self, yi: np.ndarray, P: np.ndarray, pred: np.ndarray | None = None,
+              rows: dict[int, np.ndarray] | None = None) -> np.ndarray:
         """The influence of every case (true classes ``yi``, probability rows ``P``,
-        arg-max classes ``pred``, found from ``P`` when None)."""
+        arg-max classes ``pred``, found from ``P`` when None; ``rows``: each class
+        column's table row of every case, found once and kept there for the model's other
+        measures)."""
+        rows = {} if rows is None else rows
         out = np.zeros(yi.size)
         if self.cell is not None:
             if pred is None:
                 pred = np.argmax(P, axis=1)
             out += self.cell[yi, pred]
         for c, (scores, m) in self.cols.items():
-            out += m[_rows(scores, P[:, c]), yi]
+            if c not in rows:
+                rows[c] = _rows(scores, P[:, c])
+            out += m[rows[c], yi]
         if self.loss is not None:
             out += (_case_loss(self.loss, yi, P) - self.centre) * self.scale
         return out

@@ -14,8 +14,11 @@ balanced merge tree, pass two's sums around known centres: :mod:`.partitioned`).
   every worker) summed around each class's mean: one model's (weighted cases) and each
   pair's difference — the influence intervals and tests to rounding.
 
-Resampling methods (the bootstrap below 10,000 cases, or forced) are not offered over
-parts for k classes; the refusal says so in one line.
+Where a method resamples (the bootstrap below 10,000 cases, or forced), pass two also
+draws the **Poisson bootstrap**, seeded as the binary comparison's (each case weighs a
+Poisson(1) count from the stream of its part and the replicate; BCa's acceleration from a
+grouped jackknife): every replicate's k × k cells and class tables, so the replicates
+depend on the parts, not on the workers.
 
 Examples
 --------
@@ -53,7 +56,7 @@ from measurelab.inference import intervals as iv
 from measurelab.inference.classifiers.distributed import MapReduce, OnParts, in_process
 from measurelab.inference.classifiers.multi_influence import KInfluence, moments
 from measurelab.inference.classifiers.multiclass import MultiClassComparison
-from measurelab.inference.classifiers.partitioned import CaseSums, merge_sums
+from measurelab.inference.classifiers.partitioned import JACK_GROUPS, CaseSums, merge_sums
 from measurelab.measures.base import Measure
 
 __all__ = ["DistributedMultiComparison", "compare_multi_parts", "find_labels"]
@@ -123,7 +126,7 @@ def pass_one_k(index: int, part: Any, n_models: int, labels: tuple[Any, ...],
                indexed: bool) -> PassOneK:
     """Pass one over part ``index``: ``part`` is ``(y, [probabilities of each model],
     weights)`` or a callable returning it (``indexed``: y holds class indices)."""
-    from measurelab.stats.multiblock import MultiBlock
+    from measurelab.stats.bundle import multi_stats_from_indices
 
     k = len(labels)
     yi, Ps, w = _arrays(part, n_models, index, None if indexed else labels)
@@ -131,8 +134,7 @@ def pass_one_k(index: int, part: Any, n_models: int, labels: tuple[Any, ...],
     joint = np.zeros((pairs, k, 2, 2), dtype=np.int64)
     if yi.size == 0:
         return PassOneK([], joint, np.zeros(k, dtype=np.int64))
-    W = np.ones((1, yi.size)) if w is None else w[None, :]
-    stats = [MultiBlock.from_arrays(yi, P, W, labels).stats(0) for P in Ps]
+    stats = [multi_stats_from_indices(yi, P, labels, w) for P in Ps]
     right = [np.argmax(P, axis=1) == yi for P in Ps]
     for p, (a, b) in enumerate(combinations(range(n_models), 2)):
         idx = yi * 4 + right[a].astype(np.int64) * 2 + right[b].astype(np.int64)
@@ -178,6 +180,10 @@ class KPlan:
     influence: dict[tuple[int, str], KInfluence] = field(default_factory=dict)
     single: list[tuple[int, str, np.ndarray]] = field(default_factory=list)
     pairs: list[tuple[int, int, str, np.ndarray]] = field(default_factory=list)
+    #: the Poisson bootstrap: (replicates, jackknife groups, entropy) and every model's
+    #: class columns' table scores, or None
+    boot: tuple[int, int, int] | None = None
+    scores: list[tuple[np.ndarray, ...]] = field(default_factory=list)
 
 
 def pass_two_k(index: int, part: Any, plan: KPlan) -> dict[tuple[Any, ...], np.ndarray]:
@@ -188,11 +194,12 @@ def pass_two_k(index: int, part: Any, plan: KPlan) -> dict[tuple[Any, ...], np.n
     if yi.size == 0:
         return out
     pred = [np.argmax(P, axis=1) for P in Ps]
+    rows: list[dict[int, np.ndarray]] = [{} for _P in Ps]   # each model's table rows
     got: dict[tuple[int, str], np.ndarray] = {}
 
     def case(a: int, name: str) -> np.ndarray:
         if (a, name) not in got:
-            got[(a, name)] = plan.influence[(a, name)].cases(yi, Ps[a], pred[a])
+            got[(a, name)] = plan.influence[(a, name)].cases(yi, Ps[a], pred[a], rows[a])
         return got[(a, name)]
 
     for a, name, centres in plan.single:
@@ -200,6 +207,41 @@ def pass_two_k(index: int, part: Any, plan: KPlan) -> dict[tuple[Any, ...], np.n
     for a, b, name, centres in plan.pairs:
         out[("pair", a, b, name)] = moments(case(a, name) - case(b, name), yi, w, centres,
                                             plan.fixed)
+    if plan.boot is not None:
+        out.update(_poisson_k(index, yi, Ps, pred, w, plan, rows))
+    return out
+
+
+def _poisson_k(index: int, yi: np.ndarray, Ps: list[np.ndarray], pred: list[np.ndarray],
+               w: np.ndarray | None, plan: KPlan, rows: list[dict[int, np.ndarray]]
+               ) -> dict[tuple[Any, ...], np.ndarray]:
+    """The Poisson bootstrap's replicate statistics of this part — every model's k × k
+    cells and class columns' tables under each replicate's Poisson(1) counts, drawn from
+    the stream (part, replicate) as the binary comparison draws them — and the
+    jackknife's groups' statistics (each case's group from the stream of the part)."""
+    from measurelab.inference.classifiers.partitioned import _rng, _rows
+
+    n_boot, n_groups, entropy = plan.boot  # type: ignore[misc]
+    base = np.ones(yi.size) if w is None else w
+    k = Ps[0].shape[1]
+    index_of = {}   # (a, part): the bin of every case, and the bins
+    for a, (P, scores) in enumerate(zip(Ps, plan.scores, strict=True)):
+        index_of[(a, "cells")] = (yi * k + pred[a], k * k)
+        for c, sc in enumerate(scores):
+            if c not in rows[a]:
+                rows[a][c] = _rows(sc, P[:, c])
+            index_of[(a, c)] = (rows[a][c] * k + yi, sc.size * k)
+    out = {("boot", *key): np.zeros((n_boot, size)) for key, (_i, size) in index_of.items()}
+    for b in range(n_boot):
+        mult = _rng(entropy, 0, index, b).poisson(1.0, yi.size) * base
+        for key, (idx, size) in index_of.items():
+            out[("boot", *key)][b] = np.bincount(idx, mult, minlength=size)
+    if n_groups:
+        g = _rng(entropy, 1, index).integers(0, n_groups, yi.size)
+        for key, (idx, size) in index_of.items():
+            out[("jack", *key)] = np.bincount(g * size + idx, base,
+                                              minlength=n_groups * size
+                                              ).reshape(n_groups, size)
     return out
 
 
@@ -244,6 +286,7 @@ class DistributedMultiComparison(OnParts, MultiClassComparison):
         self._is_weighted = one.weighted
         self._all = one.stats
         self._sums = CaseSums(len(self.names), one.joint)
+        self._map: Any = None   # the parts and how to run them, while it is built
 
     @property
     def _weighted(self) -> bool:
@@ -279,10 +322,46 @@ class DistributedMultiComparison(OnParts, MultiClassComparison):
         return self._sums.pair_variance(a, b, name)
 
     def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
-        raise MeasurelabError(
-            f"the intervals of {', '.join(need)} resample the cases, which a k-class "
-            "comparison over parts does not offer; use ci_method='influence' (the default "
-            "from 10,000 cases with 100 in the smallest class) or compare on one machine")
+        """The Poisson bootstrap of the rows ``need``, in the same pass two as the other
+        sums (refused where its replicate tables pass :data:`~.distributed.BOOT_BYTES`
+        or a measure reads the probability rows, which the tables do not keep)."""
+        from measurelab.inference.classifiers.distributed import BOOT_BYTES
+        from measurelab.inference.influence import READS_ROWS
+
+        rows = [x for x, m in zip(need, ms, strict=True)
+                if m.statistic not in ("counts", "scores") or m.name in READS_ROWS]
+        if rows or self._map is None:
+            raise MeasurelabError(
+                f"the bootstrap of {', '.join(rows or need)} on parts "
+                + ("reads every case's probability row" if rows else "runs while the "
+                   "comparison is built") + "; force ci_method='influence' where it applies "
+                "or compare on one machine")
+        groups = JACK_GROUPS if bca else 0
+        k = self._design.k
+        size = sum((self.n_boot + groups) * (k * k + sum(s.size for s in st.table.scores) * k)
+                   * 8 for st in self._all)
+        if size > BOOT_BYTES:
+            raise MeasurelabError(
+                f"the Poisson bootstrap of {', '.join(need)} on a cluster keeps "
+                f"{self.n_boot + groups:,} copies of every model's k-class tables: "
+                f"{size / 2**30:.1f} GB, above {BOOT_BYTES / 2**30:g} GB; lower n_boot, round "
+                "the probabilities, or force ci_method='influence'")
+        map_reduce, parts, labels = self._map
+        plan = self._plan()
+        plan.labels = labels
+        plan.scores = [st.table.scores for st in self._all]
+        entropy = int(bt.rng_of(self.random_state).integers(0, 2**63 - 1))
+        plan.boot = (self.n_boot, groups, entropy)
+        sums = map_reduce(pass_two_k, parts, merge_sums, (plan,))
+        self._map = None
+        self._sums.sums = {x: v for x, v in sums.items() if x[0] not in ("boot", "jack")}
+        self.notes.append(
+            f"the bootstrap intervals ({', '.join(need)}) are the Poisson bootstrap over the "
+            "parts (each case weighs a Poisson(1) count, seeded by its part and the "
+            "replicate); they agree with the one-machine bootstrap's in distribution, not "
+            "to the digit")
+        cols = [self._columns[self._names_m.index(x)] for x in need]
+        return _poisson_run(self, sums, cols, groups)
 
     def _plan(self) -> KPlan:
         """What pass two sums for the influence intervals and tests reported."""
@@ -308,11 +387,74 @@ class DistributedMultiComparison(OnParts, MultiClassComparison):
 
     def _second_pass(self, map_reduce: MapReduce, parts: Sequence[Any],
                      labels: tuple[Any, ...] | None) -> None:
-        self._boot()   # refused here when a method resamples
-        plan = self._plan()
-        plan.labels = labels
-        if plan.single or plan.pairs:
-            self._sums.sums = map_reduce(pass_two_k, parts, merge_sums, (plan,))
+        """Pass two over ``parts``: the planned sums and, where a method resamples, the
+        Poisson bootstrap (:meth:`_run_boot`, which the intervals ask for)."""
+        self._map = (map_reduce, parts, labels)
+        try:
+            self._boot()   # runs pass two with the replicates when a method resamples
+            if self._map is not None:
+                plan = self._plan()
+                plan.labels = labels
+                if plan.single or plan.pairs:
+                    self._sums.sums = map_reduce(pass_two_k, parts, merge_sums, (plan,))
+        finally:
+            self._map = None
+
+
+def _poisson_run(cmp: DistributedMultiComparison, sums: dict[tuple[Any, ...], np.ndarray],
+                 cols: list[tuple[str, Measure, int | None]], groups: int) -> bt.BootstrapRun:
+    """Replicates, estimates and jackknife of the rows ``cols`` from the merged replicate
+    statistics (fixed class counts: each replicate's classes rescaled to the observed
+    class totals)."""
+    k, n_models = cmp._design.k, len(cmp.names)
+    reps = np.empty((cmp.n_boot, n_models, len(cols)))
+    theta = np.empty((n_models, len(cols)))
+    jack = np.empty((groups, n_models, len(cols)))
+    for a, st in enumerate(cmp._all):
+        shapes = [(k, k), *((s.size, k) for s in st.table.scores)]
+        keys = ["cells", *range(k)]
+        full = [st.counts.matrix, *st.table.counts]
+        rep = [sums[("boot", a, x)].reshape(-1, *sh) for x, sh in zip(keys, shapes,
+                                                                       strict=True)]
+        if cmp._design.stratify:
+            with np.errstate(all="ignore"):
+                f = st.counts.matrix.sum(axis=1) / rep[0].sum(axis=2)   # (B, k)
+            f = np.nan_to_num(f, nan=0.0, posinf=0.0)
+            rep = [rep[0] * f[:, :, None], *(r * f[:, None, :] for r in rep[1:])]
+        reps[:, a] = _evaluate_k(cmp, st, rep, cols)
+        theta[a] = _evaluate_k(cmp, st, [x[None] for x in full], cols)[0]
+        if groups:
+            jk = [np.maximum(x[None] - sums[("jack", a, key)].reshape(-1, *sh), 0.0)
+                  for x, key, sh in zip(full, keys, shapes, strict=True)]
+            jack[:, a] = _evaluate_k(cmp, st, jk, cols)
+    return bt.BootstrapRun(reps, theta, jack)
+
+
+def _evaluate_k(cmp: DistributedMultiComparison, st: Any, tables: list[np.ndarray],
+                cols: list[tuple[str, Measure, int | None]]) -> np.ndarray:
+    """The rows ``cols`` on every weighting (R, …) of one model's cells and class
+    tables."""
+    import warnings
+
+    from measurelab.stats.bundle import MultiStats
+    from measurelab.stats.confusion import MultiCounts
+    from measurelab.stats.multiscore import MultiScoreTable
+
+    labels = st.counts.labels
+    out = np.empty((tables[0].shape[0], len(cols)))
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        for r in range(out.shape[0]):
+            stats = MultiStats(counts=MultiCounts(tables[0][r], labels),
+                               table=MultiScoreTable(st.table.scores,
+                                                     tuple(t[r] for t in tables[1:]),
+                                                     labels))
+            got: dict[str, Any] = {}
+            for j, (_name, m, c) in enumerate(cols):
+                if m.name not in got:
+                    got[m.name] = m.compute(stats, average=cmp.average)
+                out[r, j] = float(got[m.name] if c is None else np.asarray(got[m.name])[c])
+    return out
 
 
 def compare_multi_parts(

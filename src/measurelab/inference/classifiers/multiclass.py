@@ -173,7 +173,8 @@ class MultiClassComparison(ClassifierComparison):
 
     def _influence_cases(self, a: int, j: int) -> np.ndarray:
         d = self._design
-        return self._influence(a, j).cases(d.yi, d.P[a])
+        rows = self._cache.setdefault(("rows", a), {})   # the model's table rows, once
+        return self._influence(a, j).cases(d.yi, d.P[a], rows=rows)
 
     def _influence_variance(self, j: int, a: int, b: int | None = None) -> float:
         """Var of model ``a``'s value of row ``j`` (``b``: of the paired difference a − b)
