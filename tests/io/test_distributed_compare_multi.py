@@ -101,13 +101,35 @@ def test_k_class_compare_classifiers_on_dask_collections(dask_cluster, folder) -
     assert_same_json(whole.to_json(), r.to_json())
 
 
+def test_k_class_poisson_bootstrap_on_the_cluster(dask_cluster, folder) -> None:
+    """Forced resampling: the Poisson bootstrap, drawn per part and replicate and merged
+    in the same tree — the cluster's run is the in-process run's to the last bit — and
+    its width the influence interval's (to the bootstrap's own noise, 100 replicates:
+    about 7 %)."""
+    d, _df = folder
+    kw = dict(proba_groups=[("lr", ["lr_cat", "lr_dog", "lr_fox"]),
+                            ("rf", ["rf_cat", "rf_dog", "rf_fox"])],
+              label_col="label", measures=["f1", "auc"], n_boot=100,
+              random_state=3)
+    here = compare_parquet_multi(d, scheduler=None, ci_method="bootstrap-bca", **kw)
+    there = compare_parquet_multi(d, scheduler=dask_cluster.scheduler_address,
+                                  ci_method="bootstrap-bca", **kw)
+    assert here.to_json() == there.to_json()
+    assert any("Poisson bootstrap" in n for n in there.notes)
+    infl = compare_parquet_multi(d, scheduler=None, ci_method="influence", **kw)
+    width = lambda r: (r.tests().hi - r.tests().lo).to_numpy()   # noqa: E731
+    np.testing.assert_allclose(width(there), width(infl), rtol=0.25)
+
+
 def test_what_a_k_class_comparison_on_the_cluster_does_not_do_is_refused(
         dask_cluster, folder, capsys) -> None:
     d, df = folder
     addr = dask_cluster.scheduler_address
     for extra, msg in ((["--html", str(d / "x.html")], "--html draws"),
                        (["--threshold", "0.3"], "--threshold does not apply"),
-                       (["--ci-method", "bootstrap-bca"], "resample the cases")):
+                       (["--group-col", "label"], "--group-col and --by-col"),
+                       (["--measures", "top_k_acc", "--ci-method", "bootstrap-bca"],
+                        "reads every case's probability row")):
         assert main([*_argv(d, *extra), "--scheduler", addr]) == 2
         err = capsys.readouterr().err
         assert msg in err and len(err.strip().splitlines()) == 1, err

@@ -53,10 +53,16 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
-from measurelab.inference.classifiers.distributed import MapReduce, OnParts, in_process
 from measurelab.inference.classifiers.multi_influence import KInfluence, moments
 from measurelab.inference.classifiers.multiclass import MultiClassComparison
-from measurelab.inference.classifiers.partitioned import JACK_GROUPS, CaseSums, merge_sums
+from measurelab.inference.classifiers.partitioned import (
+    JACK_GROUPS,
+    CaseSums,
+    MapReduce,
+    OnParts,
+    in_process,
+    merge_sums,
+)
 from measurelab.measures.base import Measure
 
 __all__ = ["DistributedMultiComparison", "compare_multi_parts", "find_labels"]
@@ -224,14 +230,15 @@ def _poisson_k(index: int, yi: np.ndarray, Ps: list[np.ndarray], pred: list[np.n
     n_boot, n_groups, entropy = plan.boot  # type: ignore[misc]
     base = np.ones(yi.size) if w is None else w
     k = Ps[0].shape[1]
-    index_of = {}   # (a, part): the bin of every case, and the bins
+    index_of: dict[tuple[int, Any], tuple[np.ndarray, int]] = {}   # (a, part): bins
     for a, (P, scores) in enumerate(zip(Ps, plan.scores, strict=True)):
         index_of[(a, "cells")] = (yi * k + pred[a], k * k)
         for c, sc in enumerate(scores):
             if c not in rows[a]:
                 rows[a][c] = _rows(sc, P[:, c])
             index_of[(a, c)] = (rows[a][c] * k + yi, sc.size * k)
-    out = {("boot", *key): np.zeros((n_boot, size)) for key, (_i, size) in index_of.items()}
+    out: dict[tuple[Any, ...], np.ndarray] = {
+        ("boot", *key): np.zeros((n_boot, size)) for key, (_i, size) in index_of.items()}
     for b in range(n_boot):
         mult = _rng(entropy, 0, index, b).poisson(1.0, yi.size) * base
         for key, (idx, size) in index_of.items():
@@ -323,9 +330,9 @@ class DistributedMultiComparison(OnParts, MultiClassComparison):
 
     def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
         """The Poisson bootstrap of the rows ``need``, in the same pass two as the other
-        sums (refused where its replicate tables pass :data:`~.distributed.BOOT_BYTES`
+        sums (refused where its replicate tables pass :data:`~.partitioned.BOOT_BYTES`
         or a measure reads the probability rows, which the tables do not keep)."""
-        from measurelab.inference.classifiers.distributed import BOOT_BYTES
+        from measurelab.inference.classifiers.partitioned import BOOT_BYTES
         from measurelab.inference.influence import READS_ROWS
 
         rows = [x for x, m in zip(need, ms, strict=True)

@@ -141,7 +141,7 @@ class MultiClassComparison(ClassifierComparison):
         self._inclusive = False
         self._progress = progress
         self._n_jobs = n_jobs
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[Any, Any] = {}
 
     def _methods(self) -> dict[str, str]:
         if "methods" not in self._cache:
