@@ -11,8 +11,6 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 import measurelab as ml
@@ -20,11 +18,12 @@ from measurelab.cli import main
 from measurelab.exceptions import MeasurelabError
 from measurelab.io.distributed import compare_parquet_multi
 from tests.inference.test_partitioned import assert_same_json
+from tests.io.test_distributed_compare import N, write_parts
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-N = 12_000   # the influence method is the k-class default from 10,000 cases
+# N = 12,000 cases: the influence method is the k-class default from 10,000 cases
 CLASSES = ("cat", "dog", "fox")
 
 
@@ -46,13 +45,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame
         P = _model(rng, y, skill)
         cols.update({f"{name}_{c}": P[:, i] for i, c in enumerate(CLASSES)})
     df = pd.DataFrame({**cols, "w": rng.uniform(0.2, 3.0, N)})
-    d = tmp_path_factory.mktemp("versus-k-parts")
-    (d / "sub").mkdir()
-    for i, (lo, hi) in enumerate([(0, 2500), (2500, 6100), (6100, 9000), (9000, N)]):
-        where = d / "sub" if i == 2 else d
-        pq.write_table(pa.Table.from_pandas(df.iloc[lo:hi], preserve_index=False),
-                       where / f"part-{i}.parquet", row_group_size=2000)
-    return d, df
+    return write_parts(df, tmp_path_factory.mktemp("versus-k-parts")), df
 
 
 def _argv(d: Path, *extra: str) -> list[str]:

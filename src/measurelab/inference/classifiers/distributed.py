@@ -234,20 +234,10 @@ class DistributedComparison(OnParts, ClassifierComparison):
                 f"above {BOOT_BYTES / 2**30:g} GB; lower n_boot, round the scores, or use a "
                 "method without replicates"
                 + (f" (ci_method='influence' serves {', '.join(fast)})" if fast else ""))
-        map_reduce, parts = self._map
         plan = self._plan()
         plan.scores = [t.scores for t in tables]
-        entropy = int(bt.rng_of(self.random_state).integers(0, 2**63 - 1))
-        plan.boot = (self.n_boot, groups, entropy)
-        sums = map_reduce(pass_two, parts, merge_sums, (plan,))
-        self._map = None
-        self._sums.sums = {k: v for k, v in sums.items() if k[0] not in ("boot", "jack")}
-        self.notes.append(
-            f"the bootstrap intervals ({', '.join(need)}) are the Poisson bootstrap over the "
-            "parts (each case weighs a Poisson(1) count, seeded by its part and the "
-            "replicate); they agree with the one-machine bootstrap's in distribution, not "
-            "to the digit")
-        return _poisson_run(self, sums, ms, groups)
+        return _poisson_run(self, self._poisson_pass(pass_two, plan, groups, need), ms,
+                            groups)
 
 
 def _has_influence(m: Measure) -> bool:

@@ -353,20 +353,10 @@ class DistributedMultiComparison(OnParts, MultiClassComparison):
                 f"{self.n_boot + groups:,} copies of every model's k-class tables: "
                 f"{size / 2**30:.1f} GB, above {BOOT_BYTES / 2**30:g} GB; lower n_boot, round "
                 "the probabilities, or force ci_method='influence'")
-        map_reduce, parts, labels = self._map
         plan = self._plan()
-        plan.labels = labels
+        plan.labels = self._map[2]
         plan.scores = [st.table.scores for st in self._all]
-        entropy = int(bt.rng_of(self.random_state).integers(0, 2**63 - 1))
-        plan.boot = (self.n_boot, groups, entropy)
-        sums = map_reduce(pass_two_k, parts, merge_sums, (plan,))
-        self._map = None
-        self._sums.sums = {x: v for x, v in sums.items() if x[0] not in ("boot", "jack")}
-        self.notes.append(
-            f"the bootstrap intervals ({', '.join(need)}) are the Poisson bootstrap over the "
-            "parts (each case weighs a Poisson(1) count, seeded by its part and the "
-            "replicate); they agree with the one-machine bootstrap's in distribution, not "
-            "to the digit")
+        sums = self._poisson_pass(pass_two_k, plan, groups, need)
         cols = [self._columns[self._names_m.index(x)] for x in need]
         return _poisson_run(self, sums, cols, groups)
 
