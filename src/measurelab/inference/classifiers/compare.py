@@ -139,7 +139,15 @@ def compare_classifiers(
     labels; ece is a description, without an interval), with Holm
     over them; acc has Wilson intervals and McNemar's paired test,
     every other measure the paired bootstrap of the cases (``stratify``: within each
-    class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
+    class) below 10,000 cases and the influence-function interval from there (100 or more
+    in the smallest class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
+
+    Dask collections (``y_true``, each model's scores — an (n, k) Dask array or DataFrame
+    of probabilities for k classes — and the weights, partitioned alike) are compared on
+    the Dask scheduler in use, in two passes over the partitions
+    (:mod:`~measurelab.inference.classifiers.distributed`, k classes
+    :mod:`~measurelab.inference.classifiers.multi_parts`); ``groups=`` and ``by=`` are
+    refused there.
 
     Examples
     --------

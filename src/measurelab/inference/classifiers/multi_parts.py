@@ -300,7 +300,8 @@ class DistributedMultiComparison(OnParts, MultiClassComparison):
         return self._is_weighted
 
     def _smaller(self) -> int:
-        return int(self._design.class_n.min())
+        n = self._design.class_n   # the classes with cases, as the one-machine run's
+        return int(n[n > 0].min())
 
     def _model_stats(self, a: int) -> Any:
         return self._all[a]
