@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from . import choice
 from .plan import Block
 
 #: the measures of the study, at their default parameters
@@ -31,10 +32,24 @@ MEASURES: tuple[str, ...] = ("sens_at_spec", "spec_at_sens", "prec_at_recall",
                              "recall_at_prec", "pauc", "spauc")
 KINDS: tuple[str, ...] = ("single", "paired", "unpaired")
 
+#: the measures at other parameters than their defaults (the evidence names them so)
+OTHER_PARAMETERS: tuple[str, ...] = ("sens_at_spec@0.95", "spec_at_sens@0.8", "pauc@0.1",
+                                     "spauc@0.1")
+#: best_threshold(..., ci=0.95) with Youden's J: its four rows (covstudy.choice)
+CHOICE: tuple[str, ...] = choice.names("youden")
+#: simulations a cell of the two added blocks (the run's 500 for the first ones): 200, the
+#: fewest that are evidence (Monte Carlo SE 0.015 near 0.95), to keep the added CPU time
+#: near a quarter of an hour
+ADDED_SIMS = 200
+
 OPERATING_POINT: tuple[Block, ...] = (
     Block("binary", "binormal", ("random", "fixed"), (300, 1000), (0.2, 0.5), KINDS,
           MEASURES),
     Block("binary", "binormal", ("random",), (1000,), (0.05,), KINDS, MEASURES),
+    Block("binary", "binormal", ("random", "fixed"), (300, 1000), (0.2,), KINDS,
+          OTHER_PARAMETERS, max_sims=ADDED_SIMS),
+    Block("binary", "binormal", ("random", "fixed"), (300, 1000), (0.2, 0.5), ("single",),
+          CHOICE, max_sims=ADDED_SIMS),
 )
 
 REPORT = Path("docs/coverage_operating_point.md")
