@@ -287,14 +287,14 @@ def test_every_replicate_chooses_its_own_threshold(monkeypatch):
     from measurelab.metrics import thresholds as th
 
     seen = []
-    point = th._point
+    point = th.best_point
 
     def spy(table, m, lo, hi):
         out = point(table, m, lo, hi)
         seen.append((table, out))
         return out
 
-    monkeypatch.setattr(th, "_point", spy)
+    monkeypatch.setattr(th, "best_point", spy)
     g = np.random.default_rng(5)
     y = g.random(80) < 0.5
     s = np.round(g.normal(y * 1.0, 1), 1)
