@@ -226,6 +226,8 @@ def best_threshold(
         out.level = level
         out._table = _intervals(out, m, design, min_sens, min_spec, level, n_boot,
                                 random_state, progress)
+        out._table["method"] = _judged(out._table, m, min_sens, min_spec, level, table,
+                                       stratify, sample_weight is not None)
     return out
 
 
@@ -288,7 +290,7 @@ def _intervals(point: BestThreshold, m: Measure, design: Any, min_sens: float | 
         lo_m, hi_m = -math.inf, math.inf
     bounds = [(-math.inf, math.inf), (0.0, 1.0), (0.0, 1.0), (lo_m, hi_m)]
     values = [point.threshold, point.sens, point.spec, float(point.value)]
-    method = "bootstrap-percentile (no coverage evidence)"
+    method = "bootstrap-percentile"
     rows = []
     for j, (name, v) in enumerate(zip(("threshold", "sens", "spec", m.name), values,
                                       strict=True)):
@@ -296,3 +298,27 @@ def _intervals(point: BestThreshold, m: Measure, design: Any, min_sens: float | 
                   else percentile_interval(run.reps[:, 0, j], level, bounds[j]))
         rows.append({"quantity": name, "value": v, "lo": lo, "hi": hi, "method": method})
     return pd.DataFrame(rows, columns=["quantity", "value", "lo", "hi", "method"])
+
+
+def _judged(t: Any, m: Measure, min_sens: float | None, min_spec: float | None,
+            level: float, table: ScoreTable, stratify: bool, weighted: bool) -> list[str]:
+    """The method column of the intervals table, as every interval's: the coverage study's
+    verdict on each row (named ``best_threshold.<rule>.<quantity>``; a search under
+    ``min_sens``/``min_spec`` was never studied) in the test set's regime, and a row whose
+    study fell short there withheld (NaN ends, the reason in the column) with a warning."""
+    from measurelab.inference.evidence import CHOICE_PREFIX, design_name
+    from measurelab.inference.withholding import judged, warn_withheld_by_evidence
+
+    free = min_sens is None and min_spec is None
+    small = round(min(table.n_pos, table.n_neg))
+    texts, gone = [], []
+    for i, r in enumerate(t.itertuples(index=False)):
+        name = f"{CHOICE_PREFIX}{m.name}.{r.quantity}" if free else ""
+        text, withheld = judged(str(r.method), name, bounds=(r.lo, r.hi), level=level,
+                                smaller=small, design=design_name(stratify, weighted))
+        texts.append(text)
+        if withheld:
+            t.loc[i, ["lo", "hi"]] = math.nan
+            gone.append(f"the {r.quantity} of best_threshold")
+    warn_withheld_by_evidence(gone)
+    return texts
