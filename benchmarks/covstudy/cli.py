@@ -103,7 +103,8 @@ OUTPUTS: dict[str, Output] = {
 #: the plans of their own modules (plan_operating_point: issue 42)
 PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT}
 OUTPUTS["operating-point"] = Output(_op.SOURCE, _op.TITLE, _op.EVIDENCE, _op.REPORT,
-                                    heading=_op.HEADING, scope=_op.SCOPE)
+                                    heading=_op.HEADING, scope=_op.SCOPE,
+                                    measures=_op.MEASURES_TEXT)
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 

@@ -63,5 +63,20 @@ SCOPE = ("**Scope** (`--plan operating-point`): the measures at an operating poi
          "the partial AUC (`pauc`, `spauc` to FPR 0.2), whose intervals are the bootstrap's "
          "(BCa for one model, the case bootstrap for differences); binary, one model, "
          "paired and unpaired differences, random and fixed designs, n = 300 and 1,000 at "
-         "π = 0.2 and 0.5 and n = 1,000 at π = 0.05. The verdicts sit beside the "
-         "registry-wide study's.")
+         "π = 0.2 and 0.5 and n = 1,000 at π = 0.05. Added blocks, 200 simulations a cell "
+         "(Monte Carlo SE 0.015 near 0.95): the same measures at other parameters "
+         "(`sens_at_spec@0.95`, `spec_at_sens@0.8`, `pauc@0.1`, `spauc@0.1`; random and "
+         "fixed, n = 300 and 1,000 at π = 0.2, single, paired and unpaired), and "
+         "`best_threshold(..., ci=0.95)` with Youden's J (its four rows threshold, sens, "
+         "spec and J, one model each; random and fixed, n = 300 and 1,000 at π = 0.2 and "
+         "0.5). The verdicts sit beside the registry-wide study's.")
+MEASURES_TEXT = (
+    "**Measures**: the six at their default parameters, the four at other parameters, "
+    "named `name@value` as measurelab's reader names them, and the rows of "
+    "`best_threshold(y, s, 'youden', ci=0.95, n_boot=1000)`, named "
+    "`best_threshold.youden.<row>` (each replicate chooses its own threshold; percentile "
+    "intervals; `stratify=True` in the fixed design). **Their targets** are exact: under "
+    "the binormal the population's J(x) = Φ(x) − Φ(x − μ) at the latent cut x, maximised "
+    "numerically (`benchmarks/covstudy/choice.py`; the equal-variance optimum μ/2, which a "
+    "test checks), its sens Φ(μ − x*), spec Φ(x*), J, and the threshold sigmoid(b·(x* − c)) "
+    "on the score scale; the large sample's best_threshold is only a check (the z column).")
