@@ -23,6 +23,14 @@ from measurelab.stats.scoretable import ScoreTable
 matplotlib.use("Agg")
 
 
+@pytest.fixture
+def no_evidence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No study at all: every interval is shown (with its note), none withheld, so the
+    figure's crosses have their arms whatever the shipped studies say."""
+    (tmp_path / "coverage").mkdir()
+    monkeypatch.setattr(ev, "_OVERRIDE", tmp_path / "coverage")
+
+
 def _binary(n: int = 160, seed: int = 0) -> tuple[np.ndarray, dict[str, np.ndarray]]:
     g = np.random.default_rng(seed)
     y = (g.random(n) < 0.4).astype(int)
@@ -36,7 +44,7 @@ def _crosses(ax: object) -> dict[str, ErrorbarContainer]:
             if isinstance(c, ErrorbarContainer)}
 
 
-def test_each_model_has_its_best_youden_point_and_cross() -> None:
+def test_each_model_has_its_best_youden_point_and_cross(no_evidence: None) -> None:
     import matplotlib.pyplot as plt
 
     y, models = _binary()
@@ -69,7 +77,7 @@ def test_each_model_has_its_best_youden_point_and_cross() -> None:
     plt.close(fig)
 
 
-def test_one_resampling_serves_the_bands_and_the_crosses() -> None:
+def test_one_resampling_serves_the_bands_and_the_crosses(no_evidence: None) -> None:
     """The bands are computed once (the page's figure and its table read the same
     replicates), and the crosses' intervals are percentiles of the replicates' own
     best-Youden choices."""
@@ -80,7 +88,7 @@ def test_one_resampling_serves_the_bands_and_the_crosses() -> None:
     assert list(t.columns) == ["model", "quantity", "value", "lo", "hi", "method",
                                "replicates"]
     assert t["quantity"].tolist() == list(op.QUANTITIES) * 2
-    assert t["method"].str.startswith("bootstrap-percentile").all()
+    assert t["method"].eq("bootstrap-percentile (no coverage evidence)").all()
 
 
 def test_replicate_point_is_best_threshold_on_the_drawn_cases() -> None:
@@ -115,7 +123,7 @@ def test_summarize_takes_percentiles_of_the_replicates() -> None:
     assert (s["a"]["replicates"], s["b"]["replicates"]) == (60, 59)
 
 
-def test_separated_scores_give_a_point_cross() -> None:
+def test_separated_scores_give_a_point_cross(no_evidence: None) -> None:
     """Every replicate of perfectly separated scores chooses sens = spec = 1."""
     y = np.array([0] * 20 + [1] * 20)
     s = np.r_[np.linspace(0.0, 0.4, 20), np.linspace(0.6, 1.0, 20)]
