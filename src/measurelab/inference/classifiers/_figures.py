@@ -356,7 +356,8 @@ def multi_plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     plt = pyplot()
     classes = bands["classes"]
     k = len(classes)
-    cols = [(lab, f"class {literal(lab)} vs rest", bands) for lab in classes]
+    cols: list[tuple[Any, str, dict[str, Any] | None]] = [
+        (lab, f"class {literal(lab)} vs rest", bands) for lab in classes]
     cols += [(avg, f"{avg} average", None) for avg in ("micro", "macro")]
     fig, axes = plt.subplots(2, k + 2, figsize=(max(8.0, 3.0 * (k + 2)), 6.2),
                              squeeze=False)
