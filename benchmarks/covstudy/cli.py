@@ -115,7 +115,8 @@ OUTPUTS: dict[str, Output] = {
 PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT,
          "confusion-catalogue": _cat.CATALOGUE, "large-k": _lk.LARGE_K}
 OUTPUTS["operating-point"] = Output(_op.SOURCE, _op.TITLE, _op.EVIDENCE, _op.REPORT,
-                                    heading=_op.HEADING, scope=_op.SCOPE)
+                                    heading=_op.HEADING, scope=_op.SCOPE,
+                                    measures=_op.MEASURES_TEXT)
 OUTPUTS["confusion-catalogue"] = Output(
     _cat.SOURCE, _cat.TITLE, _cat.EVIDENCE, _cat.REPORT, heading=_cat.HEADING,
     scope=_cat.SCOPE, measures="**Measures**: kappa_linear, kappa_quadratic, scott_pi, "
