@@ -27,7 +27,8 @@ pytestmark = pytest.mark.filterwarnings("ignore")  # small samples: undefined-me
 #: results that answer a question: print() says the answer in words
 ANSWERS = {
     "ClassifierComparison", "MultiClassComparison", "StructuredComparison",
-    "DistributedComparison", "UnpairedComparison", "NetBenefitComparison",
+    "DistributedComparison", "DistributedMultiComparison", "UnpairedComparison",
+    "NetBenefitComparison",
     "LearnerComparison", "LearnerComparisonOverDatasets", "DemsarResult", "CalibrationTest",
     "EvaluationResult", "StructuredEvaluation", "Evaluator", "BestThreshold",
     "ScoreDecomposition", "Decomposition", "SpiegelhalterTest", "RankTestResult",
