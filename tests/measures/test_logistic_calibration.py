@@ -1,0 +1,127 @@
+"""The calibration slope and calibration-in-the-large against statsmodels' logistic GLM,
+their undefined cases, the clipping of 0 and 1, and their ranking by the distance to the
+target."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+import measurelab as ml
+from measurelab.exceptions import UndefinedMeasureWarning
+from measurelab.measures.calibration.logistic import fit_block, information, logits
+from measurelab.stats.block import TableBlock
+
+sm = pytest.importorskip("statsmodels.api")
+
+
+def _data(seed, n, *, a=0.3, b=0.7, weighted=True):
+    rng = np.random.default_rng(seed)
+    p = np.round(rng.uniform(0.02, 0.98, n), 2)   # ties: two decimals
+    x = np.log(p / (1 - p))
+    y = (rng.random(n) < 1 / (1 + np.exp(-(a + b * x)))).astype(int)
+    w = rng.integers(1, 5, n).astype(float) if weighted else None
+    return y, p, w
+
+
+def _glm(y, p, w, *, offset):
+    x = np.log(p / (1 - p))
+    exog = np.ones((y.size, 1)) if offset else sm.add_constant(x)
+    return sm.GLM(y, exog, family=sm.families.Binomial(), freq_weights=w,
+                  offset=x if offset else None).fit(tol=1e-14, maxiter=200)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_equal_statsmodels_glm(seed, weighted):
+    y, p, w = _data(seed, [40, 150, 600, 3000, 90, 1000][seed], a=[0.3, -1, 0, 2, 0.5, 0][seed],
+                    b=[0.7, 1.4, 1, 0.5, 2, 1][seed], weighted=weighted)
+    slope = _glm(y, p, w, offset=False).params[1]
+    citl = _glm(y, p, w, offset=True).params[0]
+    assert ml.metrics.cal_slope(y, p, sample_weight=w) == pytest.approx(slope, abs=1e-6)
+    assert ml.metrics.cal_intercept(y, p, sample_weight=w) == pytest.approx(citl, abs=1e-6)
+
+
+def test_weights_are_frequencies():
+    y, p, w = _data(11, 200)
+    rep = np.repeat(np.arange(y.size), w.astype(int))
+    for f in (ml.metrics.cal_slope, ml.metrics.cal_intercept):
+        assert f(y, p, sample_weight=w) == pytest.approx(f(y[rep], p[rep]), abs=1e-10)
+
+
+def test_information_equals_statsmodels_covariance():
+    y, p, w = _data(3, 500)
+    r = _glm(y, p, w, offset=False)
+    t = ml.ScoreTable.from_arrays(y, p, sample_weight=w)
+    a, b = r.params
+    assert np.linalg.inv(information(t, a, b)) == pytest.approx(r.cov_params(), rel=1e-6)
+
+
+def test_calibrated_values_near_targets():
+    y, p, _ = _data(5, 20_000, a=0.0, b=1.0, weighted=False)
+    assert ml.metrics.cal_slope(y, p) == pytest.approx(1.0, abs=0.05)
+    assert ml.metrics.cal_intercept(y, p) == pytest.approx(0.0, abs=0.05)
+
+
+@pytest.mark.parametrize("name", ["cal_slope", "cal_intercept"])
+def test_one_class_is_undefined(name):
+    with pytest.warns(UndefinedMeasureWarning, match="one class"):
+        v = ml.evaluate([1, 1, 1], [0.2, 0.5, 0.7], measures=[name])[name]
+    assert np.isnan(v)
+
+
+def test_separation_gives_nan_with_a_warning():
+    y = [0, 0, 0, 1, 1]
+    with pytest.warns(UndefinedMeasureWarning, match="separation"):
+        assert np.isnan(ml.metrics.cal_slope(y, [0.1, 0.2, 0.4, 0.4, 0.8]))   # quasi
+    with pytest.warns(UndefinedMeasureWarning, match="separation"):
+        assert np.isnan(ml.metrics.cal_slope(y, [0.7, 0.8, 0.9, 0.1, 0.2]))   # reversed
+    # the intercept is defined under separation (the offset fixes the slope at 1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        v = ml.metrics.cal_intercept(y, [0.1, 0.2, 0.4, 0.6, 0.8])
+    x = logits(np.array([0.1, 0.2, 0.4, 0.6, 0.8]))
+    mu = 1 / (1 + np.exp(-(v + x)))
+    assert mu.sum() == pytest.approx(2.0, abs=1e-12)   # the score equation: Σ μ = Σ y
+
+
+def test_scores_of_zero_and_one_are_clipped_with_a_warning():
+    y = np.array([0, 1, 0, 1, 1, 0, 1])
+    p = np.array([0.0, 0.3, 0.6, 0.7, 1.0, 0.2, 0.5])
+    with pytest.warns(UserWarning, match="clipped"):
+        v = ml.metrics.cal_slope(y, p)
+    q = np.clip(p, np.finfo(float).eps, 1 - np.finfo(float).eps)
+    assert v == pytest.approx(_glm(y, q, None, offset=False).params[1], abs=1e-6)
+
+
+def test_block_rows_equal_the_scalar_fits():
+    y, p, w = _data(2, 300)
+    t = ml.ScoreTable.from_arrays(y, p, sample_weight=w)
+    rng = np.random.default_rng(0)
+    mult = rng.poisson(1.0, (5, t.size)).astype(float)
+    blk = TableBlock(t.scores, t.pos * mult, t.neg * mult)
+    a, b = fit_block(blk)
+    for i in range(5):
+        row = blk.table(i)
+        assert b[i] == pytest.approx(ml.measures.registry.get("cal_slope").formula(row),
+                                     abs=1e-12)
+
+
+def test_compare_classifiers_ranks_by_distance_to_the_target():
+    """A slope of 1.02 ranks above 0.7 and 1.4 (not by direction: 1.4 is the largest)."""
+    rng = np.random.default_rng(8)
+    n = 20_000
+    x = rng.normal(0, 1.5, n)
+    y = rng.random(n) < 1 / (1 + np.exp(-x))
+
+    def model(beta):
+        return 1 / (1 + np.exp(-x / beta))   # logit p = x/β: the slope of y on it is β
+
+    scores = {"steep": model(0.7), "near": model(1.02), "flat": model(1.4)}
+    c = ml.compare_classifiers(y, scores, measures=["cal_slope", "cal_intercept"], ci=None)
+    vals = {m: ml.metrics.cal_slope(y, s) for m, s in scores.items()}
+    assert vals["steep"] == pytest.approx(0.7, abs=0.06)
+    assert vals["flat"] == pytest.approx(1.4, abs=0.1)
+    prefs = c.preferences().set_index("measure")
+    assert prefs.loc["cal_slope", "prefers"] == "near"
+    assert prefs.loc["cal_slope", "direction"] == "closer to 1"
