@@ -12,6 +12,7 @@ import pandas as pd
 
 import measurelab as ml
 
+from . import plan_logistic as _lg
 from . import plan_operating_point as _op
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
@@ -101,9 +102,14 @@ OUTPUTS: dict[str, Output] = {
         ci_method="influence", sims=1000, pop_size=1_000_000),
 }
 #: the plans of their own modules (plan_operating_point: issue 42)
-PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT}
+PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT, "logistic": _lg.LOGISTIC}
 OUTPUTS["operating-point"] = Output(_op.SOURCE, _op.TITLE, _op.EVIDENCE, _op.REPORT,
                                     heading=_op.HEADING, scope=_op.SCOPE)
+OUTPUTS["logistic"] = Output(_lg.SOURCE, _lg.TITLE, _lg.EVIDENCE, _lg.REPORT,
+                             heading=_lg.HEADING, scope=_lg.SCOPE, ci_method="influence",
+                             measures="**Measures**: cal_slope and cal_intercept, every "
+                             "interval by `ci_method='influence'` (no bootstrap).",
+                             sims=1000)
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 

@@ -92,7 +92,17 @@ def _values(y: np.ndarray, s_a: np.ndarray, s_b: np.ndarray, measures: Sequence[
     va = np.array([float(ra[m]) for m in measures])
     vb = np.array([float(rb[m]) for m in measures])
     with np.errstate(invalid="ignore"):
-        return np.column_stack([va, vb, va - vb])
+        return np.column_stack([va, vb, [_pair(m, a, b) for m, a, b in zip(measures, va, vb,
+                                                                         strict=True)]])
+
+
+def _pair(name: str, a: float, b: float) -> float:
+    """What a paired or unpaired row of measure ``name`` reports for values a and b: a − b,
+    or for a measure with a target (``cal_slope``: 1) the difference of the distances
+    |a − t| − |b − t| (:meth:`measurelab.measures.base.Measure.pair_statistic`)."""
+    from measurelab.measures.base import registry
+
+    return float(registry.get(name.split("@")[0]).pair_statistic(a, b))
 
 
 def population_key(task: str, gen_name: str, design: str, param: float, measures: Sequence[str],
@@ -176,7 +186,7 @@ def _compute(task: str, gen_name: str, design: str, param: float, measures: list
     for j, m in enumerate(measures):
         ta, tb = (e if gen.exact_is_target and math.isfinite(e) else float(whole[j, c])
                   for c, e in enumerate(exact.get(m, (math.nan, math.nan))[:2]))
-        target[m] = (ta, tb, ta - tb)
+        target[m] = (ta, tb, _pair(m, ta, tb))
     return Population(
         task=task, generator=gen_name, design=design,
         prevalence=param if task == "binary" else math.nan,

@@ -125,3 +125,67 @@ def test_compare_classifiers_ranks_by_distance_to_the_target():
     prefs = c.preferences().set_index("measure")
     assert prefs.loc["cal_slope", "prefers"] == "near"
     assert prefs.loc["cal_slope", "direction"] == "closer to 1"
+
+
+def test_influence_interval_is_statsmodels_sandwich_wald():
+    """The influence interval of each measure is the fit ± z·SE with statsmodels' robust
+    (HC0, sandwich) standard error."""
+    y, p, _ = _data(4, 800, a=0.2, b=0.8, weighted=False)
+    r = ml.evaluate(y, p, measures=["cal_slope", "cal_intercept"], ci=0.95,
+                    ci_method="influence").intervals().set_index("measure")
+    x = np.log(p / (1 - p))
+    z = 1.959963984540054
+    for name, exog, off, j in (("cal_slope", sm.add_constant(x), None, 1),
+                               ("cal_intercept", np.ones((y.size, 1)), x, 0)):
+        fit = sm.GLM(y, exog, family=sm.families.Binomial(), offset=off).fit(
+            tol=1e-14, cov_type="HC0")
+        est, se = fit.params[j], fit.bse[j]
+        assert r.loc[name, "value"] == pytest.approx(est, abs=1e-8)
+        assert r.loc[name, "lo"] == pytest.approx(est - z * se, abs=1e-6)
+        assert r.loc[name, "hi"] == pytest.approx(est + z * se, abs=1e-6)
+
+
+def test_paired_influence_difference_of_distances():
+    """The paired row of a measure with a target is |a − t| − |b − t|, its SE from the
+    signed influence: equal to the delta method on statsmodels' joint sandwich of the two
+    fits (stacked estimating equations)."""
+    rng = np.random.default_rng(9)
+    n = 1500
+    q = rng.beta(1, 3, n)
+    y = (rng.random(n) < q).astype(int)
+    lq = np.log(q / (1 - q))
+    sb = 1 / (1 + np.exp(-(1.5 * lq + 0.5 * rng.standard_normal(n))))
+    c = ml.compare_classifiers(y, {"a": q, "b": sb}, measures=["cal_slope"], ci=0.95,
+                               ci_method="influence")
+    row = c.tests().iloc[0]
+    fits, ifs = [], []
+    for s in (q, sb):
+        x = np.log(s / (1 - s))
+        X = sm.add_constant(x)
+        f = sm.GLM(y, X, family=sm.families.Binomial()).fit(tol=1e-14)
+        mu = f.fittedvalues
+        info = (X * (mu * (1 - mu))[:, None]).T @ X
+        ifs.append((np.linalg.inv(info) @ (X * (y - mu)[:, None]).T)[1])   # per case
+        fits.append(f.params[1])
+    sa, sb_ = np.sign(fits[0] - 1), np.sign(fits[1] - 1)
+    d = sa * ifs[0] - sb_ * ifs[1]
+    se = np.sqrt(np.sum((d - d.mean()) ** 2))
+    assert row["diff"] == pytest.approx(abs(fits[0] - 1) - abs(fits[1] - 1), abs=1e-8)
+    assert row["hi"] - row["diff"] == pytest.approx(1.959963984540054 * se, rel=1e-6)
+
+
+def test_calibration_panel_states_slope_and_intercept_with_intervals():
+    rng = np.random.default_rng(2)
+    n = 400
+    y = rng.integers(0, 2, n)
+    p = 1 / (1 + np.exp(-(1.2 * y + rng.normal(size=n) - 0.6)))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        cmp = ml.compare_classifiers(y, {"m": p}, measures=["auc"], n_boot=200)
+        fig = cmp.plot_calibration()
+    text = "\n".join(t.get_text() for ax in fig.axes for t in ax.texts)
+    iv = ml.evaluate(y, p, measures=["cal_slope", "cal_intercept"], ci=0.95,
+                     ci_method="influence").intervals().set_index("measure")
+    for name, label in (("cal_slope", "slope"), ("cal_intercept", "intercept")):
+        v, lo, hi = iv.loc[name, ["value", "lo", "hi"]]
+        assert f"{label} {v:.3f} (95% CI {lo:.3f} to {hi:.3f})" in text

@@ -22,6 +22,11 @@ sums over the cases are a second pass, and both merge over parts of the data.
   above s_r).
 * **Means of a per-case loss** (Brier, log loss): IF = loss − mean; RMS = √Brier:
   IF_Brier / (2·RMS).
+* **The calibration slope and intercept** (M-estimators: the logistic recalibration's
+  score equations Σᵢ wᵢ(yᵢ − μᵢ)zᵢ = 0, zᵢ = (1, logit pᵢ)): IF = W·I⁻¹(y − μ)z, I the
+  fit's information Σ w·μ(1 − μ)z zᵀ; the slope's is its second entry, the intercept's
+  (logit p an offset, z = 1) W(y − μ)/Σ w·μ(1 − μ). Its variance is the sandwich
+  I⁻¹(Σ w(y − μ)²z zᵀ)I⁻¹, which is I⁻¹ when the logistic recalibration model holds.
 
 A random sample (class counts vary) sums the squares as they are; fixed class counts
 centre the influence within each class. The interval is θ̂ ± z·SE (clipped to the
@@ -51,8 +56,8 @@ import numpy as np
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
-__all__ = ["case_influence", "case_variance", "has_influence", "influence_interval",
-           "row_influence", "table_variance"]
+__all__ = ["case_influence", "case_variance", "distance_sign", "has_influence",
+           "influence_interval", "row_influence", "table_variance"]
 
 #: relative step of the central differences of a counts measure (× the total)
 _STEP = 1e-6
@@ -60,13 +65,16 @@ _STEP = 1e-6
 
 def _formulas() -> dict[str, Callable[..., Any]]:
     from measurelab.measures import probability, ranking
+    from measurelab.measures.calibration import logistic
 
     return {"auc": ranking.auc, "ap": ranking.ap, "brier": probability.brier,
-            "rms": probability.rms, "mxe": probability.mxe}
+            "rms": probability.rms, "mxe": probability.mxe,
+            "cal_slope": logistic.cal_slope, "cal_intercept": logistic.cal_intercept}
 
 
 def _kind_of(measure: Any) -> str | None:
-    """'auc', 'ap', 'brier', 'rms', 'mxe', 'counts' or None (no influence function here)."""
+    """'auc', 'ap', 'brier', 'rms', 'mxe', 'cal_slope', 'cal_intercept', 'counts' or None
+    (no influence function here)."""
     for key, f in _formulas().items():
         if measure.formula is f:
             return key
@@ -78,7 +86,7 @@ def _kind_of(measure: Any) -> str | None:
 
 def has_influence(measure: Any) -> bool:
     """Whether the binary ``measure`` has an influence function here (the counts
-    measures, AUC, AP, Brier, RMS, log loss).
+    measures, AUC, AP, Brier, RMS, log loss, the calibration slope and intercept).
 
     Examples
     --------
@@ -87,6 +95,23 @@ def has_influence(measure: Any) -> bool:
     [True, True, True, False]
     """
     return _kind_of(measure) is not None
+
+
+def distance_sign(measure: Any, value: float) -> float:
+    """The factor on a model's influence in a paired or unpaired difference of ``measure``:
+    1, or for a measure with a target t (a comparison reports |a − t| − |b − t|) the
+    derivative of |v − t| at the model's value, sign(v − t) (0 at the target itself, the
+    kink). A single model's variance does not depend on it.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> distance_sign(registry.get("cal_slope"), 0.8), distance_sign(registry.get("ap"), 0.8)
+    (-1.0, 1.0)
+    """
+    if measure.target is None:
+        return 1.0
+    return float(np.sign(value - measure.target)) if math.isfinite(value) else math.nan
 
 
 def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
@@ -115,6 +140,8 @@ def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
             ifp, ifn = _auc(table)
         elif kind == "ap":
             ifp, ifn = _ap(table)
+        elif kind in ("cal_slope", "cal_intercept"):
+            ifp, ifn = _logistic(table, kind == "cal_slope")
         else:
             ifp, ifn = _loss(kind, measure, table)
     # rows without a case of a class have no influence of that class (the arrays are this
@@ -225,6 +252,23 @@ def _loss(kind: str, measure: Any, table: ScoreTable) -> tuple[np.ndarray, np.nd
         lp /= 2 * root
         ln /= 2 * root
     return lp, ln
+
+
+def _logistic(table: ScoreTable, slope: bool) -> tuple[np.ndarray, np.ndarray]:
+    from measurelab.measures.calibration import logistic
+
+    a, b = logistic.fit(table, slope=slope)
+    if math.isnan(a):
+        return np.full(table.size, math.nan), np.full(table.size, math.nan)
+    x = logistic.logits(table.scores)
+    info = logistic.information(table, a, b, slope=slope)
+    mu = 1.0 / (1.0 + np.exp(-(a + b * x)))
+    if slope:
+        row = np.linalg.inv(info)[1]   # the slope's row of I⁻¹
+        lever = table.total * (row[0] + row[1] * x)
+    else:
+        lever = np.full(table.size, table.total / float(info[0, 0]))
+    return lever * (1.0 - mu), lever * (-mu)
 
 
 def table_variance(table: ScoreTable, ifp: np.ndarray, ifn: np.ndarray, *,

@@ -64,15 +64,23 @@ def logits(scores: np.ndarray) -> np.ndarray:
     return np.log(p) - np.log1p(-p)
 
 
-def _loglik(eta: np.ndarray, pos: np.ndarray, neg: np.ndarray) -> np.ndarray:
-    # Σ pos·log μ + neg·log(1 − μ) by rows, each term accurate far into the tails
-    return -((pos * np.logaddexp(0.0, -eta)).sum(axis=1)
-             + (neg * np.logaddexp(0.0, eta)).sum(axis=1))
+def _terms(eta: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """μ = 1/(1 + e^−η), 1 − μ and log(1 + e^−η), each accurate far into the tails (η
+    clipped to ±700, where e^−η stays finite): one exp and one log1p an entry."""
+    e = np.exp(-np.clip(eta, -700.0, 700.0))
+    mu = 1.0 / (1.0 + e)
+    return mu, e * mu, np.log1p(e)
+
+
+def _loglik(eta: np.ndarray, log1pe: np.ndarray, w: np.ndarray, neg: np.ndarray
+            ) -> np.ndarray:
+    # Σ pos·log μ + neg·log(1 − μ) = −Σ w·log(1 + e^−η) − Σ neg·η, by rows
+    return -(w * log1pe).sum(axis=1) - (neg * eta).sum(axis=1)
 
 
 def _expit(eta: np.ndarray) -> np.ndarray:
-    # 1 / (1 + e^−η): accurate at both ends (μ and 1 − μ each computed as this of ±η)
-    return 1.0 / (1.0 + np.exp(-eta))
+    # 1 / (1 + e^−η)
+    return _terms(eta)[0]
 
 
 def _undefined_rows(x: np.ndarray, pos: np.ndarray, neg: np.ndarray,
@@ -106,20 +114,25 @@ def fit_block(blk: TableBlock, *, slope: bool = True) -> tuple[np.ndarray, np.nd
     pos = np.asarray(blk.pos, dtype=np.float64)
     neg = np.asarray(blk.neg, dtype=np.float64)
     n_b = pos.shape[0]
-    a = np.zeros(n_b)
-    b = np.ones(n_b)
     bad = _undefined_rows(x, pos, neg, slope)
+    a, b = np.zeros(n_b), np.ones(n_b)
+    if n_b > 1 and not bad.all():   # resamples of one table: start all at the pooled fit
+        pa, pb = fit_block(TableBlock(blk.scores, pos[~bad].sum(axis=0)[None],
+                                      neg[~bad].sum(axis=0)[None]), slope=slope)
+        if np.isfinite(pa[0]) and np.isfinite(pb[0]):
+            a[:], b[:] = pa[0], pb[0]
     active = ~bad
     done = np.zeros(n_b, dtype=bool)
     with np.errstate(all="ignore"):
+        idx = np.flatnonzero(active)
+        p, q = pos[idx], neg[idx]
+        w = p + q
+        eta = a[idx, None] + b[idx, None] * x
+        mu, nu, l1p = _terms(eta)
+        old = _loglik(eta, l1p, w, q)
         for _ in range(MAX_ITER):
-            idx = np.flatnonzero(active & ~done)
             if idx.size == 0:
                 break
-            p, q = pos[idx], neg[idx]
-            w = p + q
-            eta = a[idx, None] + b[idx, None] * x
-            mu, nu = _expit(eta), _expit(-eta)   # μ and 1 − μ
             r = p * nu - q * mu                  # = pos − w·μ, without cancellation
             v = w * mu * nu
             g0 = r.sum(axis=1)
@@ -134,21 +147,28 @@ def fit_block(blk: TableBlock, *, slope: bool = True) -> tuple[np.ndarray, np.nd
             else:
                 da = g0 / h00
                 db = np.zeros_like(da)
-            old = _loglik(eta, p, q)
             step = np.ones(idx.size)
             for _h in range(_HALVINGS):   # halve the steps that would lower the likelihood
-                new = _loglik((a[idx] + step * da)[:, None] + (b[idx] + step * db)[:, None] * x,
-                              p, q)
+                eta = (a[idx] + step * da)[:, None] + (b[idx] + step * db)[:, None] * x
+                mu, nu, l1p = _terms(eta)
+                new = _loglik(eta, l1p, w, q)
                 worse = ~(new >= old - 1e-12 * np.abs(old))
                 if not worse.any():
                     break
                 step[worse] *= 0.5
+            old = new
             a[idx] += step * da
             b[idx] += step * db
             moved = np.maximum(np.abs(step * da), np.abs(step * db))
-            done[idx] = moved <= TOL * (1.0 + np.maximum(np.abs(a[idx]), np.abs(b[idx])))
+            conv = moved <= TOL * (1.0 + np.maximum(np.abs(a[idx]), np.abs(b[idx])))
             stuck = ~np.isfinite(moved)
+            done[idx[conv]] = True
             active[idx[stuck]] = False
+            keep = ~(conv | stuck)
+            if not keep.all():   # go on with the rows still moving
+                idx = idx[keep]
+                p, q, w, eta, mu, nu, old = p[keep], q[keep], w[keep], eta[keep], mu[keep], \
+                    nu[keep], old[keep]
     ok = active & done
     a[~ok] = np.nan
     b[~ok] = np.nan
