@@ -30,7 +30,10 @@ primed outside the timing, then each measure of the default set is timed in regi
 order on the same statistics, as ``evaluate`` runs them (measures that share work — ICI,
 E50, E90 and Emax share one loess; the four CORP parts one PAV — charge it to the first),
 and printed as a ratio to one ``np.sort`` with the measure's declared cost: where the
-time of the default set goes.
+time of the default set goes. Then the measures computed only when named
+(:data:`NAMED_ONLY`: the calibration slope and intercept, a Newton fit on the score table)
+— that they are outside the default set, so ``evaluate(y, s)`` does not pay for them being
+registered, and what naming them adds.
 
 Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--quick] [--sizes N ...] [--repeat R]``
 """
@@ -45,6 +48,8 @@ from typing import Any
 import numpy as np
 
 SIX = ["auc", "ap", "mxe", "acc", "f1", "mcc"]
+#: registered measures outside the default set whose cost the benchmark prints (issue 44)
+NAMED_ONLY = ["cal_slope", "cal_intercept"]
 
 
 def _best_time(f: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -178,6 +183,29 @@ def print_per_measure(times: dict[str, float], t_sort: float) -> None:
         print("   " + "".join(f"{c:<30}" for c in cells[i:i + 4]).rstrip())
 
 
+def print_named_only(y: np.ndarray, s: np.ndarray, t_all: float, t_sort: float,
+                     repeat: int) -> None:
+    """The default set without and with :data:`NAMED_ONLY` named: they are not in it, so
+    ``evaluate(y, s)`` is the same work whether they are registered or not."""
+    import warnings
+
+    import measurelab as ml
+
+    default = [m.name for m in ml.registry if m.in_default_set]
+    inside = [k for k in NAMED_ONLY if k in default]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t_named, _ = _best_time(lambda: ml.evaluate(y, s, measures=default + NAMED_ONLY),
+                                repeat)
+        alone = {k: _best_time(lambda k=k: ml.evaluate(y, s, measures=[k]), repeat)[0]
+                 for k in NAMED_ONLY}
+    print(f"  named only ({', '.join(NAMED_ONLY)}; cost "
+          f"{'/'.join(sorted({ml.registry.get(k).cost for k in NAMED_ONLY}))}): in the default "
+          f"set {inside or 'none'}; evaluate(y, s) {t_all / t_sort:.2f}x sort, with them "
+          f"named {t_named / t_sort:.2f}x; alone " + ", ".join(
+              f"{k} {v / t_sort:.2f}x" for k, v in alone.items()))
+
+
 def run_case(kind: str, n: int, repeat: int) -> dict[str, float]:
     import measurelab as ml
     from measurelab.stats.scoretable import ScoreTable
@@ -222,6 +250,7 @@ def run_case(kind: str, n: int, repeat: int) -> dict[str, float]:
         print(f"  issue 28 targets (all measures <= 6x sort, >= 10x scikit-learn's six): "
               f"{t_all / t_sort:.2f}x sort, {t_sk / t_all:.1f}x -> {'met' if ok else 'MISSED'}")
         print_per_measure(per_measure_times(y, s, repeat), t_sort)
+    print_named_only(y, s, t_all, t_sort, repeat)
     return {"sort": t_sort, "build": t_build, "all": t_all, "six": t_six, "sk": t_sk}
 
 

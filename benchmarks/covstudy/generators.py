@@ -565,8 +565,9 @@ class CalibratedBeta:
         calibration errors and miscalibration terms are 0 (``ece``, ``smece``, ``ici``,
         ``e50``, ``e90``, ``emax``, ``brier_mcb``, ``logloss_mcb``, and Spiegelhalter's z,
         whose mean is 0), its logistic recalibration is the identity (``cal_slope`` 1,
-        ``cal_intercept`` 0: P(y = 1 | q) = q is logit P = 0 + 1·logit q); ``brier`` = E q(1 − q), ``brier_dsc`` = Var q, ``mxe`` = E H(q)
-        and ``logloss_dsc`` = H(π) − E H(q) (H the binary entropy in nats) by quadrature.
+        ``cal_intercept`` 0: P(y = 1 | q) = q is logit P = 0 + 1·logit q); ``brier`` =
+        E q(1 − q), ``brier_dsc`` = Var q, ``mxe`` = E H(q) and ``logloss_dsc`` =
+        H(π) − E H(q) (H the binary entropy in nats) by quadrature.
         The design does not matter: both keep P(y = 1 | q) = q and the law of q.
         """
         from scipy import integrate

@@ -100,7 +100,7 @@ def test_block_rows_equal_the_scalar_fits():
     rng = np.random.default_rng(0)
     mult = rng.poisson(1.0, (5, t.size)).astype(float)
     blk = TableBlock(t.scores, t.pos * mult, t.neg * mult)
-    a, b = fit_block(blk)
+    _a, b = fit_block(blk)
     for i in range(5):
         row = blk.table(i)
         assert b[i] == pytest.approx(ml.measures.registry.get("cal_slope").formula(row),

@@ -20,7 +20,6 @@ numbers (frequency weights: a case of weight 3 is three cases), else the call is
 
 from __future__ import annotations
 
-import math
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -177,7 +176,7 @@ def nir_test(correct: float, class_totals: Any, labels: Any) -> AccuracyNIRTest:
     total = float(share.sum())
     top = int(np.argmax(share))
     nir = float(share[top]) / total
-    k, n = int(round(float(correct))), int(round(total))
+    k, n = round(float(correct)), round(total)
     p = float(binom.sf(k - 1, n, nir)) if k > 0 else 1.0
     p = min(1.0, max(0.0, p))
     label = list(labels)[top]
@@ -191,8 +190,9 @@ def nir_note(test: AccuracyNIRTest, alpha: float = 0.05) -> str | None:
 
     Examples
     --------
-    >>> nir_note(nir_test(6, [6, 4], [0, 1]))
-    'does not beat the no-information rate 0.6 (always predicting class 0): one-sided exact binomial p = 0.633 (acc_vs_nir)'
+    >>> print(nir_note(nir_test(6, [6, 4], [0, 1])))   # doctest: +NORMALIZE_WHITESPACE
+    does not beat the no-information rate 0.6 (always predicting class 0): one-sided
+    exact binomial p = 0.633 (acc_vs_nir)
     """
     if test.beats_nir(alpha):
         return None
