@@ -128,11 +128,14 @@ def test_compare_classifiers_ranks_by_distance_to_the_target():
 
 
 def test_influence_interval_is_statsmodels_sandwich_wald():
-    """The influence interval of each measure is the fit ± z·SE with statsmodels' robust
-    (HC0, sandwich) standard error."""
+    """evaluate(ci=): the default interval of each measure is the influence method's, the
+    fit ± z·SE with statsmodels' robust (HC0, sandwich) standard error."""
+    from measurelab.inference.evidence import plain_method
+
     y, p, _ = _data(4, 800, a=0.2, b=0.8, weighted=False)
-    r = ml.evaluate(y, p, measures=["cal_slope", "cal_intercept"], ci=0.95,
-                    ci_method="influence").intervals().set_index("measure")
+    r = ml.evaluate(y, p, measures=["cal_slope", "cal_intercept"],
+                    ci=0.95).intervals().set_index("measure")
+    assert {plain_method(m) for m in r["method"]} == {"influence"}
     x = np.log(p / (1 - p))
     z = 1.959963984540054
     for name, exog, off, j in (("cal_slope", sm.add_constant(x), None, 1),

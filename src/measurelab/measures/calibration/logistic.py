@@ -251,7 +251,7 @@ def cal_slope(t: ScoreTable) -> float:
     Examples
     --------
     >>> import measurelab as ml
-    >>> round(ml.metrics.cal_slope([0, 1, 0, 1, 1], [0.2, 0.3, 0.6, 0.7, 0.9]), 6)  # statsmodels: 0.920320
+    >>> round(ml.metrics.cal_slope([0, 1, 0, 1, 1], [0.2, 0.3, 0.6, 0.7, 0.9]), 6)
     0.92032
     """
     v = _one(t, True)[1]
