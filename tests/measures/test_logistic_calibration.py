@@ -192,3 +192,21 @@ def test_calibration_panel_states_slope_and_intercept_with_intervals():
     for name, label in (("cal_slope", "slope"), ("cal_intercept", "intercept")):
         v, lo, hi = iv.loc[name, ["value", "lo", "hi"]]
         assert f"{label} {v:.3f} (95% CI {lo:.3f} to {hi:.3f})" in text
+
+
+def test_intercept_with_scores_at_zero_and_one_solves_its_score_equation():
+    """Scores of exactly 0 and 1 (logit ±36.04 after clipping) put the maximum far from the
+    start, where the information is ~e^−36: the fit still reaches the root of
+    Σ w·expit(α + x) = Σ w·y (found here by bisection)."""
+    from scipy.optimize import brentq
+
+    s = np.array([0.0, 0.5, 1.0])
+    pos, neg = np.array([3.19535022, 0.0, 0.3653161]), np.array([0.0, 0.0, 12.24421355])
+    t = ml.ScoreTable(s, pos, neg)
+    x, w = logits(s), pos + neg
+    root = brentq(lambda a: (w / (1 + np.exp(-(a + x)))).sum() - pos.sum(), -200, 200,
+                  xtol=1e-14)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert ml.measures.registry.get("cal_intercept").formula(t) == pytest.approx(
+            root, abs=1e-9)
