@@ -210,3 +210,24 @@ def test_intercept_with_scores_at_zero_and_one_solves_its_score_equation():
         warnings.simplefilter("ignore")
         assert ml.measures.registry.get("cal_intercept").formula(t) == pytest.approx(
             root, abs=1e-9)
+
+
+def test_unpaired_difference_adds_the_two_variances():
+    """Two test sets: |a − 1| − |b − 1| ± z·√(SE_a² + SE_b²), each SE statsmodels' HC0."""
+    rng = np.random.default_rng(3)
+    sets, ses, slopes = [], [], []
+    for n, g in ((800, 1.0), (900, 1.5)):
+        q = rng.beta(1, 3, n)
+        y = (rng.random(n) < q).astype(int)
+        s = 1 / (1 + np.exp(-g * np.log(q / (1 - q))))
+        fit = sm.GLM(y, sm.add_constant(np.log(s / (1 - s))), family=sm.families.Binomial()
+                     ).fit(tol=1e-14, cov_type="HC0")
+        sets.append((y, s))
+        ses.append(fit.bse[1])
+        slopes.append(fit.params[1])
+    u = ml.compare_unpaired(*sets[0], *sets[1], measures=["cal_slope"])
+    row = u.tests().iloc[0]
+    assert row["diff"] == pytest.approx(abs(slopes[0] - 1) - abs(slopes[1] - 1), abs=1e-8)
+    half = 1.959963984540054 * np.hypot(*ses)
+    assert (row["lo"], row["hi"]) == pytest.approx((row["diff"] - half, row["diff"] + half),
+                                                   abs=1e-6)
