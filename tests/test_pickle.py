@@ -193,6 +193,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
         Y, A, Y, B, n_boot=100, sample_weight_a=np.linspace(0.5, 2, N)),
     "net benefit": lambda: _cmp().net_benefit([0.2, 0.4]),
     "calibration test": lambda: ml.calibration_test(Y, A, n_resamples=99),
+    "accuracy vs no-information rate": lambda: mi.acc_vs_nir(Y3, P.argmax(axis=1)),
     # evaluations
     "evaluate": lambda: ml.evaluate(Y, A),
     "evaluate k classes": lambda: ml.evaluate(Y3, P),

@@ -109,12 +109,13 @@ def document() -> str:
         f"cells. Below {BAR:.2f}, measurelab withholds the interval in that bracket (NaN "
         "ends, no p-value, the reason in the method column; docs/METHODS.md#evidence-policy); "
         "the study tables themselves are docs/coverage.md (registry-wide), "
-        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink) and "
+        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink), "
         "docs/coverage_large_n.md (the influence-function intervals, the default of ap, "
         f"brier, rms and mxe from {LARGE_N:,} cases: a setting whose default differs at "
         "that size has a row for each method) and docs/coverage_operating_point.md (the "
         "operating-point measures, also at other parameters, named `name@value`, and the "
-        "rows of `best_threshold(..., ci=)`, named `best_threshold.<rule>.<quantity>`).",
+        "rows of `best_threshold(..., ci=)`, named `best_threshold.<rule>.<quantity>`) and "
+        "docs/coverage_logistic.md (the calibration slope and intercept).",
         "",
         "| bracket | settings | cover | below (withheld) |",
         "|---|---|---|---|",

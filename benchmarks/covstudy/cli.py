@@ -15,6 +15,7 @@ import measurelab as ml
 
 from . import plan_catalogue as _cat
 from . import plan_large_k as _lk
+from . import plan_logistic as _lg
 from . import plan_operating_point as _op
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
@@ -128,6 +129,12 @@ OUTPUTS["confusion-catalogue"] = Output(
 OUTPUTS["large-k"] = Output(_lk.SOURCE, _lk.TITLE, _lk.EVIDENCE, _lk.REPORT,
                             heading=_lk.HEADING, scope=_lk.SCOPE, ci_method="influence",
                             sims=200, measures=_lk.MEASURES_TEXT)
+OUTPUTS["logistic"] = Output(_lg.SOURCE, _lg.TITLE, _lg.EVIDENCE, _lg.REPORT,
+                             heading=_lg.HEADING, scope=_lg.SCOPE, ci_method="influence",
+                             measures="**Measures**: cal_slope and cal_intercept, every "
+                             "interval by `ci_method='influence'` (no bootstrap).",
+                             sims=1000)
+PLANS["logistic"] = _lg.LOGISTIC
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 

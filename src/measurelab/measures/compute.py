@@ -54,6 +54,9 @@ class EvaluationResult(Mapping[str, Any]):
         self._intervals = intervals
         #: per measure, the shares of infinite and undefined bootstrap replicates
         self._shares = shares or {}
+        #: readings added by a layer above (the test of accuracy against the
+        #: no-information rate, :func:`measurelab.inference.acc_vs_nir`), by measure
+        self._more_notes: dict[str, str] = {}
 
     def __getitem__(self, name: str) -> Any:
         """The value of measure ``name`` (a name or alias the registry knows).
@@ -148,9 +151,10 @@ class EvaluationResult(Mapping[str, Any]):
 
     def notes(self) -> dict[str, str]:
         """Verbal readings of some values: the DP band of Sokolova 2006, the two-sided
-        p-value of Spiegelhalter's z, and (with ``ci``) whether the Brier miscalibration's
+        p-value of Spiegelhalter's z, (with ``ci``) whether the Brier miscalibration's
         interval reaches 0 (for the test of calibration see
-        :func:`measurelab.calibration_test`).
+        :func:`measurelab.calibration_test`) and, for k classes, when the accuracy does
+        not beat the no-information rate (:func:`measurelab.inference.acc_vs_nir`).
 
         Examples
         --------
@@ -174,6 +178,7 @@ class EvaluationResult(Mapping[str, Any]):
             out["brier_mcb"] = ("consistent with calibrated (its interval reaches 0)"
                                 if iv.lo <= 0 else
                                 "miscalibrated (its interval excludes 0)")
+        out.update(getattr(self, "_more_notes", {}))
         return out
 
     def intervals(self) -> Any:

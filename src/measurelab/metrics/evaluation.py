@@ -313,13 +313,15 @@ def evaluate(
             pos_label=pos_label, sample_weight=sample_weight, ci_method=ci_method,
             n_boot=n_boot, random_state=random_state, progress=progress, n_jobs=n_jobs,
             stratify=stratify)
+    if not isinstance(stats, BinaryStats):
+        if ci is not None:
+            result = _multi_intervals(y_true, y_score, result, ci, average=average,
+                                      labels=labels, ci_method=ci_method, n_boot=n_boot,
+                                      random_state=random_state, sample_weight=sample_weight,
+                                      progress=progress, n_jobs=n_jobs, stratify=stratify)
+        return _with_nir_note(result, stats)
     if ci is None:
         return result
-    if not isinstance(stats, BinaryStats):
-        return _multi_intervals(y_true, y_score, result, ci, average=average, labels=labels,
-                                ci_method=ci_method, n_boot=n_boot,
-                                random_state=random_state, sample_weight=sample_weight,
-                                progress=progress, n_jobs=n_jobs, stratify=stratify)
     design = None
     stratify = check_flag(stratify, "stratify")
     if sample_weight is not None:
@@ -428,6 +430,24 @@ def with_intervals(
     out = {k: out[k] for k in result}   # the measures' order
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
+
+
+def _with_nir_note(result: EvaluationResult, stats: Any) -> EvaluationResult:
+    """``result`` of k-class input, its notes saying when the accuracy does not beat the
+    no-information rate (the exact binomial test of
+    :func:`measurelab.inference.acc_vs_nir`, on the confusion matrix; whole counts only:
+    the test counts cases)."""
+    from measurelab.inference.nir import nir_note, nir_test
+
+    matrix = np.asarray(stats.counts.matrix, dtype=np.float64)
+    if "acc" not in result or not np.array_equal(matrix, np.round(matrix)) or \
+            matrix.sum() <= 0:
+        return result
+    note = nir_note(nir_test(float(np.trace(matrix)), matrix.sum(axis=1),
+                             stats.counts.labels))
+    if note is not None:
+        result._more_notes["acc"] = note
+    return result
 
 
 def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: Any, *,
