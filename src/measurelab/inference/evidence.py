@@ -247,6 +247,31 @@ def _studied_name(measure: Any) -> str:
     return builtin.name
 
 
+def _multilabel_name(measure: Any) -> str:
+    """The name a multi-label study knows ``measure`` by (a per-label row ``f1[cat]``, a
+    parameter other than the default: '').
+
+    Examples
+    --------
+    >>> _multilabel_name("recall"), _multilabel_name("f1[cat]"), _multilabel_name("f_beta@2")
+    ('sens', '', '')
+    """
+    from measurelab.measures.base import Measure
+    from measurelab.measures.multilabel import MEASURES, ml_measure
+
+    name = measure.name if isinstance(measure, Measure) else measure
+    if not isinstance(name, str) or "[" in name or ":" in name:
+        return ""
+    try:
+        m = ml_measure(name)
+    except MeasurelabError:
+        return ""
+    spec = MEASURES[m.name.partition("@")[0]]
+    if "@" in m.name and dict(spec.params) != dict(m.params):
+        return ""
+    return m.name.partition("@")[0]
+
+
 def _same_params(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     if a.keys() != b.keys():
         return False
@@ -305,7 +330,7 @@ def bracket(smaller: int) -> str:
 def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "random",
                      paired: bool = False, unpaired: bool = False, method: str | None = None,
                      level: float = 0.95, average: str | None = "macro",
-                     smaller: int | None = None) -> CoverageVerdict:
+                     smaller: int | None = None, multilabel: bool = False) -> CoverageVerdict:
     """What the coverage studies say of ``measure``'s interval in one setting.
 
     Parameters
@@ -315,6 +340,10 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
         measure itself) or the Measure a comparison used.
     multiclass : bool, default False
         k classes rather than two.
+    multilabel : bool, default False
+        Multi-label input (a set of labels per case; the measures of
+        :mod:`measurelab.measures.multilabel`), whose studies are apart from the binary
+        and k-class ones.
     design : {'random', 'fixed', 'weighted'}, default 'random'
         How the interval resampled: the cases jointly (a random sample), by class (fixed
         class counts), or weighted cases.
@@ -364,10 +393,12 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
     if method is not None and not isinstance(method, str):
         raise MeasurelabTypeError(f"method must be the interval's method text, got "
                                   f"{quote(method)}")
+    multilabel = check_flag(multilabel, "multilabel")
     regime = "" if smaller is None else bracket(smaller)
-    name = _studied_name(measure)
+    name = _multilabel_name(measure) if multilabel else _studied_name(measure)
     kind = "paired" if paired else "unpaired" if unpaired else "single"
-    classes = "k" if multiclass else "binary"
+    classes = "multilabel" if multilabel else "k" if multiclass else "binary"
+    multiclass = multiclass or multilabel   # the averages of the entry must match
     none = CoverageVerdict(name, "none")
     if not name:
         return none
