@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.inference.bootstrap.draws import _RowPlan, draw_parts, jackknife_groups
+from measurelab.inference.bootstrap.draws import draw_parts, jackknife_groups
 from measurelab.measures.base import registry
 from measurelab.measures.multilabel import LabelView
 from measurelab.stats.block import BlockStats, TableBlock
@@ -35,26 +35,56 @@ from measurelab.stats.scoretable import ScoreTable
 
 
 class _Model:
-    """One model's per-case terms and, built on first use, its label tables' row plans."""
+    """One model's per-case terms and, built on first use, the sparse maps from the cases
+    to the rows of its label tables (positives and negatives apart)."""
 
     def __init__(self, Y: np.ndarray, S: np.ndarray, thresholds: np.ndarray,
                  inclusive: bool) -> None:
-        self.S = S
+        self.Y, self.S = Y, S
         P = predicted(S, thresholds, inclusive)
         self.hit = (Y & P).astype(np.float64)
         self.false_pos = (~Y & P).astype(np.float64)
         self.miss = (Y & ~P).astype(np.float64)
         self.set_keys = decision_terms(Y, P)
         self.rank_keys = ranking_terms(Y, S)
-        self._plans: dict[Any, tuple[np.ndarray, _RowPlan]] = {}
+        self._maps: dict[str, Any] = {}
 
-    def plan(self, key: Any, y: np.ndarray, s: np.ndarray) -> tuple[np.ndarray, _RowPlan]:
-        """The distinct scores of column ``key`` and how its cases add into their rows."""
-        if key not in self._plans:
-            scores = np.unique(s)
-            rows = np.searchsorted(scores, s)
-            self._plans[key] = (scores, _RowPlan(rows, y, scores.size))
-        return self._plans[key]
+    def maps(self, which: str) -> tuple[list[np.ndarray], np.ndarray, Any, Any]:
+        """``'labels'``: every label's table stacked; ``'pooled'``: the table of every
+        (case, label) pair. The distinct scores of each table, the row offsets, and the
+        sparse (rows × cases) maps of the positives and of the negatives."""
+        if which not in self._maps:
+            import scipy.sparse as sp
+
+            n, L = self.S.shape
+            cols = [(self.Y[:, j], self.S[:, j], np.arange(n)) for j in range(L)]
+            if which == "pooled":
+                cols = [(self.Y.ravel(), self.S.ravel(), np.repeat(np.arange(n), L))]
+            scores, rows, ys, cases = [], [], [], []
+            offset = 0
+            offsets = [0]
+            for y, s, case in cols:
+                u = np.unique(s)
+                scores.append(u)
+                rows.append(np.searchsorted(u, s) + offset)
+                ys.append(y)
+                cases.append(case)
+                offset += u.size
+                offsets.append(offset)
+            r, y, c = np.concatenate(rows), np.concatenate(ys), np.concatenate(cases)
+            shape = (offset, n)
+            pos = sp.csr_matrix((np.ones(int(y.sum())), (r[y], c[y])), shape=shape)
+            neg = sp.csr_matrix((np.ones(int((~y).sum())), (r[~y], c[~y])), shape=shape)
+            self._maps[which] = (scores, np.array(offsets), pos, neg)
+        return self._maps[which]
+
+    def blocks(self, which: str, WT: np.ndarray, whole: bool) -> list[BlockStats]:
+        """The tables of ``which`` under the weightings ``WT`` (n, B), as blocks."""
+        scores, offsets, pos_map, neg_map = self.maps(which)
+        pos, neg = pos_map @ WT, neg_map @ WT          # (rows, B) each
+        return [BlockStats(TableBlock(u, np.ascontiguousarray(pos[a:b].T),
+                                      np.ascontiguousarray(neg[a:b].T), integer=whole))
+                for u, a, b in zip(scores, offsets[:-1], offsets[1:], strict=True)]
 
 
 class MultiLabelDesign:
@@ -117,26 +147,21 @@ class MultiLabelDesign:
         tp, fp, fn = W @ m.hit, W @ m.false_pos, W @ m.miss
         total = W.sum(axis=1)[:, None]
         counts = BinaryCounts(tp, fp, fn, total - tp - fp - fn)
-        ext = np.concatenate([W, np.zeros((W.shape[0], 1))], axis=1)
         whole = self.weight is None and bool(np.array_equal(W, np.round(W)))
+        WT = np.ascontiguousarray(W.T)
+        made: dict[str, Any] = {}
+
+        def blocks(which: str) -> list[BlockStats]:
+            if which not in made:
+                made[which] = m.blocks(which, WT, whole)
+            return made[which]
 
         def label_rank(name: str) -> np.ndarray:
-            out = np.empty((W.shape[0], self.L))
             measure = registry.get(name)
-            for j in range(self.L):
-                scores, plan = m.plan(j, self.Y[:, j], m.S[:, j])
-                pos, neg = plan.rows_of(ext)
-                blk = BlockStats(TableBlock(scores, pos, neg, integer=whole))
-                out[:, j] = measure.compute_block(blk)
-            return out
+            return np.stack([measure.compute_block(b) for b in blocks("labels")], axis=1)
 
         def pooled_rank(name: str) -> np.ndarray:
-            scores, plan = m.plan("pooled", self.Y.ravel(), m.S.ravel())
-            big = np.concatenate([np.repeat(W, self.L, axis=1),
-                                  np.zeros((W.shape[0], 1))], axis=1)
-            pos, neg = plan.rows_of(big)
-            return registry.get(name).compute_block(
-                BlockStats(TableBlock(scores, pos, neg, integer=whole)))
+            return registry.get(name).compute_block(blocks("pooled")[0])
 
         return LabelView(counts, label_rank, pooled_rank, m.set_keys, W, m.rank_keys, W,
                          self.L)
