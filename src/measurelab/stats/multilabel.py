@@ -42,7 +42,7 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError
 from measurelab.stats._memo import memoized
 from measurelab.stats.confusion import BinaryCounts
-from measurelab.stats.scoretable import ScoreTable
+from measurelab.stats.scoretable import ScoreTable, _combine
 
 #: the columns of the ranking terms of a case (:func:`ranking_terms`); an undefined term
 #: (a case's AUC or AP when it has no true label, or no false one) is stored as −1
@@ -255,10 +255,13 @@ class MultiLabelStats:
     @memoized
     def pooled(self) -> ScoreTable:
         """One table of every (case, label) pair: the micro average of AUC and AP."""
-        out = ScoreTable.empty()
-        for t in self.tables:
-            out = out.merge(t)
-        return out
+        if not self.tables:
+            return ScoreTable.empty()
+        # one sort of every label's rows (merging the tables one by one would re-merge
+        # the growing union L times)
+        return ScoreTable(*_combine(np.concatenate([t.scores for t in self.tables]),
+                                    np.concatenate([t.pos for t in self.tables]),
+                                    np.concatenate([t.neg for t in self.tables])))
 
     def merge(self, other: MultiLabelStats) -> MultiLabelStats:
         """The summary of the union of two disjoint sets of cases."""

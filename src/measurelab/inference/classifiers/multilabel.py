@@ -110,7 +110,7 @@ def prepare_multilabel(
     if n == 0 or L == 0:
         raise MeasurelabError(f"y_true has no cases or no labels (shape {Y.shape})")
     names = [str(k) for k, _v in models]
-    S = [read_label_scores(v, n, L, f"the scores of model {k!r}") for k, v in models]
+    S = [read_label_scores(v, n, L, f"y_score of model {k!r}") for k, v in models]
     w = check_weights(sample_weight, n)
     thr = read_thresholds(threshold, L)
     inclusive = check_flag(inclusive, "inclusive")
