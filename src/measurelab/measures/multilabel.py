@@ -125,8 +125,11 @@ class LabelView:
         return self.set_weight.sum(axis=1)
 
 
-def _binary(name: str) -> Callable[..., Any]:
-    """The registry's binary formula of ``name``, taking count arrays."""
+def _formula_of(name: str) -> Callable[..., Any]:
+    """The binary formula of a per-label measure, taking count arrays: the registry's
+    (jaccard: :func:`_jaccard`)."""
+    if name == "jaccard":
+        return _jaccard
     m = registry.get(name)
     return lambda c, **kw: m.formula(c, **{**m.params, **kw})
 
@@ -156,9 +159,10 @@ def _warn_labels(name: str, values: np.ndarray, average: str | None) -> None:
                        f"{values.shape[1]} labels where {name} is defined", 4)
 
 
-def _by_label(name: str, formula: Callable[..., Any], view: LabelView, average: str | None,
-              warn: bool, **kw: Any) -> np.ndarray:
+def _by_label(name: str, view: LabelView, average: str | None, warn: bool, **kw: Any
+              ) -> np.ndarray:
     """A measure of each label's counts, combined as ``average`` says."""
+    formula = _formula_of(name)
     c = view.counts
     if average == "micro":
         summed = BinaryCounts(*(np.asarray(getattr(c, f)).sum(axis=1)
@@ -261,24 +265,46 @@ class _Spec:
     params: tuple[tuple[str, float], ...] = ()
 
 
-def _label_formula(name: str, f: Callable[..., Any]) -> Callable[..., np.ndarray]:
-    def formula(view: LabelView, average: str | None = "macro", warn: bool = True,
-                **kw: Any) -> np.ndarray:
-        return _by_label(name, f, view, average, warn, **kw)
-
-    formula.__name__ = name
-    formula.__doc__ = f"{name} per label, combined by ``average``."
-    return formula
+def jaccard(view: LabelView, average: str | None = "macro", warn: bool = True) -> np.ndarray:
+    """tp / (tp + fp + fn) per label, combined by ``average`` (scikit-learn's
+    ``jaccard_score``)."""
+    return _by_label("jaccard", view, average, warn)
 
 
-def _rank_formula(name: str) -> Callable[..., np.ndarray]:
-    def formula(view: LabelView, average: str | None = "macro", warn: bool = True
-                ) -> np.ndarray:
-        return _rank_by_label(name, view, average, warn)
+def prec(view: LabelView, average: str | None = "macro", warn: bool = True) -> np.ndarray:
+    """Precision per label, combined by ``average``."""
+    return _by_label("prec", view, average, warn)
 
-    formula.__name__ = name
-    formula.__doc__ = f"{name} per label (its score table), combined by ``average``."
-    return formula
+
+def sens(view: LabelView, average: str | None = "macro", warn: bool = True) -> np.ndarray:
+    """Sensitivity (recall) per label, combined by ``average``."""
+    return _by_label("sens", view, average, warn)
+
+
+def f1(view: LabelView, average: str | None = "macro", warn: bool = True) -> np.ndarray:
+    """F1 per label, combined by ``average``."""
+    return _by_label("f1", view, average, warn)
+
+
+def f_beta(view: LabelView, average: str | None = "macro", warn: bool = True,
+           beta: float = 1.0) -> np.ndarray:
+    """F-beta per label, combined by ``average``."""
+    return _by_label("f_beta", view, average, warn, beta=beta)
+
+
+def acc(view: LabelView, average: str | None = "macro", warn: bool = True) -> np.ndarray:
+    """Accuracy of each label's decisions, combined by ``average``."""
+    return _by_label("acc", view, average, warn)
+
+
+def auc(view: LabelView, average: str | None = "macro", warn: bool = True) -> np.ndarray:
+    """AUC per label (its score table), pooled (micro) or per case (samples)."""
+    return _rank_by_label("auc", view, average, warn)
+
+
+def ap(view: LabelView, average: str | None = "macro", warn: bool = True) -> np.ndarray:
+    """Average precision per label, pooled (micro) or per case (samples)."""
+    return _rank_by_label("ap", view, average, warn)
 
 
 SK = "scikit-learn"
@@ -287,20 +313,20 @@ MEASURES: dict[str, _Spec] = {
     "hamming_loss": _Spec(hamming_loss, "threshold", (0.0, 1.0), False, f"{SK} hamming_loss"),
     "subset_acc": _Spec(subset_acc, "threshold", (0.0, 1.0), True,
                         f"{SK} accuracy_score (multi-label: exact match)"),
-    "jaccard": _Spec(_label_formula("jaccard", _jaccard), "threshold", (0.0, 1.0), True,
+    "jaccard": _Spec(jaccard, "threshold", (0.0, 1.0), True,
                      f"{SK} jaccard_score"),
-    "prec": _Spec(_label_formula("prec", _binary("prec")), "threshold", (0.0, 1.0), True,
+    "prec": _Spec(prec, "threshold", (0.0, 1.0), True,
                   f"{SK} precision_score"),
-    "sens": _Spec(_label_formula("sens", _binary("sens")), "threshold", (0.0, 1.0), True,
+    "sens": _Spec(sens, "threshold", (0.0, 1.0), True,
                   f"{SK} recall_score"),
-    "f1": _Spec(_label_formula("f1", _binary("f1")), "threshold", (0.0, 1.0), True,
+    "f1": _Spec(f1, "threshold", (0.0, 1.0), True,
                 f"{SK} f1_score"),
-    "f_beta": _Spec(_label_formula("f_beta", _binary("f_beta")), "threshold", (0.0, 1.0),
+    "f_beta": _Spec(f_beta, "threshold", (0.0, 1.0),
                     True, f"{SK} fbeta_score", "beta", (("beta", 1.0),)),
-    "acc": _Spec(_label_formula("acc", _binary("acc")), "threshold", (0.0, 1.0), True,
+    "acc": _Spec(acc, "threshold", (0.0, 1.0), True,
                  "accuracy of each label's decisions (micro: 1 − hamming_loss)"),
-    "auc": _Spec(_rank_formula("auc"), "rank", (0.0, 1.0), True, f"{SK} roc_auc_score"),
-    "ap": _Spec(_rank_formula("ap"), "rank", (0.0, 1.0), True,
+    "auc": _Spec(auc, "rank", (0.0, 1.0), True, f"{SK} roc_auc_score"),
+    "ap": _Spec(ap, "rank", (0.0, 1.0), True,
                 f"{SK} average_precision_score"),
     "lrap": _Spec(lrap, "rank", (0.0, 1.0), True,
                   f"{SK} label_ranking_average_precision_score"),

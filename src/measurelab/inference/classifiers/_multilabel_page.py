@@ -83,3 +83,21 @@ def write_page(cmp: Any, path: str | Path, *, title: str, files: bool = False) -
     if files:
         path.with_suffix(".json").write_text(cmp.to_json(), encoding="utf-8")
     return path
+
+
+def repr_html(cmp: Any) -> str:
+    """What a notebook shows for a multi-label comparison: what was compared, the summary
+    and the forest plot of its rows."""
+    from measurelab import pages
+
+    parts = [f"<p>{pages.escape(repr(cmp).splitlines()[0])}</p>"]
+    if cmp.level is not None:
+        parts += [f"<p>{pages.escape(line)}</p>" for line in cmp.summary().splitlines()]
+        plt = pyplot()
+        fig = cmp.plot_intervals()
+        parts.append(pages.figure(pages.png_data_uri(pages.figure_bytes(fig)),
+                                  "forest plot of the measures"))
+        plt.close(fig)
+    else:
+        parts.append(pages.table(cmp.values()))
+    return "<div class='measurelab-comparison'>" + "\n".join(parts) + "</div>"

@@ -323,3 +323,9 @@ class MultiLabelComparison(ClassifierComparison):
         from measurelab.inference.classifiers._multilabel_page import write_page
 
         return write_page(self, path, title=title, files=files)
+
+    def _repr_html_(self) -> str:
+        """A notebook shows what was compared, the summary and the forest plot."""
+        from measurelab.inference.classifiers._multilabel_page import repr_html
+
+        return repr_html(self)
