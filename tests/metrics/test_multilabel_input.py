@@ -114,3 +114,10 @@ def test_bad_average_and_threshold():
         ml.evaluate(Y, S, average="binary")
     with pytest.raises(MeasurelabError, match=r"one per label \(4\)"):
         ml.evaluate(Y, S, threshold=[0.5, 0.5])
+
+
+def test_compare_unpaired_refuses_multilabel_in_one_line():
+    Y, S = data()
+    with pytest.raises(MeasurelabError, match=r"^y_a is multi-label \(a 2-d indicator\), "
+                                              "which compare_unpaired does not take yet"):
+        ml.compare_unpaired(Y, S, Y, S)
