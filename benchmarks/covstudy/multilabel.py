@@ -37,6 +37,8 @@ import numpy as np
 import pandas as pd
 from scipy.special import expit, ndtri
 
+from measurelab.inference.withholding import withholding
+
 from .store import atomic_write_json, atomic_write_text, engine_fingerprint, git_head
 from .verdicts import BAR, MIN_SIMS, evidence_document
 
@@ -124,7 +126,7 @@ def run_cell(cell: MLCell, sims: int, n_boot: int, seed: int, cache: Path,
     t0 = time.process_time()
     for i in range(sims):
         Y, models = draw(cell, cell.n, np.random.default_rng([seed, cell.labels, cell.n, i]))
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), withholding(False):   # the method, not the policy
             warnings.simplefilter("ignore")
             r = ml.compare_classifiers(Y, models, measures=list(cell.measures()),
                                        average=cell.average, n_boot=n_boot,

@@ -80,12 +80,12 @@ def run_multilabel(args: argparse.Namespace, measures: list[str] | None, command
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         if len(models) == 1 and args.ci is None and args.html is None:
-            from measurelab.cli.evaluate import format_table
             from measurelab.metrics.multilabel import evaluate_multilabel
 
             (_name, S), = models.items()
             result = evaluate_multilabel(Y, S, measures=measures, **options)
-            out = json.dumps(result.to_dict()) if args.json else format_table(result)
+            out = json.dumps(result.to_dict()) if args.json else result.to_frame()[
+                ["value", "kind", "direction"]].to_string(float_format=lambda v: f"{v:.6g}")
         else:
             from measurelab.inference.classifiers.compare import compare_classifiers
 

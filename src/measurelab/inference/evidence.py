@@ -247,31 +247,6 @@ def _studied_name(measure: Any) -> str:
     return builtin.name
 
 
-def _multilabel_name(measure: Any) -> str:
-    """The name a multi-label study knows ``measure`` by (a per-label row ``f1[cat]``, a
-    parameter other than the default: '').
-
-    Examples
-    --------
-    >>> _multilabel_name("recall"), _multilabel_name("f1[cat]"), _multilabel_name("f_beta@2")
-    ('sens', '', '')
-    """
-    from measurelab.measures.base import Measure
-    from measurelab.measures.multilabel import MEASURES, ml_measure
-
-    name = measure.name if isinstance(measure, Measure) else measure
-    if not isinstance(name, str) or "[" in name or ":" in name:
-        return ""
-    try:
-        m = ml_measure(name)
-    except MeasurelabError:
-        return ""
-    spec = MEASURES[m.name.partition("@")[0]]
-    if "@" in m.name and dict(spec.params) != dict(m.params):
-        return ""
-    return m.name.partition("@")[0]
-
-
 def _same_params(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     if a.keys() != b.keys():
         return False
@@ -395,7 +370,12 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
                                   f"{quote(method)}")
     multilabel = check_flag(multilabel, "multilabel")
     regime = "" if smaller is None else bracket(smaller)
-    name = _multilabel_name(measure) if multilabel else _studied_name(measure)
+    if multilabel:
+        from measurelab.measures.multilabel import studied_name
+
+        name = studied_name(measure)
+    else:
+        name = _studied_name(measure)
     kind = "paired" if paired else "unpaired" if unpaired else "single"
     classes = "multilabel" if multilabel else "k" if multiclass else "binary"
     multiclass = multiclass or multilabel   # the averages of the entry must match
@@ -495,12 +475,13 @@ _GENERATOR_WORDS = {"sparse-flags": ", 4% flagged", "kink": ", sens = spec"}
 
 def _where(fields: list[str], row: list[Any], classes: str) -> str:
     """A row of figures as a verdict names its cell, in the words of the study that wrote
-    it: 'n=100, π=0.05' or 'k=3, n=300' (and the model of the generators with a calibrated
-    one; benchmarks/covstudy), 'n=1000, balanced prior, very_over' (the calibration
+    it: 'n=100, π=0.05', 'k=3, n=300' or 'L=5, n=300' (multi-label; and the model of
+    the generators with a calibrated one; benchmarks/covstudy), 'n=1000, balanced prior, very_over' (the calibration
     study)."""
     f = dict(zip(fields, row, strict=True))
     if "param" in f and "n" in f:
         text = (f"n={int(f['n'])}, π={float(f['param']):g}" if classes == "binary"
+                else f"L={int(f['param'])}, n={int(f['n'])}" if classes == "multilabel"
                 else f"k={int(f['param'])}, n={int(f['n'])}")
         if f.get("generator") in ("calibrated", "softmax-calibrated"):
             models: dict[Any, str] = {"a": ", calibrated model", "b": ", over-confident model"}

@@ -396,6 +396,29 @@ def ml_measure(spec: str | Measure) -> Measure:
                    multiclass="ovr")
 
 
+def studied_name(measure: Any) -> str:
+    """The name a multi-label coverage study knows ``measure`` by: '' for a per-label row
+    (``f1[cat]``), a parameter other than the default, or a name that is no multi-label
+    measure.
+
+    Examples
+    --------
+    >>> studied_name("recall"), studied_name("f1[cat]"), studied_name("f_beta@2")
+    ('sens', '', '')
+    """
+    name = measure.name if isinstance(measure, Measure) else measure
+    if not isinstance(name, str) or "[" in name or ":" in name:
+        return ""
+    try:
+        m = ml_measure(name)
+    except MeasurelabError:
+        return ""
+    base = m.name.partition("@")[0]
+    if "@" in m.name and dict(MEASURES[base].params) != dict(m.params):
+        return ""
+    return base
+
+
 def resolve_ml(measures: Iterable[str | Measure] | str | Measure | None) -> list[Measure]:
     """The multi-label measures named (default :data:`DEFAULT_ML`), without repeats.
 
