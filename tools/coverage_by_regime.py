@@ -26,7 +26,8 @@ INSIDE = {"< 10": 5, "10–29": 15, "30–99": 50, "100–999": 500, "≥ 1,000"
 def sizes() -> tuple[int | None, ...]:
     """The test-set sizes whose defaults are asked for in each bracket: any (None: the
     default that does not depend on n) and a large test set (the influence interval is the
-    default of AP, Brier, RMS and log loss from ``LARGE_N`` cases)."""
+    default of AP, Brier, RMS, log loss and the debiased calibration terms from ``LARGE_N``
+    cases)."""
     from measurelab.inference.methods.influence import LARGE_N
 
     return (None, LARGE_N)

@@ -39,7 +39,8 @@ SCHEMA = 2
 DESIGN_CODE = {"random": 1, "fixed": 2, "random-stratified": 1, "weighted": 3}
 MULTI_KEY = 2_000_000
 GEN_CODE = {"binormal": (), "calibrated": (3,), "sparse-flags": (4,), "kink": (5,),
-            "binormal-exact": (6,), "softmax": (), "softmax-calibrated": (3,)}
+            "binormal-exact": (6,), "calibrated-exact": (7,), "softmax": (),
+            "softmax-calibrated": (3,)}
 
 
 def population_setting(design: str, param: float) -> tuple[str, float]:

@@ -270,12 +270,13 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
              heading: str = "Coverage of measurelab's 95% intervals: every measure",
              scope: str = "", date: str | None = None,
              sims_by_cell: Mapping[str, int] | None = None, measures: str = "",
-             n_boot_used: bool = True) -> str:
+             n_boot_used: bool = True, large_n: Sequence[str] = ()) -> str:
     """The whole report (``heading``: its title; ``scope``: a paragraph on what the plan
     asks, after the command; ``date``: the run's, default today; ``sims_by_cell``: each
     cell's simulations, by label, where they differ from ``sims``; ``measures``: the
     paragraph on the measures, when not the registry-wide one; ``n_boot_used``: False when
-    the intervals are forced to a method without replicates)."""
+    the intervals are forced to a method without replicates; ``large_n``: the section on
+    the large-n study, :func:`covstudy.merge.large_n_section`, before the cells)."""
     import datetime as _dt
 
     se95 = math.sqrt(0.95 * 0.05 / sims)
@@ -352,6 +353,8 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
            if "sparse-flags" in gens else ""), "",
         *regime_tables(summary, preliminary),
         "## Withheld and undefined intervals", "", *withheld_table(summary),
+        *(["<!-- large-n-verdicts:start -->", *large_n, "<!-- large-n-verdicts:end -->", ""]
+          if large_n else []),
         "## Coverage by cell", "", *coverage_tables(summary, sims),
         "## Population values", "", *population_table(pops), "",
     ]

@@ -481,10 +481,13 @@ def test_large_plan() -> None:
     """The large-n plan: the influence intervals' measures (forced: ``ci_method=
     'influence'``) at 10⁴ cases (random and fixed designs at 100 and 5,000 in the smaller
     class, random at 500, weighted at 100, 500 and 5,000) and at 10⁵ (1,000 and 50,000, at most
-    500 simulations); 1,000 simulations a cell, its own evidence file and report."""
+    500 simulations); 1,000 simulations a cell, its own evidence file and report. Then the
+    cells added for the calibration terms (single and paired; a calibrated model a) and
+    the unpaired differences, at most 400 simulations a cell."""
     cs = plan.plan_cells(plan.PLANS["large"])
-    assert plan.PLANS["large"] is plan.LARGE and len(cs) == 10
-    got = {(c.generator, c.design, c.n, c.prevalence) for c in cs}
+    assert plan.PLANS["large"] is plan.LARGE and len(cs) == 20
+    first, added = cs[:10], cs[10:]
+    got = {(c.generator, c.design, c.n, c.prevalence) for c in first}
     want = {("binormal-exact", d, 10_000, p) for d in ("random", "fixed") for p in (0.01, 0.5)}
     want |= {("binormal-exact", "random", 10_000, 0.05)}
     want |= {("binormal-exact", "weighted", 10_000, p) for p in (0.01, 0.05, 0.5)}
@@ -492,12 +495,28 @@ def test_large_plan() -> None:
     assert got == want
     assert set(plan.LARGE_MEASURES) == {"ap", "brier", "rms", "mxe", "auc", "f1", "mcc",
                                         "acc", "prec"}
-    for c in cs:
+    for c in first:
         assert c.measures == plan.LARGE_MEASURES and c.kinds == ("single", "paired")
+    assert set(plan.LARGE_CALIBRATION) == {"brier_mcb", "brier_dsc", "logloss_dsc"}
+    got_added = {(c.generator, c.design, c.prevalence, c.kinds, c.measures) for c in added}
+    cal, unp, both = plan.LARGE_CALIBRATION, ("unpaired",), ("single", "paired")
+    assert got_added == {
+        ("calibrated-exact", "random", 0.015, both, cal),
+        ("calibrated-exact", "random", 0.5, both, cal),
+        ("calibrated-exact", "fixed", 0.01, both, cal),
+        ("calibrated-exact", "fixed", 0.5, both, cal),
+        ("binormal-exact", "random", 0.015, both, cal),
+        ("binormal-exact", "random", 0.5, both, cal),
+        ("binormal-exact", "random", 0.01, unp, plan.LARGE_MEASURES),
+        ("binormal-exact", "random", 0.5, unp, plan.LARGE_MEASURES),
+        ("calibrated-exact", "random", 0.015, unp, cal),
+        ("calibrated-exact", "random", 0.5, unp, cal)}
+    assert {c.n for c in added} == {10_000}
     sims = plan.cell_sims(plan.LARGE, 1000)
     assert [k for c, k in zip(cs, sims, strict=True) if c.n == 100_000] == [500, 500]
-    assert {k for c, k in zip(cs, sims, strict=True) if c.n == 10_000} == {1000}
-    assert plan.cell_sims(plan.LARGE, 2) == [2] * 10
+    assert {k for c, k in zip(first, sims, strict=False) if c.n == 10_000} == {1000}
+    assert sims[10:] == [plan.LARGE_ADDED_SIMS] * 10 and plan.LARGE_ADDED_SIMS >= 300
+    assert plan.cell_sims(plan.LARGE, 2) == [2] * 20
     counts = [verdicts.smaller(c.task, c.generator, c.n, c.prevalence) for c in cs]
     assert min(counts) == 100 and {verdicts.bracket(k) for k in counts} == {"100–999",
                                                                            "≥ 1,000"}
@@ -754,7 +773,7 @@ def test_large_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     field, the weighted design) that measurelab reads beside the registry-wide study's."""
     assert cli.main(["--plan", "large", "--list"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert len(listed) == 10
+    assert len(listed) == 20
     assert "binormal-exact random n=10000 π=0.01" in listed[0]
     assert listed[0].rstrip().endswith("100 in the smaller class")
     assert "binormal-exact weighted n=10000 π=0.05" in listed[6]
@@ -802,3 +821,46 @@ def test_k_class_study(tmp_path: Path) -> None:
     assert av[("acc", "single")] == ["macro", "weighted", "micro"]
     assert av[("f1", "paired")] == ["macro"]
     assert doc["grid"]["k"]["classes"] == [3]
+
+
+def test_confusion_catalogue_plan() -> None:
+    """The catalogue plan (issue 44): its ten measures, computed only when named (so the
+    full plan, which asks for the default set, leaves them out), binary single, paired and
+    unpaired at random and fixed designs, k classes at 3 and 5 classes and the three
+    averages of the class statistics; every interval the library offers for them has an
+    entry in the shipped evidence."""
+    from measurelab.inference.classifiers.offered import offered_intervals
+
+    cat = importlib.import_module("covstudy.plan_catalogue")
+    cs = plan.plan_cells(cli.PLANS["confusion-catalogue"])
+    assert set(cat.MEASURES) == {"kappa_linear", "kappa_quadratic", "scott_pi", "gwet_ac1",
+                                 "dor", "markedness", "fdr", "for_rate", "jaccard",
+                                 "fowlkes_mallows"}
+    ran = {(c.task, c.design, kind, m, c.average) for c in cs for kind in c.kinds
+           for m in c.measures}
+    for d in ("random", "fixed"):
+        for kind in ("single", "paired"):
+            assert {("binary", d, kind, m, "macro") for m in cat.MEASURES} <= ran
+            assert {("k", d, kind, m, "macro") for m in cat.MEASURES} <= ran
+    for d in ("random", "fixed"):   # k classes offer no unpaired interval
+        assert {("binary", d, "unpaired", m, "macro") for m in cat.MEASURES} <= ran
+    for average in ("weighted", "micro"):
+        assert {("k", "random", "single", m, average) for m in cat.CLASS} <= ran
+    assert {c.classes for c in cs if c.task == "k"} == {3, 5}
+    out = cli.OUTPUTS["confusion-catalogue"]
+    assert (out.source, out.evidence, out.report) == (
+        "confusion-catalogue", Path("src/measurelab/data/coverage/confusion_catalogue.json"),
+        Path("docs/coverage_confusion_catalogue.md"))
+    missing = []
+    for multiclass in (False, True):
+        for design in ("random", "fixed"):
+            t = offered_intervals(multiclass=multiclass, design=design, measures=cat.MEASURES)
+            t = t[t.offered]
+            assert set(t.measure) == set(cat.MEASURES)
+            for r in t.itertuples():
+                v = ev.coverage_verdict(r.measure, multiclass=multiclass, design=design,
+                                        paired=r.kind == "paired",
+                                        unpaired=r.kind == "unpaired", method=r.method)
+                if v.status == "none":
+                    missing.append((multiclass, design, r.measure, r.kind, r.method))
+    assert not missing, missing

@@ -342,8 +342,9 @@ def test_shipped_evidence_loads() -> None:
 
 def test_shipped_large_n_study() -> None:
     """The large-n study (``large_n.json``, issue 41) is evidence of the influence
-    interval: single and paired, random, fixed and weighted designs, the measures it is the
-    default of and those a user may force it on, from 100 cases in the smaller class."""
+    interval: single and paired, random, fixed and weighted designs, unpaired in the random
+    design, the measures it is the default of (the calibration terms among them) and those
+    a user may force it on, from 100 cases in the smaller class."""
     doc = json.loads((SHIPPED / "large_n.json").read_text(encoding="utf-8"))
     assert doc["source"] == "large-n" and doc["preliminary"] is False
     assert doc["sims"] >= 1000 and min(doc.get("sims_by_cell", {"": 1000}).values()) >= 300
@@ -351,9 +352,14 @@ def test_shipped_large_n_study() -> None:
     entries = doc["entries"]
     assert {m for e in entries for m in e["methods"]} == {"influence"}
     assert {e["measure"] for e in entries} >= {"ap", "brier", "rms", "mxe", "auc", "f1",
-                                               "mcc", "acc", "prec"}
+                                               "mcc", "acc", "prec", "brier_mcb",
+                                               "brier_dsc", "logloss_dsc"}
     assert {(e["design"], e["kind"]) for e in entries} == {
-        (d, k) for d in ("random", "fixed", "weighted") for k in ("single", "paired")}
+        (d, k) for d in ("random", "fixed", "weighted") for k in ("single", "paired")} | {
+        ("random", "unpaired")}
+    unpaired = {e["measure"] for e in entries if e["kind"] == "unpaired"}
+    assert unpaired >= {"ap", "brier", "mxe", "auc", "f1", "mcc", "brier_mcb", "brier_dsc",
+                        "logloss_dsc"}
     assert min(f[-1] for e in entries for f in e["figures"]) == 100
     t = ev.evidence_by_bracket()
     large = t[t.source == "large-n"]

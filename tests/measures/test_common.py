@@ -108,16 +108,19 @@ SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri
              "avri", "oarp", "dp", "brier", "rms", "mxe", "cal", "sar", "top_k_acc",
              "brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "brier_mcb_insample",
              "brier_dsc_insample", "logloss_mcb_insample", "logloss_dsc_insample", "smece",
-             "spiegelhalter_z"}
+             "spiegelhalter_z", "kappa_linear", "kappa_quadratic", "scott_pi", "gwet_ac1", "dor",
+             "markedness"}
 #: symmetric as defined (local regression is equivariant under p -> 1 - p, y -> 1 - y), but
 #: R's loess surface interpolates on a k-d tree split at the lower median case, and the
 #: mirrored data's tree is not the mirror image: equal to R's interpolation error
 NEARLY_SYMMETRIC = {"ici", "e50", "e90", "emax"}
 PAIRED = {"sens": "spec", "spec": "sens", "prec": "npv", "npv": "prec",
-          "sens_at_spec": "spec_at_sens", "spec_at_sens": "sens_at_spec"}
+          "sens_at_spec": "spec_at_sens", "spec_at_sens": "sens_at_spec",
+          "fdr": "for_rate", "for_rate": "fdr"}
 RECIPROCAL = {"lr_pos": "lr_neg", "lr_neg": "lr_pos"}
 CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece",
-                  "net_benefit", "snb", "prec_at_recall", "recall_at_prec", "pauc", "spauc"}
+                  "net_benefit", "snb", "prec_at_recall", "recall_at_prec", "pauc", "spauc",
+                  "jaccard", "fowlkes_mallows"}
 
 
 def test_every_measure_has_a_declared_swap_behaviour():

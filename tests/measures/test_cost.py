@@ -19,9 +19,12 @@ P = np.array([0.1, 0.8, 0.6, 0.3, 0.9, 0.4, 0.2, 0.7])
 #: constant (nine local fits over 75 % of the rows) the default set's budget cannot carry
 HEAVY = {"ici", "e50", "e90", "emax"}
 #: the built-in measures computed only when named whatever their cost: their parameter is
-#: the user's question (the operating point, issue 42)
+#: the user's question (the operating point, issue 42), or they are further readings of
+#: the confusion matrix the default set leaves to those who ask (PyCM's catalogue and the
+#: weighted kappas, issue 44)
 WHEN_NAMED = {"sens_at_spec", "spec_at_sens", "prec_at_recall", "recall_at_prec", "pauc",
-              "spauc"}
+              "spauc", "kappa_linear", "kappa_quadratic", "scott_pi", "gwet_ac1", "dor",
+              "markedness", "fdr", "for_rate", "jaccard", "fowlkes_mallows"}
 
 
 @pytest.fixture

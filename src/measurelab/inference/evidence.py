@@ -161,6 +161,27 @@ class CoverageVerdict:
         """Whether a study shows this interval covering in every cell."""
         return self.status == "covers"
 
+    def __str__(self) -> str:
+        """The verdict in words.
+
+        Examples
+        --------
+        >>> print(CoverageVerdict("auc", "below", 0.792, "n=100, π=0.05", 0.95, 45,
+        ...                       note="coverage 0.792 < 0.90 at n=100, π=0.05"))
+        auc's interval: coverage 0.792 < 0.90 at n=100, π=0.05 (lowest of 45 cells; mean 0.95).
+        >>> print(CoverageVerdict("auc", "covers", 0.93, "n=100", 0.95, 45, note=""))
+        auc's interval covers in every one of 45 cells studied (lowest 0.93 at n=100; mean 0.95).
+        """
+        who = f"{self.measure}'s interval" if self.measure else "The interval"
+        where = f" in the {self.bracket} bracket" if self.bracket else ""
+        if self.covers:
+            return (f"{who} covers in every one of {self.cells} cells studied{where} "
+                    f"(lowest {self.lowest:.3g} at {self.where}; mean {self.mean:.3g}).")
+        if self.status == "below":
+            return (f"{who}: {self.note}{where} (lowest of {self.cells} cells; mean "
+                    f"{self.mean:.3g}).")
+        return f"{who}: {self.note or self.status}{where}."
+
 
 # --------------------------------------------------------------------------- loading
 def _folder() -> Path:
@@ -483,7 +504,7 @@ def _where(fields: list[str], row: list[Any], classes: str) -> str:
         text = (f"n={int(f['n'])}, π={float(f['param']):g}" if classes == "binary"
                 else f"L={int(f['param'])}, n={int(f['n'])}" if classes == "multilabel"
                 else f"k={int(f['param'])}, n={int(f['n'])}")
-        if f.get("generator") in ("calibrated", "softmax-calibrated"):
+        if f.get("generator") in ("calibrated", "softmax-calibrated", "calibrated-exact"):
             models: dict[Any, str] = {"a": ", calibrated model", "b": ", over-confident model"}
             text += models.get(f.get("model"), ", calibrated vs over-confident")
         return text + _GENERATOR_WORDS.get(str(f.get("generator")), "")

@@ -3,9 +3,12 @@
 ====================  ==================================================================
 module                measures
 ====================  ==================================================================
-basic                 acc, err, sens, spec, prec, npv, f_beta, f1, bacc, gmean
-likelihood            youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict)
-agreement             mcc, kappa
+basic                 acc, err, sens, spec, prec, npv, f_beta, f1, bacc, gmean (when
+                      named: fdr, for_rate, jaccard, fowlkes_mallows)
+likelihood            youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict; when
+                      named: dor, markedness)
+agreement             mcc, kappa (when named: kappa_linear, kappa_quadratic, scott_pi,
+                      gwet_ac1)
 oarp                  ri, op, avri, oarp (+ extended_precision_recall)
 ranking               auc (Hand & Till M), apr, ap, ap11, bep, lift
 probability           rms, mxe, brier, top_k_acc (and ece, registered between them)

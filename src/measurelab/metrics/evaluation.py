@@ -27,6 +27,7 @@ from measurelab._util.validation import (
     check_same_length,
     check_scores,
     check_weights,
+    number_matrix,
     show,
     unique_labels,
 )
@@ -41,8 +42,8 @@ from measurelab.measures.compute import (  # noqa: F401  (EvaluationResult is re
 )
 from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
 from measurelab.stats.checks import check_threshold_value
-from measurelab.stats.confusion import BinaryCounts, MultiCounts
-from measurelab.stats.multiscore import MultiScoreTable, class_indices
+from measurelab.stats.confusion import BinaryCounts, MultiCounts, class_indices
+from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.probrows import settle_rows
 from measurelab.stats.scoretable import ScoreTable
 
@@ -96,9 +97,7 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
     y = as_1d(y_true, "y_true")
     check_same_length(("y_true", y), ("y_score", P))
     raw = P
-    if raw.dtype.kind == "c":
-        raise MeasurelabError("y_score must be real numbers, got complex values")
-    P = np.asarray(P, dtype=np.float64)
+    P = number_matrix(P, "y_score")
     if not np.isfinite(P).all():
         i, j = np.argwhere(~np.isfinite(P))[0]
         raise MeasurelabError(

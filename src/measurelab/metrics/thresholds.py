@@ -40,6 +40,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from measurelab._util.validation import warn_undefined
+from measurelab._util.words import num
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import Measure, registry
 from measurelab.measures.compute import check_total
@@ -77,6 +78,21 @@ class BestThreshold(_Choice):
     spec: float = math.nan
     level: float | None = None
     _table: Any = None
+
+    def __str__(self) -> str:
+        """The answer: the threshold, the value there and the rates.
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> print(ml.best_threshold([0, 0, 1, 1, 0, 1], [.1, .4, .35, .8, .2, .9]))
+        Best threshold by youden: predict positive when the score is above 0.4 (youden 0.6667; sensitivity 0.667, specificity 1).
+        """  # noqa: E501
+        rule = self.measure or "the rule"
+        rates = ("" if self.sens != self.sens else
+                 f"; sensitivity {num(self.sens, 3)}, specificity {num(self.spec, 3)}")
+        return (f"Best threshold by {rule}: predict positive when the score is above "
+                f"{num(self.threshold)} ({rule} {num(self.value)}{rates}).")
 
     def intervals(self) -> Any:
         """The bootstrap intervals of the choice: a DataFrame with columns ``quantity,

@@ -174,6 +174,27 @@ def calibration_ranges(cmp: Any) -> Any:
                                        "cases"])
 
 
+def ranges_shown(t: Any) -> Any:
+    """The calibration ranges as a reader reads them: the ends of a range and the largest
+    gap are probabilities, to three decimals ('0.000', not '6.39e-10'), and the cases a
+    count.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> t = pd.DataFrame({"model": ["m"], "from": [6.39e-10], "to": [0.1234],
+    ...                   "observed": ["below predicted"], "largest_gap": [0.0456],
+    ...                   "cases": [1200.0]})
+    >>> ranges_shown(t).iloc[0].tolist()
+    ['m', '0.000', '0.123', 'below predicted', '0.046', '1,200']
+    """
+    out = t.copy()
+    for c in ("from", "to", "largest_gap"):
+        out[c] = [f"{v:.3f}" for v in t[c]]
+    out["cases"] = [f"{v:,.0f}" if float(v).is_integer() else f"{v:,.1f}" for v in t["cases"]]
+    return out
+
+
 def figure(cmp: Any) -> Any:
     """The figure: one panel per model (up to four in a row), each with its curve, band,
     diagonal, numbers and the histogram of its predictions beneath."""

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.figures import pyplot
+from measurelab._util.words import counted
 from measurelab.curves.points import precision_recall_curve, roc_curve
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
@@ -284,8 +285,8 @@ def check_band_size(cmp: Any, n_boot: Any, grid: Any, curves: int) -> tuple[int,
     grid = check_int(grid, "grid", minimum=2, maximum=MAX_GRID)
     if nb * grid * curves > MAX_BAND_CELLS:
         raise MeasurelabError(
-            f"n_boot={nb} replicates × grid={grid} points × {curves} curve(s) is more than "
-            f"{MAX_BAND_CELLS:,} band values; lower n_boot or grid")
+            f"n_boot={nb} replicates × grid={grid} points × {counted(curves, 'curve')} is "
+            f"more than {MAX_BAND_CELLS:,} band values; lower n_boot or grid")
     return nb, grid
 
 
@@ -315,7 +316,7 @@ def multi_plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     axes[1, 0].set_ylabel("precision (PR)", fontsize=8)
     axes[0, 0].legend(fontsize=7, loc="lower right")
     pct = round(100 * (cmp.level if cmp.level is not None else 0.95))
-    fig.suptitle(f"{len(cmp.names)} model(s), {cmp._design.n} cases, {k} classes; "
-                 f"bands: {pct}% pointwise intervals", fontsize=9)
+    fig.suptitle(f"{counted(len(cmp.names), 'model')}, {counted(cmp._design.n, 'case')}, "
+                 f"{k} classes; bands: {pct}% pointwise intervals", fontsize=9)
     fig.tight_layout()
     return fig

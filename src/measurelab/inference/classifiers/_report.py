@@ -28,9 +28,11 @@ from typing import Any
 
 import numpy as np
 
+from measurelab._util.words import counted
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import check_title
 from measurelab.inference._reprs import holm_p_text as _p
+from measurelab.inference._reprs import in_clusters
 from measurelab.inference._reprs import joined as _join
 from measurelab.inference._reprs import signed_text as _signed
 from measurelab.inference.calibration import AUTO_MIN_CASES
@@ -109,8 +111,8 @@ def plot(cmp: Any, *, n_boot: int | None = None, reliability: bool = True) -> An
     if probs:
         axes[2].legend(fontsize=8, loc="upper left")
     pct = round(100 * (cmp.level if cmp.level is not None else 0.95))
-    fig.suptitle(f"{len(cmp.names)} model(s), {cmp._y.size} cases; curve bands: {pct}% "
-                 "intervals", fontsize=9)
+    fig.suptitle(f"{counted(len(cmp.names), 'model')}, {counted(cmp._y.size, 'case')}"
+                 f"{in_clusters(cmp)}; curve bands: {pct}% intervals", fontsize=9)
     fig.tight_layout()
     return fig
 
@@ -123,21 +125,22 @@ def describe(cmp: Any) -> str:
     With ``r`` from the module example:
 
     >>> describe(r)
-    '2 model(s) on 20 cases (10 positive); threshold 0.5.'
+    '2 models on 20 cases (10 positive); threshold 0.5.'
 
     and of k classes:
 
     >>> describe(compare_classifiers([0, 1, 2, 1], {"m": [0, 1, 2, 2]}, ci=None))
-    '1 model(s) on 4 cases in 3 classes (0: 1, 1: 2, 2: 1); the predicted class is the arg-max.'
+    '1 model on 4 cases in 3 classes (0: 1, 1: 2, 2: 1); the predicted class is the arg-max.'
     """
     d = cmp._design
     if hasattr(d, "labels"):  # k classes
         counts = np.bincount(d.yi, minlength=d.k)
         per = ", ".join(f"{lab}: {int(c)}" for lab, c in zip(d.labels, counts, strict=True))
-        return (f"{len(cmp.names)} model(s) on {d.n} cases in {d.k} classes ({per}); the "
-                "predicted class is the arg-max.")
-    return (f"{len(cmp.names)} model(s) on {cmp._y.size} cases ({int(cmp._y.sum())} "
-            f"positive); threshold {cmp.threshold:g}.")
+        return (f"{counted(len(cmp.names), 'model')} on {counted(d.n, 'case')} in {d.k} "
+                f"classes ({per}); the predicted class is the arg-max.")
+    return (f"{counted(len(cmp.names), 'model')} on {counted(cmp._y.size, 'case')}"
+            f"{in_clusters(cmp)} ({int(cmp._y.sum()):,} positive); threshold "
+            f"{cmp.threshold:g}.")
 
 
 #: rows a comparison's first screen shows, when the comparison has them
@@ -377,7 +380,7 @@ def _calibration_ranges_html(cmp: Any) -> list[str]:
             "model predicts too high there; 'above predicted': too low). The bands are "
             "pointwise: a short excursion can be chance; the calibration test on each panel "
             "answers for the whole curve.</p>",
-            pages.table(t, index=False, sortable=True, float_fmt=".3g")]
+            pages.table(_cal.ranges_shown(t), index=False, sortable=True)]
 
 
 def _planning(cmp: Any) -> list[str]:

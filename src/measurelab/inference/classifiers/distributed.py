@@ -51,6 +51,7 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
+from measurelab.inference.calibration import N_RESAMPLES
 from measurelab.inference.classifiers import _report
 from measurelab.inference.classifiers.binary import ClassifierComparison
 from measurelab.inference.classifiers.partitioned import (
@@ -290,7 +291,7 @@ class DistributedComparison(ClassifierComparison):
     def _refuse(self, what: str) -> Any:
         raise MeasurelabError(f"{what} {_NEEDS_CASES}")
 
-    def calibration(self, n_resamples: int = 999, method: str = "auto") -> Any:
+    def calibration(self, n_resamples: int = N_RESAMPLES, method: str = "auto") -> Any:
         """Refused: the tests of calibration read every case's prediction."""
         return self._refuse("calibration()")
 

@@ -27,11 +27,11 @@ from measurelab._util.validation import (
     check_flag,
     check_scores,
     check_weights,
-    parse_number_array,
+    number_matrix,
     show,
     unique_labels,
 )
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
@@ -40,7 +40,7 @@ from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.checks import check_threshold_value
-from measurelab.stats.confusion import MultiCounts
+from measurelab.stats.confusion import MultiCounts, class_indices
 from measurelab.stats.probrows import row_sum_tolerance, settle_rows, sum_message
 
 __all__ = [
@@ -185,19 +185,6 @@ def _array(s: Any, name: str = "scores") -> np.ndarray:
     return arr
 
 
-def _float_matrix(arr: np.ndarray, name: str) -> np.ndarray:
-    """A 2-d array as float64 under the one rule for numbers (text '0_1' is not 0.1)."""
-    if arr.dtype.kind in "biuf":
-        return np.asarray(arr, dtype=np.float64)
-    flat, bad = parse_number_array(arr.reshape(-1))
-    if bad is not None:
-        i, j = divmod(bad, arr.shape[1])
-        raise MeasurelabError(
-            f"probabilities of model {name!r} must be numbers, got {show(arr[i, j])} at row "
-            f"{i + 1}, column {j + 1}")
-    return flat.reshape(arr.shape)
-
-
 def is_multiclass_input(y_raw: np.ndarray, arrays: list[Any]) -> bool:
     """True when a comparison is a k-class one: a model gives an (n, k ≥ 3) matrix, or
     y_true has more than two classes.
@@ -223,7 +210,7 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
     items = model_items(models)
     model_names([key for key, _ in items])
     k = len(labels)
-    index = {v: i for i, v in enumerate(labels)}
+    index = set(labels)
     names: list[str] = []
     rows: list[np.ndarray] = []
     kinds: list[bool] = []
@@ -250,9 +237,9 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
             if arr.shape[1] != k:
                 raise MeasurelabError(
                     f"model {name!r} has {arr.shape[1]} probability columns but y_true has "
-                    f"{k} classes ({list(labels)}); give one column per class in sorted label "
-                    "order")
-            P = _float_matrix(arr, name)
+                    f"{k} classes ({list(labels)}); give one column per class in the order of "
+                    "labels= (default: the sorted labels)")
+            P = number_matrix(arr, f"probabilities of model {name!r}")
             raw_dtype = arr.dtype
             bad = ~np.isfinite(P) | (P < 0) | (P > 1)
             if bad.any():
@@ -275,7 +262,7 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                     f"model {name!r} predicts {show(stray[0])}, which is no class of y_true "
                     f"({list(labels)})")
             P = np.zeros((y.size, k))
-            P[np.arange(y.size), [index[v] for v in arr.tolist()]] = 1.0
+            P[np.arange(y.size), class_indices(arr, labels, f"model {name!r}")] = 1.0
         else:
             raise MeasurelabError(
                 f"scores of {name!r} must be (n, k) probabilities or (n,) predicted labels, "
@@ -284,6 +271,22 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
         rows.append(P)
         kinds.append(arr.ndim == 2)
     return names, rows, kinds
+
+
+def _warn_empty_classes(yi: np.ndarray, w: np.ndarray | None, lab: tuple) -> None:
+    """Warn when ``labels=`` names a class with no case (or no weight) in y_true: its
+    one-vs-rest values are undefined or 0, which moves every macro average."""
+    support = np.bincount(yi, weights=w, minlength=len(lab))
+    empty = [lab[i] for i in np.flatnonzero(support <= 0)]
+    if empty:
+        import warnings
+
+        which = ", ".join(show(v) for v in empty)
+        warnings.warn(
+            f"labels= names {which}, with no case in y_true (of {len(lab)} classes): the "
+            f"measures of {'that class' if len(empty) == 1 else 'those classes'} are "
+            "undefined or 0, which moves the macro averages", UndefinedMeasureWarning,
+            stacklevel=4)
 
 
 def prepare_multiclass(
@@ -320,9 +323,9 @@ def prepare_multiclass(
     lab = tuple(labs.tolist())
     names, P, kinds = _read_models(models, y, lab)
     probs = all(kinds)
-    index = {v: i for i, v in enumerate(lab)}
-    yi = np.array([index[v] for v in y.tolist()], dtype=np.int64)
+    yi = class_indices(y, labs)
     w = check_weights(sample_weight, y.size)
+    _warn_empty_classes(yi, w, lab)
     average = check_average(average)
     level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
                                                            ci_method, progress)

@@ -5,9 +5,13 @@ of cases. It applies to the binary measures with an influence function here (the
 measures, AUC, AP, Brier, RMS, log loss) and is the default of AP, Brier, RMS and log
 loss from :data:`LARGE_N` cases with :data:`LARGE_SMALLER` in the smaller class, where the
 coverage study shows it covering and the bootstrap costs minutes; below that the bootstrap
-stays. AUC keeps DeLong's interval (its placements are this influence function) and the
-counts measures the posterior of the confusion cells (its cost does not grow with n); a
-user may force ``ci_method='influence'`` on them.
+stays. From the same size it is also the method of the debiased calibration terms
+(``brier_mcb``, ``brier_dsc``, ``logloss_dsc``: one model, paired and unpaired), whose
+own methods (``debiased-wald``, ``bootstrap-se``) stay below it; their interval is
+centred on the raw estimate and cut at 0, as ``debiased-wald`` is. AUC keeps DeLong's
+interval (its placements are this influence function) and the counts measures the
+posterior of the confusion cells (its cost does not grow with n); a user may force
+``ci_method='influence'`` on them.
 
 Examples
 --------
@@ -16,6 +20,8 @@ Examples
 ('influence', 'bootstrap-bca')
 >>> choose(Setting("f1", n=50_000, smaller=5_000), "influence").name
 'influence'
+>>> choose(Setting("brier_dsc", n=50_000, smaller=5_000)).name, choose(Setting("brier_dsc")).name
+('influence', 'bootstrap-se')
 """
 
 from __future__ import annotations
@@ -55,12 +61,24 @@ def applies(s: Setting) -> bool:
     return m is not None and m.name.split("@")[0] not in KINKS and has_influence(m)
 
 
+def large(s: Setting) -> bool:
+    """Whether ``s`` has :data:`LARGE_N` cases with :data:`LARGE_SMALLER` in the smaller
+    class (unknown sizes: no).
+
+    Examples
+    --------
+    >>> large(Setting("ap", n=10_000, smaller=100)), large(Setting("ap", n=10_000))
+    (True, False)
+    """
+    return (s.n is not None and s.smaller is not None and s.n >= LARGE_N
+            and s.smaller >= LARGE_SMALLER)
+
+
 def _default(s: Setting) -> bool:
     if not applies(s) or s.n is None or s.smaller is None:
         return False
     m = _measure(s.measure)
-    return (m.statistic != "counts" and m.name != "auc" and s.n >= LARGE_N
-            and s.smaller >= LARGE_SMALLER)
+    return m.statistic != "counts" and m.name != "auc" and large(s)
 
 
 def _single(name: str, value: float, level: float, *, table: Any = None,
@@ -83,7 +101,13 @@ def _single(name: str, value: float, level: float, *, table: Any = None,
         rows, y, weight = cases
         var = inf.case_variance(inf.case_influence(ifp, ifn, rows, y), y, weight,
                                 design=design)
-    lo, hi, se = inf.influence_interval(value, var, level, m.range)
+    centre = value
+    if m.name in inf.CALIBRATION_TERMS and table is not None:
+        # the raw estimate (the value is its positive part), its interval cut at 0
+        centre = inf.calibration_influence(m.name, table)[0]
+    lo, hi, se = inf.influence_interval(centre, var, level, m.range)
+    if centre < value and not math.isnan(lo):
+        lo, hi = max(lo, m.range[0]), max(hi, m.range[0])
     if math.isnan(lo):
         warn_undefined(f"the {NAME} interval of {what or name} is undefined: the value or "
                        "its standard error is (one class, or an undefined measure)")
@@ -93,7 +117,8 @@ def _single(name: str, value: float, level: float, *, table: Any = None,
 INFLUENCE = register(IntervalMethod(
     NAME, "large-sample Wald interval, its standard error a sum over the cases of the "
     "influence function (delta method for the counts, placements for AUC, the derivative "
-    "of AP, Brier, RMS, log loss); the default of AP, Brier, RMS and log loss from "
-    "10,000 cases with 100 in the smaller class",
+    "of AP, Brier, RMS, log loss, the debiased calibration terms); the default of AP, "
+    "Brier, RMS, log loss, brier_mcb, brier_dsc and logloss_dsc from 10,000 cases with "
+    "100 in the smaller class",
     applies=applies, single=Form(NAME, _single), paired=Form(NAME), unpaired=Form(NAME),
     default=_default, rank=30))
