@@ -49,8 +49,23 @@ SK_COUNTS = {
     "prec": (skm.precision_score, {"zero_division": 0}),
     "sens": (skm.recall_score, {"zero_division": np.nan}),
     "f1": (skm.f1_score, {"zero_division": 0}),
-    "jaccard": (skm.jaccard_score, {"zero_division": 0}),
 }
+
+
+def sk_jaccard(Y, P, average, w):
+    """scikit-learn's jaccard_score with the binary jaccard's rule: the index of two empty
+    sets is undefined and left out (scikit-learn's zero_division takes only 0 or 1)."""
+    if average == "samples":       # leave out the cases with neither a true nor a predicted
+        keep = (Y | P.astype(bool)).any(axis=1)
+        return skm.jaccard_score(Y[keep], P[keep], average="samples",
+                                 sample_weight=None if w is None else w[keep])
+    per = skm.jaccard_score(Y, P, average=None, sample_weight=w, zero_division=0)
+    per = np.where((Y | P.astype(bool)).any(axis=0), per, np.nan)
+    if average is None:
+        return per
+    if average == "macro":
+        return np.nanmean(per)
+    return skm.jaccard_score(Y, P, average=average, sample_weight=w, zero_division=0)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
@@ -65,6 +80,8 @@ def test_count_measures_equal_sklearn(seed, weighted, average, name):
         if name == "f_beta@2":
             want = skm.fbeta_score(Y, P, beta=2, average=average, sample_weight=w,
                                    zero_division=0)
+        elif name == "jaccard":
+            want = sk_jaccard(Y.astype(int), P, average, w)
         else:
             f, kw = SK_COUNTS[name]
             want = f(Y.astype(int), P, average=average, sample_weight=w, **kw)
@@ -116,6 +133,17 @@ def test_rank_measures_equal_sklearn(seed, weighted, average, name):
     f = skm.roc_auc_score if name == "auc" else skm.average_precision_score
     close(ours(Y, S, w, name, average), f(Y.astype(int), S, average=average,
                                           sample_weight=w))
+
+
+def test_jaccard_of_two_empty_sets_is_undefined():
+    Y, S, _ = data(9)
+    Y[:, 2] = False
+    S[:, 2] = 0.0                        # label 2: never true, never predicted
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        per = ours(Y, S, None, "jaccard", None)
+        assert np.isnan(per[2])
+        close(ours(Y, S, None, "jaccard", "macro"), np.mean(per[[0, 1, 3, 4]]))
 
 
 def test_undefined_label_is_nan_and_left_out_of_the_average():

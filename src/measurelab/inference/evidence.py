@@ -497,8 +497,8 @@ _GENERATOR_WORDS = {"sparse-flags": ", 4% flagged", "kink": ", sens = spec"}
 def _where(fields: list[str], row: list[Any], classes: str) -> str:
     """A row of figures as a verdict names its cell, in the words of the study that wrote
     it: 'n=100, π=0.05', 'k=3, n=300' or 'L=5, n=300' (multi-label; and the model of
-    the generators with a calibrated one; benchmarks/covstudy), 'n=1000, balanced prior, very_over' (the calibration
-    study)."""
+    the generators with a calibrated one; benchmarks/covstudy), 'n=1000, balanced prior,
+    very_over' (the calibration study)."""
     f = dict(zip(fields, row, strict=True))
     if "param" in f and "n" in f:
         text = (f"n={int(f['n'])}, π={float(f['param']):g}" if classes == "binary"

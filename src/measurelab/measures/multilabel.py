@@ -9,8 +9,8 @@ label).
 
 * **Per-label measures of the decisions** (``prec``, ``sens``, ``f1``, ``f_beta@b``,
   ``jaccard``, ``acc``): the binary formula (the registry's; jaccard = tp / (tp + fp + fn),
-  scikit-learn's ``jaccard_score``, 0 when nothing is predicted or true) on each label's
-  confusion counts (``None``), on the summed counts (``'micro'``), averaged over the labels
+  scikit-learn's ``jaccard_score``, undefined when nothing is predicted or true) on each
+  label's confusion counts (``None``), on the summed counts (``'micro'``), averaged over the labels
   where it is defined (``'macro'``; ``'weighted'`` by each label's weight of true cases), or
   on each case's predicted set against its true set, averaged over the cases where it is
   defined (``'samples'``).
@@ -22,9 +22,9 @@ label).
   ``lrap``, ``coverage_error``, ``ranking_loss``; ``hamming_loss`` is the share of wrong
   (case, label) decisions, per label with ``average=None``.
 
-Undefined values (a precision's 0/0 gives 0, as the binary measure; a sensitivity, AUC or
-AP without a positive is NaN) are left out of the averages, as scikit-learn's
-``zero_division=np.nan`` leaves them out.
+Undefined values (a precision's or F's 0/0 gives 0, as the binary measure; a sensitivity,
+a Jaccard index of two empty sets, an AUC or AP without a positive is NaN) are left out of
+the averages, as scikit-learn's ``zero_division=np.nan`` leaves them out.
 
 Examples
 --------
@@ -135,10 +135,11 @@ def _formula_of(name: str) -> Callable[..., Any]:
 
 
 def _jaccard(c: BinaryCounts) -> Any:
-    """tp / (tp + fp + fn); 0 when there is neither a true nor a predicted positive."""
+    """tp / (tp + fp + fn); NaN (undefined, left out of the averages) when there is
+    neither a true nor a predicted positive — the binary ``jaccard``'s rule."""
     den = np.asarray(c.tp + c.fp + c.fn, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(den > 0, c.tp / np.where(den > 0, den, 1.0), 0.0)
+        return np.where(den > 0, c.tp / np.where(den > 0, den, 1.0), np.nan)
 
 
 def _quiet(f: Callable[..., Any], *args: Any, **kw: Any) -> np.ndarray:
