@@ -179,8 +179,7 @@ def settings(summary: pd.DataFrame) -> pd.DataFrame:
             "measure": m, "classes": "multilabel", "design": "random", "kind": kind,
             "averages": ALL_AVERAGES if avg == "any" else [avg],
             "methods": ["bootstrap-bca"], "cells": len(cells), "lowest": float(low.coverage),
-            "where": f"L={int(low.labels)}, n={int(low.n)}"
-                     + ("" if low.model == "a-b" else f", model {low.model}"),
+            "where": f"L={int(low.labels)}, n={int(low.n)}",   # as the reader names a cell
             "mean": float(g.coverage.mean()), "mcse_lowest": float(low.mcse),
             "covers": bool(low.coverage >= BAR),
             "figures": [[GENERATOR, int(r.n), int(r.labels),

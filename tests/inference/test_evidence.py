@@ -333,9 +333,14 @@ def test_shipped_evidence_loads() -> None:
     studies = ev._load(str(ev._folder()))
     assert studies, "measurelab ships no coverage evidence (src/measurelab/data/coverage/)"
     assert len({s["source"] for s in studies}) == len(studies)
+    from measurelab.measures.multilabel import MEASURES as MULTILABEL
+
     t = ev.evidence_table()
-    assert set(t.measure) <= set(registry.names())
-    assert set(t.classes) <= {"binary", "k"} and set(t.kind) <= set(ev.KINDS)
+    single = t[t.classes != "multilabel"]
+    assert set(single.measure) <= set(registry.names())
+    # multi-label entries (issue 43) name the multi-label measures
+    assert set(t[t.classes == "multilabel"].measure) <= set(MULTILABEL)
+    assert set(t.classes) <= {"binary", "k", "multilabel"} and set(t.kind) <= set(ev.KINDS)
     # cluster: issue 31; weighted: the large-n study's weighted cases (issue 41)
     assert set(t.design) <= {"random", "fixed", "cluster", "weighted"}
 
