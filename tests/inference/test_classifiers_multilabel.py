@@ -138,3 +138,15 @@ def test_multioutput_models_from_predict_proba_to_answer_and_page(tmp_path):
                                                               abs=1e-12)
     assert "f1 per label" in page and "auc per label" in page
     assert page.count("data:image/png;base64,") >= 4
+
+
+def test_page_is_written_as_a_set_and_a_folder_is_refused(tmp_path):
+    Y, A, B = data(n=60)
+    r = ml.compare_classifiers(Y, {"a": A, "b": B}, measures=["f1"], n_boot=100)
+    with pytest.raises(ml.MeasurelabError, match="is a folder; give a file name inside it"):
+        r.to_html(tmp_path)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r.to_html(tmp_path / "p.html", files=True)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["p.html", "p.json"]
+    assert not list(tmp_path.glob(".*.tmp"))

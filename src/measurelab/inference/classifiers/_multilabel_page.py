@@ -40,10 +40,11 @@ def figures(cmp: Any) -> list[tuple[str, str, str, Any]]:
 def write_page(cmp: Any, path: str | Path, *, title: str, files: bool = False) -> Path:
     """Write ``cmp``'s page to ``path`` (with ``files``, its JSON beside it)."""
     from measurelab import pages
+    from measurelab._util.pageset import check_page_set, side_path, write_page_set
     from measurelab._util.validation import check_flag
 
     files = check_flag(files, "files")
-    path = Path(path)
+    path = check_page_set(path, [".json"] if files else [], "path")   # before any work
     plt = pyplot()
     body = [f"<p>{pages.escape(repr(cmp).splitlines()[0])}</p>"]
     if cmp.level is not None:
@@ -79,9 +80,10 @@ def write_page(cmp: Any, path: str | Path, *, title: str, files: bool = False) -
                         pages.table(t, index=False, sortable=True,
                                     marks=_significance_marks(t, alpha))))
     page = pages.document(title, "\n".join(body))
-    path.write_text(page, encoding="utf-8")
+    out = {path: page.encode("utf-8")}
     if files:
-        path.with_suffix(".json").write_text(cmp.to_json(), encoding="utf-8")
+        out[side_path(path, ".json")] = cmp.to_json().encode("utf-8")
+    write_page_set(out)   # all or nothing
     return path
 
 
