@@ -31,6 +31,7 @@ REPORTS = {
     "confusion-catalogue": "docs/coverage_confusion_catalogue.md",
     "logistic": "docs/coverage_logistic.md", "net_benefit": "docs/coverage_net_benefit.md",
     "calibration": "docs/calibration_coverage.md", "structured": "docs/structured_coverage.md",
+    "multilabel": "docs/coverage_multilabel.md",
 }
 
 
