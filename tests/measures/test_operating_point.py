@@ -218,7 +218,9 @@ def test_evaluate_with_intervals(two_models):
     r = ml.evaluate(y, a, measures=SPECS, ci=0.95, n_boot=300, random_state=1)
     iv = r.intervals().set_index("measure")
     assert list(iv.index) == SPECS
-    studied = {"sens_at_spec@0.9", "pauc@0.2", "spauc@0.2"}  # the study's defaults
+    # the study's defaults, and spec_at_sens@0.8 at a parameter it also studies (single
+    # model, random design: covers)
+    studied = {"sens_at_spec@0.9", "spec_at_sens@0.8", "pauc@0.2", "spauc@0.2"}
     for spec in SPECS:
         lo, hi = iv.loc[spec, ["lo", "hi"]]
         assert lo <= r[spec] <= hi
