@@ -214,8 +214,8 @@ class MultiLabelUnpairedComparison:
         rows, withheld = [], []
         for j, k in enumerate(a._names_m):
             d = float(diff[j])
-            se = float(np.nanstd(reps[j], ddof=1)) if np.isfinite(reps[j]).sum() > 1 \
-                else math.nan
+            fin = reps[j][np.isfinite(reps[j])]   # the defined, finite replicates
+            se = float(np.std(fin, ddof=1)) if len(fin) > 1 else math.nan
             row: dict[str, Any] = {
                 "a": self.names[0], "b": self.names[1], "measure": k, "diff": d,
                 "lo": float(bi.lo[j]), "hi": float(bi.hi[j]), "p": float(bi.p[j]),
