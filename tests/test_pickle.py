@@ -197,6 +197,9 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "unpaired": lambda: ml.compare_unpaired(Y, A, Y, B, n_boot=100),
     "unpaired, clusters": lambda: ml.compare_unpaired(Y, A, Y, B, n_boot=100,
                                                       groups_a=CLUSTERS, groups_b=CLUSTERS),
+    "unpaired, multi-label": lambda: ml.compare_unpaired(
+        np.c_[Y, 1 - Y], np.c_[A, 1 - A], np.c_[Y, 1 - Y][::2], np.c_[B, 1 - B][::2],
+        n_boot=100),
     "unpaired, weighted": lambda: ml.compare_unpaired(
         Y, A, Y, B, n_boot=100, sample_weight_a=np.linspace(0.5, 2, N)),
     "net benefit": lambda: _cmp().net_benefit([0.2, 0.4]),

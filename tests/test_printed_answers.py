@@ -28,6 +28,7 @@ pytestmark = pytest.mark.filterwarnings("ignore")  # small samples: undefined-me
 ANSWERS = {
     "ClassifierComparison", "MultiClassComparison", "StructuredComparison",
     "DistributedComparison", "DistributedMultiComparison", "UnpairedComparison",
+    "MultiLabelComparison", "MultiLabelUnpairedComparison",
     "NetBenefitComparison",
     "LearnerComparison", "LearnerComparisonOverDatasets", "DemsarResult", "CalibrationTest",
     "EvaluationResult", "StructuredEvaluation", "Evaluator", "BestThreshold",
@@ -43,6 +44,7 @@ DATA = {
     "MultiCounts": "a k-class confusion matrix",
     "BinaryStats": "the statistics a measure is computed from",
     "MultiStats": "the k-class statistics a measure is computed from",
+    "MultiLabelStats": "the per-label statistics a multi-label measure is computed from",
     "ScoreTable": "the score table (distinct scores and their counts)",
     "MultiScoreTable": "the k-class score tables",
     "ProbabilityRows": "k-class probability rows",

@@ -116,8 +116,8 @@ def test_bad_average_and_threshold():
         ml.evaluate(Y, S, threshold=[0.5, 0.5])
 
 
-def test_compare_unpaired_refuses_multilabel_in_one_line():
+def test_compare_unpaired_refuses_one_multilabel_test_set_in_one_line():
     Y, S = data()
-    with pytest.raises(MeasurelabError, match=r"^y_a is multi-label \(a 2-d indicator\), "
-                                              "which compare_unpaired does not take yet"):
-        ml.compare_unpaired(Y, S, Y, S)
+    with pytest.raises(MeasurelabError, match=r"^y_a is multi-label \(a 2-d indicator\) but "
+                                              r"y_b is not; give both test sets"):
+        ml.compare_unpaired(Y, S, Y[:, 0], S[:, 0])

@@ -44,6 +44,10 @@ from measurelab.inference import intervals as iv
 from measurelab.inference.classifiers._report import _num
 from measurelab.inference.classifiers.binary import ClassifierComparison, _of_distance
 from measurelab.inference.classifiers.compare import compare_classifiers
+from measurelab.inference.classifiers.unpaired_multilabel import (
+    MultiLabelUnpairedComparison,
+    compare_unpaired_multilabel,
+)
 from measurelab.inference.withholding import (
     judged,
     warn_withheld_by_evidence,
@@ -80,7 +84,9 @@ def compare_unpaired(
     n_jobs: int | None = None,
     groups_a: Any = None,
     groups_b: Any = None,
-) -> UnpairedComparison:
+    average: str | None = "macro",
+    labels: Any = None,
+) -> UnpairedComparison | MultiLabelUnpairedComparison:
     """Compare model A on test set A with model B on test set B (unpaired).
 
     Parameters
@@ -104,22 +110,27 @@ def compare_unpaired(
         A cluster id per case of each test set (give both): each test set's bootstrap
         resamples its clusters and AUC's unpaired test sums the two clustered DeLong
         variances (``clustered-delong-unpaired``, a z-test).
+    average : 'macro', 'weighted', 'micro', 'samples' or None, default 'macro'
+        k classes or multi-label: how the per-class (per-label) values combine.
+    labels : list, optional
+        Multi-label input given as label sets: the L labels (as ``compare_classifiers``).
+
+    Multi-label input (``y_a`` and ``y_b`` (n, L) indicator matrices with the same L
+    labels, any number of cases each; scores as ``evaluate`` takes them, an (n, L) matrix
+    or scikit-learn's ``predict_proba`` list) gives a
+    :class:`~measurelab.inference.classifiers.unpaired_multilabel.
+    MultiLabelUnpairedComparison`: each test set's own case bootstrap (a replicate weights
+    its cases, shared by its labels), independent of the other's.
 
     Returns
     -------
-    UnpairedComparison
+    UnpairedComparison or MultiLabelUnpairedComparison (multi-label input)
         ``.values()``, ``.intervals()`` and ``.tests()``: the columns of
         ``compare_classifiers(...).tests()`` plus ``df`` (Welch's degrees of freedom of
         DeLong's unpaired test; NaN for bootstrap rows) — ``z`` is pROC's D.
     """
     from measurelab.stats.labelsets import is_multilabel
 
-    for name, y in (("y_a", y_a), ("y_b", y_b)):
-        if is_multilabel(y):
-            raise MeasurelabError(
-                f"{name} is multi-label (a 2-d indicator), which compare_unpaired does not "
-                "take yet; compare models on the same cases with compare_classifiers(Y, "
-                "{name: S, ...}), or one label's column at a time here")
     random_state = check_random_state(random_state)
     level = iv.check_level(ci, "ci")
     n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)
@@ -128,6 +139,23 @@ def compare_unpaired(
             or str(names[0]) == str(names[1])):
         raise MeasurelabError(f"names must be two different names, got {names!r}")
     na, nb = (str(x) for x in names)
+    multi = [is_multilabel(y_a), is_multilabel(y_b)]
+    if any(multi):
+        if not all(multi):
+            one, other = ("y_a", "y_b") if multi[0] else ("y_b", "y_a")
+            raise MeasurelabError(f"{one} is multi-label (a 2-d indicator) but {other} is "
+                                  "not; give both test sets as (n, L) indicator matrices")
+        if groups_a is not None or groups_b is not None:
+            raise MeasurelabError("groups_a/groups_b do not apply to multi-label input yet; "
+                                  "leave them out")
+        rng = bt.rng_of(random_state)
+        return compare_unpaired_multilabel(
+            y_a, s_a, y_b, s_b, names=(na, nb), level=level,
+            seeds=[int(x) for x in rng.integers(0, 2**63 - 1, 2)], measures=measures,
+            average=average, n_boot=n_boot, ci_method=ci_method,
+            sample_weight_a=sample_weight_a, sample_weight_b=sample_weight_b, labels=labels,
+            threshold=threshold, inclusive=inclusive, stratify=stratify, progress=progress,
+            n_jobs=n_jobs)
     s_a = binary_score_vector(s_a, as_1d(y_a, "y_a"), pos_label, "s_a")[0]  # predict_proba
     s_b = binary_score_vector(s_b, as_1d(y_b, "y_b"), pos_label, "s_b")[0]
     for name, v in (("s_a", s_a), ("s_b", s_b)):
@@ -140,8 +168,8 @@ def compare_unpaired(
     rng = bt.rng_of(random_state)
     seeds = [int(x) for x in rng.integers(0, 2**63 - 1, 2)]
     common = dict(measures=measures, ci=level, n_boot=n_boot, ci_method=ci_method,
-                  threshold=threshold, pos_label=pos_label, inclusive=inclusive,
-                  stratify=stratify, progress=progress, n_jobs=n_jobs)
+                  average=average, labels=labels, threshold=threshold, pos_label=pos_label,
+                  inclusive=inclusive, stratify=stratify, progress=progress, n_jobs=n_jobs)
     if (groups_a is None) != (groups_b is None):
         raise MeasurelabError("give groups_a and groups_b together (a cluster id per case of "
                               "each test set), or neither")
