@@ -341,7 +341,7 @@ def test_cli_page_checks_its_side_files_before_work(tmp_path, capsys):
                  "--score-col", "b", "--html", str(tmp_path / "cmp.json")]) == 2
     pd.DataFrame({"a": [.8, .7, .9], "b": [.7, .7, .8]}).to_csv(tmp_path / "r.csv",
                                                                 index=False)
-    (tmp_path / "r-cd.svg").mkdir()
+    (tmp_path / "r-cd.png").mkdir()
     assert main(["ranks", str(tmp_path / "r.csv"), "--html", str(tmp_path / "r.html")]) == 2
     assert not (tmp_path / "r.html").exists()
 
@@ -373,14 +373,13 @@ def test_every_figure_of_the_comparison_page_goes_through_the_page_set(tmp_path)
     stems = [stem for stem, *_ in figures(r)]
     assert {"groups", "calibration"} <= set(stems) and set(stems) <= set(COMPARISON_FIGURES)
     for stem in ("groups", "calibration"):
-        (tmp_path / f"c-{stem}.svg").mkdir()
-        with pytest.raises(MeasurelabError, match=rf"'c-{stem}.svg' written beside the page"):
+        (tmp_path / f"c-{stem}.png").mkdir()
+        with pytest.raises(MeasurelabError, match=rf"'c-{stem}.png' written beside the page"):
             r.to_html(tmp_path / "c.html")
-        assert [p.name for p in tmp_path.iterdir()] == [f"c-{stem}.svg"]
-        (tmp_path / f"c-{stem}.svg").rmdir()
+        assert [p.name for p in tmp_path.iterdir()] == [f"c-{stem}.png"]
+        (tmp_path / f"c-{stem}.png").rmdir()
     r.to_html(tmp_path / "c.html")
-    assert {f"c-{stem}.{ext}" for stem in stems for ext in ("png", "svg")} <= {
-        p.name for p in tmp_path.iterdir()}
+    assert {f"c-{stem}.png" for stem in stems} <= {p.name for p in tmp_path.iterdir()}
 
 
 def test_predict_proba_row_off_by_more_than_the_tolerance_prints_its_sum_in_full():
