@@ -8,6 +8,8 @@ Examples
 Two models on 20 cases; the examples of the functions below use this ``r`` (run this
 example first):
 
+>>> import warnings
+>>> warnings.simplefilter("ignore")  # lift@0.1 does not vary over the replicates: it says so
 >>> from measurelab import compare_classifiers
 >>> y = [0, 1, 0, 1] * 5
 >>> r = compare_classifiers(y, {"a": [.1, .9, .6, .8] * 5, "b": [.3, .6, .4, .4] * 5},
