@@ -30,7 +30,12 @@ primed outside the timing, then each measure of the default set is timed in regi
 order on the same statistics, as ``evaluate`` runs them (measures that share work — ICI,
 E50, E90 and Emax share one loess; the four CORP parts one PAV — charge it to the first),
 and printed as a ratio to one ``np.sort`` with the measure's declared cost: where the
-time of the default set goes.
+time of the default set goes. The measures computed only when named (the operating point,
+the confusion-matrix catalogue: weighted kappas, Scott's π, Gwet's AC1, DOR, ...) are
+timed the same way on a line of their own: they cost the default set nothing. Then
+:data:`NAMED_ONLY` (the calibration slope and intercept, a Newton fit on the score table):
+that they are outside the default set, so ``evaluate(y, s)`` does not pay for them being
+registered, and what naming them adds.
 
 Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--quick] [--sizes N ...] [--repeat R]``
 """
@@ -45,6 +50,8 @@ from typing import Any
 import numpy as np
 
 SIX = ["auc", "ap", "mxe", "acc", "f1", "mcc"]
+#: registered measures outside the default set whose cost the benchmark prints (issue 44)
+NAMED_ONLY = ["cal_slope", "cal_intercept"]
 
 
 def _best_time(f: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -137,11 +144,14 @@ def bootstrap_replicate_time(y: np.ndarray, s: np.ndarray, repeat: int) -> tuple
     return t_w, t_e
 
 
-def per_measure_times(y: np.ndarray, s: np.ndarray, repeat: int) -> dict[str, float]:
+def per_measure_times(y: np.ndarray, s: np.ndarray, repeat: int,
+                      named: bool = False) -> dict[str, float]:
     """Seconds of each default-set measure (best of ``repeat``), in registry order on one
     set of statistics primed outside the timing (as ``evaluate`` computes them); the
     priming itself, the compiled walk whose sums the rank measures, Brier and ECE read,
-    under ``"(walk)"``."""
+    under ``"(walk)"``. ``named``: instead the measures computed only when named (not
+    'heavy': the operating point, the confusion-matrix catalogue), each as ``evaluate``
+    computes it when asked for."""
     import warnings
 
     import measurelab as ml
@@ -151,7 +161,8 @@ def per_measure_times(y: np.ndarray, s: np.ndarray, repeat: int) -> dict[str, fl
     best: dict[str, float] = {}
     for _ in range(repeat):
         stats = build_stats(y, s)
-        chosen = [m for m in ml.registry if m.in_default_set and m.applies_to(stats)]
+        chosen = [m for m in ml.registry if m.applies_to(stats) and (
+            (m.when_named and m.cost != "heavy") if named else m.in_default_set)]
         t0 = time.perf_counter()
         _fused.prime(stats, chosen)
         best["(walk)"] = min(best.get("(walk)", float("inf")), time.perf_counter() - t0)
@@ -165,17 +176,51 @@ def per_measure_times(y: np.ndarray, s: np.ndarray, repeat: int) -> dict[str, fl
     return best
 
 
-def print_per_measure(times: dict[str, float], t_sort: float) -> None:
+def print_per_measure(times: dict[str, float], t_sort: float,
+                      what: str = "per measure") -> None:
     import measurelab as ml
 
     walk = times.pop("(walk)", float("nan"))
-    print(f"  per measure, x one np.sort (declared cost); all {len(times)} together "
+    print(f"  {what}, x one np.sort (declared cost); all {len(times)} together "
           f"{sum(times.values()) / t_sort:.2f}x, besides the compiled walk they share "
           f"{walk / t_sort:.2f}x:")
     items = sorted(times.items(), key=lambda kv: -kv[1])
-    cells = [f"{k:>15} {v / t_sort:5.2f}x ({ml.registry.get(k).cost})" for k, v in items]
-    for i in range(0, len(cells), 4):
-        print("   " + "".join(f"{c:<30}" for c in cells[i:i + 4]).rstrip())
+    cells = [f"{k:>20} {v / t_sort:5.2f}x {_short(v)} ({ml.registry.get(k).cost})"
+             for k, v in items]
+    for i in range(0, len(cells), 3):
+        print("   " + "".join(f"{c:<44}" for c in cells[i:i + 3]).rstrip())
+
+
+def _short(seconds: float) -> str:
+    """A duration in µs, ms or s, seven characters wide."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:5.0f}µs"
+    if seconds < 1.0:
+        return f"{seconds * 1e3:5.1f}ms"
+    return f"{seconds:6.2f}s"
+
+
+def print_named_only(y: np.ndarray, s: np.ndarray, t_all: float, t_sort: float,
+                     repeat: int) -> None:
+    """The default set without and with :data:`NAMED_ONLY` named: they are not in it, so
+    ``evaluate(y, s)`` is the same work whether they are registered or not."""
+    import warnings
+
+    import measurelab as ml
+
+    default = [m.name for m in ml.registry if m.in_default_set]
+    inside = [k for k in NAMED_ONLY if k in default]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t_named, _ = _best_time(lambda: ml.evaluate(y, s, measures=default + NAMED_ONLY),
+                                repeat)
+        alone = {k: _best_time(lambda k=k: ml.evaluate(y, s, measures=[k]), repeat)[0]
+                 for k in NAMED_ONLY}
+    print(f"  named only ({', '.join(NAMED_ONLY)}; cost "
+          f"{'/'.join(sorted({ml.registry.get(k).cost for k in NAMED_ONLY}))}): in the default "
+          f"set {inside or 'none'}; evaluate(y, s) {t_all / t_sort:.2f}x sort, with them "
+          f"named {t_named / t_sort:.2f}x; alone " + ", ".join(
+              f"{k} {v / t_sort:.2f}x" for k, v in alone.items()))
 
 
 def run_case(kind: str, n: int, repeat: int) -> dict[str, float]:
@@ -222,6 +267,9 @@ def run_case(kind: str, n: int, repeat: int) -> dict[str, float]:
         print(f"  issue 28 targets (all measures <= 6x sort, >= 10x scikit-learn's six): "
               f"{t_all / t_sort:.2f}x sort, {t_sk / t_all:.1f}x -> {'met' if ok else 'MISSED'}")
         print_per_measure(per_measure_times(y, s, repeat), t_sort)
+        print_per_measure(per_measure_times(y, s, repeat, named=True), t_sort,
+                          "computed only when named (not in the default set above)")
+    print_named_only(y, s, t_all, t_sort, repeat)
     return {"sort": t_sort, "build": t_build, "all": t_all, "six": t_six, "sk": t_sk}
 
 

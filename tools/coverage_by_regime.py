@@ -26,7 +26,8 @@ INSIDE = {"< 10": 5, "10–29": 15, "30–99": 50, "100–999": 500, "≥ 1,000"
 def sizes() -> tuple[int | None, ...]:
     """The test-set sizes whose defaults are asked for in each bracket: any (None: the
     default that does not depend on n) and a large test set (the influence interval is the
-    default of AP, Brier, RMS and log loss from ``LARGE_N`` cases)."""
+    default of AP, Brier, RMS, log loss and the debiased calibration terms from ``LARGE_N``
+    cases)."""
     from measurelab.inference.methods.influence import LARGE_N
 
     return (None, LARGE_N)
@@ -38,8 +39,11 @@ def default_method(measure: str, classes: str, design: str, kind: str, bracket: 
     size ``n``; None: the default of a test set of any size), as a study names it (the
     paired or unpaired form's interval text)."""
     from measurelab.inference import intervals as iv
+    from measurelab.inference.evidence import CHOICE_PREFIX
     from measurelab.inference.methods import Setting, difference_form
 
+    if measure.startswith(CHOICE_PREFIX):   # a row of best_threshold(..., ci=): one method
+        return "bootstrap-percentile"
     small = INSIDE[bracket]
     whole = design != "weighted"
     single = iv.default_method(measure, None, multiclass=classes == "k", smaller=small,
@@ -105,10 +109,13 @@ def document() -> str:
         f"cells. Below {BAR:.2f}, measurelab withholds the interval in that bracket (NaN "
         "ends, no p-value, the reason in the method column; docs/METHODS.md#evidence-policy); "
         "the study tables themselves are docs/coverage.md (registry-wide), "
-        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink) and "
+        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink), "
         "docs/coverage_large_n.md (the influence-function intervals, the default of ap, "
         f"brier, rms and mxe from {LARGE_N:,} cases: a setting whose default differs at "
-        "that size has a row for each method).",
+        "that size has a row for each method) and docs/coverage_operating_point.md (the "
+        "operating-point measures, also at other parameters, named `name@value`, and the "
+        "rows of `best_threshold(..., ci=)`, named `best_threshold.<rule>.<quantity>`) and "
+        "docs/coverage_logistic.md (the calibration slope and intercept).",
         "",
         "| bracket | settings | cover | below (withheld) |",
         "|---|---|---|---|",

@@ -12,6 +12,7 @@ Modules: :mod:`~covstudy.generators` (the data), :mod:`~covstudy.population` (th
 targets), :mod:`~covstudy.cells` (one cell: simulations, resumable cache, summary),
 :mod:`~covstudy.plan` (the measures, the grid and its cost), :mod:`~covstudy.verdicts`
 (verdict per setting, the evidence file), :mod:`~covstudy.report` (Markdown),
+:mod:`~covstudy.merge` (a partial run merged into a plan's files),
 :mod:`~covstudy.cli` (the command line, ``benchmarks/coverage_study.py``).
 
 The full run (500 simulations a cell, 1,000 replicates: about 3.5 hours on one core of a
@@ -41,6 +42,23 @@ file, ``large_n.json``, and report, ``docs/coverage_large_n.md``; about half an 
 core of a loaded machine)::
 
     nice -n 15 python benchmarks/coverage_study.py --plan large --cache out/coverage-large
+
+Its cells 11–20 (the debiased calibration terms on a calibrated and a miscalibrated model,
+and the unpaired differences; 400 simulations a cell, about ten minutes) were added later
+and merged into its files without re-running the others (:mod:`~covstudy.merge`; the
+merge also writes the large-n section of ``docs/coverage.md``)::
+
+    nice -n 15 python benchmarks/coverage_study.py --plan large --cells 11 12 13 14 15 16 \\
+        17 18 19 20 --cache out/coverage-large --out out/large-added.md \
+        --evidence out/large-added.json --sims 400 --merge
+
+The confusion-matrix catalogue (``--plan confusion-catalogue``: the weighted kappas,
+Scott's π, Gwet's AC1 and PyCM's class statistics, computed only when named and so left
+out of the full plan; cells in ``plan_catalogue.py``, evidence ``confusion_catalogue.json``,
+report ``docs/coverage_confusion_catalogue.md``; about 20 minutes on one core)::
+
+    nice -n 15 python benchmarks/coverage_study.py --plan confusion-catalogue \\
+        --cache out/coverage-catalogue --sims 300
 
 ``--list`` numbers a plan's cells, ``--cells`` runs some of them (into files of one's own:
 ``--out`` and ``--evidence``), e.g. to check the harness on two cells.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,6 +13,9 @@ import pandas as pd
 
 import measurelab as ml
 
+from . import plan_catalogue as _cat
+from . import plan_large_k as _lk
+from . import plan_logistic as _lg
 from . import plan_operating_point as _op
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
@@ -94,16 +98,43 @@ OUTPUTS: dict[str, Output] = {
         "intervals: the large-n evidence'): AP falls to 0.883 at 30 cases in the smaller "
         "class and the lowest cells at 50 are 0.907–0.917, while n = 1,000–2,000 with 100 "
         "or more in the smaller class covers (≥ 0.910): the edge is the smaller class, "
-        "not n.",
+        "not n. Added later (their own run of the plan's cells 11–20, merged: "
+        "`--cells … --merge`, 400 simulations a cell, MC SE 0.011): the debiased "
+        "calibration terms (brier_mcb, brier_dsc, logloss_dsc; single model and paired "
+        "difference) on `calibrated-exact` (model a calibrated: its miscalibration at the "
+        "boundary 0) and `binormal-exact`, n = 10⁴, random design at π = 0.015 and 0.5 and "
+        "fixed at π = 0.01 and 0.5; and the unpaired differences, n = 10⁴, random design, "
+        "π = 0.01 and 0.5 (the nine measures above) and π = 0.015 and 0.5 (the "
+        "calibration terms).",
         measures="**Measures**: acc, prec, f1, mcc (at the threshold 0.5), auc, ap, brier, "
         "rms and mxe (in nats), every interval by `ci_method='influence'` (no bootstrap); "
         "the population sample (10⁶ cases) is only a check of the exact targets.",
         ci_method="influence", sims=1000, pop_size=1_000_000),
 }
-#: the plans of their own modules (plan_operating_point: issue 42)
-PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT}
+#: the plans of their own modules (plan_operating_point: issue 42; plan_catalogue: issue 44;
+#: plan_large_k: issue 41)
+PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT,
+         "confusion-catalogue": _cat.CATALOGUE, "large-k": _lk.LARGE_K}
 OUTPUTS["operating-point"] = Output(_op.SOURCE, _op.TITLE, _op.EVIDENCE, _op.REPORT,
-                                    heading=_op.HEADING, scope=_op.SCOPE)
+                                    heading=_op.HEADING, scope=_op.SCOPE,
+                                    measures=_op.MEASURES_TEXT)
+OUTPUTS["confusion-catalogue"] = Output(
+    _cat.SOURCE, _cat.TITLE, _cat.EVIDENCE, _cat.REPORT, heading=_cat.HEADING,
+    scope=_cat.SCOPE, measures="**Measures**: kappa_linear, kappa_quadratic, scott_pi, "
+    "gwet_ac1 (k classes: the whole matrix), dor, markedness, fdr, for_rate, jaccard, "
+    "fowlkes_mallows (k classes: one-vs-rest, 'macro' unless the cell says 'weighted' or "
+    "'micro'); threshold 0.5 (binary) or the arg-max (k classes); every interval by "
+    "measurelab's own method (the posterior of the confusion cells for two classes, the "
+    "bootstrap of the cases for k).")
+OUTPUTS["large-k"] = Output(_lk.SOURCE, _lk.TITLE, _lk.EVIDENCE, _lk.REPORT,
+                            heading=_lk.HEADING, scope=_lk.SCOPE, ci_method="influence",
+                            sims=200, measures=_lk.MEASURES_TEXT)
+OUTPUTS["logistic"] = Output(_lg.SOURCE, _lg.TITLE, _lg.EVIDENCE, _lg.REPORT,
+                             heading=_lg.HEADING, scope=_lg.SCOPE, ci_method="influence",
+                             measures="**Measures**: cal_slope and cal_intercept, every "
+                             "interval by `ci_method='influence'` (no bootstrap).",
+                             sims=1000)
+PLANS["logistic"] = _lg.LOGISTIC
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 
@@ -125,6 +156,11 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--cells", type=int, nargs="+", default=None, metavar="I",
                     help="only these cells of the plan (numbers as --list prints them; "
                          "needs --out and --evidence: a part of a plan is not its evidence)")
+    ap.add_argument("--merge", action="store_true",
+                    help="with --cells: merge the part's evidence into the plan's file, its "
+                         "verdicts and report into the plan's report (and, for --plan "
+                         f"large, the large-n section of {REPORT}) — new cells added to a "
+                         "plan without re-running the others")
     ap.add_argument("--list", action="store_true",
                     help="print the plan's cells, numbered, and stop")
     ap.add_argument("--sims", type=int, default=None,
@@ -189,6 +225,36 @@ def _cells(args: argparse.Namespace, sims: int) -> tuple[list[Cell], list[int]]:
     return cs, [sims] * len(cs)
 
 
+def _merge(plan_out: Output, part_evidence: Path, part_report: Path, numbers: list[int], *,
+           large: bool) -> None:
+    """Merge a part's evidence and report into the plan's (:mod:`covstudy.merge`), and
+    for the large-n plan its verdicts into docs/coverage.md's large-n section."""
+    from .merge import (
+        LARGE_N,
+        dump,
+        large_n_section,
+        merge_documents,
+        merge_report,
+        replace_section,
+    )
+
+    base = json.loads(plan_out.evidence.read_text(encoding="utf-8"))
+    part = json.loads(part_evidence.read_text(encoding="utf-8"))
+    merged = merge_documents(base, part)
+    atomic_write_text(plan_out.evidence, dump(merged))
+    title = "Cells added later: " + ", ".join(str(i) for i in numbers) + " of the plan"
+    atomic_write_text(plan_out.report, merge_report(
+        plan_out.report.read_text(encoding="utf-8"), merged,
+        part_report.read_text(encoding="utf-8"), title, str(plan_out.evidence)))
+    if large and REPORT.exists():
+        atomic_write_text(REPORT, replace_section(
+            REPORT.read_text(encoding="utf-8"), LARGE_N,
+            large_n_section(merged, str(plan_out.evidence), str(plan_out.report)),
+            before="## Coverage by cell"))
+    print(f"merged into {plan_out.evidence} and {plan_out.report}"
+          + (f"; {REPORT}'s large-n section" if large else ""), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the study, write the report (and the evidence file), print where."""
     ap = _parser()
@@ -222,6 +288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f"measures, {smaller(c.task, c.generator, c.n, c.prevalence, c.classes):5d} "
                   "in the smaller class" + (f", {k} sims" if k != sims else ""))
         return 0
+    chosen: list[int] = []
+    if args.merge and (args.cells is None or plan_out is None):
+        ap.error("--merge needs --cells of a plan with files of its own (e.g. --plan large)")
     if args.cells is not None:
         wrong = [i for i in args.cells if not 1 <= i <= len(cells)]
         if wrong:
@@ -288,6 +357,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             preliminary=preliminary,
             sims_by_cell={c.label(): k for c, k in zip(cells, per_cell, strict=True)}))
     look = plan_out or OUTPUTS["full"]
+    large_n: list[str] = []
+    if args.plan == "full" and LARGE_EVIDENCE.exists():   # the large-n verdicts, from its file
+        from .merge import large_n_section
+
+        large_n = large_n_section(json.loads(LARGE_EVIDENCE.read_text(encoding="utf-8")),
+                                  str(LARGE_EVIDENCE), str(LARGE_REPORT))
     atomic_write_text(out, markdown(summary, table, pops, cells, sims=sims, n_boot=n_boot,
                                     command=command, commit=commit, engine=engine,
                                     preliminary=preliminary,
@@ -298,7 +373,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                                     n_boot_used=ci_method is None
                                     or ci_method.startswith("bootstrap"),
                                     sims_by_cell={c.label(): k for c, k in zip(
-                                        cells, per_cell, strict=True)}))
+                                        cells, per_cell, strict=True)}, large_n=large_n))
+    if args.merge and evidence is not None and plan_out is not None:
+        _merge(plan_out, evidence, out, chosen, large=args.plan == "large")
     below = table[~table.covers]
     print(f"{len(table)} settings, {int(table.covers.sum())} cover"
           + (" (preliminary run: no verdict)" if preliminary else "")

@@ -12,7 +12,9 @@ y i.i.d.; ``fixed``: exactly round(π·n) positives) at a prevalence π:
 * :class:`CalibratedBeta` (``calibrated``): q ~ Beta with mean π, y ~ Bernoulli(q); model
   a scores q (calibrated), model b a noisy over-confident distortion of it;
 * :class:`ExactBinormal` (``binormal-exact``): the binormal with its exact values as the
-  targets (the large-n plan, where a large sample's error would not be small enough).
+  targets (the large-n plan, where a large sample's error would not be small enough);
+* :class:`ExactCalibrated` (``calibrated-exact``): the same, model a scoring the true
+  probability P(y = 1 | x_a) (calibrated: its miscalibration terms at their boundary 0).
 
 The ``weighted`` design (:class:`CaseWeights`, :data:`WEIGHTS`) gives the random design's
 test set case weights: a case-control sample of a rarer population.
@@ -191,6 +193,8 @@ class Binormal:
         if name == "mxe":   # −log σ(z) = log(1 + e^−z), −log(1 − σ(z)) = log(1 + e^z)
             return (pi * expect(lambda e: np.logaddexp(0.0, -b * (mu + e - c)))
                     + (1 - pi) * expect(lambda e: np.logaddexp(0.0, b * (e - c))))
+        if name in CALIBRATION_TERMS:
+            return _calibration_term(name, mu, pi, lambda x: _sigmoid(b * (x - c)), expect)
         return math.nan
 
 
@@ -314,6 +318,76 @@ class ExactBinormal(Binormal):
                 "Φ(μ/√2), AP = ∫ precision dRecall, Brier, RMS = √Brier, log loss and the "
                 "functions of the confusion matrix at 0.5), the large sample only a check "
                 "(the z column).")
+
+
+#: the debiased calibration terms whose exact values :func:`_calibration_term` gives
+CALIBRATION_TERMS = ("brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc")
+
+
+def _calibration_term(name: str, mu: float, pi: float, score: Any, expect: Any) -> float:
+    """A calibration term of a binormal model scoring ``score(x)``: with x = μ·y + e and
+    q(x) = P(y = 1 | x) = σ(logit π + μx − μ²/2) its recalibration map (the score is
+    increasing in x), the expectations over the mixture of the classes of (s − q)²
+    (Brier MCB), q² − π² (Brier DSC), KL(q ‖ s) (log-loss MCB) and H(π) − H(q) (log-loss
+    DSC)."""
+    def q(x: Any) -> Any:
+        return _sigmoid(math.log(pi / (1 - pi)) + mu * x - mu * mu / 2)
+
+    def ent(p: Any) -> Any:
+        return -(p * np.log(p) + (1 - p) * np.log1p(-p))
+
+    f = {"brier_mcb": lambda x: (score(x) - q(x)) ** 2,
+         "brier_dsc": lambda x: q(x) ** 2 - pi * pi,
+         "logloss_mcb": lambda x: (q(x) * (np.log(q(x)) - np.log(score(x)))
+                                   + (1 - q(x)) * (np.log1p(-q(x)) - np.log1p(-score(x)))),
+         "logloss_dsc": lambda x: ent(pi) - ent(q(x))}[name]
+    return pi * expect(lambda e: f(mu + e)) + (1 - pi) * expect(f)
+
+
+@dataclass(frozen=True)
+class ExactCalibrated(ExactBinormal):
+    """:class:`ExactBinormal` whose model a scores its true probability
+    q_a(x_a) = P(y = 1 | x_a) = σ(logit π + μ_a·x_a − μ_a²/2) at the cell's prevalence:
+    calibrated, so its Brier and log-loss miscalibration are exactly 0 (the boundary of
+    their intervals); its discrimination terms, AUC and AP are the binormal's (a
+    monotone map of the same x), its Brier π(1 − π) − DSC and log loss H(π) − DSC. Model b
+    is the binormal's (over-confident). Not for the weighted design (q is calibrated for
+    the test set's π, not the population the weights stand for).
+    """
+
+    name = "calibrated-exact"
+
+    def describe(self) -> str:
+        """One sentence for the report."""
+        return (f"`calibrated-exact`: the binormal (μ = {self.mu}, ρ = {self.rho}) with "
+                "model a scoring its true probability P(y = 1 | x_a) (calibrated: its "
+                "miscalibration terms are 0) and model b the binormal's (b = "
+                f"{self.slope[1]}, c = {self.cut[1]}); exact population values as targets.")
+
+    def draw(self, design: str, n: int, prevalence: float,
+             rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """One test set: labels (int8 0/1), the calibrated a and the binormal b."""
+        y = self.labels(design, n, prevalence, rng)
+        z = rng.standard_normal((2, y.size))
+        x_a = self.mu[0] * y + z[0]
+        x_b = self.mu[1] * y + self.rho * z[0] + math.sqrt(1.0 - self.rho**2) * z[1]
+        logit = math.log(prevalence / (1 - prevalence))
+        s_a = _sigmoid(logit + self.mu[0] * x_a - self.mu[0] ** 2 / 2)
+        return y.astype(np.int8), s_a, _sigmoid(self.slope[1] * (x_b - self.cut[1]))
+
+    def _exact_one(self, k: int, pi: float, name: str) -> float:
+        if k == 1:
+            return super()._exact_one(k, pi, name)
+        if name in ("brier_mcb", "logloss_mcb"):
+            return 0.0
+        if name in ("brier_dsc", "logloss_dsc", "auc", "ap", "apr"):
+            return super()._exact_one(k, pi, name)
+        if name == "brier":
+            return pi * (1 - pi) - super()._exact_one(k, pi, "brier_dsc")
+        if name == "mxe":
+            return (-(pi * math.log(pi) + (1 - pi) * math.log1p(-pi))
+                    - super()._exact_one(k, pi, "logloss_dsc"))
+        return math.nan
 
 
 @dataclass(frozen=True)
@@ -564,8 +638,10 @@ class CalibratedBeta:
         """Population values of model a known exactly (model b: NaN): a calibrated model's
         calibration errors and miscalibration terms are 0 (``ece``, ``smece``, ``ici``,
         ``e50``, ``e90``, ``emax``, ``brier_mcb``, ``logloss_mcb``, and Spiegelhalter's z,
-        whose mean is 0); ``brier`` = E q(1 − q), ``brier_dsc`` = Var q, ``mxe`` = E H(q)
-        and ``logloss_dsc`` = H(π) − E H(q) (H the binary entropy in nats) by quadrature.
+        whose mean is 0), its logistic recalibration is the identity (``cal_slope`` 1,
+        ``cal_intercept`` 0: P(y = 1 | q) = q is logit P = 0 + 1·logit q); ``brier`` =
+        E q(1 − q), ``brier_dsc`` = Var q, ``mxe`` = E H(q) and ``logloss_dsc`` =
+        H(π) − E H(q) (H the binary entropy in nats) by quadrature.
         The design does not matter: both keep P(y = 1 | q) = q and the law of q.
         """
         from scipy import integrate
@@ -584,7 +660,9 @@ class CalibratedBeta:
         pi = prevalence
         known: dict[str, Any] = {
             **dict.fromkeys(("ece", "smece", "ici", "e50", "e90", "emax", "brier_mcb",
-                             "logloss_mcb", "spiegelhalter_z"), lambda: 0.0),
+                             "logloss_mcb", "spiegelhalter_z", "cal_intercept"),
+                          lambda: 0.0),
+            "cal_slope": lambda: 1.0,
             "brier": lambda: al * be / (c * (c + 1.0)),
             "brier_dsc": lambda: al * be / (c * c * (c + 1.0)),
             "mxe": entropy_mean,
@@ -600,7 +678,8 @@ BINARY: dict[str, Binormal | CalibratedBeta] = {"binormal": Binormal(),
                                                "calibrated": CalibratedBeta(),
                                                "sparse-flags": SparseFlags(),
                                                "kink": Kink(),
-                                               "binormal-exact": ExactBinormal()}
+                                               "binormal-exact": ExactBinormal(),
+                                               "calibrated-exact": ExactCalibrated()}
 #: what a verdict's cell adds for a binary generator whose n and π do not say it all
 GEN_NOTE: dict[str, str] = {"sparse-flags": ", 4% flagged", "kink": ", sens = spec"}
 #: the k-class generator families, by name

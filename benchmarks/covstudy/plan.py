@@ -204,6 +204,12 @@ SMALL: tuple[Block, ...] = (
 #: matrix a user may force it on (acc, prec, f1, mcc)
 LARGE_MEASURES: tuple[str, ...] = ("acc", "prec", "f1", "mcc", "auc", "ap", "brier", "rms",
                                    "mxe")
+#: the debiased calibration terms with an influence function (the influence method is
+#: their default from LARGE_N cases)
+LARGE_CALIBRATION: tuple[str, ...] = ("brier_mcb", "brier_dsc", "logloss_dsc")
+#: simulations a cell of the cells added for the calibration terms and the unpaired
+#: differences (run on their own within a 20-minute budget: MC SE 0.011 at 0.95)
+LARGE_ADDED_SIMS = 400
 #: the large-n study: do the influence-function intervals (forced on every measure,
 #: ``ci_method='influence'``: OUTPUTS['large'] in cli.py) cover where they are the default,
 #: from 10⁴ cases with 100 in the smaller class? The exact population values are the targets
@@ -224,6 +230,22 @@ LARGE: tuple[Block, ...] = (
     # 10⁵ cases: 1,000 and 50,000 in the smaller class
     Block("binary", "binormal-exact", ("random",), (100_000,), (0.01, 0.5),
           measures=LARGE_MEASURES, max_sims=500),
+    # the debiased calibration terms: a calibrated model (its miscalibration at the
+    # boundary 0) against an over-confident one, and two miscalibrated models. Their own
+    # methods are not forceable, so a random test set below 100 positives would take the
+    # bootstrap: the random design's rare class is π = 0.015 (150 expected, below 100
+    # with probability 10⁻⁶), the fixed design's holds exactly 100
+    Block("binary", "calibrated-exact", ("random",), (10_000,), (0.015, 0.5),
+          measures=LARGE_CALIBRATION, max_sims=LARGE_ADDED_SIMS),
+    Block("binary", "calibrated-exact", ("fixed",), (10_000,), (0.01, 0.5),
+          measures=LARGE_CALIBRATION, max_sims=LARGE_ADDED_SIMS),
+    Block("binary", "binormal-exact", ("random",), (10_000,), (0.015, 0.5),
+          measures=LARGE_CALIBRATION, max_sims=LARGE_ADDED_SIMS),
+    # unpaired differences: each model on its own test set
+    Block("binary", "binormal-exact", ("random",), (10_000,), (0.01, 0.5), ("unpaired",),
+          measures=LARGE_MEASURES, max_sims=LARGE_ADDED_SIMS),
+    Block("binary", "calibrated-exact", ("random",), (10_000,), (0.015, 0.5), ("unpaired",),
+          measures=LARGE_CALIBRATION, max_sims=LARGE_ADDED_SIMS),
 )
 
 PLANS: dict[str, tuple[Block, ...]] = {"full": FULL, "small": SMALL, "large": LARGE}

@@ -270,12 +270,13 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
              heading: str = "Coverage of measurelab's 95% intervals: every measure",
              scope: str = "", date: str | None = None,
              sims_by_cell: Mapping[str, int] | None = None, measures: str = "",
-             n_boot_used: bool = True) -> str:
+             n_boot_used: bool = True, large_n: Sequence[str] = ()) -> str:
     """The whole report (``heading``: its title; ``scope``: a paragraph on what the plan
     asks, after the command; ``date``: the run's, default today; ``sims_by_cell``: each
     cell's simulations, by label, where they differ from ``sims``; ``measures``: the
     paragraph on the measures, when not the registry-wide one; ``n_boot_used``: False when
-    the intervals are forced to a method without replicates)."""
+    the intervals are forced to a method without replicates; ``large_n``: the section on
+    the large-n study, :func:`covstudy.merge.large_n_section`, before the cells)."""
     import datetime as _dt
 
     se95 = math.sqrt(0.95 * 0.05 / sims)
@@ -323,11 +324,13 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
         "set and model b on an independent one."
         + (f" {WEIGHTS.describe()}" if any(c.design == "weighted" for c in cells) else ""),
         "",
-        "**Target** = the population value: the measure (and the difference a − b) on one "
+        "**Target** = the population value: the measure (and the difference a − b; for a measure "
+        "with a target, the difference of the distances |a − t| − |b − t|) on one "
         f"large sample of the same design (MC SE from {POP_PARTS} disjoint parts), or the "
         "exact value where the generator knows it and declares it the target (the "
         "calibrated model's calibration errors and miscalibration terms are exactly 0, its "
-        "Brier score, discrimination terms and cross-entropy known by quadrature). "
+        "calibration slope 1 and intercept 0, its Brier score, discrimination terms and "
+        "cross-entropy known by quadrature). "
         "Spiegelhalter's z has no fixed population value away from calibration (it grows "
         "with √n): its target is the large sample's value, which an interval at small n "
         "cannot be expected to hold.", "",
@@ -352,6 +355,8 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
            if "sparse-flags" in gens else ""), "",
         *regime_tables(summary, preliminary),
         "## Withheld and undefined intervals", "", *withheld_table(summary),
+        *(["<!-- large-n-verdicts:start -->", *large_n, "<!-- large-n-verdicts:end -->", ""]
+          if large_n else []),
         "## Coverage by cell", "", *coverage_tables(summary, sims),
         "## Population values", "", *population_table(pops), "",
     ]

@@ -50,6 +50,8 @@ CELL_FIELDS = ["generator", "n", "param", "average", "model", "coverage", "mcse"
 BRACKETS: tuple[tuple[str, int], ...] = (("< 10", 0), ("10–29", 10), ("30–99", 30),
                                          ("100–999", 100), ("≥ 1,000", 1000))
 _AVERAGES = ("macro", "weighted", "micro")
+#: the generators whose model a is calibrated (b over-confident): a verdict's cell says which
+CALIBRATED_A = ("calibrated", "softmax-calibrated", "calibrated-exact")
 
 
 def smaller(task: str, generator_name: str, n: int, prevalence: float = math.nan,
@@ -80,7 +82,7 @@ def where(row: Any) -> str:
         text = f"n={int(row.n)}, π={float(row.prevalence):g}"
     else:
         text = f"k={int(row.classes)}, n={int(row.n)}"
-    if row.generator in ("calibrated", "softmax-calibrated"):
+    if row.generator in CALIBRATED_A:
         text += {"a": ", calibrated model", "b": ", over-confident model"}.get(
             row.model, ", calibrated vs over-confident")
     return text + GEN_NOTE.get(row.generator, "")
@@ -130,10 +132,12 @@ def settings(summary: pd.DataFrame, average_free: Mapping[str, Sequence[str]] | 
 
 
 def _figures(r: Any) -> list[Any]:
-    """One cell's figures in the order of :data:`CELL_FIELDS`."""
+    """One cell's figures in the order of :data:`CELL_FIELDS`. The coverage as it is (a
+    share of the simulations: 500 or 1,000 give three decimals, 300 do not), so that the
+    cells by bracket add up to the entry's lowest and mean exactly."""
     param = float(r.prevalence) if r.task == "binary" else int(r.classes)
     return [r.generator, int(r.n), param, r.average if r.task == "k" else "", r.model,
-            round(float(r.coverage), 4), _plain(round(float(r.mcse), 4)), int(r.undefined),
+            float(r.coverage), _plain(round(float(r.mcse), 4)), int(r.undefined),
             smaller(r.task, r.generator, int(r.n), float(r.prevalence), int(r.classes))]
 
 

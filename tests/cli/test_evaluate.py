@@ -118,7 +118,15 @@ def test_counts_equal_evaluate_counts(capsys):
     assert code == 0 and err == ""
     want = ml.evaluate_counts(tp=1242, fp=390, fn=189, tn=740).to_dict()
     assert json.loads(out) == json.loads(json.dumps(want))
-    assert {m.name for m in ml.registry if m.kind == "threshold"} <= set(json.loads(out))
+    assert {m.name for m in ml.registry if m.kind == "threshold" and m.in_default_set} \
+        <= set(json.loads(out))
+    # the measures computed only when named (the confusion-matrix catalogue) when named
+    code, named, err = run_cli(capsys, "--counts", "1242", "390", "189", "740", "--json",
+                               "--measures", "dor,jaccard,scott_pi")
+    assert code == 0 and err == ""
+    assert json.loads(named) == json.loads(json.dumps(ml.evaluate_counts(
+        tp=1242, fp=390, fn=189, tn=740, measures=["dor", "jaccard", "scott_pi"]).to_dict()))
+    assert json.loads(named)["dor"] == pytest.approx(1242 * 740 / (390 * 189), rel=1e-15)
     # Sokolova 2006 Table 2 (SVM): accuracy from the counts by hand
     assert json.loads(out)["acc"] == pytest.approx((1242 + 740) / (1242 + 390 + 189 + 740))
 

@@ -111,6 +111,24 @@ def test_calibration_test_values_and_reproducibility():
     assert "miscalibrated" in calibration_test(y, over, n_resamples=99).verdict()
 
 
+@pytest.mark.parametrize("random_state", [0, 11])
+def test_one_calibration_p_value_per_model(random_state):
+    """calibration_test with its defaults and the comparison's table, sentence and page
+    give a model the same p-value for the same random_state: one default number of
+    redraws, each model's test seeded as the function seeds it."""
+    y, good = _data(5, 400)
+    _, over = _data(5, 400, k=1.6)
+    cmp = ml.compare_classifiers(y, {"good": good, "over": over}, measures=["brier"],
+                                 n_boot=100, random_state=random_state, progress=False)
+    table = cmp.calibration().set_index("model")
+    for name, p in (("good", good), ("over", over)):
+        alone = calibration_test(y, p, random_state=random_state)
+        assert table.loc[name, "method"] == alone.method == "consistency resampling"
+        assert table.loc[name, "pvalue"] == alone.pvalue, name
+        assert alone.n_resamples == 999
+        assert f"{name} {alone.verdict()}" in cmp.summary()
+
+
 def test_calibration_test_holds_its_level():
     # 300 calibrated test sets of 150 cases: the rejection rate at 0.05 stays within
     # three Monte Carlo standard errors of 0.05 (the test is exact up to resampling)

@@ -54,6 +54,8 @@ verdicts = importlib.import_module("covstudy.verdicts")
 cli = importlib.import_module("covstudy.cli")
 store = importlib.import_module("covstudy.store")
 report = importlib.import_module("covstudy.report")
+choice = importlib.import_module("covstudy.choice")
+opplan = importlib.import_module("covstudy.plan_operating_point")
 
 KEY_MEASURES = ("f1", "mcc", "apr", "ap", "bep", "lift", "brier", "mxe", "kappa", "bacc",
                 "auc", "prec")
@@ -259,6 +261,55 @@ def test_exact_binormal_and_the_weighted_design() -> None:
     assert pop.design == "random" and pop.prevalence == pytest.approx(0.05 / 4.8)
     assert pop.target["brier"] == pop.exact["brier"]
     assert pop.target["auc"][:2] == pytest.approx((0.80, 0.85), abs=1e-4)
+
+
+def test_youden_targets_are_the_population_optimum() -> None:
+    """best_threshold's targets under the binormal: the numerical optimum equals the
+    equal-variance closed form (cut μ/2, sens = spec = Φ(μ/2)) and a brute-force grid
+    search of the population J; a large sample's best_threshold lands on it within its
+    own Monte Carlo error (20 disjoint parts, as the study's populations)."""
+    from scipy.stats import norm
+
+    gen = gens.BINARY["binormal"]
+    ex = choice.exact(gen, choice.names())
+    grid = np.linspace(-3.0, 5.0, 800_001)
+    for k, (mu, b, c) in enumerate(zip(gen.mu, gen.slope, gen.cut, strict=True)):
+        half = mu / 2
+        assert ex["best_threshold.youden.sens"][k] == pytest.approx(norm.cdf(half), abs=1e-9)
+        assert ex["best_threshold.youden.spec"][k] == pytest.approx(norm.cdf(half), abs=1e-9)
+        assert ex["best_threshold.youden.youden"][k] == pytest.approx(
+            2 * norm.cdf(half) - 1, abs=1e-12)
+        assert ex["best_threshold.youden.threshold"][k] == pytest.approx(
+            1 / (1 + math.exp(-b * (half - c))), abs=1e-8)
+        j = norm.cdf(grid) - norm.cdf(grid - mu)   # brute force: the population J on a grid
+        assert ex["best_threshold.youden.youden"][k] == pytest.approx(j.max(), abs=1e-11)
+        x = grid[np.argmax(j)]
+        assert ex["best_threshold.youden.threshold"][k] == pytest.approx(
+            1 / (1 + math.exp(-b * (x - c))), abs=1e-4)
+    pop = popm.population("binary", "binormal", "random", 0.3, choice.names(), size=400_000)
+    for m in choice.names():
+        assert pop.target[m] == pytest.approx(pop.exact[m])   # the exact point is the target
+        for j in range(2):
+            assert abs(pop.value[m][j] - pop.exact[m][j]) <= 5 * pop.se[m][j], (m, j)
+    assert choice.parse("best_threshold.youden.spec") == ("youden", "spec")
+    with pytest.raises(ValueError, match="not a best_threshold row"):
+        choice.parse("best_threshold.youden.f1")
+
+
+def test_choice_cell_records_best_thresholds_rows() -> None:
+    """A cell of best_threshold's rows: one interval per model and row, from
+    best_threshold(..., ci=0.95) on the simulated test set (bootstrap-percentile)."""
+    cell = cells.Cell("binary", "binormal", "fixed", 150, prevalence=0.3,
+                      kinds=("single",), measures=choice.names())
+    recs, _ = cells.one_sim(0, cell, 100, cells._root(cell, 0), None)
+    assert len(recs) == 8 and {r["method"] for r in recs} == {"bootstrap-percentile"}
+    assert {(r["model"], r["measure"]) for r in recs} == {
+        (m, n) for m in ("a", "b") for n in choice.names()}
+    df = cells.run_cell(cell, 3, 100, 0, pop_size=20_000)
+    assert set(df[df.method == cells.ALL].measure) == set(choice.names())
+    # the plan: both added blocks at 200 simulations, the first two at the run's
+    sims = plan.cell_sims(opplan.OPERATING_POINT, 500)
+    assert sims[:9] == [500] * 9 and set(sims[9:]) == {opplan.ADDED_SIMS} == {200}
 
 
 # --------------------------------------------------------------------------- coverage
@@ -481,10 +532,13 @@ def test_large_plan() -> None:
     """The large-n plan: the influence intervals' measures (forced: ``ci_method=
     'influence'``) at 10⁴ cases (random and fixed designs at 100 and 5,000 in the smaller
     class, random at 500, weighted at 100, 500 and 5,000) and at 10⁵ (1,000 and 50,000, at most
-    500 simulations); 1,000 simulations a cell, its own evidence file and report."""
+    500 simulations); 1,000 simulations a cell, its own evidence file and report. Then the
+    cells added for the calibration terms (single and paired; a calibrated model a) and
+    the unpaired differences, at most 400 simulations a cell."""
     cs = plan.plan_cells(plan.PLANS["large"])
-    assert plan.PLANS["large"] is plan.LARGE and len(cs) == 10
-    got = {(c.generator, c.design, c.n, c.prevalence) for c in cs}
+    assert plan.PLANS["large"] is plan.LARGE and len(cs) == 20
+    first, added = cs[:10], cs[10:]
+    got = {(c.generator, c.design, c.n, c.prevalence) for c in first}
     want = {("binormal-exact", d, 10_000, p) for d in ("random", "fixed") for p in (0.01, 0.5)}
     want |= {("binormal-exact", "random", 10_000, 0.05)}
     want |= {("binormal-exact", "weighted", 10_000, p) for p in (0.01, 0.05, 0.5)}
@@ -492,12 +546,28 @@ def test_large_plan() -> None:
     assert got == want
     assert set(plan.LARGE_MEASURES) == {"ap", "brier", "rms", "mxe", "auc", "f1", "mcc",
                                         "acc", "prec"}
-    for c in cs:
+    for c in first:
         assert c.measures == plan.LARGE_MEASURES and c.kinds == ("single", "paired")
+    assert set(plan.LARGE_CALIBRATION) == {"brier_mcb", "brier_dsc", "logloss_dsc"}
+    got_added = {(c.generator, c.design, c.prevalence, c.kinds, c.measures) for c in added}
+    cal, unp, both = plan.LARGE_CALIBRATION, ("unpaired",), ("single", "paired")
+    assert got_added == {
+        ("calibrated-exact", "random", 0.015, both, cal),
+        ("calibrated-exact", "random", 0.5, both, cal),
+        ("calibrated-exact", "fixed", 0.01, both, cal),
+        ("calibrated-exact", "fixed", 0.5, both, cal),
+        ("binormal-exact", "random", 0.015, both, cal),
+        ("binormal-exact", "random", 0.5, both, cal),
+        ("binormal-exact", "random", 0.01, unp, plan.LARGE_MEASURES),
+        ("binormal-exact", "random", 0.5, unp, plan.LARGE_MEASURES),
+        ("calibrated-exact", "random", 0.015, unp, cal),
+        ("calibrated-exact", "random", 0.5, unp, cal)}
+    assert {c.n for c in added} == {10_000}
     sims = plan.cell_sims(plan.LARGE, 1000)
     assert [k for c, k in zip(cs, sims, strict=True) if c.n == 100_000] == [500, 500]
-    assert {k for c, k in zip(cs, sims, strict=True) if c.n == 10_000} == {1000}
-    assert plan.cell_sims(plan.LARGE, 2) == [2] * 10
+    assert {k for c, k in zip(first, sims, strict=False) if c.n == 10_000} == {1000}
+    assert sims[10:] == [plan.LARGE_ADDED_SIMS] * 10 and plan.LARGE_ADDED_SIMS >= 300
+    assert plan.cell_sims(plan.LARGE, 2) == [2] * 20
     counts = [verdicts.smaller(c.task, c.generator, c.n, c.prevalence) for c in cs]
     assert min(counts) == 100 and {verdicts.bracket(k) for k in counts} == {"100–999",
                                                                            "≥ 1,000"}
@@ -754,7 +824,7 @@ def test_large_plan_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     field, the weighted design) that measurelab reads beside the registry-wide study's."""
     assert cli.main(["--plan", "large", "--list"]) == 0
     listed = capsys.readouterr().out.splitlines()
-    assert len(listed) == 10
+    assert len(listed) == 20
     assert "binormal-exact random n=10000 π=0.01" in listed[0]
     assert listed[0].rstrip().endswith("100 in the smaller class")
     assert "binormal-exact weighted n=10000 π=0.05" in listed[6]
@@ -802,3 +872,46 @@ def test_k_class_study(tmp_path: Path) -> None:
     assert av[("acc", "single")] == ["macro", "weighted", "micro"]
     assert av[("f1", "paired")] == ["macro"]
     assert doc["grid"]["k"]["classes"] == [3]
+
+
+def test_confusion_catalogue_plan() -> None:
+    """The catalogue plan (issue 44): its ten measures, computed only when named (so the
+    full plan, which asks for the default set, leaves them out), binary single, paired and
+    unpaired at random and fixed designs, k classes at 3 and 5 classes and the three
+    averages of the class statistics; every interval the library offers for them has an
+    entry in the shipped evidence."""
+    from measurelab.inference.classifiers.offered import offered_intervals
+
+    cat = importlib.import_module("covstudy.plan_catalogue")
+    cs = plan.plan_cells(cli.PLANS["confusion-catalogue"])
+    assert set(cat.MEASURES) == {"kappa_linear", "kappa_quadratic", "scott_pi", "gwet_ac1",
+                                 "dor", "markedness", "fdr", "for_rate", "jaccard",
+                                 "fowlkes_mallows"}
+    ran = {(c.task, c.design, kind, m, c.average) for c in cs for kind in c.kinds
+           for m in c.measures}
+    for d in ("random", "fixed"):
+        for kind in ("single", "paired"):
+            assert {("binary", d, kind, m, "macro") for m in cat.MEASURES} <= ran
+            assert {("k", d, kind, m, "macro") for m in cat.MEASURES} <= ran
+    for d in ("random", "fixed"):   # k classes offer no unpaired interval
+        assert {("binary", d, "unpaired", m, "macro") for m in cat.MEASURES} <= ran
+    for average in ("weighted", "micro"):
+        assert {("k", "random", "single", m, average) for m in cat.CLASS} <= ran
+    assert {c.classes for c in cs if c.task == "k"} == {3, 5}
+    out = cli.OUTPUTS["confusion-catalogue"]
+    assert (out.source, out.evidence, out.report) == (
+        "confusion-catalogue", Path("src/measurelab/data/coverage/confusion_catalogue.json"),
+        Path("docs/coverage_confusion_catalogue.md"))
+    missing = []
+    for multiclass in (False, True):
+        for design in ("random", "fixed"):
+            t = offered_intervals(multiclass=multiclass, design=design, measures=cat.MEASURES)
+            t = t[t.offered]
+            assert set(t.measure) == set(cat.MEASURES)
+            for r in t.itertuples():
+                v = ev.coverage_verdict(r.measure, multiclass=multiclass, design=design,
+                                        paired=r.kind == "paired",
+                                        unpaired=r.kind == "unpaired", method=r.method)
+                if v.status == "none":
+                    missing.append((multiclass, design, r.measure, r.kind, r.method))
+    assert not missing, missing

@@ -80,20 +80,26 @@ def _mlxtend_splits(n, seed):
     return out
 
 
-@pytest.mark.parametrize("seed", [0, 7])
-def test_5x2cv_equals_mlxtend_on_the_same_splits(seed):
+@pytest.mark.parametrize(("seed", "first"), [(0, "lr"), (7, "lr"), (0, "rf"), (3, "rf")])
+def test_5x2cv_equals_mlxtend_on_the_same_splits(seed, first):
+    """Equal to mlxtend's on its own splits, for a random forest too: its fits depend on
+    the order of the training cases, and mlxtend fits on the shuffled halves as
+    ``train_test_split`` returns them, which is the order compare_learners fits in."""
     evaluate = pytest.importorskip("mlxtend.evaluate")
     from sklearn.datasets import make_classification
+    from sklearn.ensemble import RandomForestClassifier
     from sklearn.linear_model import LogisticRegression
     from sklearn.naive_bayes import GaussianNB
 
     from measurelab import compare_learners
 
-    X, y = make_classification(n_samples=150, n_features=8, flip_y=0.2, random_state=seed)
-    lr, nb = LogisticRegression(), GaussianNB()
-    t_ref, p_ref = evaluate.paired_ttest_5x2cv(lr, nb, X, y, random_seed=seed)
-    f_ref, pf_ref = evaluate.combined_ftest_5x2cv(lr, nb, X, y, random_seed=seed)
-    r = compare_learners({"lr": lr, "nb": nb}, X, y, cv=_mlxtend_splits(150, seed),
+    X, y = make_classification(n_samples=151, n_features=8, flip_y=0.2, random_state=seed)
+    a = (LogisticRegression() if first == "lr"
+         else RandomForestClassifier(n_estimators=25, random_state=0))
+    nb = GaussianNB()
+    t_ref, p_ref = evaluate.paired_ttest_5x2cv(a, nb, X, y, random_seed=seed)
+    f_ref, pf_ref = evaluate.combined_ftest_5x2cv(a, nb, X, y, random_seed=seed)
+    r = compare_learners({first: a, "nb": nb}, X, y, cv=_mlxtend_splits(151, seed),
                          measures=["acc"], progress=False)
     assert r.n_repeats == 5 and r.n_folds == 2 and r.method == "5x2cv"
     t = r.tests().set_index("method")

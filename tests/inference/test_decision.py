@@ -167,6 +167,67 @@ def test_simultaneous_band_and_ranges(cmp):
     assert "a is more useful than b for thresholds" in nb.summary()
 
 
+def _parsed_pairs(summary: str) -> tuple[set, set]:
+    """What the summary's sentences on the chosen thresholds claim, read back: for two
+    models (winner, loser, t, diff, lo, hi, p_holm text), for a reference (winner, loser,
+    t)."""
+    import re
+
+    num = r"[+−]?[\d.e−+]+"
+    models, refs = set(), set()
+    at_part = summary.split("Over the grid:")[0]
+    for m in re.finditer(r"(\w[\w ]*?) is more useful than (\w[\w ]*?) at (.*?)(?:;|\.\n|\.$)",
+                         at_part.replace("): ", "):\n"), flags=re.M):
+        who, other, rest = m.group(1).split(":")[-1].strip(), m.group(2), m.group(3)
+        if "(" in rest.split(",")[0] and "CI" in rest:
+            for t, d, lo, hi, p in re.findall(
+                    rf"t = ([\d.]+) \(({num}), 95% CI ({num}) to ({num}), (p_holm [^)]*)\)",
+                    rest):
+                f = [float(x.replace("−", "-")) for x in (d, lo, hi)]
+                models.add((who, other, float(t), *f, p))
+        else:
+            ts = rest.split("(")[0].removeprefix("t = ").replace(" and ", ", ")
+            refs.update((who, other, float(t)) for t in ts.split(", "))
+    return models, refs
+
+
+def test_the_summary_names_every_significant_pair_at_the_chosen_thresholds():
+    """Every row of differences() significant after Holm's adjustment — model against
+    model with its difference, interval and p_holm, model against a reference with its
+    threshold — is in the summary, and no other; with three models some pairs differ and
+    some do not."""
+    y, a, b = _data(3, 600)
+    c = np.round(np.clip(b + np.random.default_rng(1).normal(0, 0.02, y.size), 0, 1), 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        nb = ml.compare_classifiers(y, {"a": a, "b": b, "c": c}, measures=["auc"],
+                                    n_boot=300).net_benefit([0.1, 0.2, 0.3, 0.5])
+    d = nb.differences()
+    sig = d[d["p_holm"] < 0.05]
+    models, refs = _parsed_pairs(nb.summary())
+    want_models, want_refs = set(), set()
+    for r in sig.itertuples(index=False):
+        win, lose, sign = (r.a, r.b, 1) if r.diff > 0 else (r.b, r.a, -1)
+        if r.b in nb.names:
+            want_models.add((win, lose, r.threshold, sign * r.diff,
+                             min(sign * r.lo, sign * r.hi), max(sign * r.lo, sign * r.hi),
+                             r.p_holm))
+        else:
+            want_refs.add((win, lose, r.threshold))
+    assert refs == want_refs
+    assert {m[:3] for m in models} == {w[:3] for w in want_models}
+    assert len(want_models) >= 2 and len(sig) < len(d)  # some pairs differ, some do not
+    got = {m[:3]: m for m in models}
+    for w in want_models:   # the numbers, to the 3 significant digits a sentence shows
+        g = got[w[:3]]
+        assert g[3:6] == pytest.approx(w[3:6], rel=5e-3, abs=1e-12)
+        p = w[6]
+        assert g[6] == ("p_holm < 0.001" if p < 0.001 else f"p_holm {p:.2g}")
+    # pairs that differ at no chosen threshold are not named
+    named = {m[:2] for m in models} | {r[:2] for r in refs}
+    assert named == {(r[0], r[1]) for r in want_models | want_refs}
+
+
 def test_identical_models_are_never_significantly_different():
     y, a, _ = _data(1)
     with warnings.catch_warnings():

@@ -22,9 +22,17 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.datasets import make_classification
 from sklearn.dummy import DummyClassifier
-from sklearn.linear_model import LogisticRegression
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.linear_model import LogisticRegression, SGDClassifier
 from sklearn.metrics import accuracy_score, brier_score_loss, log_loss, roc_auc_score
-from sklearn.model_selection import KFold, RepeatedStratifiedKFold, ShuffleSplit
+from sklearn.model_selection import (
+    KFold,
+    RepeatedStratifiedKFold,
+    ShuffleSplit,
+    StratifiedKFold,
+    StratifiedShuffleSplit,
+    cross_val_score,
+)
 from sklearn.naive_bayes import GaussianNB
 from sklearn.svm import LinearSVC
 from sklearn.tree import DecisionTreeClassifier
@@ -76,6 +84,42 @@ def test_fold_scores_equal_a_hand_written_loop(data, learners, result):
             for m, v in want.items():
                 assert got[got.measure == m].value.iloc[0] == pytest.approx(v, abs=1e-12), \
                     (name, s, m)
+
+
+#: learners whose fit depends on the order of the training cases: a random forest with a
+#: fixed seed (its bootstrap draws pick cases by position) and stochastic gradient descent
+#: (its epochs visit the cases in a seeded permutation of their order)
+ORDER_SENSITIVE = {
+    "rf": lambda: RandomForestClassifier(random_state=0),
+    "sgd": lambda: SGDClassifier(loss="log_loss", random_state=0),
+}
+
+
+@pytest.mark.parametrize("splitter", [
+    StratifiedShuffleSplit(n_splits=4, test_size=0.3, random_state=0),   # train shuffled
+    ShuffleSplit(n_splits=3, test_size=0.5, random_state=2),   # halves: every case used
+    StratifiedKFold(n_splits=4, shuffle=True, random_state=0),   # train in case order
+], ids=["stratified-shuffle", "shuffle-halves", "k-fold"])
+def test_fold_scores_equal_cross_val_score_on_the_same_splitter(splitter):
+    """A learner is fitted on the training cases in the order the splitter yields them,
+    so its fold scores are scikit-learn's, fold by fold, even where the order matters."""
+    X, y = make_classification(n_samples=150, n_features=8, flip_y=0.1, random_state=4)
+    ests = {k: make() for k, make in ORDER_SENSITIVE.items()}
+    r = compare(ests, X, y, cv=splitter, measures=["acc"])
+    f = r.fold_scores()
+    for name, est in ests.items():
+        want = cross_val_score(est, X, y, cv=splitter, scoring="accuracy")
+        got = f[f.learner == name].value.to_numpy()
+        np.testing.assert_array_equal(got, want, err_msg=name)
+    # where the splitter shuffles, sorting the training cases changes the forest's scores
+    # (so the equality above is about the order, not a coincidence of these data)
+    pairs = list(splitter.split(X, y))
+    if all((np.diff(train) > 0).all() for train, _ in pairs):
+        return
+    rf = ORDER_SENSITIVE["rf"]()
+    in_case_order = [accuracy_score(y[te], rf.fit(X[np.sort(tr)], y[np.sort(tr)])
+                                    .predict(X[te])) for tr, te in pairs]
+    assert not np.array_equal(in_case_order, f[f.learner == "rf"].value.to_numpy())
 
 
 def test_values_tests_and_intervals_from_the_fold_scores(result):
@@ -435,6 +479,47 @@ def test_summary_plot_and_page(tmp_path, result):
     assert len(folds) == len(result.fold_scores())
     assert "measurelab-learners" in result._repr_html_()
     assert "Bayesian" not in result.to_html(rope=None)
+
+
+def test_the_5x2cv_table_and_summary_state_their_centre(data, learners):
+    """diff is the mean of the ten fold differences; centre is what the row's statistic
+    and interval are centred on: the first fold's difference for the paired t (read from
+    the fold scores), the mean for the combined F and the corrected t."""
+    X, y = data
+    two = {k: learners[k] for k in ("lr", "tree")}
+    r = compare(two, X, y, cv="5x2", measures=["acc", "brier"])
+    f = r.fold_scores()
+    t = r.tests()
+    assert list(t.columns) == ["a", "b", "measure", "diff", "lo", "hi", "p", "p_holm",
+                               "method", "centre", "statistic", "df", "note"]
+    for row in t.itertuples(index=False):
+        a = f[(f.learner == row.a) & (f.measure == row.measure)].sort_values(["repeat", "fold"])
+        b = f[(f.learner == row.b) & (f.measure == row.measure)].sort_values(["repeat", "fold"])
+        d = a.value.to_numpy() - b.value.to_numpy()
+        assert row.diff == pytest.approx(d.mean(), abs=1e-15)
+        want = d[0] if row.method == "5x2cv-paired-t" else d.mean()
+        assert row.centre == pytest.approx(want, abs=1e-15), row.method
+        if row.method == "5x2cv-paired-t":  # the t is the centre over its standard error
+            grid = d.reshape(5, 2)
+            s2 = ((grid - grid.mean(axis=1, keepdims=True)) ** 2).sum(axis=1)
+            assert row.statistic == pytest.approx(d[0] / math.sqrt(s2.mean()), rel=1e-12)
+    assert not np.allclose(t.loc[t.method == "5x2cv-paired-t", "centre"],
+                           t.loc[t.method == "5x2cv-paired-t", "diff"])
+    text = r.summary()
+    assert "centred on the first fold's difference" in text
+    # the corrected t's centre is its diff
+    k = compare(two, X, y, cv=5, measures=["acc"]).tests()
+    assert (k["centre"] == k["diff"]).all()
+
+
+def test_print_gives_the_answer_then_where_the_tables_are(result):
+    lines = str(result).splitlines()
+    assert lines[0] == ("LearnerComparison of 3 learners (lr, nb, tree) by 5-fold "
+                        "cross-validation repeated 3 times (15 folds) of 90 cases in 2 "
+                        "classes; 95% intervals, corrected t")
+    assert lines[1:-1] == result.summary().splitlines()[1:]
+    assert lines[-1].startswith("Tables: .fold_scores() .values() .intervals() .tests()")
+    assert repr(result) == str(result)
 
 
 def test_the_ranks_command_reads_the_fold_scores(tmp_path, capsys):

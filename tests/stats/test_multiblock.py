@@ -21,6 +21,8 @@ from measurelab.stats.multiblock import MultiBlock
 
 #: the measures with a multi-class block formula of their own (the block route must be used)
 BLOCK_SPECS = ["acc", "err", "bacc", "prec", "sens", "f1", "f_beta", "f_beta@2", "mcc", "kappa",
+               "kappa_linear", "kappa_quadratic", "scott_pi", "gwet_ac1", "dor", "markedness",
+               "fdr", "for_rate", "jaccard", "fowlkes_mallows",
                "auc", "mxe", "mxe@2", "brier", "rms", "ece", "ece@5", "ece@1", "top_k_acc",
                "top_k_acc@2", "top_k_acc@3"]
 #: every multi-class measure of the registry (block formula or per-replicate fallback)

@@ -76,8 +76,10 @@ def write_page_set(files: Mapping[Path, bytes]) -> None:
     moved is removed (a file that existed before is replaced only when all succeed)."""
     temps: dict[Path, str] = {}
     moved: list[Path] = []
+    target: Path | None = None  # the file being written, named in an error (not its temp)
     try:
         for path, data in files.items():
+            target = path
             path.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp",
                                        dir=path.parent)
@@ -86,6 +88,7 @@ def write_page_set(files: Mapping[Path, bytes]) -> None:
                 fh.write(data)
             os.chmod(tmp, file_mode())
         for path, tmp in temps.items():
+            target = path
             os.replace(tmp, path)
             moved.append(path)
     except BaseException as exc:
@@ -95,6 +98,7 @@ def write_page_set(files: Mapping[Path, bytes]) -> None:
         for path in moved:
             path.unlink(missing_ok=True)
         if isinstance(exc, OSError):
-            raise MeasurelabError(f"could not write {exc.filename or 'the page'}: "
-                                  f"{exc.strerror or exc}; nothing was written") from None
+            where = "the page" if target is None else str(target)
+            raise MeasurelabError(f"could not write {where}: {exc.strerror or exc}; "
+                                  "nothing was written") from None
         raise

@@ -15,6 +15,7 @@ import math
 from typing import Any, NamedTuple, NoReturn
 
 from measurelab._util.validation import check_level
+from measurelab._util.words import num, p_words, signed
 from measurelab.exceptions import MeasurelabError
 
 
@@ -30,6 +31,16 @@ class ConfidenceInterval(NamedTuple):
 
     low: float
     high: float
+
+    def __str__(self) -> str:
+        """The interval in words.
+
+        Examples
+        --------
+        >>> print(ConfidenceInterval(0.2, 0.4))
+        interval 0.2 to 0.4
+        """
+        return f"interval {num(self.low)} to {num(self.high)}"
 
 
 class ZTestResult(NamedTuple):
@@ -59,6 +70,18 @@ class ZTestResult(NamedTuple):
             check_level(confidence_level, "confidence_level")
             return ConfidenceInterval(self.diff, self.diff)
         return normal_interval(self.diff, se, confidence_level)
+
+    def __str__(self) -> str:
+        """The answer: the difference, its interval and the test.
+
+        Examples
+        --------
+        >>> print(ZTestResult(0.1, -0.096, 0.296, 0.1, 1.0, 0.3173))
+        Difference +0.1, interval −0.096 to +0.296 (se 0.1); z = 1, p = 0.317.
+        """
+        return (f"Difference {signed(self.diff)}, interval {signed(self.lo)} to "
+                f"{signed(self.hi)} (se {num(self.se, 3)}); z = {num(self.statistic)}, "
+                f"{p_words(self.pvalue)}.")
 
 
 def t_interval(estimate: float, se: float, df: float,

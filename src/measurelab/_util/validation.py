@@ -434,7 +434,9 @@ def as_1d(x: Any, name: str) -> np.ndarray:
         x = x.to_numpy()  # a Series or Index (pandas is not imported for other input)
     arr = np.asarray(x)
     if arr.ndim == 0:
-        raise MeasurelabError(f"{name} must be a 1-d array-like, got a scalar {arr!r}")
+        value = arr.item()
+        got = "None" if value is None else f"the scalar {short_repr(value)}"
+        raise MeasurelabTypeError(f"{name} must be a 1-d array-like, got {got}")
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
@@ -479,6 +481,35 @@ def parse_number_array(values: Any) -> tuple[np.ndarray, int | None]:
         else:
             return out, i
     return out, None
+
+
+def number_matrix(values: Any, name: str) -> np.ndarray:
+    """A 2-d array as float64 under the one rule for numbers (text ``'0_1'`` is not 0.1,
+    ``'zz'`` is not a number, a complex value has no real part to keep), naming the first
+    bad cell by row and column (from 1) and ``name`` (what the matrix is).
+
+    Examples
+    --------
+    >>> number_matrix(np.array([["0.25", "0.75"]]), "y_score").tolist()
+    [[0.25, 0.75]]
+    >>> number_matrix(np.array([["0.9", "0_1"]]), "y_score")
+    Traceback (most recent call last):
+    ...
+    measurelab.exceptions.MeasurelabError: y_score must be numbers, got '0_1' at row 1, column 2
+    """
+    arr = np.asarray(values)
+    if arr.dtype.kind == "c":
+        raise MeasurelabError(f"{name} must be real numbers, got complex values")
+    if arr.dtype.kind in "biuf":
+        return np.asarray(arr, dtype=np.float64)
+    if arr.ndim != 2:
+        raise MeasurelabError(f"{name} must be 2-d, got an array of shape {arr.shape}")
+    flat, bad = parse_number_array(arr.reshape(-1))
+    if bad is not None:
+        i, j = divmod(bad, arr.shape[1])
+        raise MeasurelabError(
+            f"{name} must be numbers, got {show(arr[i, j])} at row {i + 1}, column {j + 1}")
+    return flat.reshape(arr.shape)
 
 
 def check_scores(y_score: Any, name: str = "y_score") -> np.ndarray:

@@ -43,7 +43,8 @@ from measurelab._util.validation import (
     warn_undefined,
 )
 from measurelab.exceptions import MeasurelabError
-from measurelab.stats.multiscore import MultiScoreTable, class_indices
+from measurelab.stats.confusion import class_indices
+from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["class_tables", "is_class_scores", "macro_pr", "macro_roc"]

@@ -36,6 +36,7 @@ from measurelab._util.validation import (
     make_rng,
     short_repr,
 )
+from measurelab._util.words import counted
 from measurelab.curves._names import literal, model_names
 from measurelab.curves.points import _table
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
@@ -243,7 +244,7 @@ def decision_curve_bands(
     y, models, w = _models(y_true, scores, pos_label, sample_weight)
     ts = DEFAULT_THRESHOLDS.copy() if thresholds is None else check_thresholds(thresholds)
     if (len(models) + 1) * ts.size * n_boot > MAX_BAND_CELLS:
-        raise MeasurelabError(f"n_boot={n_boot} replicates of {len(models)} model(s) at "
+        raise MeasurelabError(f"n_boot={n_boot} replicates of {counted(len(models), 'model')} at "
                               f"{ts.size} thresholds is more than {MAX_BAND_CELLS:,} values; "
                               "use fewer replicates or thresholds")
     if y.size == 0:

@@ -167,6 +167,15 @@ def _diagram(t: ScoreTable, band: float, n_boot: int, rng: np.random.Generator,
             f"{lo_s if lo_s < 0 else hi_s!r}")
     r = recalibrate(t)
     cases = None if sample_weight is None else _cases(y_score, sample_weight, r.scores)
+    if cases is None and not np.array_equal(r.weight, np.round(r.weight)):
+        import warnings
+
+        total = float(r.weight.sum())
+        warnings.warn(
+            f"the table's weights are not whole counts, so the consistency band takes their "
+            f"total, {total:.4g}, as the number of cases ({max(1, round(total))} drawn a "
+            "replicate); give y_score and sample_weight to resample the cases themselves",
+            UserWarning, stacklevel=3)
     lo, hi = consistency_band(r.scores, r.weight, band, n_boot, rng, cases)
     return pd.DataFrame({"x": r.scores, "cep": r.cep, "lo": lo, "hi": hi})
 

@@ -25,6 +25,7 @@ from measurelab._util.results import ZTestResult
 from measurelab._util.validation import check_level as check_level  # one level check
 from measurelab._util.validation import model_names as model_names  # one for all
 from measurelab._util.validation import short_repr
+from measurelab._util.words import num
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 
 
@@ -36,6 +37,16 @@ class Interval(NamedTuple):
     hi: float
     method: str
     se: float = math.nan
+
+    def __str__(self) -> str:
+        """The value, its interval and the method.
+
+        Examples
+        --------
+        >>> print(Interval(0.936, 0.865, 0.971, "delong-logit", 0.025))
+        0.936, interval 0.865 to 0.971 (delong-logit)
+        """
+        return f"{num(self.value)}, interval {num(self.lo)} to {num(self.hi)} ({self.method})"
 
 
 def _z(level: float) -> float:

@@ -10,6 +10,8 @@ import functools
 import math
 from typing import Any
 
+from measurelab._util.words import counted
+
 
 def p_text(p: float) -> str:
     """A probability or p-value for a reader: '< 0.001' below 0.001, else 3 significant
@@ -65,6 +67,25 @@ def _names(names: list[str], limit: int = 6) -> str:
     return shown + (f", … ({len(names)} in all)" if len(names) > limit else "")
 
 
+def in_clusters(cmp: Any) -> str:
+    """' in 300 clusters' for a comparison of clustered cases (``groups=``), else ''.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from measurelab import compare_classifiers
+    >>> y = np.tile([0, 1], 6)
+    >>> r = compare_classifiers(y, {"a": np.linspace(0.1, 0.9, 12)}, n_boot=100,
+    ...                         groups=np.arange(12) // 4, progress=False)
+    >>> in_clusters(r)
+    ' in 3 clusters'
+    """
+    if not getattr(cmp, "clustered", False):
+        return ""
+    k = int(cmp._design.n_clusters)
+    return f" in {k:,} cluster{'s' if k != 1 else ''}"
+
+
 def comparison_header(cmp: Any) -> str:
     """The first line of a comparison's repr: models, cases, classes or positives, and the
     resampling that gives its intervals.
@@ -84,8 +105,8 @@ def comparison_header(cmp: Any) -> str:
         case = f"on {d.n:,} cases ({d.k} classes: {_names([str(c) for c in d.labels])})"
     else:
         n, pos = cmp._case_counts()
-        case = (f"on {n:,} cases ({pos:,} positive, pos_label={getattr(cmp, 'pos_label', 1)!r}"
-                f", threshold {cmp.threshold:g})")
+        case = (f"on {n:,} cases{in_clusters(cmp)} ({pos:,} positive, "
+                f"pos_label={getattr(cmp, 'pos_label', 1)!r}, threshold {cmp.threshold:g})")
     if cmp.level is None:
         how = "values only (ci=None)"
     else:
@@ -129,8 +150,9 @@ def demsar_repr(r: Any) -> str:
 def unpaired_repr(u: Any) -> str:
     """Two models on two different test sets: the sizes and the significant differences."""
     a, b = u._a, u._b
-    head = (f"UnpairedComparison of {u.names[0]} (on {len(a._y):,} cases) and {u.names[1]} "
-            f"(on {len(b._y):,} cases); {u.level:.0%} intervals, unpaired tests")
+    head = (f"UnpairedComparison of {u.names[0]} (on {len(a._y):,} cases{in_clusters(a)}) "
+            f"and {u.names[1]} (on {len(b._y):,} cases{in_clusters(b)}); {u.level:.0%} "
+            "intervals, unpaired tests")
     t = u.tests()
     lines = [head]
     p_col = "p_holm" if "p_holm" in t.columns else "p"
@@ -144,7 +166,7 @@ def unpaired_repr(u: Any) -> str:
 def net_benefit_repr(nb: Any) -> str:
     """The models, the thresholds, then the summary."""
     ts = ", ".join(f"{t:g}" for t in nb.thresholds)
-    return (f"NetBenefitComparison of {len(nb.names)} model(s) ({_names(nb.names)}) at "
+    return (f"NetBenefitComparison of {counted(len(nb.names), 'model')} ({_names(nb.names)}) at "
             f"thresholds {ts}; {nb.level:.0%} intervals\n{nb.summary()}")
 
 
@@ -208,6 +230,45 @@ def _noted_frame_class() -> type:
     NotedFrame.__qualname__ = "NotedFrame"  # pickled by reference to this module's name
     NotedFrame.__module__ = __name__
     return NotedFrame
+
+
+def net_benefit_pair_sentences(nb: Any) -> list[str]:
+    """:meth:`NetBenefitComparison.summary`'s sentences on the chosen thresholds: the
+    pairs that differ there after Holm's adjustment over every row of
+    ``differences()`` (two models: each threshold with the difference, its interval
+    and p_holm; a model and a reference: the thresholds)."""
+    pct = round(100 * nb.level)
+    d = nb.differences()
+    sig = d[d["p_holm"] < 1.0 - nb.level]
+    models = set(nb.names)
+    head = (f"At the chosen thresholds ({pct}% intervals, p_holm over all {len(d)} rows "
+            "of .differences()): ")
+    pairs: list[str] = []
+    refs: list[str] = []
+    for (a, b), g in sig.groupby(["a", "b"], sort=False):
+        for more, who, other in ((True, a, b), (False, b, a)):
+            rows = g[(g["diff"] > 0) == more]
+            if not len(rows):
+                continue
+            sign = 1.0 if more else -1.0
+            if b in models:
+                at = [f"t = {r.threshold:g} ({signed_text(sign * r.diff)}, {pct}% CI "
+                      f"{signed_text(min(sign * r.lo, sign * r.hi))} to "
+                      f"{signed_text(max(sign * r.lo, sign * r.hi))}, "
+                      f"{holm_p_text(r.p_holm)})" for r in rows.itertuples(index=False)]
+                pairs.append(f"{who} is more useful than {other} at {joined(at)}")
+            else:
+                worst = float(rows["p_holm"].max())
+                p = (holm_p_text(worst) if worst < 0.001
+                     else holm_p_text(worst).replace("p_holm ", "p_holm ≤ "))
+                ts = [f"{t:g}" for t in rows["threshold"]]
+                refs.append(f"{who} is more useful than {other} at t = {joined(ts)} "
+                            f"({p}).")
+    if not pairs and len(nb.names) > 1:
+        pairs.append("no model is significantly more useful than another at any of them")
+    if not pairs:
+        return [head + refs[0], *refs[1:]] if refs else []
+    return [head + "; ".join(pairs) + ".", *refs]
 
 
 def __getattr__(name: str) -> Any:

@@ -21,6 +21,10 @@ brier_dsc, logloss_dsc ``bootstrap-se``: the estimate ± z·SE, the SE from the 
                        bootstrap's replicates (never their percentiles: the replicates
                        centre on the resample's plug-in value, not on the estimate)
 paired differences     ``bootstrap-se`` for the three above
+the three above, from  ``influence``: the estimate ± z·SE, the SE a sum over the cases of
+10,000 cases with 100  the estimate's influence function
+in the smaller class   (:func:`measurelab.inference.influence.calibration_influence`), cut
+                       at 0 — one model, paired and unpaired differences, no resampling
 ece, smece, cal, ici,  none (withheld): no estimator of the population value whose
 e50, e90, emax         interval covers near calibration
 logloss_mcb            none: its bias correction fails for extreme probabilities
@@ -211,6 +215,11 @@ class CalibrationTest(NamedTuple):
 
 #: table cells (resamples × rows) drawn at once
 _CELLS = 1 << 22
+#: the redraws of consistency resampling, one default for :func:`calibration_test`, the
+#: comparison's table, sentence and page, so one model gets one p-value: with α(R + 1) a
+#: whole number the test is exact at the 1 %, 5 % and 10 % levels, and more redraws buy
+#: only a little power (DECISIONS.md)
+N_RESAMPLES = 999
 #: the tests of :func:`calibration_test` (``method=``)
 TEST_METHODS = ("consistency", "spiegelhalter", "analytic", "auto")
 #: ``method='auto'`` takes the analytic test from this many cases (total weight) ...
@@ -397,7 +406,7 @@ def calibration_test(
     *,
     measure: str = "brier_mcb",
     method: str = "consistency",
-    n_resamples: int = 1999,
+    n_resamples: int = N_RESAMPLES,
     pos_label: Any = 1,
     sample_weight: Any = None,
     random_state: Any = 0,
@@ -425,7 +434,10 @@ def calibration_test(
         choice), 'consistency' below or for another ``measure``. 'spiegelhalter':
         Spiegelhalter's z, two-sided normal p-value (analytic, one number of the Brier
         score; blind to some departures).
-    n_resamples : int, default 1999
+    n_resamples : int, default 999 (:data:`N_RESAMPLES`)
+        The redraws of consistency resampling; the comparison's calibration table uses
+        the same number and seeds each model's test as this function does, so a model
+        gets the same p-value from both for the same ``random_state``.
     pos_label, sample_weight
         As in :func:`measurelab.evaluate`; consistency resampling and the analytic test
         need whole-number weights (a weight counts cases).
@@ -558,7 +570,7 @@ TABLE_COLUMNS = ["model", "brier_mcb", "lo", "hi", "pvalue", "method", "spiegelh
 
 
 def calibration_table(y: np.ndarray, scores: dict[str, np.ndarray], *,
-                      confidence_level: float = 0.95, n_resamples: int = 999,
+                      confidence_level: float = 0.95, n_resamples: int = N_RESAMPLES,
                       sample_weight: Any = None, random_state: Any = 0,
                       method: str = "auto", progress: bool | None = None,
                       tables: list[ScoreTable] | None = None) -> Any:

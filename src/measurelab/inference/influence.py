@@ -22,6 +22,22 @@ sums over the cases are a second pass, and both merge over parts of the data.
   above s_r).
 * **Means of a per-case loss** (Brier, log loss): IF = loss − mean; RMS = √Brier:
   IF_Brier / (2·RMS).
+* **The debiased calibration terms** (``brier_mcb``, ``brier_dsc``, ``logloss_dsc``,
+  :mod:`measurelab.measures.calibration.debiased`): the derivative of the raw estimate in
+  the weight of a case, its probability cells held (:func:`calibration_influence`). Each
+  is the empirical form of the population influence, a difference of per-case losses
+  minus the term: for the recalibration map c(p) = P(y = 1 | p), a loss minimiser, the
+  first-order effect of re-fitting it vanishes (the envelope argument), so
+  MCB = E[S(p, y) − S(c(p), y)] has IF = S(p, y) − S(c(p), y) − MCB and
+  DSC = E[S(π, y) − S(c(p), y)] has IF = S(π, y) − S(c(p), y) − DSC (S the Brier or
+  log score). The Brier miscalibration of a calibrated model (c = p) has influence 0:
+  its estimate is a degenerate U-statistic there, and the derivative keeps only its
+  noise (an overestimate of its variance, about twice it).
+* **The calibration slope and intercept** (M-estimators: the logistic recalibration's
+  score equations Σᵢ wᵢ(yᵢ − μᵢ)zᵢ = 0, zᵢ = (1, logit pᵢ)): IF = W·I⁻¹(y − μ)z, I the
+  fit's information Σ w·μ(1 − μ)z zᵀ; the slope's is its second entry, the intercept's
+  (logit p an offset, z = 1) W(y − μ)/Σ w·μ(1 − μ). Its variance is the sandwich
+  I⁻¹(Σ w(y − μ)²z zᵀ)I⁻¹, which is I⁻¹ when the logistic recalibration model holds.
 
 A random sample (class counts vary) sums the squares as they are; fixed class counts
 centre the influence within each class. The interval is θ̂ ± z·SE (clipped to the
@@ -51,8 +67,14 @@ import numpy as np
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
-__all__ = ["case_influence", "case_variance", "has_influence", "influence_interval",
+__all__ = ["CALIBRATION_TERMS", "calibration_influence", "case_influence", "case_variance",
+           "distance_sign", "has_influence", "influence_interval", "multi_kind",
            "row_influence", "table_variance"]
+
+#: the debiased calibration terms with an influence function here (the log-loss
+#: miscalibration has none: its bias correction fails for extreme probabilities, so no
+#: standard error would make its interval cover)
+CALIBRATION_TERMS = ("brier_mcb", "brier_dsc", "logloss_dsc")
 
 #: relative step of the central differences of a counts measure (× the total)
 _STEP = 1e-6
@@ -60,15 +82,23 @@ _STEP = 1e-6
 
 def _formulas() -> dict[str, Callable[..., Any]]:
     from measurelab.measures import probability, ranking
+    from measurelab.measures.calibration import logistic
 
     return {"auc": ranking.auc, "ap": ranking.ap, "brier": probability.brier,
-            "rms": probability.rms, "mxe": probability.mxe}
+            "rms": probability.rms, "mxe": probability.mxe,
+            "cal_slope": logistic.cal_slope, "cal_intercept": logistic.cal_intercept}
 
 
 def _kind_of(measure: Any) -> str | None:
-    """'auc', 'ap', 'brier', 'rms', 'mxe', 'counts' or None (no influence function here)."""
+    """'auc', 'ap', 'brier', 'rms', 'mxe', 'cal_slope', 'cal_intercept', 'counts', a
+    calibration term or None (no influence function here)."""
     for key, f in _formulas().items():
         if measure.formula is f:
+            return key
+    from measurelab.measures.calibration import debiased
+
+    for key in CALIBRATION_TERMS:
+        if measure.formula is getattr(debiased, key):
             return key
     if measure.statistic == "counts" and measure.kind == "threshold" and \
             measure.levels is None:
@@ -78,7 +108,8 @@ def _kind_of(measure: Any) -> str | None:
 
 def has_influence(measure: Any) -> bool:
     """Whether the binary ``measure`` has an influence function here (the counts
-    measures, AUC, AP, Brier, RMS, log loss).
+    measures, AUC, AP, Brier, RMS, log loss, the calibration slope and intercept, the
+    debiased Brier miscalibration and the Brier and log-loss discrimination).
 
     Examples
     --------
@@ -87,6 +118,54 @@ def has_influence(measure: Any) -> bool:
     [True, True, True, False]
     """
     return _kind_of(measure) is not None
+
+
+#: counts measures whose k-class value reads the probability rows, not the confusion cells
+READS_ROWS = ("top_k_acc",)
+
+
+def multi_kind(measure: Any, average: str | None) -> str | None:
+    """How a k-class measure's influence function is formed here, or None (none here):
+    'counts' (the delta method over the k × k confusion cells, any average), 'hand_till'
+    (AUC, ``average='macro'``: the pairs' placements), 'ovr' (a binary measure with an
+    influence function on each class against the rest, ``average`` macro or None:
+    AUC, AP), 'brier', 'rms' or 'mxe' (a mean of a per-case loss).
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> [multi_kind(registry.get(k), "macro") for k in ("f1", "auc", "ap", "mxe", "ece")]
+    ['counts', 'hand_till', 'ovr', 'mxe', None]
+    >>> multi_kind(registry.get("auc"), None), multi_kind(registry.get("auc"), "micro")
+    ('ovr', None)
+    """
+    kind = _kind_of(measure)
+    if measure.multiclass is None or kind is None or measure.name in READS_ROWS:
+        return None
+    if kind in ("counts", "brier", "rms", "mxe"):   # the k-class value: any average
+        return kind
+    if average not in ("macro", None):
+        return None
+    if kind == "auc" and average == "macro":   # Hand & Till's M
+        return "hand_till"
+    return "ovr"
+
+
+def distance_sign(measure: Any, value: float) -> float:
+    """The factor on a model's influence in a paired or unpaired difference of ``measure``:
+    1, or for a measure with a target t (a comparison reports |a − t| − |b − t|) the
+    derivative of |v − t| at the model's value, sign(v − t) (0 at the target itself, the
+    kink). A single model's variance does not depend on it.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> distance_sign(registry.get("cal_slope"), 0.8), distance_sign(registry.get("ap"), 0.8)
+    (-1.0, 1.0)
+    """
+    if measure.target is None:
+        return 1.0
+    return float(np.sign(value - measure.target)) if math.isfinite(value) else math.nan
 
 
 def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
@@ -115,6 +194,10 @@ def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
             ifp, ifn = _auc(table)
         elif kind == "ap":
             ifp, ifn = _ap(table)
+        elif kind in CALIBRATION_TERMS:
+            ifp, ifn = calibration_influence(kind, table)[1:]
+        elif kind in ("cal_slope", "cal_intercept"):
+            ifp, ifn = _logistic(table, kind == "cal_slope")
         else:
             ifp, ifn = _loss(kind, measure, table)
     # rows without a case of a class have no influence of that class (the arrays are this
@@ -225,6 +308,169 @@ def _loss(kind: str, measure: Any, table: ScoreTable) -> tuple[np.ndarray, np.nd
         lp /= 2 * root
         ln /= 2 * root
     return lp, ln
+
+
+#: the memo key of a table's probability cells and their sums
+_CELLS_MEMO = "influence.calibration_cells"
+
+
+def _cell_sums(table: ScoreTable) -> tuple[np.ndarray, ...]:
+    """The rows of each probability cell (as the debiased estimates bin the table: the
+    cells are runs of rows) — their first row and their number — and the cells' sums:
+    weight, positives, Σ r, Σ r² (r = p − y) and the log loss (clipped as the estimates
+    clip it). Arrays over the cells, memoized on the table: the three terms share one
+    pass."""
+    if _CELLS_MEMO in table.memo:
+        return table.memo[_CELLS_MEMO]
+    from measurelab.inference.calibration import _cell_starts
+    from measurelab.measures.probability import EPS
+
+    starts = _cell_starts(table)
+    counts = np.diff(np.append(starts, table.size))
+    s, p, q = table.scores, table.pos, table.neg
+
+    def per_cell(x: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(x, starts) if starts.size else np.zeros(0)
+
+    m = p + q
+    w, y = per_cell(m), per_cell(p)
+    m *= s
+    m -= p   # Σ r = Σ (s·(p + q) − p)
+    r = per_cell(m)
+    m = q * (s * s)
+    m += p * (1.0 - s) ** 2
+    r2 = per_cell(m)
+    c = np.clip(s, EPS, 1.0 - EPS)   # as the estimates clip before the logs
+    m = np.log(c)
+    m *= p
+    np.log1p(-c, out=c)
+    c *= q
+    m += c
+    loss = -per_cell(m)
+    out = (starts, counts, w, y, r, r2, loss)
+    table.memo[_CELLS_MEMO] = out
+    return out
+
+
+def _xlogy(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """x·log y, 0 where x is 0."""
+    return np.where(x != 0, x * np.log(np.where(x != 0, y, 1.0)), 0.0)
+
+
+def calibration_influence(name: str, table: ScoreTable
+                          ) -> tuple[float, np.ndarray, np.ndarray]:
+    """The raw (unclipped) estimate of the debiased calibration term ``name``
+    ('brier_mcb', 'brier_dsc' or 'logloss_dsc') and the influence of one positive and of
+    one negative case at each row of ``table``: n times the derivative of the estimate in
+    that case's weight, its cells held.
+
+    With n the total weight, π = P/n the positive share and, in the case's cell b of
+    weight n_b, S_b = Σ r, Q_b = Σ r² (r = p − y) and ȳ_b its positive share:
+
+    * MCB = (1/n) Σ_b (S_b² − Q_b)/(n_b − 1): IF = (2 S_b r − r²)/(n_b − 1) −
+      (S_b² − Q_b)/(n_b − 1)² − MCB → 2 r·d_b − d_b² − MCB, d_b = S_b/n_b (that is
+      (p − y)² − (c − y)² − MCB with c = p − d_b, the cell's recalibrated probability);
+    * Brier DSC = MCB + π(1 − π)·n/(n − 1) − Σ Q/n: the MCB's influence plus the
+      uncertainty's, (y(n − P) + P(1 − y) − (2n − 1)·π(1 − π)·n/(n − 1))/(n − 1), less
+      r² − Σ Q/n;
+    * log-loss DSC = LMCB + H(π) + 1/(2n) − L/n, LMCB = (1/n) Σ_b (L_b − n_b H(ȳ_b) −
+      ½) (L the log loss, H the binary entropy): IF = −ℓ(ȳ_b, y) + H'(π)(y − π) + L/n
+      − LMCB − 1/(2n) (ℓ the log loss of a probability) — the cell's log loss of its
+      own share, a loss minimiser, where the log loss of p cancels.
+
+    A cell of weight at most 1 holds no pair and adds nothing (its cases' terms from
+    the cell are 0).
+
+    Examples
+    --------
+    One probability, 0.9, for 20 cases of which 10 are positive: one cell with S = 8,
+    Q = 8.2, so a positive (r = −0.1) has (2·8·(−0.1) − 0.01)/19 − (64 − 8.2)/19² −
+    0.146842 (near its limit 2r·d − d² − MCB, d = 0.4):
+
+    >>> t = ScoreTable.from_arrays([1, 0] * 10, [0.9] * 20)
+    >>> raw, ifp, ifn = calibration_influence("brier_mcb", t)
+    >>> round(raw, 6), round(float(ifp[0]), 5), round(float(ifn[0]), 5)
+    (0.146842, -0.38615, 0.41385)
+    """
+    if name not in CALIBRATION_TERMS:
+        raise ValueError(f"{name} is not a calibration term with an influence function")
+    _starts, counts, w, y, r, r2, loss = _cell_sums(table)
+    n, big_p = float(w.sum()), float(y.sum())
+    s = table.scores
+    pair = w > 1
+    den = np.where(pair, w - 1.0, 1.0)
+
+    def rows(x: np.ndarray) -> np.ndarray:   # a value of each cell at each of its rows
+        return np.repeat(x, counts)
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if name == "logloss_dsc":
+            share = np.where(w > 0, y / np.where(w > 0, w, 1.0), 0.0)
+            ent = -(_xlogy(share, share) + _xlogy(1.0 - share, 1.0 - share))
+            lmcb = float(np.sum(np.where(pair, loss - w * ent - 0.5, 0.0))) / n
+            pi = big_p / n
+            h_pi = -(_xlogy(np.array(pi), np.array(pi))
+                     + _xlogy(np.array(1.0 - pi), np.array(1.0 - pi)))
+            raw = lmcb + float(h_pi) + 0.5 / n - float(loss.sum()) / n
+            slope = math.log((1.0 - pi) / pi) if 0 < pi < 1 else 0.0   # H'(π)
+            base = float(loss.sum()) / n - lmcb - 0.5 / n
+            # −ℓ(ȳ_b, y) = y log ȳ_b + (1 − y) log(1 − ȳ_b), where the cell holds a pair
+            own_p = rows(np.log(np.where(share > 0, share, 1.0)))
+            own_n = rows(np.log(np.where(share < 1, 1.0 - share, 1.0)))
+            if not pair.all():   # outside a pair cell a case keeps −ℓ(p, y), its own loss's
+                from measurelab.measures.probability import EPS
+
+                inside = rows(pair)
+                c = np.clip(s, EPS, 1.0 - EPS)
+                own_p = np.where(inside, own_p, np.log(c))
+                own_n = np.where(inside, own_n, np.log1p(-c))
+            own_p += slope * (1.0 - pi) + base
+            own_n += base - slope * pi
+            return raw, own_p, own_n
+        u = np.where(pair, (r * r - r2) / den, 0.0)
+        mcb = float(u.sum()) / n
+        # a case's MCB influence is a + b·r − r²/(n_b − 1) in its cell (0 + 0 outside a
+        # pair cell), less MCB: a = −U_b/(n_b − 1), b = 2 S_b/(n_b − 1)
+        a_c = np.where(pair, -u / den, 0.0) - mcb
+        b_c = np.where(pair, 2.0 * r / den, 0.0)
+        c_c = np.where(pair, -1.0 / den, 0.0)
+        if name == "brier_dsc":
+            g = big_p * (n - big_p) / (n * (n - 1.0))   # π(1 − π)·n/(n − 1)
+            brier = float(r2.sum()) / n
+            a_c = a_c + brier   # the Brier score's −(r² − Σ Q/n): its constant here
+            c_c = c_c - 1.0     # ... and its −r²
+            unc_p = ((n - big_p) - g * (2.0 * n - 1.0)) / (n - 1.0)
+            unc_n = (big_p - g * (2.0 * n - 1.0)) / (n - 1.0)
+        else:
+            unc_p = unc_n = 0.0
+        a_r, b_r, c_r = rows(a_c), rows(b_c), rows(c_c)
+        out = []
+        for rr, unc in ((s - 1.0, unc_p), (s, unc_n)):   # r of a positive, a negative
+            infl = c_r * rr
+            infl += b_r
+            infl *= rr
+            infl += a_r
+            infl += unc
+            out.append(infl)
+        raw = mcb if name == "brier_mcb" else mcb + g - brier
+        return raw, out[0], out[1]
+
+
+def _logistic(table: ScoreTable, slope: bool) -> tuple[np.ndarray, np.ndarray]:
+    from measurelab.measures.calibration import logistic
+
+    a, b = logistic.fit(table, slope=slope)
+    if math.isnan(a):
+        return np.full(table.size, math.nan), np.full(table.size, math.nan)
+    x = logistic.logits(table.scores)
+    info = logistic.information(table, a, b, slope=slope)
+    mu = 1.0 / (1.0 + np.exp(-(a + b * x)))
+    if slope:
+        row = np.linalg.inv(info)[1]   # the slope's row of I⁻¹
+        lever = table.total * (row[0] + row[1] * x)
+    else:
+        lever = np.full(table.size, table.total / float(info[0, 0]))
+    return lever * (1.0 - mu), lever * (-mu)
 
 
 def table_variance(table: ScoreTable, ifp: np.ndarray, ifn: np.ndarray, *,

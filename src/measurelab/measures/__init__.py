@@ -3,9 +3,12 @@
 ====================  ==================================================================
 module                measures
 ====================  ==================================================================
-basic                 acc, err, sens, spec, prec, npv, f_beta, f1, bacc, gmean
-likelihood            youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict)
-agreement             mcc, kappa
+basic                 acc, err, sens, spec, prec, npv, f_beta, f1, bacc, gmean (when
+                      named: fdr, for_rate, jaccard, fowlkes_mallows)
+likelihood            youden, lr_pos, lr_neg, dp (+ dp_band, likelihood_verdict; when
+                      named: dor, markedness)
+agreement             mcc, kappa (when named: kappa_linear, kappa_quadratic, scott_pi,
+                      gwet_ac1)
 oarp                  ri, op, avri, oarp (+ extended_precision_recall)
 ranking               auc (Hand & Till M), apr, ap, ap11, bep, lift
 probability           rms, mxe, brier, top_k_acc (and ece, registered between them)
@@ -18,6 +21,7 @@ calibration/          the calibration measures, one module per idea:
   .smooth             smece
   .loess              ici, e50, e90, emax
   .spiegelhalter      spiegelhalter_z
+  .logistic           cal_slope, cal_intercept (logistic recalibration)
 decision              net_benefit, snb (decision curve analysis: treat when p >= t)
 operating_point       sens_at_spec, spec_at_sens, prec_at_recall, recall_at_prec, pauc,
                       spauc (the operating point a user must reach; partial AUC)
@@ -38,6 +42,7 @@ from measurelab.measures.calibration import debiased  # noqa: F401
 from measurelab.measures.calibration import smooth  # noqa: F401
 from measurelab.measures.calibration import loess  # noqa: F401
 from measurelab.measures.calibration import spiegelhalter  # noqa: F401
+from measurelab.measures.calibration import logistic  # noqa: F401
 from measurelab.measures import agreement  # noqa: F401
 from measurelab.measures import composite  # noqa: F401
 from measurelab.measures import decision  # noqa: F401

@@ -215,7 +215,10 @@ class Measure:
     when_named : the measure is computed only when named, whatever its cost: its main
         parameter is the user's question (the operating point: ``sens_at_spec@0.9`` asks
         for the specificity the user must keep), so a default value of it answers no one
-        and is left out of the default set
+        and is left out of the default set; or it is a further reading of the confusion
+        matrix (the weighted kappas, Scott's π, Gwet's AC1, PyCM's class statistics) that
+        the default set, and the intervals ``evaluate(ci=)`` adds to it, leave to those
+        who ask
     """
 
     name: str

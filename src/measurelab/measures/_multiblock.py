@@ -20,7 +20,18 @@ import numpy as np
 
 from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
 from measurelab.measures._rules import ece_bins
-from measurelab.measures.agreement import _kappa_matrix, _mcc_matrix
+from measurelab.measures.agreement import (
+    _gwet_matrix,
+    _gwet_terms,
+    _kappa_linear_matrix,
+    _kappa_matrix,
+    _kappa_quadratic_matrix,
+    _matrix_terms,
+    _mcc_matrix,
+    _scott_matrix,
+    _scott_terms,
+    _weighted_kappa_terms,
+)
 from measurelab.measures.base import Measure, average_rows
 from measurelab.measures.basic import _multiclass_acc, _multiclass_bacc, _multiclass_err, sens
 from measurelab.measures.calibration.binned import ece_multi
@@ -101,6 +112,26 @@ def kappa_multi_block(blk: MultiBlock, average: str | None = "macro") -> np.ndar
         pe = tp_ / (n * n)
     real = _div(po - pe, 1 - pe)
     return np.where(_whole_rows(m), exact, real)
+
+
+def scott_multi_block(blk: MultiBlock, average: str | None = "macro") -> np.ndarray:
+    """Block form of Scott's π of a k×k matrix (the scalar's num / den, in floats)."""
+    return _div(*_matrix_terms(blk.counts, _scott_terms))
+
+
+def gwet_multi_block(blk: MultiBlock, average: str | None = "macro") -> np.ndarray:
+    """Block form of Gwet's AC1 of a k×k matrix (the scalar's num / den, in floats)."""
+    return _div(*_matrix_terms(blk.counts, _gwet_terms))
+
+
+def kappa_linear_multi_block(blk: MultiBlock, average: str | None = "macro") -> np.ndarray:
+    """Block form of the linearly weighted kappa (the scalar's num / den, in floats)."""
+    return _div(*_weighted_kappa_terms(blk.counts, 1))
+
+
+def kappa_quadratic_multi_block(blk: MultiBlock, average: str | None = "macro") -> np.ndarray:
+    """Block form of the quadratically weighted kappa (the scalar's num / den)."""
+    return _div(*_weighted_kappa_terms(blk.counts, 2))
 
 
 def _ovr_counts(blk: MultiBlock) -> BinaryCounts:
@@ -295,6 +326,10 @@ BLOCK_OF: dict[Callable[..., Any], Callable[..., np.ndarray]] = {
     _multiclass_bacc: bacc_multi_block,
     _mcc_matrix: mcc_multi_block,
     _kappa_matrix: kappa_multi_block,
+    _scott_matrix: scott_multi_block,
+    _gwet_matrix: gwet_multi_block,
+    _kappa_linear_matrix: kappa_linear_multi_block,
+    _kappa_quadratic_matrix: kappa_quadratic_multi_block,
     _hand_till: auc_multi_block,
     _mxe_multi: mxe_multi_block,
     _brier_multi: brier_multi_block,

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from measurelab._util.figures import pyplot as _pyplot  # the one figure helper
+from measurelab._util.words import counted
 
 
 def arrow(m: Any) -> str:
@@ -102,7 +103,8 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     """:meth:`EvaluationResult.to_html`: the figure, then the table (values; with
     intervals, their ends and methods); ``path`` None returns the page as text."""
     from measurelab import pages
-    from measurelab._util.files import atomic_write_text, check_output_path
+    from measurelab._util.files import check_output_path
+    from measurelab._util.pageset import write_page_set
     from measurelab._util.validation import short_repr
     from measurelab.exceptions import MeasurelabTypeError
     from measurelab.measures.glossary import glossary_html
@@ -118,7 +120,7 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     table = result.intervals() if result._intervals is not None else \
         result.to_frame().reset_index()[["measure", "value", "direction", "range", "note"]]
     body = "\n".join([
-        f"<p class='lead'>{len(table)} measure value(s)"
+        f"<p class='lead'>{counted(len(table), 'measure value')}"
         + ("" if result._intervals is None else " with intervals") + ".</p>",
         pages.figure(pages.png_data_uri(png), "each measure's value on its own scale"),
         "<h2>Values</h2>", pages.table(table, index=False, sortable=True),
@@ -127,7 +129,7 @@ def to_html(result: Any, path: str | Path | None, title: str) -> Any:
     page = pages.document(title, body)
     if path is None:
         return page
-    atomic_write_text(path, page)
+    write_page_set({path: page.encode("utf-8")})  # an OSError is one line naming path
     return path
 
 

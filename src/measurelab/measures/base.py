@@ -244,7 +244,8 @@ def measure(
     the default set, which then computes it only when named; ``target``: the ideal value
     of a measure best at a value, ranked by the distance to it — give
     ``higher_is_better=False`` with it; ``when_named``: computed only when named, as a
-    measure whose parameter is the user's question).
+    measure whose parameter is the user's question or a further reading of the confusion
+    matrix outside the default set).
 
     Examples
     --------

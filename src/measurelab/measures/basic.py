@@ -14,7 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from measurelab.measures._arith import div, exact_for_whole_counts, sqrt
+from measurelab.measures._arith import (
+    div,
+    exact_for_whole_counts,
+    sqrt,
+    sqrt_fraction,
+    whole_counts,
+)
 from measurelab.measures.base import average_values, measure, warn_left_out
 from measurelab.stats.confusion import BinaryCounts
 
@@ -262,3 +268,114 @@ def gmean(c: BinaryCounts) -> Any:
     0.7071067811865476
     """
     return sqrt(sens(c) * spec(c))
+
+
+# ----------------------------------------------- the rest of the confusion-matrix catalogue
+@measure(
+    "fdr",
+    kind="threshold",
+    statistic="counts",
+    higher_is_better=False,
+    aliases=("false_discovery_rate",),
+    multiclass="ovr",
+    source="Benjamini & Hochberg 1995; PyCM 'FDR' (1 − precision)",
+    exact=True,
+    when_named=True,
+)
+@exact_for_whole_counts
+def fdr(c: BinaryCounts, zero_division: float = math.nan) -> Any:
+    """False discovery rate: fp / (tp + fp), the share of predicted positives that are
+    negative (1 − precision); NaN when nothing is predicted positive.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.metrics.fdr([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
+    0.5
+    """
+    return div(c.fp, c.tp + c.fp, zero_division, "false discovery rate (no predicted positive)")
+
+
+@measure(
+    "for_rate",
+    kind="threshold",
+    statistic="counts",
+    higher_is_better=False,
+    aliases=("false_omission_rate",),
+    multiclass="ovr",
+    source="PyCM 'FOR' (1 − negative predictive value)",
+    exact=True,
+    when_named=True,
+)
+@exact_for_whole_counts
+def for_rate(c: BinaryCounts, zero_division: float = math.nan) -> Any:
+    """False omission rate: fn / (fn + tn), the share of predicted negatives that are
+    positive (1 − NPV); NaN when nothing is predicted negative.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.metrics.for_rate([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    0.3333333333333333
+    """
+    return div(c.fn, c.fn + c.tn, zero_division, "false omission rate (no predicted negative)")
+
+
+@measure(
+    "jaccard",
+    kind="threshold",
+    statistic="counts",
+    aliases=("jaccard_index", "jaccard_score"),
+    multiclass="ovr",
+    source="Jaccard 1912; scikit-learn jaccard_score; PyCM 'J'",
+    exact=True,
+    when_named=True,
+)
+@exact_for_whole_counts
+def jaccard(c: BinaryCounts, zero_division: float = math.nan) -> Any:
+    """Jaccard index: tp / (tp + fp + fn), the overlap of the predicted and the true
+    positives over their union (F1 = 2J / (1 + J)); NaN when both are empty.
+
+    k classes: the one-vs-rest index of each class, averaged as ``average=`` says
+    (scikit-learn's ``jaccard_score``).
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.metrics.jaccard([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.6])
+    0.3333333333333333
+    """
+    return div(c.tp, c.tp + c.fp + c.fn, zero_division, "Jaccard index (no positive, none "
+               "predicted)")
+
+
+@measure(
+    "fowlkes_mallows",
+    kind="threshold",
+    statistic="counts",
+    aliases=("g_measure", "fm_index"),
+    multiclass="ovr",
+    source="Fowlkes & Mallows 1983; PyCM 'G' (√(precision · recall))",
+    when_named=True,
+)
+def fowlkes_mallows(c: BinaryCounts) -> Any:
+    """Fowlkes–Mallows index (G-measure): √(precision · recall) = tp / √((tp + fp)(tp + fn)),
+    the geometric mean where F1 is the harmonic; NaN when there is no positive or none is
+    predicted.
+
+    The classification form (PyCM's G), not scikit-learn's ``fowlkes_mallows_score`` of
+    two clusterings (over pairs of cases). Whole counts: one rounding.
+
+    Examples
+    --------
+    >>> import measurelab as ml
+    >>> ml.metrics.fowlkes_mallows([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1])
+    0.7071067811865476
+    """
+    e = whole_counts(c)
+    if e is not None:
+        den = (e.tp + e.fp) * (e.tp + e.fn)
+        if den == 0:
+            return float(div(e.tp, den, what="Fowlkes–Mallows index"))
+        return sqrt_fraction(e.tp * e.tp / den)
+    return div(c.tp, sqrt((c.tp + c.fp) * (c.tp + c.fn)), what="Fowlkes–Mallows index")

@@ -54,6 +54,9 @@ class EvaluationResult(Mapping[str, Any]):
         self._intervals = intervals
         #: per measure, the shares of infinite and undefined bootstrap replicates
         self._shares = shares or {}
+        #: readings added by a layer above (the test of accuracy against the
+        #: no-information rate, :func:`measurelab.inference.acc_vs_nir`), by measure
+        self._more_notes: dict[str, str] = {}
 
     def __getitem__(self, name: str) -> Any:
         """The value of measure ``name`` (a name or alias the registry knows).
@@ -101,6 +104,43 @@ class EvaluationResult(Mapping[str, Any]):
                          for k, v in self._values.items())
         return f"EvaluationResult({body})"
 
+    def __str__(self) -> str:
+        """What ``print()`` shows: every value (with its interval after ``ci=``) and its
+        note, one measure a line, then where the tables are.
+
+        Examples
+        --------
+        >>> import measurelab as ml
+        >>> print(ml.evaluate([0, 1, 1, 0, 1, 0], [0.2, 0.7, 0.4, 0.1, 0.8, 0.6],
+        ...                   measures=["acc", "auc", "dp"], ci=0.95))
+        Evaluation of 3 measures, with intervals:
+          acc  0.6667  interval 0.3 to 0.9032 (wilson)
+          auc  0.8889  interval 0.4681 to 0.9854 (newcombe-score)
+          dp   0.7643  interval −0.9908 to 2.664 (dirichlet-posterior); poor
+        Tables: .to_frame() .intervals() .notes(); figure: .plot(); page: .to_html(path)
+        """
+        from measurelab._util.words import counted, num
+
+        ivs = self._intervals or {}
+        notes = self.notes()
+        width = max((len(k) for k in self._values), default=0)
+        lines = [f"Evaluation of {counted(len(self._values), 'measure')}"
+                 + (", with intervals:" if ivs else ":")]
+        for k, v in self._values.items():
+            if np.ndim(v) == 1:
+                val = ", ".join(f"{c}: {num(float(x))}"
+                                for c, x in zip(self._class_names(v), v, strict=True))
+            else:
+                val = num(float(v))
+            iv = ivs.get(k)
+            extra = ("" if iv is None else
+                     f"  interval {num(iv.lo)} to {num(iv.hi)} ({iv.method})")
+            note = f"; {notes[k]}" if k in notes else ""
+            lines.append(f"  {k:<{width}}  {val}{extra}{note}".rstrip())
+        lines.append("Tables: .to_frame()" + (" .intervals()" if ivs else "") + " .notes(); "
+                     "figure: .plot(); page: .to_html(path)")
+        return "\n".join(lines)
+
     def measure(self, name: str) -> Measure:
         return self._measures[name]
 
@@ -111,9 +151,10 @@ class EvaluationResult(Mapping[str, Any]):
 
     def notes(self) -> dict[str, str]:
         """Verbal readings of some values: the DP band of Sokolova 2006, the two-sided
-        p-value of Spiegelhalter's z, and (with ``ci``) whether the Brier miscalibration's
+        p-value of Spiegelhalter's z, (with ``ci``) whether the Brier miscalibration's
         interval reaches 0 (for the test of calibration see
-        :func:`measurelab.calibration_test`).
+        :func:`measurelab.calibration_test`) and, for k classes, when the accuracy does
+        not beat the no-information rate (:func:`measurelab.inference.acc_vs_nir`).
 
         Examples
         --------
@@ -137,6 +178,7 @@ class EvaluationResult(Mapping[str, Any]):
             out["brier_mcb"] = ("consistent with calibrated (its interval reaches 0)"
                                 if iv.lo <= 0 else
                                 "miscalibrated (its interval excludes 0)")
+        out.update(getattr(self, "_more_notes", {}))
         return out
 
     def intervals(self) -> Any:

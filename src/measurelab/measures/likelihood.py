@@ -198,3 +198,56 @@ def likelihood_verdict(a: BinaryCounts, b: BinaryCounts) -> Verdict:
     if pa < pb and na > nb:
         return "A inferior overall"
     return "no verdict"
+
+
+@measure(
+    "dor",
+    kind="threshold",
+    statistic="counts",
+    range=(0.0, math.inf),
+    aliases=("diagnostic_odds_ratio",),
+    multiclass="ovr",
+    source="Glas et al. 2003, J Clin Epidemiol 56:1129; PyCM 'DOR' (lr_pos / lr_neg)",
+    exact=True,
+    when_named=True,
+)
+@exact_for_whole_counts
+def dor(c: BinaryCounts) -> Any:
+    """Diagnostic odds ratio: (tp · tn) / (fp · fn) = lr_pos / lr_neg, the odds of a
+    positive prediction among positives over those among negatives.
+
+    +inf when fp or fn is 0 and tp, tn are not; NaN (with a warning) when both products
+    are 0.
+
+    Examples
+    --------
+    >>> dor(BinaryCounts(1242, 390, 189, 740))   # (1242·740) / (390·189)
+    12.468864468864469
+    """
+    return div(c.tp * c.tn, c.fp * c.fn, what="diagnostic odds ratio")
+
+
+@measure(
+    "markedness",
+    kind="threshold",
+    statistic="counts",
+    range=(-1.0, 1.0),
+    aliases=("mk", "deltap"),
+    multiclass="ovr",
+    source="Powers 2011, J Mach Learn Technol 2:37; PyCM 'MK' (precision + NPV − 1)",
+    exact=True,
+    when_named=True,
+)
+@exact_for_whole_counts
+def markedness(c: BinaryCounts) -> Any:
+    """Markedness: precision + NPV − 1 = (tp·tn − fp·fn) / ((tp + fp)(fn + tn)), the
+    predictive counterpart of Youden's index (MCC² = informedness · markedness); NaN when
+    nothing is predicted in one of the two classes.
+
+    Examples
+    --------
+    >>> round(markedness(BinaryCounts(1242, 390, 189, 740)), 4)   # 0.7610 + 0.7966 − 1
+    0.5576
+    """
+    return div(c.tp * c.tn - c.fp * c.fn, (c.tp + c.fp) * (c.fn + c.tn),
+               what="markedness (nothing predicted in a class)")

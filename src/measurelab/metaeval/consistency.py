@@ -234,6 +234,27 @@ class ConsistencyResult:
         """f is finer (more discriminating) than g: D > 1."""
         return self.discriminancy > 1
 
+    def __str__(self) -> str:
+        """The answer: degree of consistency and of discriminancy, and what they say.
+
+        Examples
+        --------
+        >>> print(compare_on_ranked_lists("auc", "acc", 8, 4))
+        auc against acc on all ranked lists, n=8, pos=4, cutoff=4 (enumeration): consistency C = 0.977 (R 1459, S 34), discriminancy D = 14.7 (P 762, Q 52): auc is statistically consistent with acc and finer.
+        """  # noqa: E501
+        c, d = self.consistency, self.discriminancy
+        ci = self.ci or {}
+        c_ci = (f", 95% CI {ci['consistency'][0]:.3g} to {ci['consistency'][1]:.3g}"
+                if "consistency" in ci else "")
+        d_ci = (f", 95% CI {ci['discriminancy'][0]:.3g} to {ci['discriminancy'][1]:.3g}"
+                if "discriminancy" in ci else "")
+        said = [("statistically consistent with" if self.statistically_consistent
+                 else "not statistically consistent with") + f" {self.g}"]
+        said.append("finer" if self.finer else "not finer")
+        return (f"{self.f} against {self.g} on {self.domain} ({self.method}): consistency C "
+                f"= {c:.3g} (R {self.R}, S {self.S}{c_ci}), discriminancy D = {d:.3g} "
+                f"(P {self.P}, Q {self.Q}{d_ci}): {self.f} is {' and '.join(said)}.")
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: R, S, P, Q exact integers; discriminancy a number or 'inf'."""
         out: dict[str, Any] = {

@@ -296,6 +296,20 @@ class PredictionSet:
     def describe(self) -> str:
         return f"{len(self)} prediction vectors (threshold {self.threshold})"
 
+    def __str__(self) -> str:
+        """What the set holds.
+
+        Examples
+        --------
+        >>> print(PredictionSet([0, 0, 1, 1], [[0.1, 0.6, 0.35, 0.8], [0.2, 0.3, 0.7, 0.9]]))
+        PredictionSet of 2 prediction vectors (threshold 0.5) on 4 cases; compare two measures on it with compare_measures(f, g, this).
+        """  # noqa: E501
+        sizes = sorted({int(y.size) for y in self._y})
+        cases = (f"{sizes[0]} cases" if len(sizes) == 1
+                 else f"{sizes[0]} to {sizes[-1]} cases")
+        return (f"PredictionSet of {self.describe()} on {cases}; compare two measures on it "
+                "with compare_measures(f, g, this).")
+
     def counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         return self._counts
 

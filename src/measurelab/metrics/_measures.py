@@ -82,6 +82,42 @@ def gmean(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight
     return _call('gmean', locals())
 
 
+def fdr(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+        inclusive: bool = False, average: str | None = 'macro', labels=None,
+        zero_division: float = float('nan')):
+    """False discovery rate: fp / (tp + fp), the share of predicted positives that are
+    negative (1 − precision); NaN when nothing is predicted positive.
+    """
+    return _call('fdr', locals())
+
+
+def for_rate(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+             inclusive: bool = False, average: str | None = 'macro', labels=None,
+             zero_division: float = float('nan')):
+    """False omission rate: fn / (fn + tn), the share of predicted negatives that are
+    positive (1 − NPV); NaN when nothing is predicted negative.
+    """
+    return _call('for_rate', locals())
+
+
+def jaccard(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+            inclusive: bool = False, average: str | None = 'macro', labels=None,
+            zero_division: float = float('nan')):
+    """Jaccard index: tp / (tp + fp + fn), the overlap of the predicted and the true
+    positives over their union (F1 = 2J / (1 + J)); NaN when both are empty.
+    """
+    return _call('jaccard', locals())
+
+
+def fowlkes_mallows(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+                    inclusive: bool = False, average: str | None = 'macro', labels=None):
+    """Fowlkes–Mallows index (G-measure): √(precision · recall) = tp / √((tp + fp)(tp + fn)),
+    the geometric mean where F1 is the harmonic; NaN when there is no positive or none is
+    predicted.
+    """
+    return _call('fowlkes_mallows', locals())
+
+
 def youden(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
            inclusive: bool = False, average: str | None = 'macro', labels=None):
     """Youden's index γ: sens − (1 − spec)."""
@@ -104,6 +140,23 @@ def dp(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=No
        inclusive: bool = False, average: str | None = 'macro', labels=None):
     """Discriminant power: (√3/π)·(ln X + ln Y), X = sens/(1−sens), Y = spec/(1−spec)."""
     return _call('dp', locals())
+
+
+def dor(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+        inclusive: bool = False, average: str | None = 'macro', labels=None):
+    """Diagnostic odds ratio: (tp · tn) / (fp · fn) = lr_pos / lr_neg, the odds of a
+    positive prediction among positives over those among negatives.
+    """
+    return _call('dor', locals())
+
+
+def markedness(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+               inclusive: bool = False, average: str | None = 'macro', labels=None):
+    """Markedness: precision + NPV − 1 = (tp·tn − fp·fn) / ((tp + fp)(fn + tn)), the
+    predictive counterpart of Youden's index (MCC² = informedness · markedness); NaN when
+    nothing is predicted in one of the two classes.
+    """
+    return _call('markedness', locals())
 
 
 def ri(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
@@ -340,6 +393,22 @@ def spiegelhalter_z(y_true, y_score, *, pos_label=1, sample_weight=None):
     return _call('spiegelhalter_z', locals())
 
 
+def cal_slope(y_true, y_score, *, pos_label=1, sample_weight=None):
+    """Calibration slope: β of the logistic regression logit P(y = 1) = α + β·logit(p),
+    weights as frequencies; 1 when calibrated, < 1 too extreme, > 1 too cautious (target
+    1: ranked by |β − 1|). p clipped to [ε, 1 − ε] as ``mxe`` clips it.
+    """
+    return _call('cal_slope', locals())
+
+
+def cal_intercept(y_true, y_score, *, pos_label=1, sample_weight=None):
+    """Calibration-in-the-large: α of logit P(y = 1) = α + logit(p), logit(p) an offset,
+    weights as frequencies; 0 when calibrated in the large, > 0 the predictions too low,
+    < 0 too high (target 0: ranked by |α|). p clipped to [ε, 1 − ε] as ``mxe`` clips it.
+    """
+    return _call('cal_intercept', locals())
+
+
 def mcc(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
         inclusive: bool = False, average: str | None = 'macro', labels=None):
     """Matthews correlation: (tp·tn − fp·fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn)); 0 when 0/0."""
@@ -350,6 +419,38 @@ def kappa(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight
           inclusive: bool = False, average: str | None = 'macro', labels=None):
     """Cohen's kappa: (p_o − p_e) / (1 − p_e), p_e the agreement expected by chance."""
     return _call('kappa', locals())
+
+
+def scott_pi(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+             inclusive: bool = False, average: str | None = 'macro', labels=None):
+    """Scott's pi: (p_o − p_e) / (1 − p_e), p_e = Σ π_i², π_i the share of class i among
+    the true and the predicted labels pooled.
+    """
+    return _call('scott_pi', locals())
+
+
+def gwet_ac1(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+             inclusive: bool = False, average: str | None = 'macro', labels=None):
+    """Gwet's AC1: (p_o − p_e) / (1 − p_e), p_e = Σ π_i(1 − π_i) / (k − 1), π_i the share of
+    class i among the true and the predicted labels pooled.
+    """
+    return _call('gwet_ac1', locals())
+
+
+def kappa_linear(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+                 inclusive: bool = False, average: str | None = 'macro', labels=None):
+    """Linearly weighted kappa: 1 − Σ w·observed / Σ w·chance, w_ij = |i − j| over the
+    classes in the order of ``labels=`` (default: sorted).
+    """
+    return _call('kappa_linear', locals())
+
+
+def kappa_quadratic(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
+                    inclusive: bool = False, average: str | None = 'macro', labels=None):
+    """Quadratically weighted kappa: 1 − Σ w·observed / Σ w·chance, w_ij = (i − j)² over
+    the classes in the order of ``labels=`` (default: sorted).
+    """
+    return _call('kappa_quadratic', locals())
 
 
 def sar(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
@@ -427,6 +528,9 @@ __all__ = [
     'brier_mcb',
     'brier_mcb_insample',
     'cal',
+    'cal_intercept',
+    'cal_slope',
+    'dor',
     'dp',
     'e50',
     'e90',
@@ -435,9 +539,16 @@ __all__ = [
     'err',
     'f1',
     'f_beta',
+    'fdr',
+    'for_rate',
+    'fowlkes_mallows',
     'gmean',
+    'gwet_ac1',
     'ici',
+    'jaccard',
     'kappa',
+    'kappa_linear',
+    'kappa_quadratic',
     'lift',
     'logloss_dsc',
     'logloss_dsc_insample',
@@ -445,6 +556,7 @@ __all__ = [
     'logloss_mcb_insample',
     'lr_neg',
     'lr_pos',
+    'markedness',
     'mcc',
     'mxe',
     'net_benefit',
@@ -458,6 +570,7 @@ __all__ = [
     'ri',
     'rms',
     'sar',
+    'scott_pi',
     'sens',
     'sens_at_spec',
     'smece',

@@ -21,8 +21,9 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from measurelab._util.results import ConfidenceInterval, no_interval
-from measurelab.exceptions import MeasurelabError
-from measurelab.measures.calibration.corp import SCORES, decomposition
+from measurelab._util.words import num, p_words
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.measures.calibration.corp import SCORES, decomposition, decomposition_text
 from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value, spiegelhalter_z
 from measurelab.metrics.evaluation import build_stats
 from measurelab.stats.bundle import BinaryStats
@@ -52,6 +53,16 @@ class ScoreDecomposition:
         """``{'mcb', 'dsc', 'unc', 'score'}`` as plain floats."""
         return {k: float(v) for k, v in asdict(self).items()}
 
+    def __str__(self) -> str:
+        """The decomposition in words.
+
+        Examples
+        --------
+        >>> print(ScoreDecomposition(0.0363, 0.1657, 0.25, 0.1206))
+        Mean score 0.1206 = miscalibration 0.0363 − discrimination 0.1657 + uncertainty 0.25 (CORP).
+        """
+        return decomposition_text(self)
+
 
 @dataclass(frozen=True)
 class SpiegelhalterTest:
@@ -72,6 +83,23 @@ class SpiegelhalterTest:
     def to_dict(self) -> dict[str, float]:
         """``{'z', 'p_value'}`` as plain floats."""
         return {"z": float(self.statistic), "p_value": float(self.pvalue)}
+
+    def __str__(self) -> str:
+        """The answer: z, p and which way the predictions lean (z > 0: on balance too
+        extreme, z < 0: too cautious).
+
+        Examples
+        --------
+        >>> print(SpiegelhalterTest(-2.7153, 0.0066))
+        Spiegelhalter's z = −2.715, p = 0.0066: on balance the predictions are too cautious (too close to ½).
+        """  # noqa: E501
+        z = self.statistic
+        lean = ("too extreme (over-confident)" if z > 0 else
+                "too cautious (too close to ½)" if z < 0 else "neither too extreme nor too "
+                "cautious")
+        return (f"Spiegelhalter's z = {num(z)}, {p_words(self.pvalue)}: on balance the "
+                f"predictions are {lean}.")
+
 
 
 def _table(y_true: Any, y_score: Any, pos_label: Any, sample_weight: Any,
@@ -113,7 +141,10 @@ def score_name(score: Any) -> str:
     >>> score_name("logloss"), score_name("Cross-Entropy"), score_name("mxe")
     ('log', 'log', 'log')
     """
-    key = score.strip().lower() if isinstance(score, str) else None
+    if not isinstance(score, str):
+        raise MeasurelabTypeError(f"score must be a name, one of {SCORES}, got "
+                                  f"{score!r} ({type(score).__name__})")
+    key = score.strip().lower()
     if key not in SCORE_ALIASES:
         names = ", ".join(repr(k) for k in SCORE_ALIASES)
         raise MeasurelabError(f"score={score!r} is not valid; expected one of {SCORES} "

@@ -27,6 +27,7 @@ from measurelab._util.validation import (
     check_same_length,
     check_scores,
     check_weights,
+    number_matrix,
     show,
     unique_labels,
 )
@@ -39,10 +40,14 @@ from measurelab.measures.compute import (  # noqa: F401  (EvaluationResult is re
     compute_measures,
     resolve_measures,
 )
-from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
+from measurelab.stats.bundle import (
+    BinaryStats,
+    MultiStats,
+    multi_stats_from_indices,
+    one_vs_rest_stats,
+)
 from measurelab.stats.checks import check_threshold_value
-from measurelab.stats.confusion import BinaryCounts, MultiCounts
-from measurelab.stats.multiscore import MultiScoreTable, class_indices
+from measurelab.stats.confusion import BinaryCounts, MultiCounts, class_indices
 from measurelab.stats.probrows import settle_rows
 from measurelab.stats.scoretable import ScoreTable
 
@@ -96,9 +101,7 @@ def _build_multi(y_true: Any, P: np.ndarray, *, labels: Any, sample_weight: Any)
     y = as_1d(y_true, "y_true")
     check_same_length(("y_true", y), ("y_score", P))
     raw = P
-    if raw.dtype.kind == "c":
-        raise MeasurelabError("y_score must be real numbers, got complex values")
-    P = np.asarray(P, dtype=np.float64)
+    P = number_matrix(P, "y_score")
     if not np.isfinite(P).all():
         i, j = np.argwhere(~np.isfinite(P))[0]
         raise MeasurelabError(
@@ -148,33 +151,6 @@ def check_two_columns(P: np.ndarray, where: str = "y_score") -> None:
             "use measurelab.compare_classifiers (command line: several --score-col); for "
             "one binary model pass the positive-class column alone"
         )
-
-
-def multi_stats_from_indices(
-    yi: np.ndarray, P: np.ndarray, labels: tuple[Any, ...], sample_weight: Any = None
-) -> MultiStats:
-    """Statistics of k-class probability rows ``P`` (n × k, validated) with true-class
-    column indices ``yi``: confusion matrix of the arg-max class (first column on ties),
-    per-class score tables and the row summary (:class:`ProbabilityRows`).
-
-    Examples
-    --------
-    >>> s = multi_stats_from_indices(np.array([0, 1]), np.array([[.6, .4], [.3, .7]]), ("a", "b"))
-    >>> s.counts.matrix.tolist(), s.rows.rank_weight.tolist()
-    ([[1.0, 0.0], [0.0, 1.0]], [2.0, 0.0])
-    """
-    from measurelab.stats.probrows import ProbabilityRows
-
-    k = len(labels)
-    yi = np.asarray(yi, dtype=np.int64)
-    pred = np.argmax(P, axis=1) if len(P) else np.zeros(0, dtype=np.int64)
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    mat = np.bincount(yi * k + pred, weights=w, minlength=k * k).astype(np.float64)
-    return MultiStats(
-        counts=MultiCounts(mat.reshape(k, k), tuple(labels)),
-        table=MultiScoreTable.from_indices(yi, P, tuple(labels), w),
-        rows=ProbabilityRows.from_arrays(yi, P, w),
-    )
 
 
 def _check_predicted_labels(y: np.ndarray, pred: np.ndarray) -> None:
@@ -337,13 +313,15 @@ def evaluate(
             pos_label=pos_label, sample_weight=sample_weight, ci_method=ci_method,
             n_boot=n_boot, random_state=random_state, progress=progress, n_jobs=n_jobs,
             stratify=stratify)
+    if not isinstance(stats, BinaryStats):
+        if ci is not None:
+            result = _multi_intervals(y_true, y_score, result, ci, average=average,
+                                      labels=labels, ci_method=ci_method, n_boot=n_boot,
+                                      random_state=random_state, sample_weight=sample_weight,
+                                      progress=progress, n_jobs=n_jobs, stratify=stratify)
+        return _with_nir_note(result, stats)
     if ci is None:
         return result
-    if not isinstance(stats, BinaryStats):
-        return _multi_intervals(y_true, y_score, result, ci, average=average, labels=labels,
-                                ci_method=ci_method, n_boot=n_boot,
-                                random_state=random_state, sample_weight=sample_weight,
-                                progress=progress, n_jobs=n_jobs, stratify=stratify)
     design = None
     stratify = check_flag(stratify, "stratify")
     if sample_weight is not None:
@@ -452,6 +430,24 @@ def with_intervals(
     out = {k: out[k] for k in result}   # the measures' order
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
+
+
+def _with_nir_note(result: EvaluationResult, stats: Any) -> EvaluationResult:
+    """``result`` of k-class input, its notes saying when the accuracy does not beat the
+    no-information rate (the exact binomial test of
+    :func:`measurelab.inference.acc_vs_nir`, on the confusion matrix; whole counts only:
+    the test counts cases)."""
+    from measurelab.inference.nir import nir_note, nir_test
+
+    matrix = np.asarray(stats.counts.matrix, dtype=np.float64)
+    if "acc" not in result or not np.array_equal(matrix, np.round(matrix)) or \
+            matrix.sum() <= 0:
+        return result
+    note = nir_note(nir_test(float(np.trace(matrix)), matrix.sum(axis=1),
+                             stats.counts.labels))
+    if note is not None:
+        result._more_notes["acc"] = note
+    return result
 
 
 def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: Any, *,

@@ -17,6 +17,7 @@ from measurelab._util.validation import (
     show,
     unique_labels,
 )
+from measurelab._util.words import counted
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import check_average
 from measurelab.measures.compute import (
@@ -184,3 +185,25 @@ class Evaluator:
     def compute(self) -> EvaluationResult:
         """Measure values on everything seen so far."""
         return compute_measures(self.stats(), self.measures, average=self.average)
+
+    def __str__(self) -> str:
+        """What ``print()`` shows: what has been seen, and the values so far.
+
+        Examples
+        --------
+        >>> print(Evaluator(measures=["acc"]).update([0, 1, 1, 0], [0.2, 0.7, 0.4, 0.1]))
+        Evaluator after 1 update: 4 cases.
+        Evaluation of 1 measure:
+          acc  0.75
+        Tables: .to_frame() .notes(); figure: .plot(); page: .to_html(path)
+        >>> print(Evaluator(measures=["acc"]))
+        Evaluator with no data yet: call update(y_true, y_score).
+        """
+        if self.table is None:
+            return "Evaluator with no data yet: call update(y_true, y_score)."
+        seen = self.table.total if isinstance(self.table, ScoreTable) else (
+            self._multi.counts.total if self._multi is not None else float("nan"))
+        cases = (counted(seen, "case") if float(seen).is_integer()
+                 else f"total weight {seen:.6g}")
+        return (f"Evaluator after {counted(self.n_updates, 'update')}: {cases}.\n"
+                f"{self.compute()}")

@@ -19,6 +19,33 @@ from measurelab._util.validation import show
 from measurelab.exceptions import MeasurelabError
 
 
+def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
+    """Position of each label of ``y`` in ``labels`` (in the order given, sorted or not): the
+    one mapping from labels to class indices behind every confusion matrix, score table and
+    design of k classes. An unknown label is a :class:`MeasurelabError` naming it.
+
+    Examples
+    --------
+    >>> class_indices(["b", "a", "c"], ["c", "a", "b"]).tolist()
+    [2, 1, 0]
+    >>> class_indices([2, 0, 3, 1], [2, 0, 3, 1]).tolist()
+    [0, 1, 2, 3]
+    """
+    y = np.asarray(y)
+    labels = np.asarray(labels)
+    k = labels.size
+    order = np.argsort(labels, kind="stable")
+    sorted_labels = labels[order]
+    pos = np.searchsorted(sorted_labels, y)
+    bad = (pos >= k) | (sorted_labels[np.minimum(pos, k - 1)] != y)
+    if bad.any():
+        raise MeasurelabError(
+            f"{name} holds the label {show(y[np.flatnonzero(bad)[0]])}, "
+            f"which is not one of {labels.tolist()}"
+        )
+    return order[pos].astype(np.int64)
+
+
 @dataclass(frozen=True)
 class BinaryCounts:
     """Binary confusion counts (possibly weighted).
@@ -117,22 +144,22 @@ class MultiCounts:
         labels: Any = None,
         sample_weight: Any = None,
     ) -> MultiCounts:
-        """Build from true and predicted labels; ``labels`` fixes the class order."""
+        """Build from true and predicted labels; ``labels`` (any order) fixes the class
+        order: row and column i are the class ``labels[i]`` (default: the sorted labels).
+
+        Examples
+        --------
+        >>> MultiCounts.from_labels([2, 0, 1], [2, 1, 1], labels=[2, 0, 1]).matrix.tolist()
+        [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0], [0.0, 0.0, 1.0]]
+        """
         y_true = np.asarray(y_true)
         y_pred = np.asarray(y_pred)
         if labels is None:
             labels = np.unique(np.concatenate([y_true, y_pred]))
         labels = np.asarray(labels)
         k = labels.size
-        ti = np.searchsorted(labels, y_true)
-        pi = np.searchsorted(labels, y_pred)
-        for name, idx, vals in (("y_true", ti, y_true), ("y_pred", pi, y_pred)):
-            bad = (idx >= k) | (labels[np.minimum(idx, k - 1)] != vals)
-            if bad.any():
-                raise MeasurelabError(
-                    f"{name} holds the label {show(vals[np.flatnonzero(bad)[0]])}, "
-                    f"which is not one of {labels.tolist()}"
-                )
+        ti = class_indices(y_true, labels, "y_true")
+        pi = class_indices(y_pred, labels, "y_pred")
         w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
         mat = np.bincount(ti * k + pi, weights=w, minlength=k * k).astype(np.float64)
         return cls(mat.reshape(k, k), tuple(labels.tolist()))

@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import show
 from measurelab.exceptions import MeasurelabError
+from measurelab.stats.confusion import class_indices
 from measurelab.stats.scoretable import ScoreTable
 
 
@@ -22,30 +22,6 @@ def _combine_rows(scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, n
     np.not_equal(s[1:], s[:-1], out=flag[1:])
     starts = np.flatnonzero(flag)
     return s[starts], np.add.reduceat(counts[order], starts, axis=0)
-
-
-def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
-    """Column index of each label of ``y`` in ``labels`` (any order); an unknown label is a
-    :class:`MeasurelabError` naming it.
-
-    Examples
-    --------
-    >>> class_indices(["b", "a", "c"], ["c", "a", "b"]).tolist()
-    [2, 1, 0]
-    """
-    y = np.asarray(y)
-    labels = np.asarray(labels)
-    k = labels.size
-    order = np.argsort(labels, kind="stable")
-    sorted_labels = labels[order]
-    pos = np.searchsorted(sorted_labels, y)
-    bad = (pos >= k) | (sorted_labels[np.minimum(pos, k - 1)] != y)
-    if bad.any():
-        raise MeasurelabError(
-            f"{name} holds the label {show(y[np.flatnonzero(bad)[0]])}, "
-            f"which is not one of {labels.tolist()}"
-        )
-    return order[pos].astype(np.int64)
 
 
 @dataclass(frozen=True, eq=False)

@@ -11,6 +11,7 @@ import numpy as np
 
 from measurelab._util.validation import (
     make_rng,
+    parse_number_array,
     short_repr,
     show,
 )
@@ -67,10 +68,20 @@ def _scores(v: Any, name: str, ndim: int, method: str) -> np.ndarray:
     if hasattr(v, "to_numpy") and type(v).__module__.startswith("pandas"):
         v = v.to_numpy()
     try:
-        arr = np.asarray(v, dtype=np.float64)
-    except (TypeError, ValueError):
+        raw = np.asarray(v)
+    except (TypeError, ValueError):  # ragged nesting
         raise MeasurelabError(f"{name} must hold numbers (scores), got "
                               f"{short_repr(v)}") from None
+    if raw.dtype.kind == "c":
+        raise MeasurelabError(f"{name} must be real numbers (scores), got complex values")
+    if raw.dtype.kind in "biuf":
+        arr = np.asarray(raw, dtype=np.float64)
+    else:  # text and objects: the one rule for numbers ('0_1' is not 0.1)
+        flat, bad_at = parse_number_array(raw.reshape(-1))
+        if bad_at is not None:
+            raise MeasurelabError(f"{name} must hold numbers (scores), got "
+                                  f"{show(raw.reshape(-1)[bad_at])} in {short_repr(v)}")
+        arr = flat.reshape(raw.shape)
     if arr.ndim != ndim:
         what = ("a 2-d array, data sets × fold scores" if ndim == 2 else
                 "a 1-d array of fold scores of one data set" if method == "correlated-t"

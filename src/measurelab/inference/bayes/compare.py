@@ -17,6 +17,7 @@ from measurelab._util.validation import (
     short_repr,
     warn_undefined,
 )
+from measurelab._util.words import counted
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference._base import model_names
 from measurelab.inference.bayes._checks import (
@@ -275,8 +276,8 @@ def bayes_pairs(
         raise MeasurelabError("scores must be a mapping {model: scores} or a DataFrame with "
                               f"one column per model, got {type(scores).__name__}")
     if len(items) < 2:
-        raise MeasurelabError(f"scores holds {len(items)} model(s); a comparison needs two or "
-                              "more")
+        raise MeasurelabError(f"scores holds {counted(len(items), 'model')}; a comparison "
+                              "needs two or more")
     model_names([n for n, _ in items], "scores")
     method = _check_method(method)
     items = [(str(k), _scores(v, f"scores: the scores of model {str(k)!r}",

@@ -138,7 +138,8 @@ def _hierarchical(d: np.ndarray, runs: int, n_samples: int, chains: int, n_warmu
         if n % 2:
             pattern[-1] = 0.0
         d[flat] += pattern
-        warn_undefined(f"hierarchical model: the fold differences of data set(s) "
+        sets = "data set" if flat.size == 1 else "data sets"
+        warn_undefined(f"hierarchical model: the fold differences of {sets} "
                        f"{', '.join(map(str, flat.tolist()))} are constant; given a jitter "
                        f"of ±{c:.3g} that keeps their mean")
     rope = common["rope"]

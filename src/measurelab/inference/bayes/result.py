@@ -14,6 +14,7 @@ from measurelab._util.validation import (
     show,
     warn_undefined,
 )
+from measurelab._util.words import num
 from measurelab.exceptions import MeasurelabError
 
 #: the models :func:`bayes_compare` fits
@@ -117,6 +118,29 @@ class BayesComparison:
             "n_samples": int(self.sample.shape[0]),
             "details": self.details,
         })
+
+    def __str__(self) -> str:
+        """The answer: the three probabilities and the verdict at 0.95.
+
+        Examples
+        --------
+        >>> from measurelab.inference.bayes import bayes_compare
+        >>> print(bayes_compare([0.8, 0.7, 0.9, 0.6], [0.8, 0.72, 0.9, 0.6], rope=0.01,
+        ...                     method="sign"))
+        Bayesian sign test of a against b (rope ±0.01, higher is better): P(a better) 0, P(equivalent) 0.939, P(b better) 0.0615 — undecided at 0.95.
+        """  # noqa: E501
+        a, b = self.names
+        name = {"correlated-t": "correlated t-test", "signed-rank": "signed-rank test",
+                "sign": "sign test", "hierarchical": "hierarchical model"}.get(self.method,
+                                                                               self.method)
+        v = self.verdict()
+        said = {"a better": f"{a} is better", "b better": f"{b} is better",
+                "equivalent": "practically equivalent"}.get(v, v)
+        return (f"Bayesian {name} of {a} against {b} (rope ±{self.rope:g}, "
+                f"{'higher' if self.higher_is_better else 'lower'} is better): "
+                f"P({a} better) {num(self.p_a_better, 3)}, P(equivalent) "
+                f"{num(self.p_rope, 3)}, P({b} better) {num(self.p_b_better, 3)} — {said} "
+                "at 0.95.")
 
     def __repr__(self) -> str:
         a, b = self.names

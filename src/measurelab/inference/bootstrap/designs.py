@@ -473,6 +473,20 @@ class ClusterDesign(CaseDesign):
 
 
 
+def _sorted_label_order(labels: tuple[Any, ...]) -> np.ndarray:
+    """The class indices in sorted label order (labels that do not sort: as given).
+
+    Examples
+    --------
+    >>> _sorted_label_order((2, 0, 3, 1)).tolist()
+    [1, 3, 0, 2]
+    """
+    try:
+        return np.asarray(sorted(range(len(labels)), key=lambda i: labels[i]), dtype=np.int64)
+    except TypeError:
+        return np.arange(len(labels), dtype=np.int64)
+
+
 class MultiCaseDesign:
     """The cases of one k-class test set scored by one or more models, in canonical order
     (true class, then every model's probability row or predicted class, then the weight).
@@ -492,10 +506,15 @@ class MultiCaseDesign:
                  weight: np.ndarray | None = None, *, stratify: bool = False) -> None:
         yi = np.asarray(yi, dtype=np.int64)
         k = len(labels)
+        # the canonical order reads the classes in sorted label order whatever the order of
+        # ``labels``, so the same cases with the classes listed in another order draw the
+        # same replicates
+        by_label = _sorted_label_order(labels)
+        rank = np.argsort(by_label)[yi] if yi.size else yi
         keys: list[np.ndarray] = [] if weight is None else [weight]
         for p in P[::-1]:
-            keys += [p[:, c] + 0.0 for c in range(k - 1, -1, -1)]  # -0.0 → 0.0
-        order = np.lexsort([*keys, yi])
+            keys += [p[:, c] + 0.0 for c in by_label[::-1]]  # -0.0 → 0.0
+        order = np.lexsort([*keys, rank])
         self.yi = yi[order]
         self.P = [np.ascontiguousarray(p[order]) for p in P]
         self.weight = None if weight is None else weight[order]
@@ -504,7 +523,9 @@ class MultiCaseDesign:
         self.n = int(yi.size)
         self.stratify = bool(stratify)
         self.class_n = np.bincount(self.yi, minlength=k)
-        edges = np.concatenate([[0], np.cumsum(self.class_n)])
+        # the cases lie grouped by class in sorted label order: the parts follow it
+        self._run_n = self.class_n[by_label]
+        edges = np.concatenate([[0], np.cumsum(self._run_n)])
         self._parts = ([(int(edges[c]), int(edges[c + 1])) for c in range(k)]
                        if self.stratify else [(0, self.n)])
 
@@ -517,7 +538,7 @@ class MultiCaseDesign:
 
     def jackknife_groups(self, rng: np.random.Generator, n_groups: int = 50) -> np.ndarray:
         """The jackknife group of every case, each class spread over the groups."""
-        return np.concatenate([jackknife_groups(int(c), rng, n_groups) for c in self.class_n])
+        return np.concatenate([jackknife_groups(int(c), rng, n_groups) for c in self._run_n])
 
     def block(self, a: int, mult: np.ndarray) -> MultiBlock:
         """Model ``a``'s :class:`MultiBlock` for multiplicities (B, n) (weights applied)."""

@@ -162,6 +162,25 @@ class BootstrapIntervals:
                                           self.rests, strict=True)], dtype=object)
         self.p = self._invert()
 
+    def __str__(self) -> str:
+        """Each statistic's interval and method, one a line.
+
+        Examples
+        --------
+        >>> r = np.random.default_rng(0).normal(1.0, 1.0, (1, 4000))
+        >>> print(BootstrapIntervals(r, np.array([1.0]), np.array([1.0]), np.empty((1, 0)),
+        ...                          np.array([False]), 0.95))
+        Bootstrap intervals of 1 statistic at 95% (4000 replicates):
+          1: 1, interval −0.935 to 2.96 (bootstrap-percentile)
+        """
+        from measurelab._util.words import counted, num
+
+        lines = [f"Bootstrap intervals of {counted(self.value.size, 'statistic')} at "
+                 f"{self.level:.0%} ({self.B} replicates):"]
+        for i, (v, lo, hi, m) in enumerate(zip(self.value, self.lo, self.hi, self.method,
+                                               strict=True)):
+            lines.append(f"  {i + 1}: {num(v)}, interval {num(lo, 3)} to {num(hi, 3)} ({m})")
+        return "\n".join(lines)
     def _rests(self, alpha: np.ndarray) -> np.ndarray:
         """Whether the lower and the upper end at two-sided ``alpha`` read an undefined
         replicate (counted at the bound: they sort below, respectively above, every

@@ -51,7 +51,7 @@ from measurelab.inference import bootstrap as bt
 from measurelab.inference import delong as dlm
 from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
-from measurelab.inference.calibration import replicate_wald
+from measurelab.inference.calibration import N_RESAMPLES, replicate_wald
 from measurelab.inference.classifiers import _figures as _fig
 from measurelab.inference.classifiers import _pair_rows as _pairs
 from measurelab.inference.classifiers import _report as _report
@@ -178,7 +178,8 @@ class ClassifierComparison:
         from measurelab.inference.methods import Setting, difference_form
 
         setting = Setting(k, multiclass=self._multiclass,
-                          whole_counts=not self._weighted, kind="paired")
+                          whole_counts=not self._weighted, kind="paired",
+                          average=getattr(self, "average", "macro"))
         return difference_form(setting, self._methods()[k]).name
 
     def _boot(self) -> tuple[list[str], bt.BootstrapRun]:
@@ -386,7 +387,7 @@ class ClassifierComparison:
                                                         "interval"])
 
     # ----------------------------------------------------------- calibration
-    def calibration(self, n_resamples: int = 999, method: str = "auto") -> Any:
+    def calibration(self, n_resamples: int = N_RESAMPLES, method: str = "auto") -> Any:
         """Is each model calibrated? Per model the Brier miscalibration (the population's,
         estimated without bias) with its interval at ``ci``, the p-value of the test of
         calibration, which test that was (``method``), Spiegelhalter's p, and the verdict
@@ -394,7 +395,9 @@ class ClassifierComparison:
 
         The test (``method='auto'``): consistency resampling (``n_resamples`` redraws of
         every label from its predicted probability, seeded by the comparison's
-        ``random_state``) below 10,000 cases or 100 in the smaller class; from there the
+        ``random_state``: the default number and the seeding are
+        :func:`measurelab.calibration_test`'s, so a model's p-value is the one that call
+        gives) below 10,000 cases or 100 in the smaller class; from there the
         analytic test of the same statistic ('analytic null': its exact null moments, no
         redraws; the size study: docs/calibration_test_study.md); for fractional weights
         Spiegelhalter's. ``method='consistency'`` or ``'analytic'`` forces one. A progress

@@ -27,11 +27,11 @@ from measurelab._util.validation import (
     check_flag,
     check_scores,
     check_weights,
-    parse_number_array,
+    number_matrix,
     show,
     unique_labels,
 )
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
 from measurelab.inference._base import model_items, model_names
@@ -40,7 +40,7 @@ from measurelab.measures.base import Measure, check_average, registry
 from measurelab.measures.compute import compute_measures, resolve_measures
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.checks import check_threshold_value
-from measurelab.stats.confusion import MultiCounts
+from measurelab.stats.confusion import MultiCounts, class_indices
 from measurelab.stats.probrows import row_sum_tolerance, settle_rows, sum_message
 
 __all__ = [
@@ -185,19 +185,6 @@ def _array(s: Any, name: str = "scores") -> np.ndarray:
     return arr
 
 
-def _float_matrix(arr: np.ndarray, name: str) -> np.ndarray:
-    """A 2-d array as float64 under the one rule for numbers (text '0_1' is not 0.1)."""
-    if arr.dtype.kind in "biuf":
-        return np.asarray(arr, dtype=np.float64)
-    flat, bad = parse_number_array(arr.reshape(-1))
-    if bad is not None:
-        i, j = divmod(bad, arr.shape[1])
-        raise MeasurelabError(
-            f"probabilities of model {name!r} must be numbers, got {show(arr[i, j])} at row "
-            f"{i + 1}, column {j + 1}")
-    return flat.reshape(arr.shape)
-
-
 def is_multiclass_input(y_raw: np.ndarray, arrays: list[Any]) -> bool:
     """True when a comparison is a k-class one: a model gives an (n, k ≥ 3) matrix, or
     y_true has more than two classes.
@@ -214,6 +201,34 @@ def is_multiclass_input(y_raw: np.ndarray, arrays: list[Any]) -> bool:
     return y_raw.dtype != bool and unique_labels(y_raw).size > 2
 
 
+def proba_rows(arr: np.ndarray, name: str) -> np.ndarray:
+    """Model ``name``'s (n, k) probabilities checked (finite, in [0, 1], rows summing to 1
+    within the tolerance of their type) and settled (a row off by rounding made to sum to
+    1), as a comparison holds them; a comparison over parts checks each part's rows so.
+
+    Examples
+    --------
+    >>> proba_rows(np.array([[.2, .3, .5]]), "m").tolist()
+    [[0.2, 0.3, 0.5]]
+    """
+    P = number_matrix(arr, f"probabilities of model {name!r}")
+    raw_dtype = arr.dtype
+    bad = ~np.isfinite(P) | (P < 0) | (P > 1)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise MeasurelabError(
+            f"probabilities of model {name!r} must be finite and in [0, 1], got "
+            f"{show(P[i, j])} at row {i + 1}, column {j + 1}")
+    tol = row_sum_tolerance(raw_dtype, P.shape[1])
+    dev = np.abs(P.sum(axis=1) - 1.0)
+    if dev.size and float(dev.max()) > tol:
+        i = int(np.argmax(dev))
+        raise MeasurelabError(
+            f"probability rows of model {name!r} must sum to 1 (tolerance {tol:g}); "
+            f"row {i + 1} sums to {sum_message(P[i].sum())}")
+    return settle_rows(arr if raw_dtype.kind == "f" else P, f"model {name!r}")[0]
+
+
 def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                  ) -> tuple[list[str], list[np.ndarray], list[bool]]:
     """Names, probability rows (one-hot for predicted labels) and, per model, whether it
@@ -223,7 +238,7 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
     items = model_items(models)
     model_names([key for key, _ in items])
     k = len(labels)
-    index = {v: i for i, v in enumerate(labels)}
+    index = set(labels)
     names: list[str] = []
     rows: list[np.ndarray] = []
     kinds: list[bool] = []
@@ -250,24 +265,9 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
             if arr.shape[1] != k:
                 raise MeasurelabError(
                     f"model {name!r} has {arr.shape[1]} probability columns but y_true has "
-                    f"{k} classes ({list(labels)}); give one column per class in sorted label "
-                    "order")
-            P = _float_matrix(arr, name)
-            raw_dtype = arr.dtype
-            bad = ~np.isfinite(P) | (P < 0) | (P > 1)
-            if bad.any():
-                i, j = np.argwhere(bad)[0]
-                raise MeasurelabError(
-                    f"probabilities of model {name!r} must be finite and in [0, 1], got "
-                    f"{show(P[i, j])} at row {i + 1}, column {j + 1}")
-            tol = row_sum_tolerance(raw_dtype, k)
-            dev = np.abs(P.sum(axis=1) - 1.0)
-            if dev.size and float(dev.max()) > tol:
-                i = int(np.argmax(dev))
-                raise MeasurelabError(
-                    f"probability rows of model {name!r} must sum to 1 (tolerance {tol:g}); "
-                    f"row {i + 1} sums to {sum_message(P[i].sum())}")
-            P, _ = settle_rows(arr if raw_dtype.kind == "f" else P, f"model {name!r}")
+                    f"{k} classes ({list(labels)}); give one column per class in the order of "
+                    "labels= (default: the sorted labels)")
+            P = proba_rows(arr, name)
         elif arr.ndim == 1:
             stray = [v for v in unique_labels(arr).tolist() if v not in index]
             if stray:
@@ -275,7 +275,7 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                     f"model {name!r} predicts {show(stray[0])}, which is no class of y_true "
                     f"({list(labels)})")
             P = np.zeros((y.size, k))
-            P[np.arange(y.size), [index[v] for v in arr.tolist()]] = 1.0
+            P[np.arange(y.size), class_indices(arr, labels, f"model {name!r}")] = 1.0
         else:
             raise MeasurelabError(
                 f"scores of {name!r} must be (n, k) probabilities or (n,) predicted labels, "
@@ -284,6 +284,68 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
         rows.append(P)
         kinds.append(arr.ndim == 2)
     return names, rows, kinds
+
+
+def _warn_empty_classes(yi: np.ndarray, w: np.ndarray | None, lab: tuple) -> None:
+    """Warn when ``labels=`` names a class with no case (or no weight) in y_true: its
+    one-vs-rest values are undefined or 0, which moves every macro average."""
+    support = np.bincount(yi, weights=w, minlength=len(lab))
+    empty = [lab[i] for i in np.flatnonzero(support <= 0)]
+    if empty:
+        import warnings
+
+        which = ", ".join(show(v) for v in empty)
+        warnings.warn(
+            f"labels= names {which}, with no case in y_true (of {len(lab)} classes): the "
+            f"measures of {'that class' if len(empty) == 1 else 'those classes'} are "
+            "undefined or 0, which moves the macro averages", UndefinedMeasureWarning,
+            stacklevel=4)
+
+
+def choose_multi(measures: Any, probs: bool) -> Any:
+    """The measures of a k-class comparison: the headline set (of probability rows, or of
+    predicted labels), every one that applies (``'all'``: None) or those named.
+
+    Examples
+    --------
+    >>> [m.name for m in choose_multi(None, False)]
+    ['acc', 'f1', 'mcc']
+    """
+    if measures is None:
+        return [registry.get(x) for x in (HEADLINE_MULTI if probs else THRESHOLD_MULTI)]
+    if isinstance(measures, str) and measures == "all":
+        return None
+    return resolve_measures(measures)
+
+
+def multi_rows(stats: list[Any], chosen: Any, average: str | None, probs: bool,
+               lab: tuple[Any, ...]) -> tuple[list[tuple[str, Measure, int | None]],
+                                             list[dict[str, float]]]:
+    """The rows of a k-class comparison — (row name, measure, class or None), a per-class
+    value a row ``measure[class]`` — and every model's values, from each model's
+    statistics of all the cases.
+
+    Examples
+    --------
+    >>> from measurelab.stats.multiblock import MultiBlock
+    >>> st = MultiBlock.from_arrays([0, 1, 2], np.eye(3), np.ones((1, 3))).stats(0)
+    >>> cols, vals = multi_rows([st], [registry.get("acc")], "macro", True, (0, 1, 2))
+    >>> [c for c, _m, _i in cols], vals
+    (['acc'], [{'acc': 1.0}])
+    """
+    first = compute_measures(stats[0], chosen, average=average, probabilities_ok=probs)
+    used = [first.measure(x) for x in first]
+    results = [first] + [compute_measures(s, used, average=average, probabilities_ok=probs)
+                         for s in stats[1:]]
+    columns: list[tuple[str, Measure, int | None]] = []
+    for x in first:
+        if np.ndim(first[x]) == 1:
+            columns += [(f"{x}[{lab[c]}]", first.measure(x), c) for c in range(len(lab))]
+        else:
+            columns.append((x, first.measure(x), None))
+    values = [{col: float(r[m.name] if c is None else np.asarray(r[m.name])[c])
+               for col, m, c in columns} for r in results]
+    return columns, values
 
 
 def prepare_multiclass(
@@ -320,18 +382,13 @@ def prepare_multiclass(
     lab = tuple(labs.tolist())
     names, P, kinds = _read_models(models, y, lab)
     probs = all(kinds)
-    index = {v: i for i, v in enumerate(lab)}
-    yi = np.array([index[v] for v in y.tolist()], dtype=np.int64)
+    yi = class_indices(y, labs)
     w = check_weights(sample_weight, y.size)
+    _warn_empty_classes(yi, w, lab)
     average = check_average(average)
     level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
                                                            ci_method, progress)
-    if measures is None:
-        chosen = [registry.get(x) for x in (HEADLINE_MULTI if probs else THRESHOLD_MULTI)]
-    elif isinstance(measures, str) and measures == "all":
-        chosen = None
-    else:
-        chosen = resolve_measures(measures)
+    chosen = choose_multi(measures, probs)
     design = MultiCaseDesign(yi, P, lab, w, stratify=stratify)
     ident = np.ones((1, design.n))
     stats = []
@@ -341,19 +398,7 @@ def prepare_multiclass(
         if not kinds[a]:
             st = MultiStats(counts=MultiCounts(blk.counts[0], lab))
         stats.append(st)
-    first = compute_measures(stats[0], chosen, average=average, probabilities_ok=probs)
-    used = [first.measure(x) for x in first]
-    results = [first] + [compute_measures(s, used, average=average, probabilities_ok=probs)
-                         for s in stats[1:]]
-    columns: list[tuple[str, Measure, int | None]] = []
-    for x in first:
-        v = first[x]
-        if np.ndim(v) == 1:
-            columns += [(f"{x}[{lab[c]}]", first.measure(x), c) for c in range(len(lab))]
-        else:
-            columns.append((x, first.measure(x), None))
-    values = [{col: float(r[m.name] if c is None else np.asarray(r[m.name])[c])
-               for col, m, c in columns} for r in results]
+    columns, values = multi_rows(stats, chosen, average, probs, lab)
     return dict(names=names, design=design, columns=columns, values=values, average=average,
                 level=level, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
                 progress=progress, n_jobs=n_jobs, weight=w)

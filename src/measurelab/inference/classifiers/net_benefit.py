@@ -565,16 +565,26 @@ class NetBenefitComparison:
         return net_benefit_repr(self)
 
     def summary(self) -> str:
-        """The answer in words: for each model, over which thresholds it is significantly
-        more useful than treating everyone and than treating no one (worth using there),
-        and for each pair of models over which thresholds one is more useful.
+        """The answer in words. First the chosen thresholds: every pair of strategies
+        whose difference is significant there after Holm's adjustment over every row of
+        :meth:`differences` — for two models each threshold with the difference, its
+        interval and p_holm; for a model against treating everyone or no one the
+        thresholds (a sentence for each). Then the grid: for each model, over which
+        thresholds it is significantly more useful than treating everyone and than
+        treating no one (worth using there), and for each pair of models over which
+        thresholds one is more useful, by the simultaneous band.
 
         Examples
         --------
         With ``nb`` from the module example:
 
         >>> print(nb.summary())
-        a is more useful than b for thresholds 0.11–0.77.
+        At the chosen thresholds (95% intervals, p_holm over all 25 rows of .differences()): a is more useful than b at t = 0.1 (+0.0196, 95% CI +0.00689 to +0.0321, p_holm 0.019), t = 0.2 (+0.0775, 95% CI +0.0488 to +0.105, p_holm < 0.001), t = 0.3 (+0.117, 95% CI +0.0717 to +0.16, p_holm < 0.001) and t = 0.5 (+0.18, 95% CI +0.124 to +0.233, p_holm < 0.001).
+        a is more useful than treat all at t = 0.1, 0.2, 0.3 and 0.5 (p_holm < 0.001).
+        b is more useful than treat all at t = 0.3 and 0.5 (p_holm < 0.001).
+        a is more useful than treat none at t = 0.05, 0.1, 0.2, 0.3 and 0.5 (p_holm < 0.001).
+        b is more useful than treat none at t = 0.05, 0.1 and 0.2 (p_holm ≤ 0.014).
+        Over the grid: a is more useful than b for thresholds 0.11–0.77.
         a is more useful than treat all for thresholds 0.08–0.99.
         b is more useful than treat all for thresholds 0.25, 0.27–0.99.
         a is more useful than treat none for thresholds 0.01–0.78.
@@ -582,7 +592,10 @@ class NetBenefitComparison:
         """  # noqa: E501
         pct = round(100 * self.level)
         rng = self.ranges()
-        lines = []
+        from measurelab.inference._reprs import net_benefit_pair_sentences
+
+        lines = net_benefit_pair_sentences(self)
+        grid: list[str] = []
         for a, b in self._pairs:
             label = self._label(b)
             sub = rng[(rng["a"] == self.names[a]) & (rng["b"] == label)]
@@ -591,13 +604,14 @@ class NetBenefitComparison:
                 if len(part):
                     spans = ", ".join(_span(r.from_threshold, r.to_threshold)
                                       for r in part.itertuples(index=False))
-                    lines.append(f"{who} is more useful than {other} for thresholds {spans}")
-        if not lines:
-            lines.append("no strategy is significantly more useful than another at any "
-                         "threshold of the grid")
+                    grid.append(f"{who} is more useful than {other} for thresholds {spans}")
+        if not grid:
+            grid.append("no strategy is significantly more useful than another at any "
+                        "threshold of the grid")
+        grid[0] = "Over the grid: " + grid[0]
         tail = (f" (simultaneous {pct}% bands over thresholds {self.grid.min():g}–"
                 f"{self.grid.max():g}).")
-        return ".\n".join(lines) + tail
+        return "\n".join([*lines, ".\n".join(grid) + tail])
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready: ``{"values", "differences", "ranges", "level", "critical_value"}``

@@ -31,6 +31,20 @@ def _method_words(method: str) -> str:
     return _WORDS.get(method, method)
 
 
+def _centre_words(method: str, centre: float) -> str:
+    """Where an interval is centred, when that is not the mean fold difference the
+    sentence gives: the 5×2cv paired t's is the first fold's difference.
+
+    Examples
+    --------
+    >>> _centre_words("5x2cv-paired-t", 0.031), _centre_words("corrected-t", 0.02)
+    (" around the first fold's difference +0.031", '')
+    """
+    if method != "5x2cv-paired-t":
+        return ""
+    return f" around the first fold's difference {_signed(centre)}"
+
+
 def _higher(cmp: Any) -> dict[str, bool]:
     return {m.name: m.higher_is_better for m in cmp._measures}
 
@@ -59,7 +73,8 @@ def pair_sentences(cmp: Any) -> list[str]:
             parts = []
             for r in rows.itertuples(index=False):
                 lo, hi = (r.lo, r.hi) if sign > 0 else (-r.hi, -r.lo)
-                parts.append(f"{pct}% CI {_signed(lo)} to {_signed(hi)}, "
+                parts.append(f"{pct}% CI {_signed(lo)} to {_signed(hi)}"
+                             f"{_centre_words(r.method, sign * r.centre)}, "
                              f"{_method_words(r.method)}, {_p(r.p_holm)}")
             better[winner].append(f"{meas} ({_signed(sign * diff)}, " + "; ".join(parts) + ")")
         said = [f"{w} is better than {lose} on " + _join(better[w])
@@ -72,19 +87,60 @@ def pair_sentences(cmp: Any) -> list[str]:
 
 
 def notes(cmp: Any) -> list[str]:
-    """What the tables' ``note`` column says, once."""
+    """What the tables' ``note`` column says, once; for Dietterich's design, what its
+    intervals are centred on."""
+    out = []
+    if cmp.method == "5x2cv":
+        out.append("5×2cv: the difference given is the mean of the ten folds'; the paired "
+                   "t and its interval are centred on the first fold's difference "
+                   "(Dietterich's statistic), the combined F's on the mean (column centre "
+                   "of .tests()).")
     t = cmp.tests()
     skipped = sorted(set(t.loc[t["note"] != "", "measure"]))
-    if not skipped:
-        return []
-    return [f"Nested CV applies to measures that are means over cases (acc, err, brier, "
-            f"mxe); {_join(skipped)} used the corrected t."]
+    if skipped:
+        out.append(f"Nested CV applies to measures that are means over cases (acc, err, "
+                   f"brier, mxe); {_join(skipped)} used the corrected t.")
+    return out
 
 
 def summary(cmp: Any) -> str:
     """:meth:`LearnerComparison.summary`."""
     head = f"{len(cmp.names)} learners, {cmp.design()}."
     return "\n".join([head, *pair_sentences(cmp), *notes(cmp)])
+
+
+def _how(cmp: Any) -> str:
+    """The level and the tests of a comparison, in words."""
+    tests = ("5×2cv paired t and combined F" if cmp.method == "5x2cv"
+             else _method_words(cmp.method))
+    return f"{round(100 * cmp.level)}% intervals, {tests}"
+
+
+#: where a comparison's tables are, after its answer
+TABLES = ("Tables: .fold_scores() .values() .intervals() .tests() .bayes(rope); figure: "
+          ".plot(); page: .to_html(path)")
+TABLES_OVER_DATASETS = ("Tables: .table(measure) .ranks(measure) .tests() .fold_scores() "
+                        ".bayes(rope); one data set: .comparisons[name]; page: .to_html(path)")
+
+
+def comparison_text(cmp: Any) -> str:
+    """What ``print()`` of a :class:`LearnerComparison` shows: what was compared and how,
+    the answer (the summary's sentences), then where the tables are."""
+    k = len(cmp.names)
+    head = (f"{type(cmp).__name__} of {k} learner{'s' if k != 1 else ''} "
+            f"({', '.join(cmp.names)}) by {cmp.design()}; {_how(cmp)}")
+    return "\n".join([head, *summary(cmp).splitlines()[1:], TABLES])
+
+
+def datasets_text(res: Any) -> str:
+    """What ``print()`` of a :class:`LearnerComparisonOverDatasets` shows, in the same
+    order."""
+    first = next(iter(res.comparisons.values()))
+    k, d = len(res.names), len(res.comparisons)
+    head = (f"{type(res).__name__} of {k} learner{'s' if k != 1 else ''} "
+            f"({', '.join(res.names)}) on {d} data set{'s' if d != 1 else ''}, "
+            f"{first._splits.describe()} each; {_how(first)}")
+    return "\n".join([head, *datasets_summary(res).splitlines()[1:], TABLES_OVER_DATASETS])
 
 
 def bayes_lines(bayes: Any) -> list[str]:
@@ -130,7 +186,8 @@ def plot(cmp: Any) -> Any:
         for j, r in rows.iterrows():
             y = len(rows) - 1 - j
             ok = math.isfinite(r["lo"]) and math.isfinite(r["hi"])
-            centre = (r["lo"] + r["hi"]) / 2 if ok else r["diff"]
+            # the marker sits where the row's statistic and interval are centred
+            centre = r["centre"] if math.isfinite(r["centre"]) else r["diff"]
             if ok:
                 right.plot([r["lo"], r["hi"]], [y, y], color="black", lw=1.2)
             sig = r["p_holm"] < alpha

@@ -185,15 +185,26 @@ def splitter_of(cv: Any, groups: Any, seed: Any) -> Any:
 
 
 def make_splits(cv: Any, X: Any, y: np.ndarray, groups: Any, seed: Any
-                ) -> tuple[Splits, list[np.ndarray] | None]:
-    """Draw the splits of ``cv`` (see :func:`splitter_of`) and read their design; the
-    training sets are returned only where they are not the rest of the cases.
+                ) -> tuple[Splits, list[np.ndarray | None] | None]:
+    """Draw the splits of ``cv`` (see :func:`splitter_of`) and read their design.
+
+    A learner is fitted on a split's training cases in the order the splitter yields them
+    (a random forest with a fixed seed grows other trees on the same cases in another
+    order), so the fold scores are those of scikit-learn's ``cross_val_score`` on the same
+    splitter. A training set is kept only where it is not the rest of the cases in case
+    order (scikit-learn's k-fold splitters yield that, and it is rebuilt when the split is
+    fitted): the second value holds it per split (None where it is rebuilt), or is None
+    when every split's is rebuilt.
 
     Examples
     --------
     >>> s, trains = make_splits("5x2", np.zeros((8, 1)), np.array([0, 1] * 4), None, 0)
     >>> s.is_5x2(), s.test_train_ratio, trains
     (True, 1.0, None)
+    >>> _, trains = make_splits([([3, 2, 1], [0]), ([0, 2, 3], [1])], np.zeros((4, 1)),
+    ...                         np.array([0, 1, 0, 1]), None, 0)
+    >>> [None if t is None else t.tolist() for t in trains]
+    [[3, 2, 1], None]
     """
     n = int(y.size)
     splitter = splitter_of(cv, groups, seed)
@@ -210,7 +221,7 @@ def make_splits(cv: Any, X: Any, y: np.ndarray, groups: Any, seed: Any
     if g is not None and g.shape != (n,):
         raise MeasurelabError(f"groups has shape {g.shape}; expected one group per case ({n})")
     tests: list[np.ndarray] = []
-    trains: list[np.ndarray] = []
+    trains: list[np.ndarray | None] = []
     n_train: list[int] = []
     complete = True
     for i, pair in enumerate(raw):
@@ -225,15 +236,18 @@ def make_splits(cv: Any, X: Any, y: np.ndarray, groups: Any, seed: Any
                 raise MeasurelabError(
                     f"split {i + 1}: group {short_repr(both[0])} is in both the training and "
                     "the test set; give a splitter that keeps groups apart (GroupKFold)")
-        complete &= train.size + test.size == n
+        rest = train.size + test.size == n
+        complete &= rest
         tests.append(test)
-        trains.append(train)
+        # the rest of the cases in case order is rebuilt when fitted; any other is kept
+        trains.append(None if rest and bool((np.diff(train) > 0).all()) else train)
         n_train.append(int(train.size))
     if not tests:
         raise MeasurelabError("cv gave no splits")
     repeat, fold, partition = _design(tests, n)
     return (Splits(n, tests, np.array(n_train), np.array([t.size for t in tests]), repeat,
-                   fold, partition, complete), None if complete else trains)
+                   fold, partition, complete),
+            None if all(t is None for t in trains) else trains)
 
 
 def _pair(pair: Any, i: int) -> tuple[Any, Any]:
@@ -340,10 +354,13 @@ class Task:
 
 
 class Plan:
-    """The training and test cases of every task, made when the task is sent (so the
-    index arrays of a long run are never all held at once)."""
+    """The training and test cases of every task. A training set the splitter gave in
+    an order of its own is fitted in that order; one that is the rest of the cases in
+    case order (scikit-learn's k-fold) is made when its task is sent, so the index arrays
+    of a long run are not all held at once. The inner fits of nested cross-validation
+    train on the other folds in case order (no splitter yields them)."""
 
-    def __init__(self, splits: Splits, trains: list[np.ndarray] | None) -> None:
+    def __init__(self, splits: Splits, trains: list[np.ndarray | None] | None) -> None:
         self.splits = splits
         self._trains = trains
         self._fid = splits.fold_ids() if splits.partition else None
@@ -354,8 +371,9 @@ class Plan:
         if t.slot[0] == OUTER:
             s = t.slot[1]
             test = sp.tests[s]
-            if self._trains is not None:
-                return self._trains[s], test
+            kept = None if self._trains is None else self._trains[s]
+            if kept is not None:  # in the order the splitter gave it
+                return kept, test
             mask = np.ones(sp.n, dtype=bool)
             mask[test] = False
             return np.flatnonzero(mask), test
@@ -380,40 +398,71 @@ OUTER, INNER = 0, 1
 
 
 def run_tasks(tasks: list[Task], plan: Plan, estimators: list[Any], X: Any, target: Target,
-              n_jobs: int, scheduler: Any, progress: bool | None, desc: str) -> Any:
-    """Every task's (task, test cases, kind, predictions), in the tasks' order, through
-    joblib (on a Dask cluster through joblib's Dask backend when ``scheduler`` is given),
-    with a progress bar."""
+              n_jobs: int, scheduler: Any, progress: bool | None, desc: str,
+              store: Any = None) -> Any:
+    """Every task's (task, kind, predictions) through joblib (on a Dask cluster through
+    joblib's Dask backend when ``scheduler`` is given), with a progress bar. With a
+    ``store`` (a :class:`~measurelab.inference.learners._folds.FoldStore`) the fits
+    already in it are read, not refitted, and each new fit is written to it as soon as it
+    finishes (in the order fits finish), so a killed run loses no finished fold."""
     from joblib import Parallel, delayed, parallel_config
 
     from measurelab.progress import progress_bar
 
-    def jobs() -> Any:
-        for t in tasks:
-            train, test = plan.cases(t)
-            yield delayed(fit_predict)(estimators[t.a], X, target.y, train, test,
-                                       target.labels, target.pos)
+    keys: dict[Task, str] = {}
+    todo = tasks
+    if store is not None:
+        from measurelab.inference.learners._folds import fingerprint
 
-    bar = progress_bar(len(tasks), desc=desc, unit="fit", enabled=progress is not False,
+        data = fingerprint((X, target.y, target.labels, target.pos))
+        est = [fingerprint(e) for e in estimators]
+        keys = {t: store.key(est[t.a], data, *plan.cases(t)) for t in tasks}
+        todo = []
+        for t in tasks:
+            got = store.load(keys[t])
+            if got is None:
+                todo.append(t)
+            else:
+                yield t, *got
+
+    def jobs() -> Any:
+        for i, t in enumerate(todo):
+            train, test = plan.cases(t)
+            yield delayed(_numbered)(i, estimators[t.a], X, target.y, train, test,
+                                     target.labels, target.pos)
+
+    def finished(out: Any) -> Any:
+        for i, kind, p in out:
+            t = todo[i]
+            if store is not None:
+                store.save(keys[t], kind, p)
+            bar.update(1)
+            yield t, kind, p
+
+    bar = progress_bar(len(todo), desc=desc, unit="fit", enabled=progress is not False,
                        delay=2.0, leave=False)
     client, own = None, False
     try:
+        if not todo:
+            return
         if scheduler is not None:
             client, own = _client(scheduler)
             with parallel_config(backend="dask", client=client):
-                out = Parallel(n_jobs=-1, return_as="generator")(jobs())
-                for t, res in zip(tasks, out, strict=True):
-                    bar.update(1)
-                    yield t, *res
+                yield from finished(Parallel(n_jobs=-1, return_as="generator_unordered")(
+                    jobs()))
         else:
-            out = Parallel(n_jobs=n_jobs, return_as="generator")(jobs())
-            for t, res in zip(tasks, out, strict=True):
-                bar.update(1)
-                yield t, *res
+            yield from finished(Parallel(n_jobs=n_jobs, return_as="generator_unordered")(
+                jobs()))
     finally:
         bar.close()
         if own and client is not None:
             client.close()
+
+
+def _numbered(i: int, *args: Any) -> tuple[int, str, np.ndarray]:
+    """:func:`fit_predict` with the task's number, so results can arrive in any order."""
+    kind, p = fit_predict(*args)
+    return i, kind, p
 
 
 def _client(scheduler: Any) -> tuple[Any, bool]:

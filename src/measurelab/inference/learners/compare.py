@@ -35,6 +35,7 @@ import numpy as np
 
 from measurelab._util.threads import check_n_jobs
 from measurelab._util.validation import check_random_state, short_repr
+from measurelab._util.words import counted
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference._base import check_level, model_names
 from measurelab.inference.learners import _runs as runs
@@ -54,8 +55,8 @@ def _check_estimators(estimators: Any) -> tuple[list[str], list[Any]]:
         raise MeasurelabTypeError("estimators must be a mapping {name: scikit-learn "
                                   f"estimator}}, got {type(estimators).__name__}")
     if len(estimators) < 2:
-        raise MeasurelabError(f"estimators holds {len(estimators)} learner(s); a comparison "
-                              "needs two or more")
+        raise MeasurelabError(f"estimators holds {counted(len(estimators), 'learner')}; a "
+                              "comparison needs two or more")
     names = model_names(list(estimators), "estimators")
     ests = list(estimators.values())
     for n, e in zip(names, ests, strict=True):
@@ -96,6 +97,7 @@ def compare_learners(
     pos_label: Any = None,
     scheduler: Any = None,
     progress: bool | None = None,
+    folder: Any = None,
 ) -> LearnerComparison | LearnerComparisonOverDatasets:
     """Cross-validate several learning algorithms on the same splits and compare them.
 
@@ -142,6 +144,13 @@ def compare_learners(
         through joblib's Dask backend, with the same results as locally.
     progress : bool, optional
         A progress bar of the fits (default: on a terminal or a periodic line in a log).
+    folder : str or Path, optional
+        A folder for fold files: each fit's predictions are written there (atomically) as
+        soon as the fit finishes, named by a hash of the estimator's parameters, the data
+        and the fold's cases, so a run killed mid-way and started again with the same
+        folder reads the finished folds instead of refitting them, and gives the same
+        result as a run never interrupted. Runs may share a folder (a file is only ever
+        read for the same fit).
 
     Returns
     -------
@@ -193,9 +202,14 @@ def compare_learners(
         if X is None or y is None:
             raise MeasurelabError("compare_learners needs X and y (or datasets={name: (X, y)})")
         items = [("", (X, y))]
+    store = None
+    if folder is not None:
+        from measurelab.inference.learners._folds import FoldStore
+
+        store = FoldStore(folder)
     kw = dict(cv=cv, measures=measures, method=method, level=level, seed=_seed(rs),
               n_jobs=n_jobs, groups=groups, pos_label=pos_label, scheduler=scheduler,
-              progress=progress)
+              progress=progress, store=store)
     results = [_compare_one(names, ests, Xd, yd, dataset=name, **kw)
                for name, (Xd, yd) in items]
     if datasets is None:
@@ -209,8 +223,8 @@ def _check_datasets(datasets: Any) -> list[tuple[str, tuple[Any, Any]]]:
         raise MeasurelabTypeError("datasets must be a mapping {name: (X, y)}, got "
                                   f"{type(datasets).__name__}")
     if len(datasets) < 2:
-        raise MeasurelabError(f"datasets holds {len(datasets)} data set(s); give X and y for "
-                              "one, or two or more here")
+        raise MeasurelabError(f"datasets holds {counted(len(datasets), 'data set')}; give X "
+                              "and y for one, or two or more here")
     keys = model_names(list(datasets), "datasets")
     out = []
     for k, v in zip(keys, datasets.values(), strict=True):
@@ -230,7 +244,7 @@ def _n_rows(X: Any) -> int:
 def _compare_one(names: list[str], ests: list[Any], X: Any, y: Any, *, dataset: str,
                  cv: Any, measures: Any, method: str | None, level: float, seed: Any,
                  n_jobs: int, groups: Any, pos_label: Any, scheduler: Any,
-                 progress: bool | None) -> LearnerComparison:
+                 progress: bool | None, store: Any = None) -> LearnerComparison:
     where = f"data set {dataset!r}: " if dataset else ""
     if not (hasattr(X, "iloc") or hasattr(X, "shape")):
         X = np.asarray(X)  # a list of rows: numpy's indexing
@@ -258,7 +272,7 @@ def _compare_one(names: list[str], ests: list[Any], X: Any, y: Any, *, dataset: 
     fid = splits.fold_ids() if nested else None
     desc = f"compare_learners{' ' + dataset if dataset else ''}: fits"
     for t, kind, p in runs.run_tasks(tasks, plan, ests, X, target, n_jobs, scheduler,
-                                     progress, desc):
+                                     progress, desc, store):
         pr = preds[t.a]
         if pr.kind and kind != pr.kind:
             raise MeasurelabError(f"{where}learner {names[t.a]!r} gave {pr.kind} predictions "

@@ -61,6 +61,7 @@ from measurelab._util.results import (
     t_interval,
 )
 from measurelab._util.validation import check_real, short_repr, show, warn_undefined
+from measurelab._util.words import counted, num, p_words, signed
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level
 
@@ -69,6 +70,12 @@ __all__ = ["CVTestResult", "NestedCVResult", "combined_f_5x2cv", "corrected_t",
 
 #: Dietterich's design: 5 replications of 2-fold cross-validation
 FIVE_BY_TWO = (5, 2)
+#: a test's name in a sentence, and what its interval is centred on
+_TEST_WORDS = {
+    "corrected-t": ("Corrected repeated k-fold t", "mean difference"),
+    "5x2cv-paired-t": ("5×2cv paired t", "first fold's difference"),
+    "5x2cv-combined-F": ("5×2cv combined F", "mean difference"),
+}
 
 
 class CVTestResult(NamedTuple):
@@ -106,6 +113,22 @@ class CVTestResult(NamedTuple):
                         "call combined_f_5x2cv(diffs, ci=confidence_level)")
         return t_interval(self.estimate, check_se(self.se, "CVTestResult"), self.df,
                           confidence_level)
+
+    def __str__(self) -> str:
+        """The answer: the test, its statistic and p, and the interval with what it is
+        centred on.
+
+        Examples
+        --------
+        >>> print(corrected_t([0.03, 0.02, 0.04, 0.03, 0.01], test_train_ratio=1 / 4))
+        Corrected repeated k-fold t = 3.399 on 4 df, p = 0.0273; mean difference +0.026, interval +0.004764 to +0.04724.
+        """  # noqa: E501
+        name, centre = _TEST_WORDS.get(self.method, (self.method, "estimate"))
+        df = (" and ".join(map(str, self.df)) if isinstance(self.df, tuple | list)
+              else str(self.df))
+        return (f"{name} = {num(self.statistic)} on {df} df, {p_words(self.pvalue)}; "
+                f"{centre} {signed(self.estimate)}, interval {signed(self.lo)} to "
+                f"{signed(self.hi)}.")
 
 
 class NestedCVResult(NamedTuple):
@@ -151,6 +174,19 @@ class NestedCVResult(NamedTuple):
         """
         return normal_interval(self.estimate, check_se(self.se, "NestedCVResult"),
                                confidence_level)
+
+    def __str__(self) -> str:
+        """The answer: the estimate, its interval and how much wider than the naive one.
+
+        Examples
+        --------
+        >>> print(NestedCVResult(0.1, 0.0, 0.2, 0.05, 0.05, 1.2, 0.01, 0.11, 0.03, 0.19, 0.0))
+        Nested cross-validation: estimate +0.1 (the CV estimate +0.11 less its bias +0.01), interval +0 to +0.2, 1.2 times the naive one's width, p = 0.05.
+        """  # noqa: E501
+        return (f"Nested cross-validation: estimate {signed(self.estimate)} (the CV estimate "
+                f"{signed(self.cv_estimate)} less its bias {signed(self.bias)}), interval "
+                f"{signed(self.lo)} to {signed(self.hi)}, {num(self.inflation, 3)} times the "
+                f"naive one's width, {p_words(self.pvalue)}.")
 
 
 def _values(v: Any, name: str, ndim: int) -> np.ndarray:
@@ -407,7 +443,7 @@ def nested_cv_interval(outer: Any, inner: Any, folds: Any, *, ci: float = 0.95
         sizes = np.bincount(fi[r], minlength=K)
         if sizes.min() < 2:
             raise MeasurelabError(f"repetition {r + 1}: fold {int(np.argmin(sizes)) + 1} has "
-                                  f"{int(sizes.min())} case(s); every fold needs at least 2")
+                                  f"{counted(sizes.min(), 'case')}; every fold needs at least 2")
         for k in range(K):
             out_k = o[r, fi[r] == k]
             in_k = e[r, fi[r] != k, k]

@@ -378,5 +378,8 @@ class LearnerComparisonOverDatasets:
         return datasets_repr_html(self)
 
     def __repr__(self) -> str:
-        return (f"LearnerComparisonOverDatasets({', '.join(self.names)}; "
-                f"{len(self.comparisons)} data sets; method {self.method})\n{self.summary()}")
+        """What was compared, the answer, then where the tables are (what ``print()``
+        shows)."""
+        from measurelab.inference.learners._report import datasets_text
+
+        return datasets_text(self)

@@ -276,11 +276,13 @@ class LearnerComparison:
         name = self._names_m[j]
         d = self._scores(a)[:, j] - self._scores(b)[:, j]
         diff = float(np.mean(d))
-        nan = dict(statistic=math.nan, df=math.nan, p=math.nan, lo=math.nan, hi=math.nan)
+        nan = dict(statistic=math.nan, df=math.nan, p=math.nan, lo=math.nan, hi=math.nan,
+                   centre=math.nan)
         if method == "nested-cv":
             nr = self._nested_result(a, b, name)
             return dict(statistic=nr.estimate / nr.se if nr.se > 0 else math.nan,
-                        df=math.inf, p=nr.pvalue, lo=nr.lo, hi=nr.hi, diff=nr.estimate)
+                        df=math.inf, p=nr.pvalue, lo=nr.lo, hi=nr.hi, diff=nr.estimate,
+                        centre=nr.estimate)
         if not np.isfinite(d).all():
             return dict(nan, diff=diff)
         if method == "corrected-t":
@@ -293,17 +295,21 @@ class LearnerComparison:
             fn = (cvstats.paired_t_5x2cv if method == "5x2cv-paired-t"
                   else cvstats.combined_f_5x2cv)
             r = fn(grid, ci=self.level)
-        return dict(statistic=r.statistic, df=r.df, p=r.pvalue, lo=r.lo, hi=r.hi, diff=diff)
+        return dict(statistic=r.statistic, df=r.df, p=r.pvalue, lo=r.lo, hi=r.hi, diff=diff,
+                    centre=r.estimate)
 
     def tests(self) -> Any:
         """A test of every pair of learners on every measure: ``a, b, measure, diff, lo,
-        hi, p, p_holm, method, statistic, df, note`` (diff = a − b, the mean fold
+        hi, p, p_holm, method, centre, statistic, df, note`` (diff = a − b, the mean fold
         difference; a nested CV row's the nested estimate), Holm's adjustment over every
         row.
 
         ``lo``/``hi`` is the interval that inverts the row's test: 0 lies outside it
-        exactly when p < 1 − ci. The 5×2cv paired t's interval is centred on the first
-        fold's difference (what its statistic uses), the combined F's on the mean.
+        exactly when p < 1 − ci. ``centre`` is what the statistic and the interval are
+        centred on: the mean fold difference (``diff``) for the corrected t and the 5×2cv
+        combined F, the nested estimate for nested CV, and the first fold's difference for
+        the 5×2cv paired t (Dietterich's statistic uses that one alone; its ``diff`` is
+        still the mean of the ten).
 
         Examples
         --------
@@ -335,13 +341,14 @@ class LearnerComparison:
                             rows.append({"a": self.names[a], "b": self.names[b],
                                          "measure": m, "diff": r["diff"], "lo": r["lo"],
                                          "hi": r["hi"], "p": r["p"], "method": meth,
+                                         "centre": r["centre"],
                                          "statistic": r["statistic"], "df": r["df"],
                                          "note": note})
             adj: Any = holm([r["p"] for r in rows]) if rows else []
             for r, q in zip(rows, adj, strict=True):
                 r["p_holm"] = float(q)
             self._cache["tests"] = pd.DataFrame(rows, columns=[
-                "a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method",
+                "a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method", "centre",
                 "statistic", "df", "note"])
         return self._cache["tests"].copy()
 
@@ -509,5 +516,8 @@ class LearnerComparison:
         return json.dumps(self.to_dict(), allow_nan=False)
 
     def __repr__(self) -> str:
-        return (f"LearnerComparison({', '.join(self.names)}; {self.design()}; method "
-                f"{self.method})\n{self.summary()}")  # the answer, as print() shows it
+        """What was compared, the answer, then where the tables are (what ``print()``
+        shows)."""
+        from measurelab.inference.learners._report import comparison_text
+
+        return comparison_text(self)

@@ -26,14 +26,24 @@ def _any(_s: Setting) -> bool:
     return True
 
 
+def _resampled(s: Setting) -> bool:
+    """Every measure but the calibration measures, which have their own methods (a
+    bootstrap of a biased estimator keeps its bias: ``ci_method`` never forces it on
+    them)."""
+    from measurelab.inference.calibration import interval_kind
+
+    return interval_kind(s.measure) is None
+
+
 _PAIR = Form("bootstrap")
 
 BOOTSTRAP_BCA = register(IntervalMethod(
     "bootstrap-bca", "bias-corrected and accelerated bootstrap of the cases (any measure)",
-    applies=_any, single=Form("bootstrap-bca"), paired=_PAIR, unpaired=_PAIR, default=_any,
+    applies=_resampled, single=Form("bootstrap-bca"), paired=_PAIR, unpaired=_PAIR,
+    default=_any,
     replicates=True, designs=CASE_DESIGNS, rank=1000))
 
 BOOTSTRAP_PERCENTILE = register(IntervalMethod(
     "bootstrap-percentile", "percentile bootstrap of the cases (any measure)",
-    applies=_any, single=Form("bootstrap-percentile"), paired=_PAIR, unpaired=_PAIR,
+    applies=_resampled, single=Form("bootstrap-percentile"), paired=_PAIR, unpaired=_PAIR,
     replicates=True, designs=CASE_DESIGNS))

@@ -1,13 +1,18 @@
 """The calibration measures' own interval methods (:mod:`measurelab.inference.calibration`):
 ``debiased-wald`` (an analytic interval of an unbiased estimate), ``bootstrap-se`` (a Wald
 interval on the bootstrap's standard error) and ``none`` (withheld: no interval covers).
-A user cannot force them, and ``ci_method`` does not override them.
+A user cannot force them, and ``ci_method`` does not override them. From 10,000 cases
+with 100 in the smaller class the influence method
+(:mod:`measurelab.inference.methods.influence`) takes over from ``debiased-wald`` and
+``bootstrap-se``.
 
 Examples
 --------
 >>> from measurelab.inference.methods import Setting, choose
 >>> choose(Setting("brier_mcb"), "bootstrap-bca").name, choose(Setting("ici")).name
 ('debiased-wald', 'none')
+>>> choose(Setting("brier_mcb", n=10**6, smaller=10**5), "bootstrap-bca").name
+'influence'
 """
 
 from __future__ import annotations
@@ -23,6 +28,14 @@ def _kind(s: Setting) -> str | None:
     from measurelab.inference.calibration import interval_kind
 
     return interval_kind(s.measure)
+
+
+def _small(s: Setting, kind: str) -> bool:
+    """``s`` is a measure of this method's ``kind`` below the size from which the
+    influence method takes over (:func:`measurelab.inference.methods.influence.large`)."""
+    from measurelab.inference.methods.influence import large
+
+    return _kind(s) == kind and not large(s)
 
 
 def _debiased_wald(name: str, value: float, level: float, *, table: Any = None,
@@ -60,13 +73,14 @@ DEBIASED_WALD = register(IntervalMethod(
     "debiased-wald", "the unbiased estimate of the Brier miscalibration ± z·SE, cut at 0",
     applies=lambda s: _kind(s) == "debiased-wald",
     single=Form("debiased-wald", _debiased_wald), paired=_SE, unpaired=_SE,
-    default=lambda s: _kind(s) == "debiased-wald", forceable=False, rank=10))
+    default=lambda s: _small(s, "debiased-wald"), forceable=False, rank=10))
 
 BOOTSTRAP_SE = register(IntervalMethod(
     "bootstrap-se", "a Wald interval on the bootstrap's standard error (calibration "
     "measures whose resampling interval is biased)",
     applies=lambda s: _kind(s) == "bootstrap-se", single=_SE, paired=_SE, unpaired=_SE,
-    default=lambda s: _kind(s) == "bootstrap-se", forceable=False, replicates=True, rank=10))
+    default=lambda s: _small(s, "bootstrap-se"), forceable=False, replicates=True,
+    rank=10))
 
 NONE = register(IntervalMethod(
     "none", "withheld: no interval covers (calibration errors near 0, test statistics); "

@@ -54,6 +54,7 @@ from measurelab._util.validation import (
     short_repr,
     show,
 )
+from measurelab._util.words import num, p_words
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level, check_title, model_names
 
@@ -127,6 +128,21 @@ class RankTestResult(NamedTuple):
         difference)."""
         no_interval("RankTestResult", "a test that k models rank alike estimates no single "
                     "quantity to bound")
+
+    def __str__(self) -> str:
+        """The answer: the test of "every model ranks alike", its statistic and p.
+
+        Examples
+        --------
+        >>> print(RankTestResult(9.28, 0.0257, 3, "friedman"))
+        Friedman's test that every model ranks alike: statistic 9.28 on 3 df, p = 0.0257.
+        """
+        name = {"friedman": "Friedman's test",
+                "iman-davenport": "Iman and Davenport's F"}.get(self.method, self.method)
+        df = (" and ".join(map(str, self.df)) if isinstance(self.df, tuple | list)
+              else str(self.df))
+        return (f"{name} that every model ranks alike: statistic {num(self.statistic)} on "
+                f"{df} df, {p_words(self.pvalue)}.")
 
 
 @dataclass(frozen=True)

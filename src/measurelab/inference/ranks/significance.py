@@ -31,6 +31,7 @@ from numpy.typing import ArrayLike
 
 from measurelab._util.results import ConfidenceInterval, check_se, no_interval, t_interval
 from measurelab._util.validation import check_flag, check_real, short_repr, show
+from measurelab._util.words import counted, num, p_words, signed
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level
 
@@ -59,6 +60,19 @@ class TTestResult(NamedTuple):
         se = check_se(self.se, "TTestResult")
         return t_interval(self.mean_diff, se, self.df, confidence_level)
 
+    def __str__(self) -> str:
+        """The answer: the test, the mean difference and the verdict.
+
+        Examples
+        --------
+        >>> print(paired_ttest([0.81, 0.79, 0.84, 0.80, 0.83], [0.78, 0.77, 0.80, 0.79, 0.80]))
+        Paired t-test: mean difference a − b +0.026, t = 5.099 on 4 df, p = 0.00699: a is significantly better.
+        """  # noqa: E501
+        words = {"win": "a is significantly better", "loss": "b is significantly better",
+                 "draw": "no significant difference"}.get(self.verdict, self.verdict)
+        return (f"Paired t-test: mean difference a − b {signed(self.mean_diff)}, t = "
+                f"{num(self.statistic)} on {self.df} df, {p_words(self.pvalue)}: {words}.")
+
 
 class WilcoxonResult(NamedTuple):
     """Wilcoxon signed-rank: W = min(R+, R−), two-sided p-value, n used, method."""
@@ -75,6 +89,18 @@ class WilcoxonResult(NamedTuple):
         estimate to put an interval around (a one-line error saying so)."""
         no_interval("WilcoxonResult", "the signed-rank test keeps only rank sums, not the "
                     "differences an interval of their median would need")
+
+    def __str__(self) -> str:
+        """The answer: W, the rank sums and p.
+
+        Examples
+        --------
+        >>> print(WilcoxonResult(3.0, 0.0625, 8, "exact", 33.0, 3.0))
+        Wilcoxon signed-rank test (exact): W = 3 over 8 differences (R+ 33, R− 3), p = 0.0625.
+        """
+        return (f"Wilcoxon signed-rank test ({self.method}): W = {num(self.statistic)} over "
+                f"{counted(self.n, 'difference')} (R+ {num(self.r_plus)}, R− "
+                f"{num(self.r_minus)}), {p_words(self.pvalue)}.")
 
 
 def _values(v: Any, name: str) -> np.ndarray:

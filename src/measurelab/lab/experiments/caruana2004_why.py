@@ -398,7 +398,8 @@ def sar_selection(tables: dict[str, pd.DataFrame],
     m = by["mean"].unstack("selected_by")
     d = (m[best] - m["sar"]).dropna().to_numpy()
     if d.size < 2:
-        return [Check(what, "the gap over problems", head + f"; {d.size} problem(s)", False)]
+        problems = f"{d.size} problem{'' if d.size == 1 else 's'}"
+        return [Check(what, "the gap over problems", f"{head}; {problems}", False)]
     mean, se = float(d.mean()), float(d.std(ddof=1) / np.sqrt(d.size))
     half = float(stats.t.ppf(0.95, d.size - 1)) * se
     lo, hi = mean - half, mean + half

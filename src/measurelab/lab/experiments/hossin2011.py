@@ -603,7 +603,7 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
             f"{label} differs in the paper (unstated there)",
             f"rerun over {label} (other settings as listed); supported if a value other than "
             f"ours makes the claim hold (verdict 'holds' per-set or across sets)",
-            f"'holds' in {len(alt)} setting(s) with {f} ≠ {main[pos]}"
+            f"'holds' in {len(alt)} setting{'' if len(alt) == 1 else 's'} with {f} ≠ {main[pos]}"
             + (f": {alt[:4]}" if alt else ""), bool(alt)))
     nominal_sets = []
     for name in grid["datasets"]:

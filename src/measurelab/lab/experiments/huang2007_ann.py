@@ -569,7 +569,7 @@ def _add_sensitivity(rep: Report, sens: dict[str, pd.DataFrame], grid: dict[str,
         + "; ".join(per_reading) + ". "
         + (f"The paper's direction with significance (AUC:acc over AUC by AUC, sign test "
            f"over data sets, rule of the verdicts above) is recovered in {len(holds)} "
-           f"setting(s): {'; '.join(map(str, holds[:6]))}"
+           f"setting{'' if len(holds) == 1 else 's'}: {'; '.join(map(str, holds[:6]))}"
            + (" …" if len(holds) > 6 else "") + ". "
            if holds else "No reading and setting recovers the paper's direction with "
            "significance (verdict 'holds'); "

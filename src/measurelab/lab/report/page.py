@@ -30,8 +30,8 @@ import pandas as pd
 
 from measurelab import pages
 from measurelab.io.files import (
-    atomic_write_bytes,
-    atomic_write_text,  # re-exported: callers import it from here
+    atomic_write_text,  # noqa: F401  (re-exported: callers import it from here)
+    write_page_set,
 )
 from measurelab.validation import check_output_folder
 
@@ -196,26 +196,18 @@ class Report:
         """Write Markdown, HTML, the JSON summary, CSVs and figures into ``out``; returns
         the paths written."""
         out = check_output_folder(out, "out")
-        out.mkdir(parents=True, exist_ok=True)
-        written = []
-        md = out / f"{self.name}.md"
-        atomic_write_text(md, self.to_markdown())
-        written.append(md)
-        page = out / f"{self.name}.html"
-        atomic_write_text(page, self.to_html())
-        written.append(page)
-        summary = out / f"{self.name}.json"
-        atomic_write_text(summary, json.dumps(self.summary(), indent=1))
-        written.append(summary)
+        files: dict[Path, bytes] = {
+            out / f"{self.name}.md": self.to_markdown().encode("utf-8"),
+            out / f"{self.name}.html": self.to_html().encode("utf-8"),
+            out / f"{self.name}.json": json.dumps(self.summary(), indent=1).encode("utf-8"),
+        }
         for name, df in self.tables.items():
-            p = out / f"{self.name}-{name}.csv"
-            atomic_write_text(p, df.to_csv())
-            written.append(p)
+            files[out / f"{self.name}-{name}.csv"] = df.to_csv().encode("utf-8")
         for name in self.figures:
             for ext, data in self._rendered(name).items():
-                p = out / f"{self.name}-{name}.{ext}"
-                atomic_write_bytes(p, data)
-                written.append(p)
+                files[out / f"{self.name}-{name}.{ext}"] = data
+        write_page_set(files)  # all or nothing: a full disk leaves no half-written report
+        written = list(files)
         return written
 
     def _rendered(self, name: str) -> dict[str, bytes]:

@@ -20,7 +20,7 @@ from typing import Any
 
 from measurelab import pages
 from measurelab.exceptions import MeasurelabError
-from measurelab.io.files import atomic_write_text
+from measurelab.io.files import write_page_set
 from measurelab.lab.report.page import Report, glance_html
 from measurelab.lab.report.page import page_html as page_html  # re-exported
 from measurelab.lab.report.page import table_html as table_html  # re-exported
@@ -158,8 +158,8 @@ def write_index(out: str | Path, reports: list[Report] | None = None, *,
                 md.append(f"| {name} | | failed: {err} | — | |")
         h.append("</tbody></table>")
         md.append("")
-    out.mkdir(parents=True, exist_ok=True)
-    atomic_write_text(out / "index.md", "\n".join(md))
     index = out / "index.html"
-    atomic_write_text(index, pages.document("measurelab: paper reproductions", "\n".join(h)))
+    write_page_set({out / "index.md": "\n".join(md).encode("utf-8"),
+                    index: pages.document("measurelab: paper reproductions",
+                                          "\n".join(h)).encode("utf-8")})
     return index

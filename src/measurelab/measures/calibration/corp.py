@@ -51,11 +51,12 @@ calibrated model's 0 every time. The registered measures say so in their names
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from measurelab._util.validation import warn_undefined
+from measurelab._util.words import num
 from measurelab.measures._fused import lookup
 from measurelab.measures._rules import EPS
 from measurelab.measures.base import measure
@@ -83,6 +84,23 @@ class Decomposition(NamedTuple):
     dsc: float
     unc: float
     score: float
+
+    def __str__(self) -> str:
+        """The decomposition in words (:func:`decomposition_text`)."""
+        return decomposition_text(self)
+
+
+def decomposition_text(d: Any) -> str:
+    """A CORP decomposition ``score = mcb − dsc + unc`` in words (any object with the four
+    fields).
+
+    Examples
+    --------
+    >>> print(Decomposition(0.0363, 0.1657, 0.25, 0.1206))
+    Mean score 0.1206 = miscalibration 0.0363 − discrimination 0.1657 + uncertainty 0.25 (CORP).
+    """
+    return (f"Mean score {num(d.score)} = miscalibration {num(d.mcb)} − discrimination "
+            f"{num(d.dsc)} + uncertainty {num(d.unc)} (CORP).")
 
 
 def _lower_hull(x: np.ndarray, y: np.ndarray) -> np.ndarray:
