@@ -34,7 +34,7 @@ ANSWERS = {
     "ScoreDecomposition", "Decomposition", "SpiegelhalterTest", "RankTestResult",
     "BayesComparison", "CVTestResult", "NestedCVResult", "TTestResult", "WilcoxonResult",
     "ZTestResult", "Interval", "ConfidenceInterval", "BootstrapIntervals", "CoverageVerdict",
-    "PowerResult", "SimulatedPower", "ConsistencyResult", "PredictionSet",
+    "PowerResult", "SimulatedPower", "ConsistencyResult", "PredictionSet", "AccuracyNIRTest",
 }
 
 #: the data results are made of, which print as data (their repr), and why

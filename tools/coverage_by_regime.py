@@ -44,6 +44,8 @@ def default_method(measure: str, classes: str, design: str, kind: str, bracket: 
 
     if measure.startswith(CHOICE_PREFIX):   # a row of best_threshold(..., ci=): one method
         return "bootstrap-percentile"
+    if classes == "multilabel":   # every multi-label interval is the case bootstrap's
+        return "bootstrap-bca"
     small = INSIDE[bracket]
     whole = design != "weighted"
     single = iv.default_method(measure, None, multiclass=classes == "k", smaller=small,
@@ -81,7 +83,8 @@ def rows() -> list[dict[str, Any]]:
 def _row(r: Any, method: str) -> dict[str, Any]:
     """A row of the page: an entry of :func:`evidence_by_bracket` and its default method."""
     return {"bracket": r.bracket, "measure": r.measure,
-            "classes": r.classes if r.classes == "binary" else f"k ({r.averages})",
+            "classes": r.classes if r.classes == "binary" else
+            f"{'multi-label' if r.classes == 'multilabel' else 'k'} ({r.averages})",
             "average": str(r.averages).split(", ")[0] or None,
             "design": r.design, "kind": r.kind, "method": method,
             "source": r.source, "cells": int(r.cells), "lowest": float(r.lowest),

@@ -110,6 +110,8 @@ def _pair(name: str, a: float, b: float) -> float:
     |a − t| − |b − t| (:meth:`measurelab.measures.base.Measure.pair_statistic`)."""
     from measurelab.measures.base import registry
 
+    if choice.is_choice(name):   # best_threshold's rows: a plain difference
+        return a - b
     with np.errstate(invalid="ignore"):
         return float(registry.get(name.split("@")[0]).pair_statistic(a, b))
 

@@ -46,8 +46,12 @@ class EvaluationResult(Mapping[str, Any]):
     def __init__(self, values: dict[str, Any], measures: dict[str, Measure],
                  classes: tuple[Any, ...] | None = None,
                  intervals: dict[str, Any] | None = None,
-                 shares: dict[str, tuple[float, float]] | None = None) -> None:
+                 shares: dict[str, tuple[float, float]] | None = None,
+                 task: str | None = None) -> None:
         self._values = values
+        #: what kind of input the values are of when it is not binary or k-class:
+        #: ``'multi-label'`` (stated in the repr), else None
+        self.task = task
         self._measures = measures
         #: class labels in column order (multi-class input), naming per-class arrays
         self.classes = classes
@@ -102,6 +106,8 @@ class EvaluationResult(Mapping[str, Any]):
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={_fmt(v)}" if np.ndim(v) == 0 else f"{k}={np.round(v, 6)}"
                          for k, v in self._values.items())
+        if self.task is not None:
+            body = f"{self.task}, {len(self.classes or ())} labels: {body}"
         return f"EvaluationResult({body})"
 
     def __str__(self) -> str:

@@ -207,8 +207,15 @@ def evaluate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        True labels: two classes for binary evaluation, or k classes.
+    y_true : array-like of shape (n,) or (n, L)
+        True labels: two classes for binary evaluation, or k classes. An (n, L) 0/1
+        indicator matrix (numpy, pandas, scipy.sparse; or a list of label sets, ordered by
+        ``labels``) is multi-label (docs/MULTILABEL.md): ``y_score`` is then an (n, L)
+        matrix of per-label scores or 0/1 predictions (or scikit-learn's ``predict_proba``
+        list of L (n, 2) arrays), ``threshold`` a number or one per label, ``average`` one
+        of 'micro', 'macro', 'weighted', 'samples' or None, and the measures those of
+        :mod:`measurelab.measures.multilabel` (hamming_loss, subset_acc, jaccard, prec,
+        sens, f1, f_beta@b, acc, auc, ap, lrap, coverage_error, ranking_loss).
     y_score : array-like of shape (n,) or (n, k)
         Binary: a score per example, higher = more likely positive (probability measures
         need [0, 1]). Multi-class: one column per class in sorted label order (or
@@ -286,8 +293,19 @@ def evaluate(
     {'acc': 0.75, 'auc': 0.75, 'rms': 0.3976}
     """
     from measurelab.inference.intervals import check_run_options
+    from measurelab.stats.labelsets import is_multilabel
 
     random_state = check_random_state(random_state)
+    if is_multilabel(y_true):
+        if groups is not None or by is not None:
+            raise MeasurelabError("groups= and by= do not apply to multi-label input so far")
+        from measurelab.metrics.multilabel import evaluate_multilabel
+
+        return evaluate_multilabel(
+            y_true, y_score, measures=measures, threshold=threshold,
+            sample_weight=sample_weight, inclusive=inclusive, average=average, labels=labels,
+            ci=ci, ci_method=ci_method, n_boot=n_boot, random_state=random_state,
+            progress=progress, n_jobs=n_jobs, stratify=stratify)
     check_run_options(ci, n_boot, n_jobs, stratify, ci_method, progress)
     stats = build_stats(
         y_true,

@@ -95,7 +95,8 @@ def large(s: Setting) -> bool:
 
 
 def _default(s: Setting) -> bool:
-    if applies(s) and _measure(s.measure).name.split("@")[0] in LOGISTIC:
+    base = _measure(s.measure.partition("[")[0])   # a k-class row f1[cat]: f1
+    if base is not None and base.name.split("@")[0] in LOGISTIC and applies(s):
         return True
     if not applies(s) or s.n is None or s.smaller is None:
         return False
