@@ -1,9 +1,9 @@
-# Two commands set up a fresh machine: `make demo` and `make test`.
+# Two commands set up a fresh machine: `make demo` and `make test` (no R: `make test-r`).
 PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test test-fast install install-test lint bench clean chromium proc
+.PHONY: demo test test-fast test-r install install-test lint bench clean chromium proc
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -27,17 +27,18 @@ chromium:
 	    "'sudo apt-get update && sudo apt-get install -y chromium'" \
 	    "(tests/lab/report/test_site.py fails without it)"; fi
 
-# tests/inference/test_delong.py checks DeLong's intervals and tests against R's pROC (Debian
-# packages `r-base-core` and `r-cran-proc`); installed here when missing and root, as above.
+# `make test-r` compares with R live (pROC; loess): Debian packages `r-base-core` and
+# `r-cran-proc`, installed here when missing and root, as above. `make test` needs no R.
 proc:
 	@Rscript -e 'quit(status = !requireNamespace("pROC", quietly = TRUE))' >/dev/null 2>&1 || \
 	  if [ "$$(id -u)" = 0 ]; then apt-get update && apt-get install -y r-base-core r-cran-proc; \
 	  else echo "R's pROC is missing and this is not root: run" \
 	    "'sudo apt-get update && sudo apt-get install -y r-base-core r-cran-proc'" \
-	    "(tests/inference/test_delong.py skips its pROC checks without it)"; fi
+	    "(make test-r fails without it)"; fi
 
 # --dist loadgroup keeps the tests of the session's Dask cluster on one worker (one cluster).
-test: install-test chromium proc
+# R's numbers come from tests/data/r/ (pyproject's addopts deselect the live R tests, marker r).
+test: install-test chromium
 	$(BIN)/ruff check conftest.py src tests $(wildcard benchmarks)
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/mypy
@@ -49,6 +50,12 @@ FAST := not slow and not browser and not r and not cluster
 test-fast: install-test
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n 2 -q -m "$(FAST)"
+
+# R live: regenerate tests/data/r/ (tools/r_references.py records the R and pROC versions;
+# commit the files if they change), then run the tests against R itself (marker r).
+test-r: install-test proc
+	$(BIN)/python tools/r_references.py
+	$(BIN)/python -m pytest -n 2 -q -m r
 
 bench: install-test
 	for f in benchmarks/bench_*.py; do $(BIN)/python $$f; done

@@ -37,12 +37,14 @@ def rng() -> np.random.Generator:
 @pytest.fixture(scope="session")
 def dask_cluster():
     """One Dask cluster for the whole session (two in-process workers of one thread each,
-    TCP, no dashboard): every distributed test uses it rather than starting its own. A test
+    TCP; the scheduler's HTTP server on a free port: with no address it takes 8787 and
+    warns when another session holds it): every distributed test uses it rather than
+    starting its own. A test
     that uses it is marked ``cluster`` and put in one xdist group (the root conftest.py),
     so under ``--dist loadgroup`` the session starts one cluster."""
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   host="127.0.0.1", protocol="tcp://",
-                                  dashboard_address=None) as c:
+                                  dashboard_address="127.0.0.1:0") as c:
         yield c
 

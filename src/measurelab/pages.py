@@ -54,6 +54,7 @@ STYLESHEET = (
     "p.provenance{font-size:0.85em;color:var(--muted)}"
     "pre{background:#f6f8fa;padding:0.5em;overflow-x:auto}"
     "table.index th,table.index td{text-align:left}"
+    "@media screen and (max-width:760px){table{display:block;overflow-x:auto}}"
     "@media print{nav,.no-print{display:none}details{display:block}"
     "details>*{display:block}body{max-width:none;margin:0}figure img{border:none}"
     "h2{break-after:avoid}table,figure{break-inside:avoid}}"
@@ -247,8 +248,10 @@ def figure(src: str, alt: str, caption: str = "") -> str:
 
 
 def figure_bytes(fig: Any, fmt: str = "png", dpi: int = 110) -> bytes:
-    """A matplotlib figure rendered once, as every page embeds or writes it (tight bounding
-    box; the figure stays open).
+    """A matplotlib figure rendered once, as every page embeds or writes it: cropped to its
+    drawing with a margin of 0.1 inch (what ``bbox_inches="tight"`` gives, without its
+    second layout pass), x tick labels kept apart
+    (:func:`~measurelab._util.figures.legible_ticks`); the figure stays open.
 
     Examples
     --------
@@ -259,8 +262,63 @@ def figure_bytes(fig: Any, fmt: str = "png", dpi: int = 110) -> bytes:
     """
     import io
 
+    from measurelab._util.figures import legible_ticks
+
+    legible_ticks(fig)
     buf = io.BytesIO()
+    if fmt == "png":
+        png = _cropped_png(fig, dpi)
+        if png is not None:
+            return png
     fig.savefig(buf, format=fmt, dpi=dpi, bbox_inches="tight")
+    return buf.getvalue()
+
+
+def _cropped_png(fig: Any, dpi: int) -> bytes | None:
+    """``fig`` drawn once on an Agg canvas at ``dpi`` and cropped to what differs from its
+    background, 0.1 inch around; None when the drawing may go beyond the canvas (ink at its
+    edge, or a figure text or legend placed outside: the caller's tight bounding box
+    measures it) or the background is not opaque."""
+    import io
+
+    import numpy as np
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.colors import to_rgba
+    from PIL import Image
+
+    face = to_rgba(fig.get_facecolor())
+    if face[3] != 1.0:
+        return None
+    old_canvas, old_dpi = fig.canvas, fig.dpi
+    try:
+        canvas = FigureCanvasAgg(fig)
+        fig.dpi = dpi
+        canvas.draw()
+        rgba = np.asarray(canvas.buffer_rgba())
+        renderer = canvas.get_renderer()
+        loose = [*fig.texts, *fig.legends, *(a.get_legend() for a in fig.axes)]
+        if not all(fig.bbox.contains(b.x0, b.y0) and fig.bbox.contains(b.x1, b.y1)
+                   for b in (a.get_window_extent(renderer) for a in loose
+                             if a is not None and a.get_visible())):
+            return None
+    finally:
+        fig.dpi = old_dpi
+        fig.set_canvas(old_canvas)
+    ink = (rgba[..., :3] != np.round(np.array(face[:3]) * 255).astype(np.uint8)).any(axis=2)
+    rows, cols = np.flatnonzero(ink.any(axis=1)), np.flatnonzero(ink.any(axis=0))
+    h, w = ink.shape
+    if rows.size == 0 or rows[0] == 0 or cols[0] == 0 or rows[-1] == h - 1 or \
+            cols[-1] == w - 1:
+        return None
+    pad = round(0.1 * dpi)
+    r0, r1, c0, c1 = rows[0] - pad, rows[-1] + 1 + pad, cols[0] - pad, cols[-1] + 1 + pad
+    out = np.empty((r1 - r0, c1 - c0, 3), np.uint8)
+    out[:] = np.round(np.array(face[:3]) * 255).astype(np.uint8)
+    src = rgba[max(r0, 0):min(r1, h), max(c0, 0):min(c1, w), :3]
+    out[max(r0, 0) - r0:max(r0, 0) - r0 + src.shape[0],
+        max(c0, 0) - c0:max(c0, 0) - c0 + src.shape[1]] = src
+    buf = io.BytesIO()
+    Image.fromarray(out, "RGB").save(buf, format="png", dpi=(dpi, dpi))
     return buf.getvalue()
 
 

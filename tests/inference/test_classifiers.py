@@ -339,7 +339,8 @@ def test_forest_plot_says_which_side_is_better():
     y, models = _calibrated_and_cautious(400)
     r = ml.compare_classifiers(y, {k: models[k] for k in ("cal", "cautious")},
                                measures=["auc", "brier", "spiegelhalter_z"], n_boot=200)
-    fig = r.plot_intervals()
+    with pytest.warns(ml.UndefinedMeasureWarning, match="no interval for spiegelhalter_z"):
+        fig = r.plot_intervals()
     labels = [ax.get_xlabel() for ax in fig.axes]
     assert labels == ["higher is better →", "a better →", "← lower is better", "← a better",
                       "closer to 0 is better", "← a closer to 0"]

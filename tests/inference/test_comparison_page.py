@@ -5,6 +5,7 @@ it), whose layout must show the summary and the forest plot in the first 1280×9
 
 from __future__ import annotations
 
+import base64
 import html.parser
 import json
 import shutil
@@ -122,9 +123,12 @@ def test_a_confusion_matrix_per_model_and_files_beside(comparison, page):
     fig = comparison.plot_confusion()
     titles = [ax.get_title() for ax in fig.axes if ax.get_title()]
     assert [t.split(" (")[0] for t in titles] == ["lr", "nb", "knn"]
+    embedded = page.read_text()
     for stem in ("forest", "curves", "confusion"):
-        for ext in ("png", "svg"):
-            assert (page.parent / f"cmp-{stem}.{ext}").stat().st_size > 1000
+        png = (page.parent / f"cmp-{stem}.png").read_bytes()
+        assert len(png) > 1000 and not (page.parent / f"cmp-{stem}.svg").exists()
+        # drawn once: the file beside the page is the image the page embeds
+        assert "data:image/png;base64," + base64.b64encode(png).decode() in embedded
     assert json.loads((page.parent / "cmp.json").read_text()) == \
         json.loads(comparison.to_json())
     assert not list(page.parent.glob("*.tmp")) and not list(page.parent.glob(".*"))

@@ -1,5 +1,6 @@
-"""DeLong's interval and tests (docs/METHODS.md#delong) against R's pROC, run live through
-``Rscript``.
+"""DeLong's interval and tests (docs/METHODS.md#delong) against R's pROC: its numbers as
+stored in tests/data/r/ (the default suite) and run live through ``Rscript`` (marker ``r``,
+``make test-r``; tests/r_references.py).
 
 pROC 1.18's ``roc.test(paired = FALSE)`` (``delong.unpaired.test``) computes, for curves R
 and S, each AUC's DeLong variance V = S10/m + S01/n (ddof 1), the statistic
@@ -9,16 +10,14 @@ with N = controls + cases of each curve; ``roc.test.roc`` then takes the two-sid
 2×2 covariance S10/m + S01/n, L = (1, −1), p = 2·pnorm(−|Z|) and the interval d ± z·sig;
 ``ci.auc(method = "delong")`` is qnorm at the AUC with sd √V, clipped to [0, 1].
 
-The pROC checks need ``Rscript`` with pROC (``make test`` installs the Debian packages
-``r-base-core`` and ``r-cran-proc``); without them only those tests skip. The other tests
-(logit interval by hand, the boundary, degenerate cases, coverage) need no R.
+The live pROC checks need ``Rscript`` with pROC (``make test-r`` installs the Debian
+packages ``r-base-core`` and ``r-cran-proc``); the stored ones and the other tests (logit
+interval by hand, the boundary, degenerate cases, coverage) need no R.
 """
 
 from __future__ import annotations
 
 import math
-import shutil
-import subprocess
 import warnings
 from pathlib import Path
 
@@ -30,37 +29,11 @@ from measurelab.exceptions import MeasurelabError, UndefinedMeasureWarning
 from measurelab.inference import delong as dl
 from measurelab.inference import delong as dlm
 from measurelab.stats.scoretable import ScoreTable
+from tests.r_references import SOURCES, reference, run_r
 
 # pROC's documented results on its aSAH data (outcome Good/Poor, predictors wfns and s100b)
 ASAH_UNPAIRED_D, ASAH_UNPAIRED_P = 1.434906, 0.152825
 ASAH_PAIRED_Z, ASAH_PAIRED_P = 2.208984, 0.0271758
-
-
-# --------------------------------------------------------------------------- R plumbing
-def _rscript() -> str:
-    exe = shutil.which("Rscript")
-    if exe is None:
-        pytest.skip("Rscript is not installed (`make test` installs r-base-core r-cran-proc)")
-    ok = subprocess.run([exe, "-e", 'quit(status = !requireNamespace("pROC", quietly = TRUE))'],
-                        capture_output=True, timeout=120)
-    if ok.returncode != 0:
-        pytest.skip("R's pROC package is missing (`make test` installs r-cran-proc)")
-    return exe
-
-
-def _run_r(code: str, tmp: Path) -> dict[str, float]:
-    """Run an R script; every stdout line ``key=value`` becomes an entry (NA → nan)."""
-    script = tmp / "check.R"
-    script.write_text("suppressMessages(library(pROC))\n" + code)
-    res = subprocess.run([_rscript(), str(script)], capture_output=True, text=True,
-                         timeout=300)
-    assert res.returncode == 0, f"Rscript failed:\n{res.stdout}\n{res.stderr}"
-    out: dict[str, float] = {}
-    for line in res.stdout.splitlines():
-        if "=" in line:
-            key, value = line.split("=", 1)
-            out[key.strip()] = math.nan if value.strip() == "NA" else float(value)
-    return out
 
 
 #: R helpers: print named numbers at full precision; run the three DeLong routines
@@ -90,12 +63,10 @@ def _table(y: np.ndarray, s: np.ndarray) -> tuple[ScoreTable, np.ndarray]:
     return t, np.searchsorted(t.scores, s)
 
 
-@pytest.fixture(scope="module")
-def asah(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, float], dict]:
-    """pROC's live results on aSAH and the data it exported (y: case = 'Poor')."""
-    tmp = tmp_path_factory.mktemp("asah")
+def r_asah(tmp: Path) -> dict:
+    """pROC's results on its aSAH data and the data it exported (y: case = 'Poor')."""
     csv = tmp / "asah.csv"
-    out = _run_r(R_HELPERS + f"""
+    out = run_r(R_HELPERS + f"""
 data(aSAH)
 d <- data.frame(y = as.integer(aSAH$outcome == "Poor"), wfns = as.numeric(aSAH$wfns),
                 s100b = aSAH$s100b)
@@ -107,12 +78,20 @@ single("wfns", r1); single("s100b", r2)
 unpaired("unp", r1, r2); paired("par", r1, r2)
 """, tmp)
     raw = np.genfromtxt(csv, delimiter=",", names=True)
-    data = {"y": raw["y"].astype(bool), "wfns": raw["wfns"], "s100b": raw["s100b"]}
-    return out, data
+    return {"r": out, "y": raw["y"].astype(int).tolist(), "wfns": raw["wfns"].tolist(),
+            "s100b": raw["s100b"].tolist()}
+
+
+@pytest.fixture(scope="module", params=SOURCES)
+def asah(request, tmp_path_factory: pytest.TempPathFactory) -> tuple[dict[str, float], dict]:
+    """pROC's results on aSAH (stored or live) and the data (y: case = 'Poor')."""
+    got = reference("delong_asah", request.param, tmp_path_factory.mktemp("asah"))
+    data = {"y": np.array(got["y"]).astype(bool), "wfns": np.array(got["wfns"], float),
+            "s100b": np.array(got["s100b"], float)}
+    return got["r"], data
 
 
 # ------------------------------------------------------------------------ against pROC
-@pytest.mark.r
 def test_asah_unpaired_matches_proc_and_published(asah):
     r, d = asah
     y = d["y"]
@@ -142,7 +121,6 @@ def test_asah_unpaired_matches_proc_and_published(asah):
     assert u["lo"] < 0 < u["hi"]
 
 
-@pytest.mark.r
 def test_asah_paired_delong_matches_proc_and_published(asah):
     r, d = asah
     y = d["y"]
@@ -161,7 +139,6 @@ def test_asah_paired_delong_matches_proc_and_published(asah):
     assert np.diag(cov).tolist() == pytest.approx([r["wfns_var"], r["s100b_var"]], rel=1e-12)
 
 
-@pytest.mark.r
 @pytest.mark.parametrize("predictor", ["wfns", "s100b"])
 def test_asah_single_model_wald_matches_ci_auc(asah, predictor):
     r, d = asah
@@ -179,8 +156,7 @@ def test_asah_single_model_wald_matches_ci_auc(asah, predictor):
     assert g.hi - g.value < g.value - g.lo  # shorter on the side of 1
 
 
-@pytest.mark.r
-def test_random_tied_data_matches_proc(tmp_path):
+def _tied_data() -> tuple[np.ndarray, ...]:
     """Seeded data with heavy ties: two test sets of different sizes, two models on one."""
     g = np.random.default_rng(20240611)
     ya = g.random(90) < 0.35
@@ -188,16 +164,29 @@ def test_random_tied_data_matches_proc(tmp_path):
     sa2 = np.round(0.6 * sa1 + g.normal(0.4 * ya, 0.8), 0)
     yb = g.random(57) < 0.55
     sb = np.round(g.normal(0.5 * yb, 1.0) * 2) / 2
+    return ya, sa1, sa2, yb, sb
+
+
+def r_tied(tmp: Path) -> dict[str, float]:
+    """pROC's results on :func:`_tied_data`."""
+    ya, sa1, sa2, yb, sb = _tied_data()
     for name, y, s in (("a1", ya, sa1), ("a2", ya, sa2), ("b", yb, sb)):
-        np.savetxt(tmp_path / f"{name}.csv", np.c_[y, s], delimiter=",", header="y,s",
+        np.savetxt(tmp / f"{name}.csv", np.c_[y, s], delimiter=",", header="y,s",
                    comments="", fmt="%.17g")
-    r = _run_r(R_HELPERS + f"""
-rd <- function(name) read.csv(file.path("{tmp_path.as_posix()}", paste0(name, ".csv")))
+    return run_r(R_HELPERS + f"""
+rd <- function(name) read.csv(file.path("{tmp.as_posix()}", paste0(name, ".csv")))
 a1 <- rd("a1"); a2 <- rd("a2"); b <- rd("b")
 ra1 <- mkroc(a1$y, a1$s); ra2 <- mkroc(a2$y, a2$s); rb <- mkroc(b$y, b$s)
 single("a1", ra1); single("a2", ra2); single("b", rb)
 unpaired("unp", ra1, rb); paired("par", ra1, ra2)
-""", tmp_path)
+""", tmp)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_random_tied_data_matches_proc(source, tmp_path):
+    """Seeded data with heavy ties: two test sets of different sizes, two models on one."""
+    ya, sa1, sa2, yb, sb = _tied_data()
+    r = reference("delong_tied", source, tmp_path)
     ta1, r1 = _table(ya, sa1)
     ta2, r2 = _table(ya, sa2)
     tb, _ = _table(yb, sb)

@@ -472,8 +472,9 @@ def test_summary_plot_and_page(tmp_path, result):
     from measurelab import pages
 
     assert pages.STYLESHEET in page and "Bayesian verdicts" in page
-    for suffix in (".json", "-folds.csv", "-folds.png", "-folds.svg"):
+    for suffix in (".json", "-folds.csv", "-folds.png"):
         assert p.with_name("learners" + suffix).exists()
+    assert not p.with_name("learners-folds.svg").exists()  # one format, drawn once
     folds = pd.read_csv(p.with_name("learners-folds.csv"))
     assert len(folds) == len(result.fold_scores())
     assert "measurelab-learners" in result._repr_html_()

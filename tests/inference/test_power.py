@@ -1,11 +1,12 @@
 """Power and sample size (inference/power.py): Obuchowski–McClish's calculation against R's
-pROC ``power.roc.test`` run live through ``Rscript`` (one curve, two curves from binormal
+pROC ``power.roc.test``, stored in tests/data/r/ and run live through ``Rscript`` (marker
+``r``; tests/r_references.py) (one curve, two curves from binormal
 parameters, full and partial AUC, two and one curve from a pilot test set), identities of
 the calculation, and the simulated power of the comparison engine (size at no effect,
 agreement with the analytic power where both apply, the detectable difference).
 
-The pROC checks need ``Rscript`` with pROC (as tests/inference/test_delong.py); without R
-only those tests skip."""
+The live pROC check needs ``Rscript`` with pROC (``make test-r``); the stored one needs
+no R."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import measurelab as ml
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference import Binormal, Resample, power_roc_test, simulate_power
 from measurelab.inference.power import var_auc_obuchowski
-from tests.inference.test_delong import _run_r
+from tests.r_references import SOURCES, reference, run_r
 
 #: pROC's documented example of power.roc.test (its test suite): AUC 0.73, 41 cases and
 #: 72 controls, level 0.05 → power 0.9897453
@@ -148,13 +149,19 @@ def _pilot(seed: int = 3):
     return y, a, b
 
 
-@pytest.mark.r
-def test_equal_to_proc(tmp_path: Path):
+def r_power(tmp: Path) -> dict[str, float]:
+    """pROC's power.roc.test on :data:`R_CASES` (the pilot: :func:`_pilot`)."""
     y, a, b = _pilot()
-    csv = tmp_path / "pilot.csv"
+    csv = tmp / "pilot.csv"
     np.savetxt(csv, np.column_stack([y, a, b]), delimiter=",", header="y,a,b", comments="",
                fmt="%.17g")
-    want = _run_r(f'PILOT <- "{csv}"\n' + R_CASES, tmp_path)
+    return run_r(f'PILOT <- "{csv}"\n' + R_CASES, tmp)
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_equal_to_proc(source, tmp_path: Path):
+    y, a, b = _pilot()
+    want = reference("power", source, tmp_path)
     got = {
         "one_power": power_roc_test(auc=0.73, ncases=41, ncontrols=72).power,
         "one_power_b": power_roc_test(auc=0.62, ncases=150, ncontrols=60,

@@ -157,7 +157,8 @@ def test_degenerate_models_are_stated_and_no_runtime_warning_escapes():
     # paired interval short there, so the policy withholds it; off, it is the point 0)
     same = t[(t.a == "rand") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert math.isnan(same.lo) and same.interval.startswith("no interval: coverage ")
-    with withholding(False):
+    with withholding(False), warnings.catch_warnings():
+        warnings.simplefilter("ignore", ml.UndefinedMeasureWarning)  # (stated above)
         t = r.tests()
     same = t[(t.a == "rand") & (t.b == "same") & (t.measure == "auc")].iloc[0]
     assert (same.z, same.p, same.lo, same.hi) == (0.0, 1.0, 0.0, 0.0)
@@ -180,6 +181,9 @@ def test_pair_rows_get_their_acceleration_whatever_else_is_asked():
     np.testing.assert_array_equal(rows[0], rows[1])
 
 
+# (lr_pos's undefined replicates are stated too; the test is about sens)
+@pytest.mark.filterwarnings("ignore:.*difference in lr_pos:"
+                            "measurelab.exceptions.UndefinedMeasureWarning")
 def test_unpaired_difference_of_a_bounded_measure_stays_in_its_range():
     """Two small test sets with two positives each: sens is undefined in the replicates
     that draw no positive; the difference of two sens lives in [−1, 1] and its interval

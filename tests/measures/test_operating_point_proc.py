@@ -1,5 +1,6 @@
-"""The partial AUC, its standardised form and the best threshold against R's pROC, run
-live through ``Rscript`` (Debian's r-cran-proc; the tests skip without it).
+"""The partial AUC, its standardised form and the best threshold against R's pROC: its
+numbers stored in tests/data/r/ and run live through ``Rscript`` (marker ``r``, ``make
+test-r``, which installs Debian's r-cran-proc; tests/r_references.py).
 
 pROC's partial AUC with ``partial.auc = c(1, 1 − f), partial.auc.focus = "specificity"``
 is the area over FPR [0, f] (``pauc@f``); with ``partial.auc.correct = TRUE`` it is
@@ -12,13 +13,13 @@ the score just below pROC's.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 import measurelab as ml
-from tests.inference.test_delong import _run_r
-
-pytestmark = pytest.mark.r
+from tests.r_references import SOURCES, reference, run_r
 
 FS = (0.05, 0.1, 0.2, 0.5, 0.9)
 #: pROC's best.weights (cost of a false negative relative to a false positive, prevalence)
@@ -69,9 +70,9 @@ def _datasets() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return out
 
 
-@pytest.fixture(scope="module")
-def proc(tmp_path_factory: pytest.TempPathFactory):
-    tmp = tmp_path_factory.mktemp("oppoint")
+def r_operating_point(tmp: Path) -> dict:
+    """pROC's partial AUCs and best thresholds on :func:`_datasets` and aSAH, and the aSAH
+    data it exported."""
     data = _datasets()
     for name, (y, s) in data.items():
         np.savetxt(tmp / f"{name}.csv", np.c_[y, s], delimiter=",", header="y,s",
@@ -82,12 +83,19 @@ def proc(tmp_path_factory: pytest.TempPathFactory):
     code = (R_CODE.replace("c(FS)", "c(" + ", ".join(map(repr, FS)) + ")")
             .replace("WEIGHTED", weighted).replace("TMP", tmp.as_posix())
             .replace("NAMES", "c(" + ", ".join(f'"{k}"' for k in data) + ")"))
-    out = _run_r(code, tmp)
+    out = run_r(code, tmp)
     raw = np.genfromtxt(tmp / "asah.csv", delimiter=",", names=True)
-    y = raw["y"].astype(bool)
-    data["asahs100b"] = (y, raw["s100b"])
-    data["asahwfns"] = (y, raw["wfns"])
-    return out, data
+    return {"r": out, "asah": {k: raw[k].tolist() for k in ("y", "s100b", "wfns")}}
+
+
+@pytest.fixture(scope="module", params=SOURCES)
+def proc(request, tmp_path_factory: pytest.TempPathFactory):
+    got = reference("operating_point", request.param, tmp_path_factory.mktemp("oppoint"))
+    data = _datasets()
+    y = np.array(got["asah"]["y"]).astype(bool)
+    data["asahs100b"] = (y, np.array(got["asah"]["s100b"], float))
+    data["asahwfns"] = (y, np.array(got["asah"]["wfns"], float))
+    return got["r"], data
 
 
 TAGS = ["asahs100b", "asahwfns", "d0", "d1", "d2", "d3"]

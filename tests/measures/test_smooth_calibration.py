@@ -1,10 +1,10 @@
-"""Smooth ECE against relplot and ICI, E50, E90, Emax against R's ``loess`` (run through
-``Rscript``); each comparison is skipped where its reference is not installed."""
+"""Smooth ECE against relplot and ICI, E50, E90, Emax against R's ``loess``: R's numbers
+stored in tests/data/r/ (the default suite) and run live through ``Rscript`` (marker ``r``,
+``make test-r``; tests/r_references.py)."""
 
 from __future__ import annotations
 
 import math
-import shutil
 import subprocess
 import warnings
 from pathlib import Path
@@ -19,6 +19,7 @@ from measurelab.measures.calibration._loess import kd_vertices, loess_fit
 from measurelab.measures.calibration.loess import loess_curve
 from measurelab.measures.calibration.smooth import smece_bandwidth
 from measurelab.stats.scoretable import ScoreTable
+from tests.r_references import SOURCES, reference, rscript
 
 ICI = ["ici", "e50", "e90", "emax"]
 
@@ -88,8 +89,6 @@ def _run_r(tmp_path: Path, sets: list[tuple[np.ndarray, np.ndarray, np.ndarray |
     """R's loess(y ~ p) (defaults) on each data set (whole weights: the rows repeated),
     its fitted values and ICI, E50, E90, Emax as Austin & Steyerberg compute them, from
     the fit clipped to [0, 1] (R's loess does not clip; measurelab's curve is clipped)."""
-    if shutil.which("Rscript") is None:
-        pytest.skip("R is not installed (Rscript)")
     for i, (y, p, w) in enumerate(sets):
         reps = np.ones(y.size, dtype=int) if w is None else w.astype(int)
         np.savetxt(tmp_path / f"d{i}.csv", np.column_stack([np.repeat(y, reps),
@@ -106,7 +105,7 @@ def _run_r(tmp_path: Path, sets: list[tuple[np.ndarray, np.ndarray, np.ndarray |
         f"  write(sprintf('%.17g', f), file.path('{tmp_path}', paste0('f', i, '.txt')))\n"
         f"  write(sprintf('%.17g', s), file.path('{tmp_path}', paste0('s', i, '.txt')))\n"
         "}\n")
-    subprocess.run(["Rscript", str(script)], check=True, capture_output=True, timeout=120)
+    subprocess.run([rscript(), str(script)], check=True, capture_output=True, timeout=120)
     return [(np.loadtxt(tmp_path / f"f{i}.txt"), np.loadtxt(tmp_path / f"s{i}.txt"))
             for i in range(len(sets))]
 
@@ -124,11 +123,24 @@ def _sets():
     return out
 
 
-@pytest.mark.r
-def test_ici_family_equals_r_loess(tmp_path):
+def r_loess(tmp: Path) -> list[list[list[float]]]:
+    """R's loess fits and ICI, E50, E90, Emax on :func:`_sets`."""
+    return [[f.tolist(), st.tolist()] for f, st in _run_r(tmp, _sets())]
+
+
+def r_loess_naive_bayes(tmp: Path) -> list[list[float]]:
+    """R's loess fit and ICI, E50, E90, Emax on :func:`_naive_bayes`."""
+    y, p = _naive_bayes()
+    (fitted, stats), = _run_r(tmp, [(y, p, None)])
+    return [fitted.tolist(), stats.tolist()]
+
+
+@pytest.mark.parametrize("source", SOURCES)
+def test_ici_family_equals_r_loess(source, tmp_path):
     sets = _sets()
     outside = 0
-    for (y, p, w), (fitted, stats) in zip(sets, _run_r(tmp_path, sets), strict=True):
+    fits = [(np.array(f), np.array(st)) for f, st in reference("loess", source, tmp_path)]
+    for (y, p, w), (fitted, stats) in zip(sets, fits, strict=True):
         t = ScoreTable.from_arrays(y == 1, p, w)
         x, m, fit = loess_curve(t)
         reps = np.ones(y.size, dtype=int) if w is None else w.astype(int)
@@ -263,9 +275,8 @@ def _naive_bayes():
     return y[test], GaussianNB().fit(X[train], y[train]).predict_proba(X[test])[:, 1]
 
 
-@pytest.mark.r
-def test_naive_bayes_extremes_stay_in_the_unit_interval(tmp_path):
-    pytest.importorskip("sklearn")
+@pytest.mark.parametrize("source", SOURCES)
+def test_naive_bayes_extremes_stay_in_the_unit_interval(source, tmp_path):
     y, p = _naive_bayes()
     assert np.mean((p < 1e-6) | (p > 1 - 1e-6)) > 0.3  # extreme probabilities
     t = ScoreTable.from_arrays(y == 1, p)
@@ -279,10 +290,10 @@ def test_naive_bayes_extremes_stay_in_the_unit_interval(tmp_path):
             err.max()]
     np.testing.assert_allclose([got[k] for k in ICI], want, rtol=0, atol=1e-15)
     assert all(0 <= got[k] <= 1 for k in ICI)
-    if shutil.which("Rscript") is not None:  # and R's numbers from its clipped curve
-        (fitted, stats), = _run_r(tmp_path, [(y, p, None)])
-        np.testing.assert_allclose(raw[np.searchsorted(x, p)], fitted, rtol=0, atol=1e-9)
-        np.testing.assert_allclose([got[k] for k in ICI], stats, rtol=0, atol=1e-9)
+    # and R's numbers from its clipped curve
+    fitted, stats = (np.array(v) for v in reference("loess_naive_bayes", source, tmp_path))
+    np.testing.assert_allclose(raw[np.searchsorted(x, p)], fitted, rtol=0, atol=1e-9)
+    np.testing.assert_allclose([got[k] for k in ICI], stats, rtol=0, atol=1e-9)
 
 
 def _type7(values, weights, q):

@@ -144,6 +144,6 @@ def test_write_produces_files(tmp_path):
     assert "ling2003.md" in names
     for t in rep.tables:
         assert f"ling2003-{t}.csv" in names
-    assert {"ling2003-c_d_vs_n.png", "ling2003-c_d_vs_n.svg"} <= names
+    assert "ling2003-c_d_vs_n.png" in names
     md = (tmp_path / "ling2003.md").read_text(encoding="utf-8")
     assert "55370122" in md and "Settings" in md

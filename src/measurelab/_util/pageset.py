@@ -35,7 +35,7 @@ from measurelab.exceptions import MeasurelabError
 
 __all__ = ["COMPARISON_FIGURES", "check_page_set", "side_path", "write_page_set"]
 
-#: the figures a classifier comparison's page may write beside it (PNG and SVG each)
+#: the figures a classifier comparison's page may write beside it (``-NAME.png`` each)
 COMPARISON_FIGURES = ("forest", "groups", "curves", "calibration", "decision", "confusion")
 
 

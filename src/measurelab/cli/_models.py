@@ -100,8 +100,7 @@ def check_common(args: argparse.Namespace) -> None:
     if args.html is not None:
         from measurelab._util.pageset import COMPARISON_FIGURES
 
-        output_file(args.html, "--html", (".json", *(f"-{f}.{e}" for f in COMPARISON_FIGURES
-                                                     for e in ("png", "svg"))))
+        output_file(args.html, "--html", (".json", *(f"-{f}.png" for f in COMPARISON_FIGURES)))
     args.level = _level(args.ci)
     n_boot = integer(args.n_boot, "--n-boot", minimum=1)
     args.boot = check_n_boot(n_boot, "--n-boot", minimum=1 if args.level is None else MIN_BOOT)

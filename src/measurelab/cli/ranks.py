@@ -206,8 +206,8 @@ def run(args: argparse.Namespace) -> int:
         raise MeasurelabError("--rope applies with --bayes")
     seed_value = seed(args.seed, "--seed")
     if args.html is not None:  # the page and whatever either kind of page writes beside it
-        output_file(args.html, "--html", ("-cd.png", "-cd.svg", ".json", "-folds.csv",
-                                          "-folds.png", "-folds.svg"))
+        output_file(args.html, "--html", ("-cd.png", ".json", "-folds.csv",
+                                          "-folds.png"))
     from measurelab.cli._ranks_folds import FoldFile
 
     direction: dict[str, Any] = {"higher_is_better": not args.lower_is_better}

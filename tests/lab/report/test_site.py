@@ -189,8 +189,7 @@ def test_report_write_keeps_old_files_and_adds_page_and_summary(tmp_path):
     ax.plot([0, 1], [1, 0])
     r.add_figure("f", fig)
     names = {p.name for p in r.write(tmp_path)}
-    assert names == {"demo.md", "demo.html", "demo.json", "demo-t.csv", "demo-f.png",
-                     "demo-f.svg"}
+    assert names == {"demo.md", "demo.html", "demo.json", "demo-t.csv", "demo-f.png"}
     s = json.loads((tmp_path / "demo.json").read_text())
     assert s["seconds"] == 1.23 and s["checks"] == [1, 1] and s["status"] == "agrees"
 

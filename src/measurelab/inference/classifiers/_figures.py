@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.figures import pyplot
+from measurelab._util.figures import legible_ticks, pyplot
 from measurelab._util.words import counted
 from measurelab.curves.points import precision_recall_curve, roc_curve
 from measurelab.inference import bootstrap as bt
@@ -93,6 +93,7 @@ def forest_plot(cmp: Any, measures: Any = None) -> Any:
     if pairs:
         axes[0, 1].set_title(f"difference a − b, {pct}% interval (filled: p_holm < "
                              f"{alpha:.2g})", fontsize=9)
+    legible_ticks(fig)  # small differences have long labels ("−0.0025"): fewer of them
     fig.tight_layout()
     return fig
 

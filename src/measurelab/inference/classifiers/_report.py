@@ -8,6 +8,8 @@ Examples
 Two models on 20 cases; the examples of the functions below use this ``r`` (run this
 example first):
 
+>>> import warnings
+>>> warnings.simplefilter("ignore")  # lift@0.1 does not vary over the replicates: it says so
 >>> from measurelab import compare_classifiers
 >>> y = [0, 1, 0, 1] * 5
 >>> r = compare_classifiers(y, {"a": [.1, .9, .6, .8] * 5, "b": [.3, .6, .4, .4] * 5},
@@ -529,8 +531,8 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
             files: bool = True) -> Path:
     """:meth:`ClassifierComparison.to_html` of ``cmp``: the answer first (a sentence per
     pair, the best model per measure, the forest plot), then the curves and confusion
-    matrices, then every table collapsed; with ``files`` the JSON and every figure as PNG
-    and SVG beside the page."""
+    matrices, then every table collapsed; with ``files`` the JSON and every figure (the
+    PNG the page embeds, drawn once) beside the page."""
     from measurelab import pages
     from measurelab._util.pageset import (
         COMPARISON_FIGURES,
@@ -541,21 +543,17 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     from measurelab._util.validation import check_flag
 
     files = check_flag(files, "files")
-    tails = [".json"] + [f"-{stem}.{ext}" for stem in COMPARISON_FIGURES
-                          for ext in ("png", "svg")]
+    tails = [".json"] + [f"-{stem}.png" for stem in COMPARISON_FIGURES]
     path = check_page_set(path, tails if files else [], "path")
     check_title(title)
     plt = _fig.pyplot()
     body = _first_screen(cmp)
-    rendered: dict[str, dict[str, bytes]] = {}
+    rendered: dict[str, bytes] = {}
     for stem, head, alt, fig in figures(cmp):
-        png = pages.figure_bytes(fig)
-        if files:
-            rendered[stem] = {"png": png, "svg": pages.figure_bytes(fig, "svg")}
+        png = rendered[stem] = pages.figure_bytes(fig)  # drawn once: embedded and the file
         plt.close(fig)
         links = (f" <span class='files no-print'>(<a href='{pages.escape(path.stem)}-{stem}"
-                 f".png'>PNG</a>, <a href='{pages.escape(path.stem)}-{stem}.svg'>SVG</a>)"
-                 "</span>") if files else ""
+                 ".png'>PNG</a>)</span>") if files else ""
         body += [f"<h2>{pages.escape(head)}{links}</h2>",
                  pages.figure(pages.png_data_uri(png), alt)]
         body += _after_figure(cmp, stem)
@@ -573,9 +571,8 @@ def to_html(cmp: Any, path: str | Path, *, title: str = "Comparing classifiers",
     out = {path: page.encode("utf-8")}
     if files:
         out[side_path(path, ".json")] = cmp.to_json().encode("utf-8")
-        for stem, data in rendered.items():
-            for ext, blob in data.items():
-                out[side_path(path, f"-{stem}.{ext}")] = blob
+        for stem, png in rendered.items():
+            out[side_path(path, f"-{stem}.png")] = png
     write_page_set(out)  # all or nothing
     return path
 

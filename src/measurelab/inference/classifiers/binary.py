@@ -721,7 +721,7 @@ class ClassifierComparison:
             Its heading.
         files : bool, default True
             Also write, beside the page, ``STEM.json`` (:meth:`to_json`) and every figure
-            as ``STEM-NAME.png`` and ``STEM-NAME.svg``.
+            as ``STEM-NAME.png`` (the image the page embeds).
 
         Examples
         --------

@@ -91,7 +91,7 @@ def structured_comparison(y: np.ndarray, names: list[str], scores: list[np.ndarr
     Examples
     --------
     >>> from measurelab import compare_classifiers
-    >>> r = compare_classifiers([0, 1, 0, 1, 0, 1], {"m": [.1, .8, .3, .6, .4, .9]},
+    >>> r = compare_classifiers([0, 1, 0, 1, 0, 1], {"m": [.1, .8, .3, .6, .7, .9]},
     ...                         groups=[0, 0, 1, 1, 2, 2], measures=["acc"], n_boot=100)
     >>> r.intervals()["method"].str.startswith("cluster-bootstrap").tolist()
     [True]

@@ -223,7 +223,7 @@ def _page_options(path: Any, title: Any, rope: Any, files: Any) -> tuple[Any, bo
 
 
 #: the files a learners page may write beside it
-PAGE_TAILS = (".json", "-folds.csv", "-folds.png", "-folds.svg")
+PAGE_TAILS = (".json", "-folds.csv", "-folds.png")
 
 
 def _fold_csv(frame: Any) -> bytes:
@@ -274,8 +274,7 @@ def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool)
     bayes = cmp.bayes(rope) if rope is not None else None
     plt = _fig.pyplot()
     fig = plot(cmp)
-    png = pages.figure_bytes(fig)
-    svg = pages.figure_bytes(fig, "svg") if files and path is not None else b""
+    png = pages.figure_bytes(fig)  # drawn once: embedded and, with files, beside the page
     plt.close(fig)
     alpha = 1.0 - cmp.level
     sentences = pair_sentences(cmp) + notes(cmp)
@@ -305,8 +304,7 @@ def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool)
         stem = pages.escape(path.stem)
         body.append(f"<p class='no-print'>Files: <a href='{stem}.json'>JSON</a>, "
                     f"<a href='{stem}-folds.csv'>fold scores (CSV)</a>, the figure as "
-                    f"<a href='{stem}-folds.png'>PNG</a> and <a href='{stem}-folds.svg'>SVG"
-                    "</a>.</p>")
+                    f"<a href='{stem}-folds.png'>PNG</a>.</p>")
     page = pages.document(title, "\n".join(body))
     if path is None:
         return page
@@ -317,7 +315,6 @@ def to_html(cmp: Any, path: Any, *, title: str, rope: float | None, files: bool)
         out[side_path(path, ".json")] = cmp.to_json().encode("utf-8")
         out[side_path(path, "-folds.csv")] = _fold_csv(folds)
         out[side_path(path, "-folds.png")] = png
-        out[side_path(path, "-folds.svg")] = svg
     write_page_set(out)  # all or nothing
     return path
 

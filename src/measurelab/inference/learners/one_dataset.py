@@ -460,8 +460,8 @@ class LearnerComparison:
         """One page in the shared measurelab look: the answer in words, the figure, the
         Bayesian verdicts (with ``rope``; None leaves them out), then every table
         collapsed. Written to ``path`` (with ``STEM.json``, the fold scores as
-        ``STEM-folds.csv`` and the figure as PNG and SVG beside it when ``files``), or
-        returned as text when ``path`` is None.
+        ``STEM-folds.csv`` and the figure, the PNG the page embeds, beside it when
+        ``files``), or returned as text when ``path`` is None.
 
         Examples
         --------

@@ -362,7 +362,7 @@ class DemsarResult:
         """One page in the shared measurelab look: the answer in words, the critical
         difference diagram, the Bayesian verdicts when given (``bayes``: the table of
         :meth:`bayes`), then every table collapsed. Written to ``path`` (with the diagram as
-        ``STEM-cd.png`` / ``.svg`` beside it when ``files``), or returned as text when
+        ``STEM-cd.png`` beside it when ``files``), or returned as text when
         ``path`` is None.
 
         Examples

@@ -147,11 +147,10 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
 
     files = check_flag(files, "files")
     if path is not None:
-        path = check_page_set(path, ["-cd.png", "-cd.svg"] if files else [], "path")
+        path = check_page_set(path, ["-cd.png"] if files else [], "path")
     ax = res.plot()
     fig = ax.figure
-    png = pages.figure_bytes(fig)
-    svg = pages.figure_bytes(fig, "svg") if files and path is not None else b""
+    png = pages.figure_bytes(fig)  # drawn once: embedded and, with files, beside the page
     plt.close(fig)
     body = ["<ul class='summary'>" + "".join(f"<li>{pages.escape(s)}</li>"
                                              for s in sentences(res)) + "</ul>",
@@ -198,6 +197,5 @@ def to_html(res: Any, path: str | Path | None, *, title: str, bayes: Any = None,
     out = {path: page.encode("utf-8")}
     if files:
         out[side_path(path, "-cd.png")] = png
-        out[side_path(path, "-cd.svg")] = svg
     write_page_set(out)  # all or nothing
     return path

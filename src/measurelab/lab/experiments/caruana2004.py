@@ -327,7 +327,7 @@ def problems_table1(probs: pd.DataFrame) -> pd.DataFrame:
 def run(out: str | Path, *, quick: bool = True, full: bool = False, progress: bool = True,
         workers: int | None = None) -> Report:
     """Run the study (or resume it) and write the report with the paper's findings beside
-    ours: ``caruana2004.md``, ``caruana2004.html``, one CSV per table, PNG/SVG figures.
+    ours: ``caruana2004.md``, ``caruana2004.html``, one CSV per table, PNG figures.
 
     ``full=True`` runs the paper-scale grid (it overrides ``quick``). The study's store is
     ``out/study-quick`` or ``out/study-full``; rerunning resumes it.

@@ -2,7 +2,7 @@
 
 A :class:`Report` holds a title, paragraphs, tables (pandas DataFrames; a comparison table
 has the columns ``paper``, ``ours``, ``diff`` and ``note``) and figures (matplotlib
-figures saved as PNG/SVG). :meth:`Report.write` writes ``NAME.md``, ``NAME.html`` (the same
+figures saved as PNG). :meth:`Report.write` writes ``NAME.md``, ``NAME.html`` (the same
 content as a page of the browsable report), ``NAME.json`` (the summary the contents page is
 built from), one CSV per table and the figures to a folder, atomically (a file appears whole
 or not at all). :func:`page_html` renders a report as that page (:func:`table_html` and
@@ -211,18 +211,13 @@ class Report:
         return written
 
     def _rendered(self, name: str) -> dict[str, bytes]:
-        """PNG and SVG bytes of a figure, rendered once; the matplotlib figure is then
-        closed, so many reports (``reproduce all``) do not pile up open figures."""
+        """The PNG bytes of a figure (the image the page shows), drawn once; the matplotlib
+        figure is then closed, so many reports (``reproduce all``) do not pile up open
+        figures."""
         cache = self.meta.setdefault("_rendered", {})
         if name not in cache:
-            import io
-
             fig = self.figures[name]
-            cache[name] = {}
-            for ext in ("png", "svg"):
-                buf = io.BytesIO()
-                fig.savefig(buf, format=ext, bbox_inches="tight", dpi=120)
-                cache[name][ext] = buf.getvalue()
+            cache[name] = {"png": pages.figure_bytes(fig, dpi=120)}
             import matplotlib.pyplot as plt
 
             plt.close(fig)
