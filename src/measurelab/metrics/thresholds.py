@@ -44,6 +44,7 @@ from measurelab._util.words import num
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import Measure, registry
 from measurelab.measures.compute import check_total
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
@@ -61,6 +62,7 @@ class _Choice(NamedTuple):
     value: Any
 
 
+@versioned_pickle
 class BestThreshold(_Choice):
     """The chosen threshold (predict positive iff ``score > threshold``) and the value: a
     pair that unpacks as ``threshold, value``.

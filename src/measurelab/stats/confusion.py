@@ -17,6 +17,7 @@ import numpy as np
 
 from measurelab._util.validation import show
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 
 
 def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
@@ -46,6 +47,7 @@ def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
     return order[pos].astype(np.int64)
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class BinaryCounts:
     """Binary confusion counts (possibly weighted).
@@ -120,6 +122,7 @@ class BinaryCounts:
         return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class MultiCounts:
     """A k×k confusion matrix: ``matrix[i, j]`` = weight of true class i predicted as j.
