@@ -17,8 +17,14 @@ of this process (the client: ``VmHWM``) and of every worker (``VmHWM`` through
 the rows in this process, runs the one-machine comparison and asserts its JSON equals
 the cluster's (values exactly, interval ends to 1e-9).
 
+``--classes 3`` compares two k-class models instead (classes 50/30/20 %, each model's
+probability row a softmax of normals with a shift at the true class, rounded to
+``--decimals`` with the last class taking the rest): :func:`~measurelab.inference.
+classifiers.multi_parts.compare_multi_parts`, the default measures and methods (acc: Wilson
+and McNemar; f1, mcc, auc, mxe, brier: influence; ece: a description).
+
 Run: ``PYTHONPATH=src .venv/bin/python benchmarks/bench_distributed_compare.py
-[--rows 1e8] [--parts P] [--workers 2] [--decimals 6] [--check/--no-check]``
+[--rows 1e8] [--parts P] [--workers 2] [--decimals 6] [--classes 3] [--check/--no-check]``
 """
 
 from __future__ import annotations
@@ -57,21 +63,42 @@ def peak_mb() -> float:
     return math.nan
 
 
-def make_tuple(index: int, n: int, seed: int, decimals: int
+def make_k_part(index: int, n: int, seed: int, decimals: int, k: int
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Class indices and two models' rounded k-class probabilities of partition
+    ``index``."""
+    rng = np.random.default_rng([seed, index])
+    share = np.array([0.5, 0.3, 0.2] if k == 3 else [1.0 / k] * k)
+    y = rng.choice(k, n, p=share)
+    out = []
+    for skill in (1.4, 1.1):
+        z = rng.normal(0.0, 1.0, (n, k))
+        z[np.arange(n), y] += skill
+        np.exp(z, out=z)
+        z /= z.sum(axis=1, keepdims=True)
+        z[:, :-1] = np.round(z[:, :-1], decimals)
+        z[:, -1] = np.clip(1.0 - z[:, :-1].sum(axis=1), 0.0, 1.0)
+        out.append(z)
+    return y, out[0], out[1]
+
+
+def make_tuple(index: int, n: int, seed: int, decimals: int, k: int = 2
                ) -> tuple[np.ndarray, list[np.ndarray], None]:
     """Partition ``index`` as a part of :func:`~measurelab.inference.classifiers.
-    distributed.compare_parts`: ``(y, [a, b], None)``."""
-    y, a, b = make_part(index, n, seed, decimals)
+    distributed.compare_parts` (or, k > 2, of ``compare_multi_parts``): ``(y, [a, b],
+    None)``."""
+    y, a, b = (make_part(index, n, seed, decimals) if k == 2 else
+               make_k_part(index, n, seed, decimals, k))
     return y, [a, b], None
 
 
-def dask_parts(sizes: list[int], seed: int, decimals: int) -> list[Any]:
+def dask_parts(sizes: list[int], seed: int, decimals: int, k: int = 2) -> list[Any]:
     """One Dask task per partition making its rows (where a real run reads its part of
     the storage); what ``compare_classifiers`` builds from Dask collections partitioned
     alike, without the three columns computed apart."""
     import dask
 
-    return [dask.delayed(make_tuple, pure=True)(i, n, seed, decimals)
+    return [dask.delayed(make_tuple, pure=True)(i, n, seed, decimals, k)
             for i, n in enumerate(sizes)]
 
 
@@ -106,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="worker processes (default 2)")
     p.add_argument("--decimals", type=int, default=6, help="score decimals (default 6)")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--classes", type=int, default=2,
+                   help="2: binary scores (default); 3 or more: k-class probabilities")
     p.add_argument("--check", action=argparse.BooleanOptionalAction, default=None,
                    help="also run on one machine and compare (default: up to 2e7 rows)")
     args = p.parse_args(argv)
@@ -136,30 +165,42 @@ def main(argv: list[str] | None = None) -> int:
         # warm the workers (imports, compiled kernels) on a small comparison first: a
         # cluster's workers are long-lived, their start-up is not the comparison's cost
         t0 = time.perf_counter()
-        dist.compare_parts(dask_parts([20_000] * args.workers, args.seed + 1, args.decimals),
-                           ["a", "b"], map_reduce=timed).to_json()
+        k = args.classes
+        if k == 2:
+            def compare(ps: list[Any]) -> Any:
+                return dist.compare_parts(ps, ["a", "b"], map_reduce=timed)
+        else:
+            from measurelab.inference.classifiers.multi_parts import compare_multi_parts
+
+            def compare(ps: list[Any]) -> Any:
+                return compare_multi_parts(ps, ["a", "b"], labels=list(range(k)),
+                                           indexed=True, map_reduce=timed)
+        compare(dask_parts([20_000] * args.workers, args.seed + 1, args.decimals, k)
+                ).to_json()
         print(f"workers warmed up in {time.perf_counter() - t0:.1f} s")
         timings.clear()
         base = peak_mb()
         t0 = time.perf_counter()
         # compare_classifiers(y, {"a": a, "b": b}) of Dask collections, each pass timed
-        r = dist.compare_parts(dask_parts(sizes, args.seed, args.decimals), ["a", "b"],
-                               map_reduce=timed)
+        r = compare(dask_parts(sizes, args.seed, args.decimals, k))
         text = r.to_json()
         total = time.perf_counter() - t0
         workers = client.run(peak_mb)
     print(f"pass one (tables, joint cells): {timings[0]:.1f} s; pass two (influence and "
           f"placement sums): {timings[1] if len(timings) > 1 else 0:.1f} s; whole "
           f"comparison: {total:.1f} s")
-    print(f"score tables: {', '.join(f'{t.size:,}' for t in r._design.tables)} rows")
+    sizes_of = ([t.size for t in r._design.tables] if k == 2 else
+                [s.size for st in r._all for s in st.table.scores])
+    print(f"score tables: {', '.join(f'{x:,}' for x in sizes_of)} rows")
     print(f"peak memory: client {peak_mb():.0f} MB (before the comparison {base:.0f} MB); "
           "workers " + ", ".join(f"{v:.0f} MB" for v in workers.values()))
     print(r.intervals()[["model", "measure", "value", "lo", "hi", "method"]]
           .to_string(index=False))
     print(r.tests()[["measure", "diff", "lo", "hi", "p_holm", "method"]].to_string(index=False))
     if check:
-        cols = [make_part(i, n, args.seed, args.decimals) for i, n in enumerate(sizes)]
-        yy, aa, bb = (np.concatenate([c[k] for c in cols]) for k in range(3))
+        cols = [make_tuple(i, n, args.seed, args.decimals, k) for i, n in enumerate(sizes)]
+        yy = np.concatenate([c[0] for c in cols])
+        aa, bb = (np.concatenate([c[1][j] for c in cols]) for j in range(2))
         t0 = time.perf_counter()
         local = ml.compare_classifiers(yy, {"a": aa, "b": bb}).to_json()
         print(f"one machine: {time.perf_counter() - t0:.1f} s")

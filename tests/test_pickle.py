@@ -70,6 +70,15 @@ def _over_parts(**kw: Any) -> Any:
                          ["a", "b"], n_boot=100, **{"measures": FEW, **kw})
 
 
+def _over_parts3(**kw: Any) -> Any:
+    """A k-class comparison of the cases in two parts (its Poisson bootstrap: n = 90)."""
+    from measurelab.inference.classifiers.multi_parts import compare_multi_parts
+
+    return compare_multi_parts([(Y3[:45], [P[:45], Q[:45]], None),
+                                (Y3[45:], [P[45:], Q[45:]], None)], ["p", "q"],
+                               n_boot=100, **{"measures": FEW, **kw})
+
+
 def _cmp3(**kw: Any) -> Any:
     return ml.compare_classifiers(Y3, {"p": P, "q": Q}, n_boot=100, **{"measures": FEW, **kw})
 
@@ -176,6 +185,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "subgroups": lambda: _cmp(by=SUBGROUPS),
     "subgroups and clusters": lambda: _cmp(by=SUBGROUPS, groups=CLUSTERS),
     "over parts (a cluster's)": _over_parts,   # FEW's ap, brier: the Poisson bootstrap
+    "k classes over parts": _over_parts3,
     "unpaired": lambda: ml.compare_unpaired(Y, A, Y, B, n_boot=100),
     "unpaired, clusters": lambda: ml.compare_unpaired(Y, A, Y, B, n_boot=100,
                                                       groups_a=CLUSTERS, groups_b=CLUSTERS),
@@ -456,6 +466,9 @@ NOT_RESULTS = {
     "TableBlock": "a block of replicates' score tables, made and dropped inside a bootstrap",
     "PassOne": "pass one's statistics of some parts, merged while a comparison over parts "
                "is built (the comparison keeps its tables)",
+    "KInfluence": "a k-class measure's influence function, built and summed inside a "
+                  "comparison",
+    "OnParts": "the mixin of the comparisons over parts (its instances are made above)",
     "MultiBlock": "a block of replicates' k-class tables, made and dropped inside a bootstrap",
     "Chunk": "file-reading machinery: a chunk read_chunks yields and evaluate_file consumes",
     "ClassMatcher": "file-reading machinery of k-class files",

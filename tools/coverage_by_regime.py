@@ -39,8 +39,11 @@ def default_method(measure: str, classes: str, design: str, kind: str, bracket: 
     size ``n``; None: the default of a test set of any size), as a study names it (the
     paired or unpaired form's interval text)."""
     from measurelab.inference import intervals as iv
+    from measurelab.inference.evidence import CHOICE_PREFIX
     from measurelab.inference.methods import Setting, difference_form
 
+    if measure.startswith(CHOICE_PREFIX):   # a row of best_threshold(..., ci=): one method
+        return "bootstrap-percentile"
     small = INSIDE[bracket]
     whole = design != "weighted"
     single = iv.default_method(measure, None, multiclass=classes == "k", smaller=small,
@@ -109,7 +112,9 @@ def document() -> str:
         "docs/coverage_small_counts.md (few positives, few flagged cases, the kink) and "
         "docs/coverage_large_n.md (the influence-function intervals, the default of ap, "
         f"brier, rms and mxe from {LARGE_N:,} cases: a setting whose default differs at "
-        "that size has a row for each method).",
+        "that size has a row for each method) and docs/coverage_operating_point.md (the "
+        "operating-point measures, also at other parameters, named `name@value`, and the "
+        "rows of `best_threshold(..., ci=)`, named `best_threshold.<rule>.<quantity>`).",
         "",
         "| bracket | settings | cover | below (withheld) |",
         "|---|---|---|---|",

@@ -31,6 +31,7 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference.evidence import plain_method, procedure
 from measurelab.inference.withholding import withholding
 
+from . import choice
 from .generators import DESIGNS, GEN_NOTE, WEIGHTS, generator
 from .population import DESIGN_CODE, GEN_CODE, MULTI_KEY, Population, population
 from .store import (
@@ -176,16 +177,22 @@ def one_sim(i: int, cell: Cell, n_boot: int, root: np.random.SeedSequence,
         root.entropy, spawn_key=(i,)).spawn(4)
     y, s_a, s_b, weight = _draw(cell, gen, np.random.default_rng(data_ss))
     seed = int(boot_ss.generate_state(1, np.uint64)[0])
-    common: dict[str, Any] = dict(measures=list(cell.measures), ci=LEVEL, n_boot=n_boot,
-                                  ci_method=ci_method, progress=False,
-                                  stratify=resampling_of(cell.design) == "stratified")
+    plain = [m for m in cell.measures if not choice.is_choice(m)]
+    picks = [m for m in cell.measures if choice.is_choice(m)]
+    stratify = resampling_of(cell.design) == "stratified"
+    common: dict[str, Any] = dict(measures=plain, ci=LEVEL, n_boot=n_boot,
+                                  ci_method=ci_method, progress=False, stratify=stratify)
     recs: list[dict[str, Any]] = []
     # the study measures the methods themselves, not the library's policy of withholding
     # an interval where a study found it short (that would make its own misses)
     with warnings.catch_warnings(record=True) as caught, withholding(False):
         warnings.simplefilter("always")
         try:
-            if "single" in cell.kinds or "paired" in cell.kinds:
+            if picks and "single" in cell.kinds:  # best_threshold's rows, one model each
+                recs += [_rec(i, "single", *row) for row in choice.intervals(
+                    y, {"a": s_a, "b": s_b}, picks, level=LEVEL, n_boot=n_boot, seed=seed,
+                    stratify=stratify)]
+            if plain and ("single" in cell.kinds or "paired" in cell.kinds):
                 kw: dict[str, Any] = {"average": cell.average} if cell.task == "k" else {}
                 if weight is not None:
                     kw["sample_weight"] = weight
@@ -197,7 +204,7 @@ def one_sim(i: int, cell: Cell, n_boot: int, root: np.random.SeedSequence,
                 if "paired" in cell.kinds:
                     recs += [_rec(i, "paired", f"{row.a}-{row.b}", row.measure, row.interval,
                                   row.diff, row.lo, row.hi) for row in r.tests().itertuples()]
-            if "unpaired" in cell.kinds:
+            if plain and "unpaired" in cell.kinds:
                 y2, _s_a2, s_b2, _w2 = _draw(cell, gen, np.random.default_rng(data2_ss))
                 seed2 = int(boot2_ss.generate_state(1, np.uint64)[0])
                 u = ml.compare_unpaired(y, s_a, y2, s_b2, random_state=seed2, **common)

@@ -14,6 +14,7 @@ import pandas as pd
 import measurelab as ml
 
 from . import plan_catalogue as _cat
+from . import plan_large_k as _lk
 from . import plan_operating_point as _op
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
@@ -109,11 +110,13 @@ OUTPUTS: dict[str, Output] = {
         "the population sample (10⁶ cases) is only a check of the exact targets.",
         ci_method="influence", sims=1000, pop_size=1_000_000),
 }
-#: the plans of their own modules (plan_operating_point: issue 42; plan_catalogue: issue 44)
+#: the plans of their own modules (plan_operating_point: issue 42; plan_catalogue: issue 44;
+#: plan_large_k: issue 41)
 PLANS = {**_PLANS, "operating-point": _op.OPERATING_POINT,
-         "confusion-catalogue": _cat.CATALOGUE}
+         "confusion-catalogue": _cat.CATALOGUE, "large-k": _lk.LARGE_K}
 OUTPUTS["operating-point"] = Output(_op.SOURCE, _op.TITLE, _op.EVIDENCE, _op.REPORT,
-                                    heading=_op.HEADING, scope=_op.SCOPE)
+                                    heading=_op.HEADING, scope=_op.SCOPE,
+                                    measures=_op.MEASURES_TEXT)
 OUTPUTS["confusion-catalogue"] = Output(
     _cat.SOURCE, _cat.TITLE, _cat.EVIDENCE, _cat.REPORT, heading=_cat.HEADING,
     scope=_cat.SCOPE, measures="**Measures**: kappa_linear, kappa_quadratic, scott_pi, "
@@ -122,6 +125,9 @@ OUTPUTS["confusion-catalogue"] = Output(
     "'micro'); threshold 0.5 (binary) or the arg-max (k classes); every interval by "
     "measurelab's own method (the posterior of the confusion cells for two classes, the "
     "bootstrap of the cases for k).")
+OUTPUTS["large-k"] = Output(_lk.SOURCE, _lk.TITLE, _lk.EVIDENCE, _lk.REPORT,
+                            heading=_lk.HEADING, scope=_lk.SCOPE, ci_method="influence",
+                            sims=200, measures=_lk.MEASURES_TEXT)
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 

@@ -23,6 +23,7 @@ import numpy as np
 
 import measurelab as ml
 
+from . import choice
 from .generators import generator
 from .store import as_json, atomic_write_json, digest, prev_key, read_json, seed_seq
 
@@ -84,16 +85,23 @@ class Population:
 
 def _values(y: np.ndarray, s_a: np.ndarray, s_b: np.ndarray, measures: Sequence[str],
             average: str | None) -> np.ndarray:
-    """(measures, 3): a, b, a − b, each via measurelab.evaluate."""
+    """(measures, 3): a, b, a − b, each via measurelab.evaluate (best_threshold's rows:
+    :func:`~covstudy.choice.sample_values`)."""
     kw = {} if average is None else {"average": average}
-    with warnings.catch_warnings():
+    plain = [m for m in measures if not choice.is_choice(m)]
+    picks = [m for m in measures if choice.is_choice(m)]
+    got: dict[str, np.ndarray] = {}
+    with warnings.catch_warnings(), np.errstate(invalid="ignore"):
         warnings.simplefilter("ignore")
-        ra = ml.evaluate(y, s_a, measures=list(measures), **kw)
-        rb = ml.evaluate(y, s_b, measures=list(measures), **kw)
-    va = np.array([float(ra[m]) for m in measures])
-    vb = np.array([float(rb[m]) for m in measures])
-    with np.errstate(invalid="ignore"):
-        return np.column_stack([va, vb, va - vb])
+        if plain:
+            ra = ml.evaluate(y, s_a, measures=plain, **kw)
+            rb = ml.evaluate(y, s_b, measures=plain, **kw)
+            for m in plain:
+                va, vb = float(ra[m]), float(rb[m])
+                got[m] = np.array([va, vb, va - vb])
+        if picks:
+            got.update(zip(picks, choice.sample_values(y, s_a, s_b, picks), strict=True))
+    return np.array([got[m] for m in measures])
 
 
 def population_key(task: str, gen_name: str, design: str, param: float, measures: Sequence[str],
@@ -155,7 +163,7 @@ def _compute(task: str, gen_name: str, design: str, param: float, measures: list
         ss = seed_seq(seed, 1000 + DESIGN_CODE[design], prev_key(param), size,
                       *GEN_CODE[gen_name])
         y, s_a, s_b = gen.draw(design, size, param, np.random.default_rng(ss))
-        ex = gen.exact(param, measures)
+        ex = {**gen.exact(param, measures), **choice.exact(gen, measures)}
         ca, cb = (s_a > 0.5) == (y == 1), (s_b > 0.5) == (y == 1)
         avg: str | None = None
     else:
@@ -175,7 +183,10 @@ def _compute(task: str, gen_name: str, design: str, param: float, measures: list
     exact = {m: (ea, eb, ea - eb) for m, (ea, eb) in ex.items()}
     target = {}
     for j, m in enumerate(measures):
-        ta, tb = (e if gen.exact_is_target and math.isfinite(e) else float(whole[j, c])
+        # best_threshold's rows: the exact operating point is the target (a large
+        # sample's optimum is itself an estimate, biased upwards in J)
+        exact_target = gen.exact_is_target or choice.is_choice(m)
+        ta, tb = (e if exact_target and math.isfinite(e) else float(whole[j, c])
                   for c, e in enumerate(exact.get(m, (math.nan, math.nan))[:2]))
         target[m] = (ta, tb, ta - tb)
     return Population(

@@ -54,6 +54,8 @@ verdicts = importlib.import_module("covstudy.verdicts")
 cli = importlib.import_module("covstudy.cli")
 store = importlib.import_module("covstudy.store")
 report = importlib.import_module("covstudy.report")
+choice = importlib.import_module("covstudy.choice")
+opplan = importlib.import_module("covstudy.plan_operating_point")
 
 KEY_MEASURES = ("f1", "mcc", "apr", "ap", "bep", "lift", "brier", "mxe", "kappa", "bacc",
                 "auc", "prec")
@@ -259,6 +261,55 @@ def test_exact_binormal_and_the_weighted_design() -> None:
     assert pop.design == "random" and pop.prevalence == pytest.approx(0.05 / 4.8)
     assert pop.target["brier"] == pop.exact["brier"]
     assert pop.target["auc"][:2] == pytest.approx((0.80, 0.85), abs=1e-4)
+
+
+def test_youden_targets_are_the_population_optimum() -> None:
+    """best_threshold's targets under the binormal: the numerical optimum equals the
+    equal-variance closed form (cut μ/2, sens = spec = Φ(μ/2)) and a brute-force grid
+    search of the population J; a large sample's best_threshold lands on it within its
+    own Monte Carlo error (20 disjoint parts, as the study's populations)."""
+    from scipy.stats import norm
+
+    gen = gens.BINARY["binormal"]
+    ex = choice.exact(gen, choice.names())
+    grid = np.linspace(-3.0, 5.0, 800_001)
+    for k, (mu, b, c) in enumerate(zip(gen.mu, gen.slope, gen.cut, strict=True)):
+        half = mu / 2
+        assert ex["best_threshold.youden.sens"][k] == pytest.approx(norm.cdf(half), abs=1e-9)
+        assert ex["best_threshold.youden.spec"][k] == pytest.approx(norm.cdf(half), abs=1e-9)
+        assert ex["best_threshold.youden.youden"][k] == pytest.approx(
+            2 * norm.cdf(half) - 1, abs=1e-12)
+        assert ex["best_threshold.youden.threshold"][k] == pytest.approx(
+            1 / (1 + math.exp(-b * (half - c))), abs=1e-8)
+        j = norm.cdf(grid) - norm.cdf(grid - mu)   # brute force: the population J on a grid
+        assert ex["best_threshold.youden.youden"][k] == pytest.approx(j.max(), abs=1e-11)
+        x = grid[np.argmax(j)]
+        assert ex["best_threshold.youden.threshold"][k] == pytest.approx(
+            1 / (1 + math.exp(-b * (x - c))), abs=1e-4)
+    pop = popm.population("binary", "binormal", "random", 0.3, choice.names(), size=400_000)
+    for m in choice.names():
+        assert pop.target[m] == pytest.approx(pop.exact[m])   # the exact point is the target
+        for j in range(2):
+            assert abs(pop.value[m][j] - pop.exact[m][j]) <= 5 * pop.se[m][j], (m, j)
+    assert choice.parse("best_threshold.youden.spec") == ("youden", "spec")
+    with pytest.raises(ValueError, match="not a best_threshold row"):
+        choice.parse("best_threshold.youden.f1")
+
+
+def test_choice_cell_records_best_thresholds_rows() -> None:
+    """A cell of best_threshold's rows: one interval per model and row, from
+    best_threshold(..., ci=0.95) on the simulated test set (bootstrap-percentile)."""
+    cell = cells.Cell("binary", "binormal", "fixed", 150, prevalence=0.3,
+                      kinds=("single",), measures=choice.names())
+    recs, _ = cells.one_sim(0, cell, 100, cells._root(cell, 0), None)
+    assert len(recs) == 8 and {r["method"] for r in recs} == {"bootstrap-percentile"}
+    assert {(r["model"], r["measure"]) for r in recs} == {
+        (m, n) for m in ("a", "b") for n in choice.names()}
+    df = cells.run_cell(cell, 3, 100, 0, pop_size=20_000)
+    assert set(df[df.method == cells.ALL].measure) == set(choice.names())
+    # the plan: both added blocks at 200 simulations, the first two at the run's
+    sims = plan.cell_sims(opplan.OPERATING_POINT, 500)
+    assert sims[:9] == [500] * 9 and set(sims[9:]) == {opplan.ADDED_SIMS} == {200}
 
 
 # --------------------------------------------------------------------------- coverage

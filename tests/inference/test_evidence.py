@@ -105,8 +105,9 @@ def test_methods_and_levels(evidence: Path) -> None:
 
 
 def test_names(evidence: Path) -> None:
-    """Aliases and the default parameter are the measure; another parameter, a two-level
-    measure, a per-class row and a user's measure have no evidence."""
+    """Aliases and the default parameter are the measure; another parameter is
+    ``name@value`` (evidence only where a study ran that value); a two-level measure, a
+    per-class row and a user's measure have no evidence."""
     from measurelab import registry
 
     assert ev.coverage_verdict("accuracy").covers
@@ -115,8 +116,12 @@ def test_names(evidence: Path) -> None:
     assert ev._studied_name("lift@0.25") == "lift"
     assert ev._studied_name(registry.resolve("lift@0.25")[0]) == "lift"
     assert ev._studied_name(registry.resolve("f_beta@1")[0]) == "f_beta"
-    assert ev._studied_name("lift@0.1") == ""
-    assert ev._studied_name(registry.resolve("lift@0.1")[0]) == ""
+    # another parameter is named by its value (a study may run it); lift@0.1 never ran
+    assert ev._studied_name("lift@0.1") == "lift@0.1"
+    assert ev._studied_name(registry.resolve("lift@.100")[0]) == "lift@0.1"
+    assert ev._studied_name("spauc@0.10") == "spauc@0.1"
+    assert ev.coverage_verdict("lift@0.1").status == "none"
+    assert ev._studied_name("best_threshold.youden.sens") == "best_threshold.youden.sens"
     assert ev._studied_name("auc:acc") == "" and ev._studied_name("f1[cat]") == ""
     assert ev._studied_name("sens") == "sens" and ev._studied_name("recall") == "sens"
 
@@ -334,7 +339,15 @@ def test_shipped_evidence_loads() -> None:
     assert studies, "measurelab ships no coverage evidence (src/measurelab/data/coverage/)"
     assert len({s["source"] for s in studies}) == len(studies)
     t = ev.evidence_table()
-    assert set(t.measure) <= set(registry.names())
+    names = set(registry.names())
+    for m in set(t.measure) - names:
+        if m.startswith(ev.CHOICE_PREFIX):   # a row of best_threshold's intervals
+            rule, _, quantity = m[len(ev.CHOICE_PREFIX):].partition(".")
+            assert rule in names and quantity in ("threshold", "sens", "spec", rule), m
+        else:                                # a registered measure at another parameter
+            base, _, value = m.partition("@")
+            assert base in names and value and ev._studied_name(m) == m, m
+            assert registry.resolve(m)[0].params != registry.get(base).params, m
     assert set(t.classes) <= {"binary", "k"} and set(t.kind) <= set(ev.KINDS)
     # cluster: issue 31; weighted: the large-n study's weighted cases (issue 41)
     assert set(t.design) <= {"random", "fixed", "cluster", "weighted"}

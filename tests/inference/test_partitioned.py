@@ -217,9 +217,9 @@ def test_what_needs_every_case_is_refused_in_one_line() -> None:
     assert "calibration test is left out" in repr(r)
 
 
-def test_more_than_two_classes_is_refused() -> None:
+def test_more_than_two_classes_of_one_score_is_refused() -> None:
     parts = [([0, 1, 2], [np.array([.1, .5, .9])], None)]
-    with pytest.raises(MeasurelabError, match=r"3 classes.*binary so far"):
+    with pytest.raises(MeasurelabError, match=r"3 classes.*probability of every class"):
         compare_parts(parts, ["m"])
     with pytest.raises(MeasurelabError, match="pos_label='yes' is not a valid label"):
         compare_parts([(["a", "b"], [np.array([.1, .5])], None)], ["m"], pos_label="yes")

@@ -38,13 +38,18 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, pd.DataFrame
         "gb": np.round(1 / (1 + np.exp(-rng.normal(0.9 * (2 * y - 1), 1.3))), 3),
         "w": rng.uniform(0.2, 3.0, N),
     })
-    d = tmp_path_factory.mktemp("versus-parts")
+    return write_parts(df, tmp_path_factory.mktemp("versus-parts")), df
+
+
+def write_parts(df: pd.DataFrame, d: Path) -> Path:
+    """``df`` (12,000 rows) as four Parquet parts under ``d``, one in a sub-folder, one
+    written in two row groups."""
     (d / "sub").mkdir()
     for i, (lo, hi) in enumerate([(0, 2500), (2500, 6100), (6100, 9000), (9000, N)]):
         where = d / "sub" if i == 2 else d
         pq.write_table(pa.Table.from_pandas(df.iloc[lo:hi], preserve_index=False),
                        where / f"part-{i}.parquet", row_group_size=2000)
-    return d, df
+    return d
 
 
 def _run(capsys: pytest.CaptureFixture[str], argv: list[str]) -> str:
@@ -119,6 +124,6 @@ def test_what_the_cluster_does_not_do_is_refused(dask_cluster, folder, capsys) -
                      *extra]) == 2
         assert msg in capsys.readouterr().err
     assert main(["versus", str(d), "--proba-cols", "lr,gb", "--scheduler", addr]) == 2
-    assert "binary models (--score-col) so far" in capsys.readouterr().err
+    assert "(3 or more) of probability columns" in capsys.readouterr().err
     with pytest.raises(MeasurelabError, match="no column 'nope'"):
         compare_parquet(d, scheduler=None, score_cols=["lr", "nope"], label_col="label")

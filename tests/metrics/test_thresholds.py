@@ -274,7 +274,9 @@ def test_intervals_table(with_ci):
     assert iv["quantity"].tolist() == ["threshold", "sens", "spec", "youden"]
     assert iv["value"].tolist() == [b.threshold, b.sens, b.spec, b.value]
     assert (iv["lo"] <= iv["value"]).all() and (iv["value"] <= iv["hi"]).all()
-    assert iv["method"].eq("bootstrap-percentile (no coverage evidence)").all()
+    # level 0.9: no study ran at it (the method column's verdict: tests/inference/
+    # test_operating_page.py)
+    assert iv["method"].str.startswith("bootstrap-percentile (no coverage evidence").all()
     assert b.level == 0.9
     # the same seed, the same table; the point estimate is that of ci=None
     again = ml.best_threshold(y, s, ci=0.9, n_boot=200, random_state=3)
@@ -287,14 +289,14 @@ def test_every_replicate_chooses_its_own_threshold(monkeypatch):
     from measurelab.metrics import thresholds as th
 
     seen = []
-    point = th._point
+    point = th.best_point
 
     def spy(table, m, lo, hi):
         out = point(table, m, lo, hi)
         seen.append((table, out))
         return out
 
-    monkeypatch.setattr(th, "_point", spy)
+    monkeypatch.setattr(th, "best_point", spy)
     g = np.random.default_rng(5)
     y = g.random(80) < 0.5
     s = np.round(g.normal(y * 1.0, 1), 1)
@@ -317,7 +319,10 @@ def test_a_perfect_separation_is_a_certain_choice():
     g = np.random.default_rng(2)
     y = np.r_[np.zeros(40, bool), np.ones(30, bool)]
     s = np.r_[g.uniform(0, 0.4, 40), g.uniform(0.6, 1, 30)]
-    b = ml.best_threshold(y, s, ci=0.95, n_boot=200, stratify=True)
+    from measurelab.inference.withholding import withholding
+
+    with withholding(False):   # the bootstrap itself, whatever the study says of 30 cases
+        b = ml.best_threshold(y, s, ci=0.95, n_boot=200, stratify=True)
     iv = b.intervals().set_index("quantity")
     assert b.threshold == s[:40].max()
     for q in ("sens", "spec", "youden"):

@@ -262,9 +262,6 @@ def run_models(args: argparse.Namespace, measures: list[str] | None) -> int:
 
 def check_cluster_options(args: argparse.Namespace, multi: bool) -> None:
     """Refuse, before any reading, what a comparison on a Dask cluster does not do."""
-    if multi:
-        raise MeasurelabError("--scheduler compares binary models (--score-col) so far; "
-                              "compare k-class models (--proba-cols) without --scheduler")
     if args.html is not None:
         raise MeasurelabError("--html draws the curves' bands and the calibration figure, "
                               "which need every case's prediction; drop --html or "
@@ -274,19 +271,39 @@ def check_cluster_options(args: argparse.Namespace, multi: bool) -> None:
         raise MeasurelabError("--group-col and --by-col run without --scheduler")
     if args.fmt not in ("auto", "parquet") or args.file == "-":
         raise MeasurelabError("--scheduler compares Parquet data sets (a file or a folder)")
-    if args.average != "macro":
+    if args.average != "macro" and not multi:
         raise MeasurelabError("--average applies to multi-class input (--proba-cols)")
+    if multi:
+        for flag, given in (("--threshold", args.threshold != 0.5),
+                            ("--inclusive", args.inclusive), ("--pos-label",
+                                                              args.pos_label != "1")):
+            if given:
+                raise MeasurelabError(f"{flag} does not apply to --proba-cols: the "
+                                      "predicted class is the arg-max column")
 
 
 def compare_on_cluster(args: argparse.Namespace, measures: list[str] | None) -> Any:
-    """The comparison of the ``--score-col`` models of a Parquet data set on the Dask
-    scheduler at ``--scheduler``, in two passes over its row groups."""
+    """The comparison of the ``--score-col`` (or ``--proba-cols``) models of a Parquet
+    data set on the Dask scheduler at ``--scheduler``, in two passes over its row
+    groups."""
     try:
-        from measurelab.io.distributed import compare_parquet
+        from measurelab.io.distributed import compare_parquet, compare_parquet_multi
     except ImportError as exc:
         raise MeasurelabError(
             f"distributed comparison is unavailable in this installation ({exc}); run "
             "without --scheduler") from None
+    run = dict(measures=measures, ci=args.level, n_boot=args.boot,
+               random_state=args.seed_value, ci_method=args.ci_method,
+               stratify=bool(args.stratify))
+    if args.proba_cols is not None:
+        from measurelab.io import parse_names, parse_proba_groups
+
+        return compare_parquet_multi(
+            args.file, scheduler=args.scheduler,
+            proba_groups=parse_proba_groups(args.proba_cols),
+            classes=parse_names(args.classes, "--classes"), label_col=args.label_col,
+            weight_col=args.weight_col, average=None if args.average == "none" else
+            args.average, **run)
     cols = list(args.score_col or [])
     seen: set[str] = set()
     for c in cols:
@@ -298,10 +315,8 @@ def compare_on_cluster(args: argparse.Namespace, measures: list[str] | None) -> 
                               "each model")
     return compare_parquet(
         args.file, scheduler=args.scheduler, score_cols=cols, label_col=args.label_col,
-        weight_col=args.weight_col, measures=measures, ci=args.level, n_boot=args.boot,
-        random_state=args.seed_value, ci_method=args.ci_method, threshold=args.threshold,
-        pos_label=parse_pos_label(args.pos_label), inclusive=args.inclusive,
-        stratify=bool(args.stratify))
+        weight_col=args.weight_col, threshold=args.threshold,
+        pos_label=parse_pos_label(args.pos_label), inclusive=args.inclusive, **run)
 
 
 def _progress(args: argparse.Namespace) -> bool | None:

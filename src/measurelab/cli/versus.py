@@ -13,6 +13,8 @@ Examples (shell)::
     measurelab versus preds.csv --score-col lr --score-col gb --ci none   # values only
     measurelab versus preds.csv --score-col lr --score-col gb --quiet     # the answer only
     measurelab versus parts/ --score-col lr --score-col gb --scheduler tcp://host:8786 --json
+    measurelab versus parts/ --proba-cols lr_0,lr_1,lr_2 --proba-cols rf_0,rf_1,rf_2 \\
+        --scheduler tcp://host:8786 --json                     # k classes on a cluster
 
 (``measurelab compare-measures`` compares *measures*, not classifiers.)
 """
@@ -71,7 +73,8 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--scheduler", metavar="ADDRESS",
                    type=text_type("an address such as tcp://host:8786"),
                    help="compare on a Dask cluster: FILE is a (partitioned) Parquet data set "
-                        "the workers read in two passes (binary --score-col models)")
+                        "the workers read in two passes (--score-col or --proba-cols "
+                        "models)")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument("--no-progress", action="store_true",
                    help="no progress reports (the bootstrap, the calibration test, the page's "

@@ -18,9 +18,11 @@ text stays as it is when the verdict is "covers" and otherwise says why, e.g.
 
 What an entry covers, and what it does not:
 
-* the measure at its default parameters (``lift`` is ``lift@0.25``); another parameter,
-  a two-level measure, a per-class row (``f1[cat]``) or a user's own measure has no
-  evidence;
+* the measure at its default parameters (``lift`` is ``lift@0.25``), or at another value
+  of its one parameter where a study ran it (named ``name@value``, the value as
+  ``format(v, 'g')``: ``spauc@0.1``); a two-level measure, a per-class row (``f1[cat]``) or
+  a user's own measure has no evidence; the rows of :func:`measurelab.best_threshold`'s
+  intervals are named ``best_threshold.<rule>.<quantity>`` (``best_threshold.youden.sens``);
 * the setting: binary or k classes (k-class entries also name the ``average`` they hold
   for), the design (``'random'``: cases resampled jointly, ``'fixed'``: by class;
   weighted cases are another design, never studied so far), the single model, the paired
@@ -120,6 +122,9 @@ SMALLER_FIELD = "smaller"
 #: a BCa interval that fell back to the percentile one is still the BCa procedure
 _FALLBACKS = {"bootstrap-percentile (BCa at edge)": "bootstrap-bca",
               "cluster-bootstrap-percentile (BCa at edge)": "cluster-bootstrap-bca"}
+#: the studies' names of the rows of best_threshold's intervals:
+#: ``best_threshold.<rule>.<quantity>``, e.g. ``best_threshold.youden.sens``
+CHOICE_PREFIX = "best_threshold."
 #: set by tests to read another folder of evidence files
 _OVERRIDE: Path | None = None
 
@@ -250,6 +255,8 @@ def _studied_name(measure: Any) -> str:
     else:
         raise MeasurelabTypeError(f"measure must be a name or a Measure, got "
                                   f"{quote(measure)}")
+    if name.startswith(CHOICE_PREFIX) and obj is None:   # a row of best_threshold's table
+        return name
     if ":" in name or "[" in name:
         return ""
     base = name.partition("@")[0]
@@ -265,9 +272,23 @@ def _studied_name(measure: Any) -> str:
             obj = registry.resolve(name)[0]
         except MeasurelabError:
             return ""
-    if obj.formula is not builtin.formula or not _same_params(obj.params, builtin.params):
+    if obj.formula is not builtin.formula:
         return ""
-    return builtin.name
+    if _same_params(obj.params, builtin.params):
+        return builtin.name
+    return _at_parameter(builtin.name, obj.params)
+
+
+def _at_parameter(name: str, params: Mapping[str, Any]) -> str:
+    """The name a study gives a measure at another parameter than its default,
+    ``name@value`` with the value as ``format(v, 'g')`` (``spauc@0.1``); '' for a measure of
+    several parameters or a parameter that is no number (never studied)."""
+    if len(params) != 1:
+        return ""
+    (value,) = params.values()
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return ""
+    return f"{name}@{float(value):g}"
 
 
 def _same_params(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:

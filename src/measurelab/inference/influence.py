@@ -63,7 +63,8 @@ from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["CALIBRATION_TERMS", "calibration_influence", "case_influence", "case_variance",
-           "has_influence", "influence_interval", "row_influence", "table_variance"]
+           "has_influence", "influence_interval", "multi_kind", "row_influence",
+           "table_variance"]
 
 #: the debiased calibration terms with an influence function here (the log-loss
 #: miscalibration has none: its bias correction fails for extreme probabilities, so no
@@ -110,6 +111,38 @@ def has_influence(measure: Any) -> bool:
     [True, True, True, False]
     """
     return _kind_of(measure) is not None
+
+
+#: counts measures whose k-class value reads the probability rows, not the confusion cells
+READS_ROWS = ("top_k_acc",)
+
+
+def multi_kind(measure: Any, average: str | None) -> str | None:
+    """How a k-class measure's influence function is formed here, or None (none here):
+    'counts' (the delta method over the k × k confusion cells, any average), 'hand_till'
+    (AUC, ``average='macro'``: the pairs' placements), 'ovr' (a binary measure with an
+    influence function on each class against the rest, ``average`` macro or None:
+    AUC, AP), 'brier', 'rms' or 'mxe' (a mean of a per-case loss).
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> [multi_kind(registry.get(k), "macro") for k in ("f1", "auc", "ap", "mxe", "ece")]
+    ['counts', 'hand_till', 'ovr', 'mxe', None]
+    >>> multi_kind(registry.get("auc"), None), multi_kind(registry.get("auc"), "micro")
+    ('ovr', None)
+    """
+    kind = _kind_of(measure)
+    if measure.multiclass is None or kind is None or measure.name in READS_ROWS:
+        return None
+    if kind in ("counts", "brier", "rms", "mxe"):   # the k-class value: any average
+        return kind
+    if average not in ("macro", None):
+        return None
+    if kind == "auc" and average == "macro":   # Hand & Till's M
+        return "hand_till"
+    return "ovr"
+    return None
 
 
 def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,

@@ -288,7 +288,7 @@ def check_run_options(ci: Any, n_boot: Any, n_jobs: Any, stratify: Any,
 
 def default_method(name: str, ci_method: str | None, *, whole_counts: bool = True,
                    multiclass: bool = False, smaller: int | None = None,
-                   n: int | None = None) -> str:
+                   n: int | None = None, average: str | None = "macro") -> str:
     """The interval method of one measure: Wilson for acc and err, DeLong on the logit
     scale for AUC (Newcombe's score interval when ``smaller``, the cases in the smaller
     class, is below 30), the posterior of the confusion cells for the other measures of
@@ -297,7 +297,8 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     Wald, pROC's convention) to AUC only; elsewhere the default). Calibration measures
     have their own (:mod:`measurelab.inference.calibration`): 'debiased-wald',
     'bootstrap-se', or 'none' where no interval covers. ``multiclass``: k classes, where
-    only accuracy and error are proportions of the cases. The interval-method registry
+    only accuracy and error are proportions of the cases (``average``: how its per-class
+    values combine). The interval-method registry
     decides (:func:`measurelab.inference.methods.choose`).
 
     Examples
@@ -312,7 +313,7 @@ def default_method(name: str, ci_method: str | None, *, whole_counts: bool = Tru
     ('debiased-wald', 'none')
     """
     setting = Setting(name, multiclass=multiclass, whole_counts=whole_counts,
-                      smaller=smaller, n=n)
+                      smaller=smaller, n=n, average=average)
     return choose(setting, ci_method).name
 
 

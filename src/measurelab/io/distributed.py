@@ -471,7 +471,7 @@ def compare_parquet(
     """
     from functools import partial
 
-    from measurelab.inference.classifiers.distributed import compare_parts, in_process
+    from measurelab.inference.classifiers.distributed import compare_parts
     from measurelab.io.frames import _pick_columns
     from measurelab.io.multiclass import check_names
     from measurelab.io.sources import check_column
@@ -491,8 +491,17 @@ def compare_parquet(
     check_parts(dset, [label, *score_cols, *([weight] if weight else [])], str(path))
     loaders = [partial(comparison_part, f, g, label, list(score_cols), weight)
                for f, g in parts]
+    return _compare_on(scheduler, partial(compare_parts, loaders, list(score_cols),
+                                          **options))
+
+
+def _compare_on(scheduler: Any, compare: Any) -> Any:
+    """``compare(map_reduce=...)`` in this process (``scheduler`` None) or on the cluster
+    (a Client, or one connected to the address for this call)."""
+    from measurelab.inference.classifiers.distributed import in_process
+
     if scheduler is None:
-        return compare_parts(loaders, list(score_cols), map_reduce=in_process, **options)
+        return compare(map_reduce=in_process)
     from distributed import Client
 
     if isinstance(scheduler, Client):
@@ -501,8 +510,99 @@ def compare_parquet(
         client = connect(getattr(scheduler, "scheduler_address", scheduler))
         own = True
     try:
-        return compare_parts(loaders, list(score_cols), map_reduce=_OnCluster(client),
-                             **options)
+        return compare(map_reduce=_OnCluster(client))
     finally:
         if own:
             client.close()
+
+
+def comparison_part_multi(file: str, row_group: int, label_col: str,
+                          groups: list[list[str]], matcher: Any,
+                          weight_col: str | None = None) -> tuple[Any, list[Any], Any]:
+    """Class indices, every k-class model's probabilities and the weights of one row
+    group, read as :func:`~measurelab.io.read_multi_models` reads a file (``matcher``: the
+    :class:`~measurelab.io.ClassMatcher` of its labels to the classes).
+
+    Examples
+    --------
+    >>> import tempfile, pandas as pd
+    >>> f = Path(tempfile.mkdtemp()) / "a.parquet"
+    >>> pd.DataFrame({"y": ["b", "a"], "p_a": [.2, .7], "p_b": [.8, .3]}).to_parquet(f)
+    >>> from measurelab.io import ClassMatcher
+    >>> yi, (P,), w = comparison_part_multi(str(f), 0, "y", [["p_a", "p_b"]],
+    ...                                     ClassMatcher(["p_a", "p_b"]))
+    >>> yi.tolist(), P.tolist()
+    ([1, 0], [[0.2, 0.8], [0.7, 0.3]])
+    """
+    from measurelab.io.multiclass import _probability_matrix
+
+    every = [c for cols in groups for c in cols]
+    t = _read_row_group(file, row_group,
+                        [label_col, *every] + ([weight_col] if weight_col else []))
+    where = f"{file}, row group {row_group}"
+    df = t.to_pandas()
+    y = _label_column(df[label_col].to_numpy(), label_col, where, 1, "row")
+    yi = matcher.indices(y, label_col, where, 1)
+    Ps = [_probability_matrix(df, cols, where, 1) for cols in groups]
+    w = (_numeric_column(df[weight_col].to_numpy(), "weight", weight_col, where, 1, "row",
+                         nonnegative=True) if weight_col else None)
+    return yi, Ps, w
+
+
+def compare_parquet_multi(
+    path: str | Path,
+    *,
+    scheduler: Any,
+    proba_groups: list[tuple[str | None, list[str]]],
+    classes: list[str] | None = None,
+    label_col: str | None = None,
+    weight_col: str | None = None,
+    **options: Any,
+) -> Any:
+    """Compare k-class models stored as probability columns of a (partitioned) Parquet
+    data set — one group of k columns per model, as ``measurelab versus --proba-cols`` —
+    one task per row group in each of two passes (:func:`~measurelab.inference.
+    classifiers.multi_parts.compare_multi_parts`).
+
+    ``options``: ``measures``, ``ci``, ``n_boot``, ``random_state``, ``ci_method``,
+    ``stratify``, ``average`` as in :func:`measurelab.compare_classifiers`.
+
+    Examples
+    --------
+    >>> import tempfile, numpy as np, pandas as pd, measurelab as ml
+    >>> d = Path(tempfile.mkdtemp())
+    >>> P = np.eye(3)[[0, 1, 2, 1] * 5] * 0.8 + 0.2 / 3
+    >>> df = pd.DataFrame(P, columns=["m_0", "m_1", "m_2"]).assign(y=[0, 1, 2, 2] * 5)
+    >>> df[:8].to_parquet(d / "p0.parquet"); df[8:].to_parquet(d / "p1.parquet")
+    >>> r = compare_parquet_multi(d, scheduler=None, proba_groups=[(None, ["m_0", "m_1",
+    ...                           "m_2"])], label_col="y", measures=["acc"], ci=None)
+    >>> float(r.values().loc["acc", "m"])
+    0.75
+    """
+    from functools import partial
+
+    from measurelab.inference.classifiers.multi_parts import compare_multi_parts
+    from measurelab.io.multiclass import group_classes, group_names, multi_columns
+    from measurelab.io.sources import check_column
+
+    path = _check_path(path)
+    scheduler = _check_scheduler(scheduler)
+    label_col = check_column(label_col, "label_col")
+    weight_col = check_column(weight_col, "weight_col")
+    groups = [(g, list(cols)) for g, cols in proba_groups]
+    names = group_names(groups)
+    k = len(groups[0][1])
+    if any(len(cols) != k for _g, cols in groups) or k < 3:
+        raise MeasurelabError("--proba-cols: give every model the same number (3 or more) "
+                              "of probability columns, one per class")
+    class_names, matcher, mismatch = group_classes(groups, names, classes, k)
+    if mismatch is not None:
+        raise MeasurelabError(mismatch)
+    dset = _parquet_dataset(path)
+    every = [c for _g, cols in groups for c in cols]
+    label, weight = multi_columns(dset.schema.names, every, label_col, weight_col, str(path))
+    check_parts(dset, [label, *every, *([weight] if weight else [])], str(path))
+    loaders = [partial(comparison_part_multi, f, g, label, [c for _g, c in groups],
+                       matcher, weight) for f, g in _row_groups(dset.files, path)]
+    return _compare_on(scheduler, partial(compare_multi_parts, loaders, names,
+                                          labels=class_names, indexed=True, **options))

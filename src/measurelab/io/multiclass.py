@@ -527,6 +527,51 @@ def group_names(groups: list[tuple[str | None, list[str]]]) -> list[str]:
     return names
 
 
+def group_classes(groups: list[tuple[str | None, list[str]]], names: list[str],
+                  classes: list[str] | None, k: int
+                  ) -> tuple[list[str], ClassMatcher, str | None]:
+    """The class names of ``--proba-cols`` groups (``classes``, or the text of the first
+    group's columns after what they share; a group naming them in another order is put in
+    that order, in place), the matcher of labels to classes, and the message of groups
+    naming different classes (None: they agree).
+
+    Examples
+    --------
+    >>> g = [(None, ["a_x", "a_y", "a_z"]), (None, ["b_z", "b_x", "b_y"])]
+    >>> group_classes(g, ["a", "b"], None, 3)[0], g[1][1]
+    (['x', 'y', 'z'], ['b_x', 'b_y', 'b_z'])
+    """
+    mismatch = None
+    if classes is not None:
+        if len(classes) != k:
+            raise MeasurelabError(
+                f"--classes names {len(classes)} classes but each --proba-cols group has {k} "
+                "columns")
+        matcher = ClassMatcher(classes, strip_prefix=False)
+        class_names = list(classes)
+    else:
+        stripped = []
+        for _g, cols in groups:
+            m = ClassMatcher(cols)
+            stripped.append(m.stripped if m.stripped is not None else list(cols))
+        class_names = list(stripped[0])
+        for i, s in enumerate(stripped[1:], start=1):
+            if s == class_names:
+                continue
+            if sorted(s) == sorted(class_names):  # the same classes in another order
+                given, cols = groups[i]
+                groups[i] = (given, [cols[s.index(c)] for c in class_names])
+                continue
+            mismatch = (
+                f"--proba-cols: the column groups name different classes ({names[0]!r}: "
+                f"{', '.join(class_names)}; {names[i]!r}: {', '.join(s)}); give the class "
+                "names with --classes")
+            break
+        matcher = ClassMatcher(class_names, strip_prefix=False) if len(groups) > 1 \
+            else ClassMatcher(groups[0][1])
+    return class_names, matcher, mismatch
+
+
 def read_multi_models(
     source: Source,
     *,
@@ -601,34 +646,7 @@ def read_multi_models(
                     f"--proba-cols: column {c!r} is in two column groups (model {model!r} "
                     "and another); every model needs its own columns")
             seen.add(c)
-    mismatch = None
-    if classes is not None:
-        if len(classes) != k:
-            raise MeasurelabError(
-                f"--classes names {len(classes)} classes but each --proba-cols group has {k} "
-                "columns")
-        matcher = ClassMatcher(classes, strip_prefix=False)
-        class_names = list(classes)
-    else:
-        stripped = []
-        for _g, cols in groups:
-            m = ClassMatcher(cols)
-            stripped.append(m.stripped if m.stripped is not None else list(cols))
-        class_names = list(stripped[0])
-        for i, s in enumerate(stripped[1:], start=1):
-            if s == class_names:
-                continue
-            if sorted(s) == sorted(class_names):  # the same classes in another order
-                given, cols = groups[i]
-                groups[i] = (given, [cols[s.index(c)] for c in class_names])
-                continue
-            mismatch = (
-                f"--proba-cols: the column groups name different classes ({names[0]!r}: "
-                f"{', '.join(class_names)}; {names[i]!r}: {', '.join(s)}); give the class "
-                "names with --classes")
-            break
-        matcher = ClassMatcher(class_names, strip_prefix=False) if len(groups) > 1 \
-            else ClassMatcher(groups[0][1])
+    class_names, matcher, mismatch = group_classes(groups, names, classes, k)
     every = [c for _n, cols in groups for c in cols]
     chosen: dict[str, Any] = {}
 

@@ -40,10 +40,14 @@ from measurelab.measures.compute import (  # noqa: F401  (EvaluationResult is re
     compute_measures,
     resolve_measures,
 )
-from measurelab.stats.bundle import BinaryStats, MultiStats, one_vs_rest_stats
+from measurelab.stats.bundle import (
+    BinaryStats,
+    MultiStats,
+    multi_stats_from_indices,
+    one_vs_rest_stats,
+)
 from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.confusion import BinaryCounts, MultiCounts, class_indices
-from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.probrows import settle_rows
 from measurelab.stats.scoretable import ScoreTable
 
@@ -147,33 +151,6 @@ def check_two_columns(P: np.ndarray, where: str = "y_score") -> None:
             "use measurelab.compare_classifiers (command line: several --score-col); for "
             "one binary model pass the positive-class column alone"
         )
-
-
-def multi_stats_from_indices(
-    yi: np.ndarray, P: np.ndarray, labels: tuple[Any, ...], sample_weight: Any = None
-) -> MultiStats:
-    """Statistics of k-class probability rows ``P`` (n × k, validated) with true-class
-    column indices ``yi``: confusion matrix of the arg-max class (first column on ties),
-    per-class score tables and the row summary (:class:`ProbabilityRows`).
-
-    Examples
-    --------
-    >>> s = multi_stats_from_indices(np.array([0, 1]), np.array([[.6, .4], [.3, .7]]), ("a", "b"))
-    >>> s.counts.matrix.tolist(), s.rows.rank_weight.tolist()
-    ([[1.0, 0.0], [0.0, 1.0]], [2.0, 0.0])
-    """
-    from measurelab.stats.probrows import ProbabilityRows
-
-    k = len(labels)
-    yi = np.asarray(yi, dtype=np.int64)
-    pred = np.argmax(P, axis=1) if len(P) else np.zeros(0, dtype=np.int64)
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    mat = np.bincount(yi * k + pred, weights=w, minlength=k * k).astype(np.float64)
-    return MultiStats(
-        counts=MultiCounts(mat.reshape(k, k), tuple(labels)),
-        table=MultiScoreTable.from_indices(yi, P, tuple(labels), w),
-        rows=ProbabilityRows.from_arrays(yi, P, w),
-    )
 
 
 def _check_predicted_labels(y: np.ndarray, pred: np.ndarray) -> None:

@@ -28,13 +28,15 @@ Conventions
   replicate chooses its own threshold by the same rule (pROC's ``ci.coords(x = "best")``),
   percentile intervals of the threshold, of the sensitivity and specificity there and of
   the optimised value.
+
+The choice itself (the candidates, the exact confirmation of near-ties, the rules) is
+:mod:`measurelab.measures.choice`, which a comparison's page also uses for each bootstrap
+replicate's operating point.
 """
 
 from __future__ import annotations
 
 import math
-import warnings
-from fractions import Fraction
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -42,19 +44,14 @@ import numpy as np
 from measurelab._util.validation import warn_undefined
 from measurelab._util.words import num
 from measurelab.exceptions import MeasurelabError
-from measurelab.measures.base import Measure, registry
+from measurelab.measures.base import Measure
+from measurelab.measures.choice import RULES, best_point, rule_measure
 from measurelab.measures.compute import check_total
 from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats, MultiStats
-from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["RULES", "BestThreshold", "best_threshold"]
-
-#: the rules of :func:`best_threshold` that are not registered measures
-RULES = ("closest_topleft", "cost")
-
-_REL = 1e-9  # candidates this close to the float best are decided exactly
 
 
 class _Choice(NamedTuple):
@@ -113,193 +110,6 @@ class BestThreshold(_Choice):
             raise MeasurelabError("no intervals: this threshold was chosen without ci=; "
                                   "call best_threshold(..., ci=0.95)")
         return self._table.copy()
-
-
-def _candidates(t: ScoreTable) -> tuple[np.ndarray, BinaryCounts]:
-    """Thresholds (decreasing: every distinct score, then -inf) and the counts at each."""
-    tp = np.concatenate([[0.0], t.cum_pos_desc])
-    fp = np.concatenate([[0.0], t.cum_neg_desc])
-    thresholds = np.concatenate([t.scores[::-1], [-np.inf]])
-    # totals from the same cumulative sums, so fn = tn = 0 exactly at "all positive"
-    return thresholds, BinaryCounts(tp, fp, tp[-1] - tp, fp[-1] - fp)
-
-
-def _levels(m: Measure) -> list[Measure]:
-    """The measures compared in turn: ``[m]``, or ``[f, g]`` for a two-level ``f:g``."""
-    from measurelab.measures.twolevel import two_level_parts
-
-    parts = two_level_parts(m)
-    return [m] if parts is None else list(parts)
-
-
-def _subset(counts: BinaryCounts, idx: np.ndarray) -> BinaryCounts:
-    return BinaryCounts(*(np.asarray(v)[idx] for v in counts.to_dict().values()))
-
-
-def _scalar(m: Measure, table: ScoreTable, counts: BinaryCounts, i: int, exact: bool) -> Any:
-    conv = Fraction if exact else float
-    c = BinaryCounts(*(conv(float(np.asarray(v)[i])) for v in counts.to_dict().values()))
-    v = m.compute(BinaryStats(table=table, given_counts=c))
-    return v.item() if isinstance(v, np.generic) else v
-
-
-def _exact(m: Measure, table: ScoreTable, counts: BinaryCounts, i: int) -> Any:
-    """The value from Fraction counts (exact for a rational formula); a formula that
-    does not take Fractions gives its float value."""
-    try:
-        return _scalar(m, table, counts, i, True)
-    except (TypeError, ValueError):
-        return _scalar(m, table, counts, i, False)
-
-
-def _values(m: Measure, table: ScoreTable, counts: BinaryCounts) -> np.ndarray:
-    """One level's float values at the given counts: one vectorized call (the formulas
-    take arrays), or threshold by threshold for a formula written for scalars."""
-    n = np.asarray(counts.tp).size
-    try:
-        v = np.asarray(m.compute(BinaryStats(table=table, given_counts=counts)), dtype=float)
-        if v.ndim == 0:
-            v = np.full(n, float(v))
-        if v.shape == (n,):
-            return v
-    except (TypeError, ValueError, ZeroDivisionError):
-        pass
-    return np.array([float(_scalar(m, table, counts, i, False)) for i in range(n)])
-
-
-def _best_of_level(
-    m: Measure, table: ScoreTable, counts: BinaryCounts, idx: np.ndarray
-) -> np.ndarray:
-    """The candidates of ``idx`` where ``m`` is exactly best (NaN never best; a measure
-    with a target value: the nearest to it)."""
-    v = m.goodness(_values(m, table, _subset(counts, idx)))
-    ok = ~np.isnan(v)
-    if not ok.any():
-        return idx[:0]
-    top = v[ok].max()
-    near = ok & ((v >= top - _REL * max(1.0, abs(top))) if np.isfinite(top) else (v == top))
-    cand = idx[near]
-    if cand.size == 1:
-        return cand
-    exact = [_exact(m, table, counts, int(i)) for i in cand]
-    exact = [m.goodness(Fraction(e) if m.target is not None and isinstance(e, float)
-                        and math.isfinite(e) else e) for e in exact]
-    best = max(exact)
-    return cand[[e == best for e in exact]]
-
-
-def _like(x: float, ref: Any) -> Any:
-    """``x`` as an exact Fraction when the counts are Fractions (the exact confirmation of
-    near-ties), else as it is."""
-    return Fraction(x) if isinstance(ref, Fraction) else x
-
-
-def _topleft(c: BinaryCounts) -> Any:
-    """(1 − sens)² + (1 − spec)², written as (FN/P)² + (FP/N)²."""
-    return (c.fn / (c.tp + c.fn)) ** 2 + (c.fp / (c.fp + c.tn)) ** 2
-
-
-def _cost_rule(cost_fn: float, cost_fp: float, prevalence: float | None) -> Any:
-    def cost(c: BinaryCounts) -> Any:
-        p, n = c.tp + c.fn, c.fp + c.tn
-        pi = p / (p + n) if prevalence is None else _like(prevalence, c.tp)
-        return (pi * _like(cost_fn, c.tp) * (c.fn / p)
-                + (1 - pi) * _like(cost_fp, c.tp) * (c.fp / n))
-
-    return cost
-
-
-def _rule(measure: Any, cost_fn: Any, cost_fp: Any, prevalence: Any) -> Measure:
-    """The measure a rule optimises: a registered spec, or one of :data:`RULES` as an
-    unregistered :class:`Measure` (lower is better)."""
-    from measurelab._util.validation import check_real
-
-    costs = {"cost_fn": cost_fn, "cost_fp": cost_fp, "prevalence": prevalence}
-    if measure != "cost":
-        given = [k for k, v in costs.items() if v is not None]
-        if given:
-            raise MeasurelabError(f"{given[0]} applies to measure='cost', not to "
-                                  f"measure={measure!r}")
-    if measure == "closest_topleft":
-        return Measure("closest_topleft", _topleft, "threshold", "counts", (0.0, 2.0), False,
-                       source="pROC coords(best.method = 'closest.topleft'): "
-                              "(1 − sens)² + (1 − spec)²")
-    if measure == "cost":
-        c_fn = 1.0 if cost_fn is None else check_real(cost_fn, "cost_fn", low=0,
-                                                      low_open=True)
-        c_fp = 1.0 if cost_fp is None else check_real(cost_fp, "cost_fp", low=0,
-                                                      low_open=True)
-        pi = None if prevalence is None else check_real(prevalence, "prevalence", low=0,
-                                                        high=1, low_open=True,
-                                                        high_open=True)
-        return Measure("cost", _cost_rule(c_fn, c_fp, pi), "threshold", "counts",
-                       (0.0, math.inf), False,
-                       source="pROC best.weights: π·c_FN·(1 − sens) + (1 − π)·c_FP·(1 − spec)")
-    m = registry.resolve(measure)[0]
-    if m.statistic == "scores":
-        raise MeasurelabError(
-            f"{m.name} is a {m.kind} measure and does not depend on the threshold; "
-            "best_threshold needs a threshold measure (e.g. 'youden', 'acc', 'f1') or one "
-            f"of the rules {RULES}"
-        )
-    return m
-
-
-def _rates(counts: BinaryCounts) -> tuple[np.ndarray, np.ndarray]:
-    """TP/P and TN/N at every candidate (NaN without the class)."""
-    tp, tn = np.asarray(counts.tp), np.asarray(counts.tn)
-    p, n = tp[-1], np.asarray(counts.fp)[-1]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sens = tp / p if p > 0 else np.full(tp.size, np.nan)
-        spec = tn / n if n > 0 else np.full(tn.size, np.nan)
-    return sens, spec
-
-
-def _choose(table: ScoreTable, m: Measure, min_sens: float | None,
-            min_spec: float | None) -> tuple[int | None, str, np.ndarray, BinaryCounts]:
-    """The index of the best candidate (None, and why: 'infeasible' or 'undefined'), the
-    candidates' thresholds and counts."""
-    thresholds, counts = _candidates(table)
-    idx = np.arange(thresholds.size)
-    if min_sens is not None or min_spec is not None:
-        sens, spec = _rates(counts)
-        keep = np.ones(idx.size, dtype=bool)
-        if min_sens is not None:
-            keep &= sens >= min_sens  # NaN (no positives) reaches nothing
-        if min_spec is not None:
-            keep &= spec >= min_spec
-        idx = idx[keep]
-        if idx.size == 0:
-            return None, "infeasible", thresholds, counts
-    if m.name in RULES and (table.n_pos <= 0 or table.n_neg <= 0):
-        return None, "undefined", thresholds, counts
-    decided = False
-    with warnings.catch_warnings(), np.errstate(all="ignore"):
-        warnings.simplefilter("ignore")  # 0/0 at the extreme thresholds is expected
-        for level in _levels(m):
-            if level.statistic == "scores":
-                continue  # the same at every threshold: ties everywhere
-            kept = _best_of_level(level, table, counts, idx)
-            if kept.size == 0:  # NaN at every remaining candidate
-                if not decided:
-                    return None, "undefined", thresholds, counts
-                break  # (a second level undefined everywhere does not discriminate)
-            idx, decided = kept, True
-    # decreasing thresholds: the largest threshold among the best
-    return int(idx.min()), "", thresholds, counts
-
-
-def _point(table: ScoreTable, m: Measure, min_sens: float | None,
-           min_spec: float | None) -> tuple[float, float, float, Any, str]:
-    """threshold, sens, spec, value at the best candidate, and why none ('' if one)."""
-    i, why, thresholds, counts = _choose(table, m, min_sens, min_spec)
-    if i is None:
-        return math.nan, math.nan, math.nan, math.nan, why
-    sens, spec = _rates(counts)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        value = _scalar(m, table, counts, i, False)
-    return float(thresholds[i]), float(sens[i]), float(spec[i]), value, ""
 
 
 def _check_rate(value: Any, name: str) -> float | None:
@@ -396,7 +206,7 @@ def best_threshold(
     from measurelab.inference.intervals import check_run_options
     from measurelab.metrics.evaluation import build_stats
 
-    m = _rule(measure, cost_fn, cost_fp, prevalence)
+    m = rule_measure(measure, cost_fn, cost_fp, prevalence)
     min_sens = _check_rate(min_sens, "min_sens")
     min_spec = _check_rate(min_spec, "min_spec")
     level, n_boot, _, stratify = check_run_options(ci, n_boot, None, stratify, None, progress)
@@ -419,7 +229,7 @@ def best_threshold(
     check_total(stats)  # every weight 0: nothing to choose a threshold from
     table = stats.table
     assert table is not None  # built from scores
-    thr, sens, spec, value, why = _point(table, m, min_sens, min_spec)
+    thr, sens, spec, value, why = best_point(table, m, min_sens, min_spec)
     if why == "undefined":
         warn_undefined(f"{m.name} is undefined (NaN) at every threshold; returning NaN", 2)
     elif why == "infeasible":
@@ -434,6 +244,8 @@ def best_threshold(
         out.level = level
         out._table = _intervals(out, m, design, min_sens, min_spec, level, n_boot,
                                 random_state, progress)
+        out._table["method"] = _judged(out._table, m, min_sens, min_spec, level, table,
+                                       stratify, sample_weight is not None)
     return out
 
 
@@ -485,7 +297,7 @@ def _intervals(point: BestThreshold, m: Measure, design: Any, min_sens: float | 
                            integer=blk.integer)
             if t.size == 0:
                 continue
-            thr, sens, spec, value, _ = _point(t, m, min_sens, min_spec)
+            thr, sens, spec, value, _ = best_point(t, m, min_sens, min_spec)
             res[b, 0] = (thr, sens, spec, float(value))
         return res
 
@@ -496,7 +308,7 @@ def _intervals(point: BestThreshold, m: Measure, design: Any, min_sens: float | 
         lo_m, hi_m = -math.inf, math.inf
     bounds = [(-math.inf, math.inf), (0.0, 1.0), (0.0, 1.0), (lo_m, hi_m)]
     values = [point.threshold, point.sens, point.spec, float(point.value)]
-    method = "bootstrap-percentile (no coverage evidence)"
+    method = "bootstrap-percentile"
     rows = []
     for j, (name, v) in enumerate(zip(("threshold", "sens", "spec", m.name), values,
                                       strict=True)):
@@ -504,3 +316,27 @@ def _intervals(point: BestThreshold, m: Measure, design: Any, min_sens: float | 
                   else percentile_interval(run.reps[:, 0, j], level, bounds[j]))
         rows.append({"quantity": name, "value": v, "lo": lo, "hi": hi, "method": method})
     return pd.DataFrame(rows, columns=["quantity", "value", "lo", "hi", "method"])
+
+
+def _judged(t: Any, m: Measure, min_sens: float | None, min_spec: float | None,
+            level: float, table: ScoreTable, stratify: bool, weighted: bool) -> list[str]:
+    """The method column of the intervals table, as every interval's: the coverage study's
+    verdict on each row (named ``best_threshold.<rule>.<quantity>``; a search under
+    ``min_sens``/``min_spec`` was never studied) in the test set's regime, and a row whose
+    study fell short there withheld (NaN ends, the reason in the column) with a warning."""
+    from measurelab.inference.evidence import CHOICE_PREFIX, design_name
+    from measurelab.inference.withholding import judged, warn_withheld_by_evidence
+
+    free = min_sens is None and min_spec is None
+    small = round(min(table.n_pos, table.n_neg))
+    texts, gone = [], []
+    for i, r in enumerate(t.itertuples(index=False)):
+        name = f"{CHOICE_PREFIX}{m.name}.{r.quantity}" if free else ""
+        text, withheld = judged(str(r.method), name, bounds=(r.lo, r.hi), level=level,
+                                smaller=small, design=design_name(stratify, weighted))
+        texts.append(text)
+        if withheld:
+            t.loc[i, ["lo", "hi"]] = math.nan
+            gone.append(f"the {r.quantity} of best_threshold")
+    warn_withheld_by_evidence(gone)
+    return texts

@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from measurelab._util.validation import as_1d, unique_labels
 from measurelab.exceptions import MeasurelabError
 from measurelab.pickling import versioned_pickle
@@ -81,6 +83,31 @@ class MultiStats:
         return MultiStats(self.counts.merge(other.counts), table, rows)
 
     __add__ = merge
+
+
+def multi_stats_from_indices(
+    yi: np.ndarray, P: np.ndarray, labels: tuple[Any, ...], sample_weight: Any = None
+) -> MultiStats:
+    """Statistics of k-class probability rows ``P`` (n × k, validated) with true-class
+    column indices ``yi``: confusion matrix of the arg-max class (first column on ties),
+    per-class score tables and the row summary (:class:`ProbabilityRows`).
+
+    Examples
+    --------
+    >>> s = multi_stats_from_indices(np.array([0, 1]), np.array([[.6, .4], [.3, .7]]), ("a", "b"))
+    >>> s.counts.matrix.tolist(), s.rows.rank_weight.tolist()
+    ([[1.0, 0.0], [0.0, 1.0]], [2.0, 0.0])
+    """
+    k = len(labels)
+    yi = np.asarray(yi, dtype=np.int64)
+    pred = np.argmax(P, axis=1) if len(P) else np.zeros(0, dtype=np.int64)
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    mat = np.bincount(yi * k + pred, weights=w, minlength=k * k).astype(np.float64)
+    return MultiStats(
+        counts=MultiCounts(mat.reshape(k, k), tuple(labels)),
+        table=MultiScoreTable.from_indices(yi, P, tuple(labels), w),
+        rows=ProbabilityRows.from_arrays(yi, P, w),
+    )
 
 
 def one_vs_rest_stats(

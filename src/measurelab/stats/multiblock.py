@@ -17,7 +17,7 @@ replicates):
   :meth:`MultiBlock.confidence_bins` (ECE) from the per-row summary.
 
 Row ``b`` of a block is an ordinary :class:`~measurelab.stats.bundle.MultiStats`
-(:meth:`MultiBlock.stats`), built as :func:`measurelab.metrics.evaluation.multi_stats_from_indices`
+(:meth:`MultiBlock.stats`), built as :func:`measurelab.stats.bundle.multi_stats_from_indices`
 builds it, so every block formula is checked against the scalar route on every row
 (``tests/stats/test_multiblock.py``).
 

@@ -216,18 +216,40 @@ def pr_points(t: ScoreTable) -> tuple[np.ndarray, np.ndarray]:
     return recall[::-1], precision
 
 
+def pr_envelope(t: ScoreTable, x: np.ndarray) -> np.ndarray:
+    """The interpolated precision of a table at the recalls ``x``: the largest precision
+    at that recall or more (what the macro precision–recall curve averages).
+
+    Examples
+    --------
+    >>> t = ScoreTable.from_arrays([0, 1, 1, 0], [0.9, 0.8, 0.4, 0.1])
+    >>> pr_envelope(t, np.array([0.0, 0.5, 0.75, 1.0])).round(4).tolist()
+    [0.6667, 0.6667, 0.6667, 0.6667]
+    """
+    recall, precision = pr_points(t)
+    best = np.maximum.accumulate(precision[::-1])[::-1]
+    j = np.searchsorted(recall, x, side="left")
+    return np.where(j < recall.size, best[np.minimum(j, recall.size - 1)], np.nan)
+
+
 def multi_curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101
                       ) -> dict[str, Any]:
-    """One-vs-rest ROC and PR curves of every class and model, with pointwise percentile
+    """One-vs-rest ROC and PR curves of every class and model, and their micro and macro
+    averages (``out["averages"][kind][model]["micro" | "macro"]``, the curves of
+    :func:`measurelab.curves.roc_curve` of k-class scores), with pointwise percentile
     bands from ``min(n_boot, 200)`` replicates of the comparison's own bootstrap design
-    (the same case multiplicities for every model and class)."""
+    (the same case multiplicities for every model, class and average; a replicate's macro
+    band value is the mean over the classes it holds of their ROC curves, or of their
+    interpolated precisions, at the grid point)."""
     d = cmp._design
     level = cmp.level if cmp.level is not None else 0.95
     n_models = len(cmp.names)
-    nb, grid = check_band_size(cmp, n_boot, grid, n_models * d.k)
+    nb, grid = check_band_size(cmp, n_boot, grid, n_models * (d.k + 2))
     x = np.linspace(0.0, 1.0, grid)
     roc = np.full((nb, n_models, d.k, grid), np.nan)
     pr = np.full((nb, n_models, d.k, grid), np.nan)
+    env = np.full((nb, n_models, d.k, grid), np.nan)   # interpolated precision (macro)
+    micro = np.full((2, nb, n_models, grid), np.nan)    # ROC, PR of the pooled pairs
     rng = np.random.default_rng(cmp.random_state)
     with iv.progress_bar(nb, cmp._progress, "curve bands") as bar, \
             np.errstate(invalid="ignore", divide="ignore"):
@@ -235,30 +257,67 @@ def multi_curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101
             mult = d.draw(rng, min(50, nb - b0))
             for a in range(n_models):
                 blk = d.block(a, mult)
-                for c in range(d.k):
-                    tb = blk.ovr_table_block(c)
+                for c in [*range(d.k), -1]:   # -1: the micro table
+                    tb = blk.micro_table_block() if c < 0 else blk.ovr_table_block(c)
                     for i in range(mult.shape[0]):
                         t = tb.table(i)
                         if t.n_pos == 0 or t.n_neg == 0:  # a class not drawn: no curve
                             continue
+                        if c < 0:
+                            micro[0, b0 + i, a] = np.interp(x, *roc_points(t))
+                            micro[1, b0 + i, a] = np.interp(x, *pr_points(t))
+                            continue
                         roc[b0 + i, a, c] = np.interp(x, *roc_points(t))
                         pr[b0 + i, a, c] = np.interp(x, *pr_points(t))
+                        env[b0 + i, a, c] = pr_envelope(t, x)
             bar.update(mult.shape[0])
     q = [(1 - level) / 2, 1 - (1 - level) / 2]
+
+    def band(reps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        with warnings.catch_warnings():  # a grid point no replicate reaches
+            warnings.simplefilter("ignore", RuntimeWarning)
+            lo, hi = np.nanquantile(reps, q, axis=0)
+        return lo, hi
+
     ident = np.ones((1, d.n))
-    out: dict[str, Any] = {"grid": x, "classes": list(d.labels), "roc": {}, "pr": {}}
+    out: dict[str, Any] = {"grid": x, "classes": list(d.labels), "roc": {}, "pr": {},
+                           "averages": {"roc": {}, "pr": {}}, "replicates": nb}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)   # a replicate without any class
+        macro = {"roc": np.nanmean(roc, axis=2), "pr": np.nanmean(env, axis=2)}
     for a, name in enumerate(cmp.names):
         blk = d.block(a, ident)
         out["roc"][name], out["pr"][name] = {}, {}
         for c, lab in enumerate(d.labels):
             t = blk.ovr_table_block(c).table(0)
             for key, reps, pts in (("roc", roc, roc_points), ("pr", pr, pr_points)):
-                with warnings.catch_warnings():  # a grid point no replicate reaches
-                    warnings.simplefilter("ignore", RuntimeWarning)
-                    lo, hi = np.nanquantile(reps[:, a, c], q, axis=0)
+                lo, hi = band(reps[:, a, c])
                 px, py = pts(t) if t.n_pos > 0 and t.n_neg > 0 else (x * np.nan, x * np.nan)
                 out[key][name][lab] = {"x": px, "y": py, "lo": lo, "hi": hi}
+        whole = _averages(d, a)
+        for j, key in enumerate(("roc", "pr")):
+            out["averages"][key][name] = {}
+            for avg, reps in (("micro", micro[j, :, a]), ("macro", macro[key][:, a])):
+                lo, hi = band(reps)
+                px, py = whole[key][avg]
+                out["averages"][key][name][avg] = {"x": px, "y": py, "lo": lo, "hi": hi}
     return out
+
+
+def _averages(d: Any, a: int) -> dict[str, dict[str, tuple[np.ndarray, np.ndarray]]]:
+    """Model ``a``'s micro and macro ROC (fpr, tpr) and precision–recall (recall,
+    precision; recall increasing) curves on all the cases: those of
+    :func:`~measurelab.curves.roc_curve` and :func:`~measurelab.curves.
+    precision_recall_curve` of its k-class scores."""
+    labels = list(range(d.k))
+    with warnings.catch_warnings():   # a class without cases: the averages leave it out
+        warnings.simplefilter("ignore")
+        roc = roc_curve(d.yi, d.P[a], labels=labels, sample_weight=d.weight)
+        pr = precision_recall_curve(d.yi, d.P[a], labels=labels, sample_weight=d.weight)
+    return {"roc": {avg: (getattr(roc, avg).fpr, getattr(roc, avg).tpr)
+                    for avg in ("micro", "macro")},
+            "pr": {avg: (getattr(pr, avg).recall[::-1], getattr(pr, avg).precision[::-1])
+                   for avg in ("micro", "macro")}}
 
 
 #: the most grid points of a curve band, and the most numbers one band array may hold
@@ -292,24 +351,32 @@ def check_band_size(cmp: Any, n_boot: Any, grid: Any, curves: int) -> tuple[int,
 
 def multi_plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     """:meth:`MultiClassComparison.plot` of ``cmp``: one column per class, one-vs-rest
-    ROC (top) and precision–recall (bottom), every model with its band."""
+    ROC (top) and precision–recall (bottom), then a column each for the micro and the
+    macro average; every model with its band."""
     bands = multi_curve_bands(cmp, n_boot)
     plt = pyplot()
     classes = bands["classes"]
     k = len(classes)
-    fig, axes = plt.subplots(2, k, figsize=(max(8.0, 3.0 * k), 6.2), squeeze=False)
+    cols: list[tuple[Any, str, dict[str, Any] | None]] = [
+        (lab, f"class {literal(lab)} vs rest", bands) for lab in classes]
+    cols += [(avg, f"{avg} average", None) for avg in ("micro", "macro")]
+    fig, axes = plt.subplots(2, k + 2, figsize=(max(8.0, 3.0 * (k + 2)), 6.2),
+                             squeeze=False)
     x = bands["grid"]
-    for c, lab in enumerate(classes):
+    for c, (lab, title, per_class) in enumerate(cols):
         for row, key in ((0, "roc"), (1, "pr")):
             ax = axes[row, c]
             for a, name in enumerate(cmp.names):
-                cur = bands[key][name][lab]
-                ax.plot(cur["x"], cur["y"], lw=1.3, color=colour(a), label=literal(name))
-                ax.fill_between(x, cur["lo"], cur["hi"], color=colour(a), alpha=0.18, lw=0)
+                cur = (bands[key][name][lab] if per_class is not None
+                       else bands["averages"][key][name][lab])
+                ax.plot(cur["x"], cur["y"], lw=1.3, color=colour(a), label=literal(name),
+                        ls="-" if per_class is not None else "--", gid=f"{key}:{lab}:{name}")
+                ax.fill_between(x, cur["lo"], cur["hi"], color=colour(a), alpha=0.18, lw=0,
+                                gid=f"band:{key}:{lab}:{name}")
             ax.set(xlim=(0, 1), ylim=(0, 1.02))
             ax.tick_params(labelsize=7)
         axes[0, c].plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
-        axes[0, c].set_title(f"class {literal(lab)} vs rest", fontsize=9)
+        axes[0, c].set_title(title, fontsize=9)
         axes[0, c].set_xlabel("false positive rate", fontsize=8)
         axes[1, c].set_xlabel("recall", fontsize=8)
     axes[0, 0].set_ylabel("true positive rate (ROC)", fontsize=8)
@@ -317,6 +384,8 @@ def multi_plot(cmp: Any, *, n_boot: int | None = None) -> Any:
     axes[0, 0].legend(fontsize=7, loc="lower right")
     pct = round(100 * (cmp.level if cmp.level is not None else 0.95))
     fig.suptitle(f"{counted(len(cmp.names), 'model')}, {counted(cmp._design.n, 'case')}, "
-                 f"{k} classes; bands: {pct}% pointwise intervals", fontsize=9)
+                 f"{k} classes; bands: {pct}% pointwise intervals over "
+                 f"{bands['replicates']} replicates (the averages' from the same replicates)",
+                 fontsize=9)
     fig.tight_layout()
     return fig

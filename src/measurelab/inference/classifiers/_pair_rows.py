@@ -182,7 +182,9 @@ def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
     from measurelab.inference import influence as inf
     from measurelab.inference._base import z_test
 
-    if cmp._sums is not None:
+    if cmp._multiclass:
+        var = cmp._influence_variance(j, a, b)
+    elif cmp._sums is not None:
         var = cmp._sums.pair_variance(a, b, cmp._measures[j].name)
     else:
         var = influence_variances(cmp, j)[1].get((a, b))

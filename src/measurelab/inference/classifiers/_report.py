@@ -37,18 +37,30 @@ from measurelab.inference._reprs import joined as _join
 from measurelab.inference._reprs import signed_text as _signed
 from measurelab.inference.calibration import AUTO_MIN_CASES
 from measurelab.inference.classifiers import _figures as _fig
+from measurelab.inference.classifiers import _operating as _op
 from measurelab.jsonable import to_jsonable
 from measurelab.stats.scoretable import ScoreTable
 
 
 def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
-    """:meth:`ClassifierComparison.curve_bands` of ``cmp``."""
+    """:meth:`ClassifierComparison.curve_bands` of ``cmp`` (computed once per ``n_boot``
+    and ``grid``: the page's figure and its operating-point table read the same)."""
 
     level = cmp.level if cmp.level is not None else 0.95
     nb, grid = _fig.check_band_size(cmp, n_boot, grid, len(cmp.names))
+    key = ("curve_bands", nb, grid)
+    if key not in cmp._cache:
+        cmp._cache[key] = _bands(cmp, nb, grid, level)
+    return cmp._cache[key]
+
+
+def _bands(cmp: Any, nb: int, grid: int, level: float) -> dict[str, Any]:
+    """The curve bands and, from the same replicates, each model's best-Youden operating
+    point with its intervals (:mod:`._operating`)."""
     x = np.linspace(0.0, 1.0, grid)
     roc_reps = np.full((nb, len(cmp.names), grid), np.nan)
     pr_reps = np.full((nb, len(cmp.names), grid), np.nan)
+    op_reps = np.full((nb, len(cmp.names), len(_op.QUANTITIES)), np.nan)
     rng = np.random.default_rng(cmp.random_state)
     thr = [(cmp.threshold, cmp._inclusive)] * len(cmp.names)
     with iv.progress_bar(nb, cmp._progress, "curve bands") as bar, \
@@ -62,6 +74,7 @@ def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[st
                         continue
                     roc_reps[b0 + i, a] = np.interp(x, *_roc_points(t))
                     pr_reps[b0 + i, a] = np.interp(x, *_pr_points(t))
+                    op_reps[b0 + i, a] = _op.replicate_point(t)
             bar.update(mult.shape[0])
     q = [(1 - level) / 2, 1 - (1 - level) / 2]
     out: dict[str, Any] = {"grid": x, "roc": {}, "pr": {}}
@@ -72,6 +85,9 @@ def curve_bands(cmp: Any, n_boot: int | None = None, grid: int = 101) -> dict[st
                 warnings.simplefilter("ignore", RuntimeWarning)
                 lo, hi = np.nanquantile(reps[:, a], q, axis=0)
             out[key][n] = {"x": pts[0], "y": pts[1], "lo": lo, "hi": hi}
+    points = np.array([_op.replicate_point(t) for t in cmp._design.tables])
+    out["operating"] = _op.summarize(list(cmp.names), points, op_reps, level)
+    _op.judge(cmp, out["operating"], level)
     return out
 
 
@@ -91,6 +107,8 @@ def plot(cmp: Any, *, n_boot: int | None = None, reliability: bool = True) -> An
             ax.plot(c["x"], c["y"], label=_fig.literal(n), lw=1.4, color=_fig.colour(i))
             ax.fill_between(x, c["lo"], c["hi"], color=_fig.colour(i), alpha=0.2, lw=0)
     axes[0].plot([0, 1], [0, 1], ls=":", color="grey", lw=0.8)
+    _op.draw(axes[0], bands["operating"], [_fig.colour(i) for i in range(len(cmp.names))],
+             [_fig.literal(n) for n in cmp.names])
     axes[0].set(xlabel="false positive rate", ylabel="true positive rate", title="ROC")
     axes[1].set(xlabel="recall", ylabel="precision", title="precision–recall")
     # the CORP reliability diagram with consistency bands (docs/METHODS.md#reliability-diagram)
@@ -359,6 +377,8 @@ def _after_figure(cmp: Any, stem: str) -> list[str]:
 
     if stem == "calibration":  # where is it off? the ranges outside the band
         return _calibration_ranges_html(cmp)
+    if stem == "curves" and not hasattr(cmp._design, "labels"):
+        return _op.html(cmp)
     if stem != "decision" or cmp.level is None:
         return []
     nb = cmp.net_benefit()

@@ -180,7 +180,8 @@ class ClassifierComparison:
         from measurelab.inference.methods import Setting, difference_form
 
         setting = Setting(k, multiclass=self._multiclass,
-                          whole_counts=not self._weighted, kind="paired")
+                          whole_counts=not self._weighted, kind="paired",
+                          average=getattr(self, "average", "macro"))
         return difference_form(setting, self._methods()[k]).name
 
     def _boot(self) -> tuple[list[str], bt.BootstrapRun]:

@@ -139,7 +139,15 @@ def compare_classifiers(
     labels; ece is a description, without an interval), with Holm
     over them; acc has Wilson intervals and McNemar's paired test,
     every other measure the paired bootstrap of the cases (``stratify``: within each
-    class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
+    class) below 10,000 cases and the influence-function interval from there (100 or more
+    in the smallest class). ``threshold``, ``pos_label`` and ``inclusive`` do not apply.
+
+    Dask collections (``y_true``, each model's scores — an (n, k) Dask array or DataFrame
+    of probabilities for k classes — and the weights, partitioned alike) are compared on
+    the Dask scheduler in use, in two passes over the partitions
+    (:mod:`~measurelab.inference.classifiers.distributed`, k classes
+    :mod:`~measurelab.inference.classifiers.multi_parts`); ``groups=`` and ``by=`` are
+    refused there.
 
     Examples
     --------
@@ -209,13 +217,11 @@ def _any_dask(y_true: Any, items: list[tuple[Any, Any]], sample_weight: Any) -> 
 def _on_dask(y_true: Any, items: list[tuple[Any, Any]], *, labels: Any, groups: Any,
              by: Any, average: Any, **options: Any) -> ClassifierComparison:
     """A comparison of Dask collections, in two passes over their partitions on the Dask
-    scheduler in use (:mod:`.distributed`): binary, without groups= or by=."""
+    scheduler in use (:mod:`.distributed`; k classes: :mod:`.multi_parts`), without
+    groups= or by=."""
     from measurelab.inference.classifiers.distributed import compare_dask
 
-    if labels is not None or average != "macro":
-        raise MeasurelabError("Dask input is compared as binary so far: labels= and "
-                              "average= do not apply; compare k classes on one machine")
     if groups is not None or by is not None:
         raise MeasurelabError("groups= and by= apply to in-memory input; compute the Dask "
                               "collections first")
-    return compare_dask(y_true, items, **options)
+    return compare_dask(y_true, items, labels=labels, average=average, **options)

@@ -51,14 +51,16 @@ import numpy as np
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference import bootstrap as bt
 from measurelab.inference import intervals as iv
-from measurelab.inference.calibration import N_RESAMPLES
-from measurelab.inference.classifiers import _report
 from measurelab.inference.classifiers.binary import ClassifierComparison
 from measurelab.inference.classifiers.partitioned import (
+    BOOT_BYTES,
     JACK_GROUPS,
     CaseSums,
+    MapReduce,
+    OnParts,
     PassOne,
     SumsPlan,
+    in_process,
     merge_one,
     merge_sums,
     pass_one,
@@ -67,32 +69,8 @@ from measurelab.inference.classifiers.partitioned import (
 )
 from measurelab.measures.base import Measure
 
-__all__ = ["BOOT_BYTES", "DistributedComparison", "compare_dask", "compare_parts",
-           "is_dask"]
-
-#: the Poisson bootstrap's replicate tables may hold this many bytes (n_boot plus the
-#: jackknife's groups × every model's distinct scores × 2 classes × 8 bytes)
-BOOT_BYTES = 2 << 30
-
-#: what a comparison over parts does not offer, and why
-_NEEDS_CASES = ("needs every case's prediction, which a comparison on a cluster leaves "
-                "on the workers (it keeps the score tables and sums over the cases); run it "
-                "on one machine, on the data or on a sample of it")
-
-MapReduce = Callable[[Callable[..., Any], Sequence[Any], Callable[..., Any], tuple], Any]
-
-
-def in_process(task: Callable[..., Any], parts: Sequence[Any], merge: Callable[..., Any],
-               shared: tuple) -> Any:
-    """``task(i, part, *shared)`` of every part in this process, merged in a balanced tree
-    in part order (the tree a cluster runs).
-
-    Examples
-    --------
-    >>> in_process(lambda i, p, k: p * k, [1, 2, 3], lambda *x: sum(x), (10,))
-    60
-    """
-    return tree_merge([task(i, p, *shared) for i, p in enumerate(parts)], merge)
+__all__ = ["BOOT_BYTES", "DistributedComparison", "OnParts", "compare_dask",
+           "compare_parts", "in_process", "is_dask"]
 
 
 class TableDesign:
@@ -114,7 +92,7 @@ class TableDesign:
         self.n, self.n1, self.n0 = int(n), int(n1), int(n) - int(n1)
 
 
-class DistributedComparison(ClassifierComparison):
+class DistributedComparison(OnParts, ClassifierComparison):
     """A binary :class:`ClassifierComparison` computed over parts of the cases
     (:func:`compare_parts`): the same values, intervals, tests, preferences, verdicts and
     JSON; the summary leaves out the calibration sentence (a note says so). Methods that
@@ -256,80 +234,10 @@ class DistributedComparison(ClassifierComparison):
                 f"above {BOOT_BYTES / 2**30:g} GB; lower n_boot, round the scores, or use a "
                 "method without replicates"
                 + (f" (ci_method='influence' serves {', '.join(fast)})" if fast else ""))
-        map_reduce, parts = self._map
         plan = self._plan()
         plan.scores = [t.scores for t in tables]
-        entropy = int(bt.rng_of(self.random_state).integers(0, 2**63 - 1))
-        plan.boot = (self.n_boot, groups, entropy)
-        sums = map_reduce(pass_two, parts, merge_sums, (plan,))
-        self._map = None
-        self._sums.sums = {k: v for k, v in sums.items() if k[0] not in ("boot", "jack")}
-        self.notes.append(
-            f"the bootstrap intervals ({', '.join(need)}) are the Poisson bootstrap over the "
-            "parts (each case weighs a Poisson(1) count, seeded by its part and the "
-            "replicate); they agree with the one-machine bootstrap's in distribution, not "
-            "to the digit")
-        return _poisson_run(self, sums, ms, groups)
-
-    # ------------------------------------------------------------------ the answer
-    def summary(self) -> str:
-        """The answer in words (:meth:`ClassifierComparison.summary`) without the
-        calibration sentence: its test redraws every case's label.
-
-        Examples
-        --------
-        >>> import numpy as np
-        >>> parts = [([0, 1] * 50, [np.linspace(0, 1, 100)], None)]
-        >>> print(compare_parts(parts, ["m"], measures=["acc"]).summary())  # doctest: +ELLIPSIS
-        Values: acc 0.5...
-        """
-        lines = [*_report.pair_sentences(self), _report.best_sentence(self)]
-        lines += [x for x in (_report.untested_sentence(self),
-                              _report.evidence_sentence(self)) if x]
-        return "\n".join(lines)
-
-    def _refuse(self, what: str) -> Any:
-        raise MeasurelabError(f"{what} {_NEEDS_CASES}")
-
-    def calibration(self, n_resamples: int = N_RESAMPLES, method: str = "auto") -> Any:
-        """Refused: the tests of calibration read every case's prediction."""
-        return self._refuse("calibration()")
-
-    def plot_calibration(self) -> Any:
-        """Refused: the reliability curve's band redraws every case."""
-        return self._refuse("plot_calibration()")
-
-    def calibration_ranges(self) -> Any:
-        """Refused: as :meth:`plot_calibration`."""
-        return self._refuse("calibration_ranges()")
-
-    def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
-        """Refused: the bands resample the cases."""
-        return self._refuse("curve_bands()")
-
-    def plot(self, *, n_boot: int | None = None) -> Any:
-        """Refused: the curves' bands resample the cases."""
-        return self._refuse("plot()")
-
-    def net_benefit(self, thresholds: Any = (0.05, 0.1, 0.2, 0.3, 0.5), *,
-                    grid: Any = None, references: bool = True) -> Any:
-        """Refused: net benefit resamples the cases at every threshold."""
-        return self._refuse("net_benefit()")
-
-    def plot_decision_curve(self, *, thresholds: Any = None, standardized: bool = False,
-                            ax: Any = None) -> Any:
-        """Refused: as :meth:`net_benefit`."""
-        return self._refuse("plot_decision_curve()")
-
-    def to_html(self, path: Any, *, title: str = "Comparing classifiers",
-                files: bool = True) -> Any:
-        """Refused: the page draws the curves' bands and the calibration figure."""
-        return self._refuse("to_html()")
-
-    def _repr_html_(self) -> str:
-        from measurelab.pages import escape
-
-        return f"<pre class='measurelab-comparison'>{escape(repr(self))}</pre>"
+        return _poisson_run(self, self._poisson_pass(pass_two, plan, groups, need), ms,
+                            groups)
 
 
 def _has_influence(m: Measure) -> bool:
@@ -500,8 +408,8 @@ def _check_labels(one: PassOne, pos_label: Any) -> None:
     if len(one.labels) > 2:
         raise MeasurelabError(
             f"the labels hold {len(one.labels)}{'+' if len(one.labels) >= 8 else ''} classes "
-            f"({short_list(one.labels)}); a comparison over parts is binary so far: compare "
-            "k classes on one machine")
+            f"({short_list(one.labels)}); compare k classes by each model's probability "
+            "of every class (an (n, k) matrix, or --proba-cols)")
     if len(one.labels) == 2 and pos_label not in one.labels:
         raise MeasurelabError(f"pos_label={pos_label!r} is not a valid label. It should be "
                               f"one of {one.labels}")
@@ -541,7 +449,7 @@ def _partitions(x: Any, what: str) -> list[Any]:
     if dd is None or not isinstance(x, dd.Series):
         raise MeasurelabError(f"{what} must be a Dask Series or a 1-d Dask array, got "
                               f"{type(x).__module__.split('.')[0]} {type(x).__name__}")
-    return list(x.to_delayed())
+    return list(x.to_delayed(optimize_graph=False))
 
 
 def _current_client() -> Any:
@@ -564,7 +472,7 @@ def _dask_map_reduce(task: Callable[..., Any], parts: Sequence[Any],
     client = _current_client()
     sent = []
     for s in shared:
-        if isinstance(s, SumsPlan):
+        if not isinstance(s, int | float | str | tuple | None):   # a plan of pass two
             s = (client.scatter(s, broadcast=True, hash=False) if client is not None else
                  dask.delayed(s, name=f"measurelab-plan-{uuid.uuid4().hex}", traverse=False))
         sent.append(s)
@@ -577,8 +485,28 @@ def _zip_part(y: Any, scores: list[Any], w: Any) -> tuple[Any, list[Any], Any]:
     return y, scores, w
 
 
+def _matrix_partitions(x: Any, what: str) -> list[Any]:
+    """The delayed row blocks of a 2-d Dask array (one chunk across the columns) or a
+    Dask DataFrame: a model's k-class probabilities."""
+    import dask.array as da
+
+    if isinstance(x, da.Array):
+        if any(math.isnan(c) for c in x.chunks[0]):
+            raise MeasurelabError(f"{what}: a Dask array of unknown chunk sizes; call "
+                                  ".compute_chunk_sizes() first")
+        if len(x.chunks[1]) != 1:
+            raise MeasurelabError(f"{what}: the columns are split over {len(x.chunks[1])} "
+                                  "chunks; rechunk to one chunk across the classes")
+        return list(x.to_delayed()[:, 0])
+    return list(x.to_delayed(optimize_graph=False))
+
+
+def _is_matrix(x: Any) -> bool:
+    return getattr(x, "ndim", 1) == 2
+
+
 def compare_dask(y_true: Any, items: list[tuple[str, Any]], *, sample_weight: Any = None,
-                 **options: Any) -> DistributedComparison:
+                 labels: Any = None, average: Any = "macro", **options: Any) -> Any:
     """:func:`compare_parts` of Dask collections — ``y_true``, every model's scores and
     the weights each a Dask Series or 1-d Dask array, partitioned alike — on the Dask
     scheduler in use (:func:`~measurelab.inference.classifiers.compare.
@@ -598,12 +526,18 @@ def compare_dask(y_true: Any, items: list[tuple[str, Any]], *, sample_weight: An
         raise MeasurelabError("y_true must be a Dask collection partitioned like the "
                               "models' scores when the scores are Dask collections")
     ys = _partitions(y_true, "y_true")
+    multi = any(_is_matrix(s) for _n, s in items)
     cols = []
     for name, s in items:
         if not is_dask(s):
             raise MeasurelabError(f"the scores of model {name!r} must be a Dask collection "
                                   "partitioned like y_true (the other inputs are)")
-        cols.append(_partitions(s, f"the scores of model {name!r}"))
+        if multi and not _is_matrix(s):
+            raise MeasurelabError(f"model {name!r} gives one score a case while another "
+                                  "gives a probability per class; give every k-class model "
+                                  "an (n, k) Dask array or DataFrame")
+        cols.append((_matrix_partitions if multi else _partitions)(
+            s, f"the scores of model {name!r}"))
     ws = None
     if sample_weight is not None:
         if not is_dask(sample_weight):
@@ -618,5 +552,15 @@ def compare_dask(y_true: Any, items: list[tuple[str, Any]], *, sample_weight: An
     parts = [dask.delayed(_zip_part, pure=True)(ys[i], [c[i] for c in cols],
                                                 None if ws is None else ws[i])
              for i in range(len(ys))]
+    if multi:
+        from measurelab.inference.classifiers.multi_parts import compare_multi_parts
+
+        for x in ("threshold", "pos_label", "inclusive"):
+            options.pop(x, None)   # compare_classifiers' defaults; k classes take none
+        return compare_multi_parts(parts, [n for n, _s in items], labels=labels,
+                                   average=average, map_reduce=_dask_map_reduce, **options)
+    if labels is not None or average != "macro":
+        raise MeasurelabError("labels= and average= apply to k classes: give each model's "
+                              "probabilities of every class")
     return compare_parts(parts, [n for n, _s in items], map_reduce=_dask_map_reduce,
                          **options)

@@ -201,6 +201,34 @@ def is_multiclass_input(y_raw: np.ndarray, arrays: list[Any]) -> bool:
     return y_raw.dtype != bool and unique_labels(y_raw).size > 2
 
 
+def proba_rows(arr: np.ndarray, name: str) -> np.ndarray:
+    """Model ``name``'s (n, k) probabilities checked (finite, in [0, 1], rows summing to 1
+    within the tolerance of their type) and settled (a row off by rounding made to sum to
+    1), as a comparison holds them; a comparison over parts checks each part's rows so.
+
+    Examples
+    --------
+    >>> proba_rows(np.array([[.2, .3, .5]]), "m").tolist()
+    [[0.2, 0.3, 0.5]]
+    """
+    P = number_matrix(arr, f"probabilities of model {name!r}")
+    raw_dtype = arr.dtype
+    bad = ~np.isfinite(P) | (P < 0) | (P > 1)
+    if bad.any():
+        i, j = np.argwhere(bad)[0]
+        raise MeasurelabError(
+            f"probabilities of model {name!r} must be finite and in [0, 1], got "
+            f"{show(P[i, j])} at row {i + 1}, column {j + 1}")
+    tol = row_sum_tolerance(raw_dtype, P.shape[1])
+    dev = np.abs(P.sum(axis=1) - 1.0)
+    if dev.size and float(dev.max()) > tol:
+        i = int(np.argmax(dev))
+        raise MeasurelabError(
+            f"probability rows of model {name!r} must sum to 1 (tolerance {tol:g}); "
+            f"row {i + 1} sums to {sum_message(P[i].sum())}")
+    return settle_rows(arr if raw_dtype.kind == "f" else P, f"model {name!r}")[0]
+
+
 def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                  ) -> tuple[list[str], list[np.ndarray], list[bool]]:
     """Names, probability rows (one-hot for predicted labels) and, per model, whether it
@@ -239,22 +267,7 @@ def _read_models(models: Any, y: np.ndarray, labels: tuple[Any, ...]
                     f"model {name!r} has {arr.shape[1]} probability columns but y_true has "
                     f"{k} classes ({list(labels)}); give one column per class in the order of "
                     "labels= (default: the sorted labels)")
-            P = number_matrix(arr, f"probabilities of model {name!r}")
-            raw_dtype = arr.dtype
-            bad = ~np.isfinite(P) | (P < 0) | (P > 1)
-            if bad.any():
-                i, j = np.argwhere(bad)[0]
-                raise MeasurelabError(
-                    f"probabilities of model {name!r} must be finite and in [0, 1], got "
-                    f"{show(P[i, j])} at row {i + 1}, column {j + 1}")
-            tol = row_sum_tolerance(raw_dtype, k)
-            dev = np.abs(P.sum(axis=1) - 1.0)
-            if dev.size and float(dev.max()) > tol:
-                i = int(np.argmax(dev))
-                raise MeasurelabError(
-                    f"probability rows of model {name!r} must sum to 1 (tolerance {tol:g}); "
-                    f"row {i + 1} sums to {sum_message(P[i].sum())}")
-            P, _ = settle_rows(arr if raw_dtype.kind == "f" else P, f"model {name!r}")
+            P = proba_rows(arr, name)
         elif arr.ndim == 1:
             stray = [v for v in unique_labels(arr).tolist() if v not in index]
             if stray:
@@ -287,6 +300,52 @@ def _warn_empty_classes(yi: np.ndarray, w: np.ndarray | None, lab: tuple) -> Non
             f"measures of {'that class' if len(empty) == 1 else 'those classes'} are "
             "undefined or 0, which moves the macro averages", UndefinedMeasureWarning,
             stacklevel=4)
+
+
+def choose_multi(measures: Any, probs: bool) -> Any:
+    """The measures of a k-class comparison: the headline set (of probability rows, or of
+    predicted labels), every one that applies (``'all'``: None) or those named.
+
+    Examples
+    --------
+    >>> [m.name for m in choose_multi(None, False)]
+    ['acc', 'f1', 'mcc']
+    """
+    if measures is None:
+        return [registry.get(x) for x in (HEADLINE_MULTI if probs else THRESHOLD_MULTI)]
+    if isinstance(measures, str) and measures == "all":
+        return None
+    return resolve_measures(measures)
+
+
+def multi_rows(stats: list[Any], chosen: Any, average: str | None, probs: bool,
+               lab: tuple[Any, ...]) -> tuple[list[tuple[str, Measure, int | None]],
+                                             list[dict[str, float]]]:
+    """The rows of a k-class comparison — (row name, measure, class or None), a per-class
+    value a row ``measure[class]`` — and every model's values, from each model's
+    statistics of all the cases.
+
+    Examples
+    --------
+    >>> from measurelab.stats.multiblock import MultiBlock
+    >>> st = MultiBlock.from_arrays([0, 1, 2], np.eye(3), np.ones((1, 3))).stats(0)
+    >>> cols, vals = multi_rows([st], [registry.get("acc")], "macro", True, (0, 1, 2))
+    >>> [c for c, _m, _i in cols], vals
+    (['acc'], [{'acc': 1.0}])
+    """
+    first = compute_measures(stats[0], chosen, average=average, probabilities_ok=probs)
+    used = [first.measure(x) for x in first]
+    results = [first] + [compute_measures(s, used, average=average, probabilities_ok=probs)
+                         for s in stats[1:]]
+    columns: list[tuple[str, Measure, int | None]] = []
+    for x in first:
+        if np.ndim(first[x]) == 1:
+            columns += [(f"{x}[{lab[c]}]", first.measure(x), c) for c in range(len(lab))]
+        else:
+            columns.append((x, first.measure(x), None))
+    values = [{col: float(r[m.name] if c is None else np.asarray(r[m.name])[c])
+               for col, m, c in columns} for r in results]
+    return columns, values
 
 
 def prepare_multiclass(
@@ -329,12 +388,7 @@ def prepare_multiclass(
     average = check_average(average)
     level, n_boot, n_jobs, stratify = iv.check_run_options(ci, n_boot, n_jobs, stratify,
                                                            ci_method, progress)
-    if measures is None:
-        chosen = [registry.get(x) for x in (HEADLINE_MULTI if probs else THRESHOLD_MULTI)]
-    elif isinstance(measures, str) and measures == "all":
-        chosen = None
-    else:
-        chosen = resolve_measures(measures)
+    chosen = choose_multi(measures, probs)
     design = MultiCaseDesign(yi, P, lab, w, stratify=stratify)
     ident = np.ones((1, design.n))
     stats = []
@@ -344,19 +398,7 @@ def prepare_multiclass(
         if not kinds[a]:
             st = MultiStats(counts=MultiCounts(blk.counts[0], lab))
         stats.append(st)
-    first = compute_measures(stats[0], chosen, average=average, probabilities_ok=probs)
-    used = [first.measure(x) for x in first]
-    results = [first] + [compute_measures(s, used, average=average, probabilities_ok=probs)
-                         for s in stats[1:]]
-    columns: list[tuple[str, Measure, int | None]] = []
-    for x in first:
-        v = first[x]
-        if np.ndim(v) == 1:
-            columns += [(f"{x}[{lab[c]}]", first.measure(x), c) for c in range(len(lab))]
-        else:
-            columns.append((x, first.measure(x), None))
-    values = [{col: float(r[m.name] if c is None else np.asarray(r[m.name])[c])
-               for col, m, c in columns} for r in results]
+    columns, values = multi_rows(stats, chosen, average, probs, lab)
     return dict(names=names, design=design, columns=columns, values=values, average=average,
                 level=level, n_boot=n_boot, random_state=random_state, ci_method=ci_method,
                 progress=progress, n_jobs=n_jobs, weight=w)

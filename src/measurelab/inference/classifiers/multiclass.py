@@ -141,13 +141,54 @@ class MultiClassComparison(ClassifierComparison):
         self._inclusive = False
         self._progress = progress
         self._n_jobs = n_jobs
-        self._cache: dict[str, Any] = {}
+        self._cache: dict[Any, Any] = {}
 
     def _methods(self) -> dict[str, str]:
-        whole = self._w is None
-        # only accuracy and error are proportions of the cases for k classes
-        return {k: iv.default_method(k, self.ci_method, whole_counts=whole, multiclass=True)
+        if "methods" not in self._cache:
+            # only accuracy and error are proportions of the cases for k classes
+            self._cache["methods"] = {
+                k: iv.default_method(k, self.ci_method, whole_counts=not self._weighted,
+                                     multiclass=True, smaller=self._smaller(),
+                                     n=self._case_counts()[0], average=self.average)
                 for k in self._names_m}
+        return dict(self._cache["methods"])
+
+    def _case_counts(self) -> tuple[int, int]:
+        return self._design.n, 0
+
+    def _model_stats(self, a: int) -> Any:
+        """Model ``a``'s statistics of all the cases (k × k cells, class score tables)."""
+        if ("stats", a) not in self._cache:
+            d = self._design
+            self._cache[("stats", a)] = d.block(a, np.ones((1, d.n))).stats(0)
+        return self._cache[("stats", a)]
+
+    def _influence(self, a: int, j: int) -> Any:
+        """The influence function of row ``j`` (:class:`.multi_influence.KInfluence`) of
+        model ``a``."""
+        from measurelab.inference.classifiers.multi_influence import KInfluence
+
+        _col, m, c = self._columns[j]
+        return KInfluence.build(m, self._model_stats(a), self.average, c)
+
+    def _influence_cases(self, a: int, j: int) -> np.ndarray:
+        d = self._design
+        rows = self._cache.setdefault(("rows", a), {})   # the model's table rows, once
+        return self._influence(a, j).cases(d.yi, d.P[a], rows=rows)
+
+    def _influence_variance(self, j: int, a: int, b: int | None = None) -> float:
+        """Var of model ``a``'s value of row ``j`` (``b``: of the paired difference a − b)
+        from every case's influence."""
+        from measurelab.inference.classifiers.multi_influence import k_variance
+
+        key = ("influence", j, a, b)
+        if key not in self._cache:
+            d = self._design
+            case = self._influence_cases(a, j)
+            if b is not None:
+                case -= self._influence_cases(b, j)
+            self._cache[key] = k_variance(case, d.yi, d.weight, d.k, fixed=d.stratify)
+        return self._cache[key]
 
     def _run_boot(self, need: list[str], ms: list[Measure], bca: bool) -> bt.BootstrapRun:
         cols = [self._columns[self._names_m.index(x)] for x in need]
@@ -156,6 +197,11 @@ class MultiClassComparison(ClassifierComparison):
 
     def _analytic(self, a: int, k: str, value: float, method: str, level: float
                   ) -> iv.Interval:
+        if method == "influence":
+            j = self._names_m.index(k)
+            return iv.measure_interval(k, value, method, level, measure=self._measures[j],
+                                       variance=self._influence_variance(j, a),
+                                       what=f"{k} of model {self.names[a]!r}")
         correct = self._correct(a)
         return iv.measure_interval(k, value, method, level,
                                    counts=proportion_counts(int(correct.sum()), correct.size),

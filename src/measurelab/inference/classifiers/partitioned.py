@@ -46,10 +46,11 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.inference.calibration import N_RESAMPLES
 from measurelab.stats.scoretable import ScoreTable
 
-__all__ = ["merge_one", "merge_sums", "moments_variance", "pass_one", "pass_two",
-           "tree_merge"]
+__all__ = ["BOOT_BYTES", "OnParts", "in_process", "merge_one", "merge_sums",
+           "moments_variance", "pass_one", "pass_two", "tree_merge"]
 
 #: distinct labels a part reports (enough to tell two classes from more, and to name them)
 _LABELS_KEPT = 8
@@ -432,3 +433,120 @@ class CaseSums:
             return ZTestResult(*(math.nan,) * 6)
         var = (q1 - s1 * s1 / n1) / (n1 - 1) / n1 + (q0 - s0 * s0 / n0) / (n0 - 1) / n0
         return z_test(float(c[0] + s1 / n1), max(float(var), 0.0), level)
+
+
+# ------------------------------------------------------------------ over the parts
+#: the Poisson bootstrap's replicate tables may hold this many bytes (n_boot plus the
+#: jackknife's groups × every model's distinct scores × 2 classes × 8 bytes)
+BOOT_BYTES = 2 << 30
+
+#: what a comparison over parts does not offer, and why
+_NEEDS_CASES = ("needs every case's prediction, which a comparison on a cluster leaves "
+                "on the workers (it keeps the score tables and sums over the cases); run it "
+                "on one machine, on the data or on a sample of it")
+
+MapReduce = Callable[[Callable[..., Any], Sequence[Any], Callable[..., Any], tuple], Any]
+
+
+def in_process(task: Callable[..., Any], parts: Sequence[Any], merge: Callable[..., Any],
+               shared: tuple) -> Any:
+    """``task(i, part, *shared)`` of every part in this process, merged in a balanced tree
+    in part order (the tree a cluster runs).
+
+    Examples
+    --------
+    >>> in_process(lambda i, p, k: p * k, [1, 2, 3], lambda *x: sum(x), (10,))
+    60
+    """
+    return tree_merge([task(i, p, *shared) for i, p in enumerate(parts)], merge)
+
+
+class OnParts:
+    """What a comparison over parts answers differently from one holding the cases (the
+    binary :class:`DistributedComparison` and the k-class
+    :class:`~.multi_parts.DistributedMultiComparison`): the summary without the
+    calibration sentence, and a one-line refusal of what needs every case's prediction."""
+
+    # ------------------------------------------------------------------ the answer
+    def summary(self) -> str:
+        """The answer in words (:meth:`ClassifierComparison.summary`) without the
+        calibration sentence: its test redraws every case's label.
+
+        Examples
+        --------
+        >>> from measurelab.inference.classifiers.distributed import compare_parts
+        >>> parts = [([0, 1] * 50, [np.linspace(0, 1, 100)], None)]
+        >>> print(compare_parts(parts, ["m"], measures=["acc"]).summary())  # doctest: +ELLIPSIS
+        Values: acc 0.5...
+        """
+        from measurelab.inference.classifiers import _report
+
+        lines = [*_report.pair_sentences(self), _report.best_sentence(self)]
+        lines += [x for x in (_report.untested_sentence(self),
+                              _report.evidence_sentence(self)) if x]
+        return "\n".join(lines)
+
+    def _poisson_pass(self: Any, task: Callable[..., Any], plan: Any, groups: int,
+                      need: list[str]) -> dict[tuple[Any, ...], np.ndarray]:
+        """Pass two with the Poisson bootstrap (``n_boot`` replicates, ``groups``
+        jackknife groups, entropy drawn from ``random_state``) over the parts held while
+        the comparison is built: the other sums are kept, every sum returned, and a note
+        says which bootstrap ran."""
+        from measurelab.inference import bootstrap as bt
+
+        map_reduce, parts = self._map[:2]
+        entropy = int(bt.rng_of(self.random_state).integers(0, 2**63 - 1))
+        plan.boot = (self.n_boot, groups, entropy)
+        sums: dict[tuple[Any, ...], np.ndarray] = map_reduce(task, parts, merge_sums,
+                                                             (plan,))
+        self._map = None
+        self._sums.sums = {k: v for k, v in sums.items() if k[0] not in ("boot", "jack")}
+        self.notes.append(
+            f"the bootstrap intervals ({', '.join(need)}) are the Poisson bootstrap over the "
+            "parts (each case weighs a Poisson(1) count, seeded by its part and the "
+            "replicate); they agree with the one-machine bootstrap's in distribution, not "
+            "to the digit")
+        return sums
+
+    def _refuse(self, what: str) -> Any:
+        raise MeasurelabError(f"{what} {_NEEDS_CASES}")
+
+    def calibration(self, n_resamples: int = N_RESAMPLES, method: str = "auto") -> Any:
+        """Refused: the tests of calibration read every case's prediction."""
+        return self._refuse("calibration()")
+
+    def plot_calibration(self) -> Any:
+        """Refused: the reliability curve's band redraws every case."""
+        return self._refuse("plot_calibration()")
+
+    def calibration_ranges(self) -> Any:
+        """Refused: as :meth:`plot_calibration`."""
+        return self._refuse("calibration_ranges()")
+
+    def curve_bands(self, n_boot: int | None = None, grid: int = 101) -> dict[str, Any]:
+        """Refused: the bands resample the cases."""
+        return self._refuse("curve_bands()")
+
+    def plot(self, *, n_boot: int | None = None) -> Any:
+        """Refused: the curves' bands resample the cases."""
+        return self._refuse("plot()")
+
+    def net_benefit(self, thresholds: Any = (0.05, 0.1, 0.2, 0.3, 0.5), *,
+                    grid: Any = None, references: bool = True) -> Any:
+        """Refused: net benefit resamples the cases at every threshold."""
+        return self._refuse("net_benefit()")
+
+    def plot_decision_curve(self, *, thresholds: Any = None, standardized: bool = False,
+                            ax: Any = None) -> Any:
+        """Refused: as :meth:`net_benefit`."""
+        return self._refuse("plot_decision_curve()")
+
+    def to_html(self, path: Any, *, title: str = "Comparing classifiers",
+                files: bool = True) -> Any:
+        """Refused: the page draws the curves' bands and the calibration figure."""
+        return self._refuse("to_html()")
+
+    def _repr_html_(self) -> str:
+        from measurelab.pages import escape
+
+        return f"<pre class='measurelab-comparison'>{escape(repr(self))}</pre>"

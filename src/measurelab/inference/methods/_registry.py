@@ -46,6 +46,9 @@ class Setting:
     kind: Kind = "single"
     smaller: int | None = None
     n: int | None = None
+    #: k classes: how the per-class values combine ('macro', 'weighted', 'micro', None);
+    #: a per-class row (``f1[cat]``, ``average=None``) names its class in brackets
+    average: str | None = "macro"
 
 
 @dataclass(frozen=True)

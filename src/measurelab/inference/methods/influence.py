@@ -11,7 +11,12 @@ own methods (``debiased-wald``, ``bootstrap-se``) stay below it; their interval 
 centred on the raw estimate and cut at 0, as ``debiased-wald`` is. AUC keeps DeLong's
 interval (its placements are this influence function) and the counts measures the
 posterior of the confusion cells (its cost does not grow with n); a user may force
-``ci_method='influence'`` on them.
+``ci_method='influence'`` on them. For k classes
+(:func:`~measurelab.inference.influence.multi_kind`: the counts measures by the delta
+method over the k × k cells, Hand & Till's AUC by the pairs' placements, AP and AUC of
+each class against the rest, Brier, RMS, log loss) it is the default of every such measure
+from the same size — the k-class bootstrap is the only other method there — except
+accuracy and error of whole counts, which keep Wilson's interval and McNemar's test.
 
 Examples
 --------
@@ -46,17 +51,23 @@ LARGE_SMALLER = 100
 
 
 def applies(s: Setting) -> bool:
-    """Whether ``s`` is a binary measure with an influence function.
+    """Whether ``s`` is a measure with an influence function: binary, or of k classes
+    (:func:`~measurelab.inference.influence.multi_kind`: the counts measures, AUC,
+    AP, Brier, RMS, log loss).
 
     Examples
     --------
     >>> applies(Setting("ap")), applies(Setting("lift")), applies(Setting("ri"))
     (True, False, False)
+    >>> applies(Setting("f1[cat]", multiclass=True)), applies(Setting("ece", multiclass=True))
+    (True, False)
     """
-    from measurelab.inference.influence import has_influence
+    from measurelab.inference.influence import has_influence, multi_kind
 
-    if s.multiclass:
-        return False
+    if s.multiclass:   # a per-class row f1[cat] is the measure with average=None
+        name, bracket, _c = s.measure.partition("[")
+        m = _measure(name)
+        return m is not None and multi_kind(m, None if bracket else s.average) is not None
     m = _measure(s.measure)
     return m is not None and m.name.split("@")[0] not in KINKS and has_influence(m)
 
@@ -77,8 +88,12 @@ def large(s: Setting) -> bool:
 def _default(s: Setting) -> bool:
     if not applies(s) or s.n is None or s.smaller is None:
         return False
+    if s.n < LARGE_N or s.smaller < LARGE_SMALLER:
+        return False
+    if s.multiclass:   # no posterior of the k × k cells, no DeLong: all but Wilson's
+        return not (s.whole_counts and s.measure in ("acc", "err"))
     m = _measure(s.measure)
-    return m.statistic != "counts" and m.name != "auc" and large(s)
+    return m.statistic != "counts" and m.name != "auc"
 
 
 def _single(name: str, value: float, level: float, *, table: Any = None,
