@@ -280,7 +280,10 @@ def parquet(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("extra, named", [
-    (["--proba-cols", "p_0,p_1"], "--proba-cols"),
+    (["--proba-cols", "p_0,p_1", "--threshold", "0.3"], "--threshold"),
+    (["--proba-cols", "p_0,p_1", "--inclusive"], "--inclusive"),
+    (["--proba-cols", "p_0,p_1", "--pos-label", "0"], "--pos-label"),
+    (["--proba-cols", "p_0,p_1", "--score-col", "a"], "--score-col"),
     (["--score-col", "a", "--html", "page.html"], "--html"),
     (["--score-col", "a", "--group-col", "b"], "--group-col"),
     (["--score-col", "a", "--by-col", "b"], "--by-col"),
