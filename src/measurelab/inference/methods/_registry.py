@@ -229,8 +229,8 @@ def check_ci_method(ci_method: Any) -> str | None:
         return None
     names = forceable_names()
     if not isinstance(ci_method, str):
-        raise MeasurelabTypeError(f"ci_method must be a method's name (text) or None, got "
-                                  f"{short_repr(ci_method)}; expected one of {list(names)}")
+        raise MeasurelabTypeError(f"ci_method={short_repr(ci_method)} is not valid; expected "
+                                  f"one of {list(names)}")
     key = _ALIASES.get(ci_method, ci_method)
     if key not in names:
         raise MeasurelabError(f"ci_method={short_repr(ci_method)} is not valid; expected one "
