@@ -99,13 +99,12 @@ def versioned_pickle(cls: T) -> T:
     Example
     -------
     >>> import pickle
-    >>> from typing import NamedTuple
-    >>> @versioned_pickle
-    ... class Pair(NamedTuple):
-    ...     a: int
-    ...     b: int
-    >>> pickle.loads(pickle.dumps(Pair(1, 2)))
-    Pair(a=1, b=2)
+    >>> from measurelab.inference import Interval
+    >>> Interval.__reduce_ex__ is _reduce_ex  # decorated where it is defined
+    True
+    >>> iv = Interval(0.5, 0.25, 0.75, "wilson")
+    >>> pickle.loads(pickle.dumps(iv)) == iv
+    True
     """
     cls.__reduce_ex__ = _reduce_ex  # type: ignore[assignment]
     return cls
