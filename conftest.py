@@ -102,6 +102,11 @@ SLOW = (
     "tests/papers/test_huang2007_ann.py::test_tiny_run_tables_and_resume",
     "tests/papers/test_ling2003.py::test_write_produces_files",
     "tests/papers/test_ling2003_nb_trees.py::",
+    # multi-label: the scikit-learn models' comparison and page, the coverage plan's run
+    "tests/inference/test_classifiers_multilabel.py::test_multioutput_models_from_predict_",
+    "tests/inference/test_classifiers_multilabel.py::test_intervals_and_tests_from_one_",
+    "tests/inference/test_coverage_multilabel.py::test_tiny_run_and_its_verdicts_reach_",
+    "tests/inference/test_coverage_multilabel.py::test_generator_correlated_labels_at_",
 )
 
 

@@ -32,7 +32,10 @@ E50, E90 and Emax share one loess; the four CORP parts one PAV — charge it to 
 and printed as a ratio to one ``np.sort`` with the measure's declared cost: where the
 time of the default set goes. The measures computed only when named (the operating point,
 the confusion-matrix catalogue: weighted kappas, Scott's π, Gwet's AC1, DOR, ...) are
-timed the same way on a line of their own: they cost the default set nothing.
+timed the same way on a line of their own: they cost the default set nothing. Then
+:data:`NAMED_ONLY` (the calibration slope and intercept, a Newton fit on the score table):
+that they are outside the default set, so ``evaluate(y, s)`` does not pay for them being
+registered, and what naming them adds.
 
 Run: ``.venv/bin/python benchmarks/bench_evaluate.py [--quick] [--sizes N ...] [--repeat R]``
 """
@@ -47,6 +50,8 @@ from typing import Any
 import numpy as np
 
 SIX = ["auc", "ap", "mxe", "acc", "f1", "mcc"]
+#: registered measures outside the default set whose cost the benchmark prints (issue 44)
+NAMED_ONLY = ["cal_slope", "cal_intercept"]
 
 
 def _best_time(f: Callable[[], Any], repeat: int) -> tuple[float, Any]:
@@ -195,6 +200,29 @@ def _short(seconds: float) -> str:
     return f"{seconds:6.2f}s"
 
 
+def print_named_only(y: np.ndarray, s: np.ndarray, t_all: float, t_sort: float,
+                     repeat: int) -> None:
+    """The default set without and with :data:`NAMED_ONLY` named: they are not in it, so
+    ``evaluate(y, s)`` is the same work whether they are registered or not."""
+    import warnings
+
+    import measurelab as ml
+
+    default = [m.name for m in ml.registry if m.in_default_set]
+    inside = [k for k in NAMED_ONLY if k in default]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        t_named, _ = _best_time(lambda: ml.evaluate(y, s, measures=default + NAMED_ONLY),
+                                repeat)
+        alone = {k: _best_time(lambda k=k: ml.evaluate(y, s, measures=[k]), repeat)[0]
+                 for k in NAMED_ONLY}
+    print(f"  named only ({', '.join(NAMED_ONLY)}; cost "
+          f"{'/'.join(sorted({ml.registry.get(k).cost for k in NAMED_ONLY}))}): in the default "
+          f"set {inside or 'none'}; evaluate(y, s) {t_all / t_sort:.2f}x sort, with them "
+          f"named {t_named / t_sort:.2f}x; alone " + ", ".join(
+              f"{k} {v / t_sort:.2f}x" for k, v in alone.items()))
+
+
 def run_case(kind: str, n: int, repeat: int) -> dict[str, float]:
     import measurelab as ml
     from measurelab.stats.scoretable import ScoreTable
@@ -241,6 +269,7 @@ def run_case(kind: str, n: int, repeat: int) -> dict[str, float]:
         print_per_measure(per_measure_times(y, s, repeat), t_sort)
         print_per_measure(per_measure_times(y, s, repeat, named=True), t_sort,
                           "computed only when named (not in the default set above)")
+    print_named_only(y, s, t_all, t_sort, repeat)
     return {"sort": t_sort, "build": t_build, "all": t_all, "six": t_six, "sk": t_sk}
 
 

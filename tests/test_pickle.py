@@ -33,6 +33,7 @@ from measurelab import curves as mc
 from measurelab import inference as mi
 from measurelab import metaeval as me
 from measurelab import metrics as mm
+from measurelab.metrics.multilabel import multilabel_stats
 
 pytestmark = pytest.mark.filterwarnings("ignore")  # small samples: undefined-measure notes
 
@@ -181,6 +182,13 @@ MAKERS: dict[str, Callable[[], Any]] = {
     "k classes": lambda: _cmp3(measures=None),
     "k classes, weighted": lambda: _cmp3(sample_weight=np.linspace(0.5, 2, 90)),
     "k-class verdicts (an empty, noted frame)": lambda: _made("k classes").verdicts(),
+    "multi-label": lambda: ml.compare_classifiers(
+        np.c_[Y, 1 - Y, Y3[:N] == 1], {"a": np.c_[A, 1 - A, P[:N, 1]],
+                                   "b": np.c_[B, 1 - B, P[:N, 0]]}, n_boot=100),
+    "multi-label per label": lambda: _made("multi-label").per_label(),
+    "multi-label summary": lambda: multilabel_stats(np.c_[Y, 1 - Y], np.c_[A, 1 - A]),
+    "evaluate multi-label (ci=)": lambda: ml.evaluate(np.c_[Y, 1 - Y], np.c_[A, 1 - A],
+                                                      ci=0.95, n_boot=100),
     "clusters": lambda: _cmp(groups=CLUSTERS),
     "subgroups": lambda: _cmp(by=SUBGROUPS),
     "subgroups and clusters": lambda: _cmp(by=SUBGROUPS, groups=CLUSTERS),
@@ -193,6 +201,7 @@ MAKERS: dict[str, Callable[[], Any]] = {
         Y, A, Y, B, n_boot=100, sample_weight_a=np.linspace(0.5, 2, N)),
     "net benefit": lambda: _cmp().net_benefit([0.2, 0.4]),
     "calibration test": lambda: ml.calibration_test(Y, A, n_resamples=99),
+    "accuracy vs no-information rate": lambda: mi.acc_vs_nir(Y3, P.argmax(axis=1)),
     # evaluations
     "evaluate": lambda: ml.evaluate(Y, A),
     "evaluate k classes": lambda: ml.evaluate(Y3, P),

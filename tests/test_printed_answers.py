@@ -27,13 +27,14 @@ pytestmark = pytest.mark.filterwarnings("ignore")  # small samples: undefined-me
 #: results that answer a question: print() says the answer in words
 ANSWERS = {
     "ClassifierComparison", "MultiClassComparison", "StructuredComparison",
-    "DistributedComparison", "UnpairedComparison", "NetBenefitComparison",
+    "DistributedComparison", "DistributedMultiComparison", "UnpairedComparison",
+    "NetBenefitComparison",
     "LearnerComparison", "LearnerComparisonOverDatasets", "DemsarResult", "CalibrationTest",
     "EvaluationResult", "StructuredEvaluation", "Evaluator", "BestThreshold",
     "ScoreDecomposition", "Decomposition", "SpiegelhalterTest", "RankTestResult",
     "BayesComparison", "CVTestResult", "NestedCVResult", "TTestResult", "WilcoxonResult",
     "ZTestResult", "Interval", "ConfidenceInterval", "BootstrapIntervals", "CoverageVerdict",
-    "PowerResult", "SimulatedPower", "ConsistencyResult", "PredictionSet",
+    "PowerResult", "SimulatedPower", "ConsistencyResult", "PredictionSet", "AccuracyNIRTest",
 }
 
 #: the data results are made of, which print as data (their repr), and why

@@ -44,6 +44,8 @@ def default_method(measure: str, classes: str, design: str, kind: str, bracket: 
 
     if measure.startswith(CHOICE_PREFIX):   # a row of best_threshold(..., ci=): one method
         return "bootstrap-percentile"
+    if classes == "multilabel":   # every multi-label interval is the case bootstrap's
+        return "bootstrap-bca"
     small = INSIDE[bracket]
     whole = design != "weighted"
     single = iv.default_method(measure, None, multiclass=classes == "k", smaller=small,
@@ -81,7 +83,8 @@ def rows() -> list[dict[str, Any]]:
 def _row(r: Any, method: str) -> dict[str, Any]:
     """A row of the page: an entry of :func:`evidence_by_bracket` and its default method."""
     return {"bracket": r.bracket, "measure": r.measure,
-            "classes": r.classes if r.classes == "binary" else f"k ({r.averages})",
+            "classes": r.classes if r.classes == "binary" else
+            f"{'multi-label' if r.classes == 'multilabel' else 'k'} ({r.averages})",
             "average": str(r.averages).split(", ")[0] or None,
             "design": r.design, "kind": r.kind, "method": method,
             "source": r.source, "cells": int(r.cells), "lowest": float(r.lowest),
@@ -109,12 +112,13 @@ def document() -> str:
         f"cells. Below {BAR:.2f}, measurelab withholds the interval in that bracket (NaN "
         "ends, no p-value, the reason in the method column; docs/METHODS.md#evidence-policy); "
         "the study tables themselves are docs/coverage.md (registry-wide), "
-        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink) and "
+        "docs/coverage_small_counts.md (few positives, few flagged cases, the kink), "
         "docs/coverage_large_n.md (the influence-function intervals, the default of ap, "
         f"brier, rms and mxe from {LARGE_N:,} cases: a setting whose default differs at "
         "that size has a row for each method) and docs/coverage_operating_point.md (the "
         "operating-point measures, also at other parameters, named `name@value`, and the "
-        "rows of `best_threshold(..., ci=)`, named `best_threshold.<rule>.<quantity>`).",
+        "rows of `best_threshold(..., ci=)`, named `best_threshold.<rule>.<quantity>`) and "
+        "docs/coverage_logistic.md (the calibration slope and intercept).",
         "",
         "| bracket | settings | cover | below (withheld) |",
         "|---|---|---|---|",

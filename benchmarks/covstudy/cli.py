@@ -15,6 +15,7 @@ import measurelab as ml
 
 from . import plan_catalogue as _cat
 from . import plan_large_k as _lk
+from . import plan_logistic as _lg
 from . import plan_operating_point as _op
 from .cells import KINDS, Cell, cell_key, cell_warnings, run_cell
 from .generators import BINARY, DESIGNS, MULTI_FAMILIES
@@ -128,6 +129,12 @@ OUTPUTS["confusion-catalogue"] = Output(
 OUTPUTS["large-k"] = Output(_lk.SOURCE, _lk.TITLE, _lk.EVIDENCE, _lk.REPORT,
                             heading=_lk.HEADING, scope=_lk.SCOPE, ci_method="influence",
                             sims=200, measures=_lk.MEASURES_TEXT)
+OUTPUTS["logistic"] = Output(_lg.SOURCE, _lg.TITLE, _lg.EVIDENCE, _lg.REPORT,
+                             heading=_lg.HEADING, scope=_lg.SCOPE, ci_method="influence",
+                             measures="**Measures**: cal_slope and cal_intercept, every "
+                             "interval by `ci_method='influence'` (no bootstrap).",
+                             sims=1000)
+PLANS["logistic"] = _lg.LOGISTIC
 #: the quick run's defaults (it checks the harness: every cell, tiny sizes)
 QUICK = {"sims": 3, "n_boot": 100, "pop_size": 50_000, "pop_size_k": 50_000}
 
@@ -137,13 +144,15 @@ def _parser() -> argparse.ArgumentParser:
         prog="coverage_study.py",
         description="How often do measurelab's 95% intervals cover the population value? "
                     "Every measure that offers an interval, or a custom grid.")
-    ap.add_argument("--plan", choices=[*PLANS, "quick", "custom"], default="custom",
+    ap.add_argument("--plan", choices=[*PLANS, "multilabel", "quick", "custom"],
+                    default="custom",
                     help="full: the registry-wide study (docs/coverage.md and the evidence "
                          "measurelab ships); small: the small-count study "
                          f"({SMALL_REPORT}, {SMALL_EVIDENCE}); large: the influence-function "
                          f"intervals at 10^4 and 10^5 cases ({LARGE_REPORT}, "
                          f"{LARGE_EVIDENCE}; forces --ci-method influence, 1000 sims); "
-                         "quick: the full plan's cells "
+                         "multilabel: the multi-label measures (docs/coverage_multilabel.md, "
+                         "multilabel.json; issue 43); quick: the full plan's cells "
                          "with tiny sizes (preliminary); custom: the grid given by the "
                          "options below")
     ap.add_argument("--cells", type=int, nargs="+", default=None, metavar="I",
@@ -252,6 +261,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the study, write the report (and the evidence file), print where."""
     ap = _parser()
     args = ap.parse_args(argv)
+    if args.plan == "multilabel":
+        from . import multilabel as _ml
+
+        return _ml.main(args.sims or 200, args.n_boot or 500, args.seed, args.cache,
+                        args.out, args.evidence, progress=not args.no_progress,
+                        cells=args.cells)
     quick = args.plan == "quick"
     plan_out = OUTPUTS.get(args.plan)
     sims = args.sims if args.sims is not None else (

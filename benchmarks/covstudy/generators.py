@@ -638,8 +638,10 @@ class CalibratedBeta:
         """Population values of model a known exactly (model b: NaN): a calibrated model's
         calibration errors and miscalibration terms are 0 (``ece``, ``smece``, ``ici``,
         ``e50``, ``e90``, ``emax``, ``brier_mcb``, ``logloss_mcb``, and Spiegelhalter's z,
-        whose mean is 0); ``brier`` = E q(1 − q), ``brier_dsc`` = Var q, ``mxe`` = E H(q)
-        and ``logloss_dsc`` = H(π) − E H(q) (H the binary entropy in nats) by quadrature.
+        whose mean is 0), its logistic recalibration is the identity (``cal_slope`` 1,
+        ``cal_intercept`` 0: P(y = 1 | q) = q is logit P = 0 + 1·logit q); ``brier`` =
+        E q(1 − q), ``brier_dsc`` = Var q, ``mxe`` = E H(q) and ``logloss_dsc`` =
+        H(π) − E H(q) (H the binary entropy in nats) by quadrature.
         The design does not matter: both keep P(y = 1 | q) = q and the law of q.
         """
         from scipy import integrate
@@ -658,7 +660,9 @@ class CalibratedBeta:
         pi = prevalence
         known: dict[str, Any] = {
             **dict.fromkeys(("ece", "smece", "ici", "e50", "e90", "emax", "brier_mcb",
-                             "logloss_mcb", "spiegelhalter_z"), lambda: 0.0),
+                             "logloss_mcb", "spiegelhalter_z", "cal_intercept"),
+                          lambda: 0.0),
+            "cal_slope": lambda: 1.0,
             "brier": lambda: al * be / (c * (c + 1.0)),
             "brier_dsc": lambda: al * be / (c * c * (c + 1.0)),
             "mxe": entropy_mean,

@@ -98,10 +98,22 @@ def _values(y: np.ndarray, s_a: np.ndarray, s_b: np.ndarray, measures: Sequence[
             rb = ml.evaluate(y, s_b, measures=plain, **kw)
             for m in plain:
                 va, vb = float(ra[m]), float(rb[m])
-                got[m] = np.array([va, vb, va - vb])
+                got[m] = np.array([va, vb, _pair(m, va, vb)])
         if picks:
             got.update(zip(picks, choice.sample_values(y, s_a, s_b, picks), strict=True))
     return np.array([got[m] for m in measures])
+
+
+def _pair(name: str, a: float, b: float) -> float:
+    """What a paired or unpaired row of measure ``name`` reports for values a and b: a − b,
+    or for a measure with a target (``cal_slope``: 1) the difference of the distances
+    |a − t| − |b − t| (:meth:`measurelab.measures.base.Measure.pair_statistic`)."""
+    from measurelab.measures.base import registry
+
+    if choice.is_choice(name):   # best_threshold's rows: a plain difference
+        return a - b
+    with np.errstate(invalid="ignore"):
+        return float(registry.get(name.split("@")[0]).pair_statistic(a, b))
 
 
 def population_key(task: str, gen_name: str, design: str, param: float, measures: Sequence[str],
@@ -188,7 +200,7 @@ def _compute(task: str, gen_name: str, design: str, param: float, measures: list
         exact_target = gen.exact_is_target or choice.is_choice(m)
         ta, tb = (e if exact_target and math.isfinite(e) else float(whole[j, c])
                   for c, e in enumerate(exact.get(m, (math.nan, math.nan))[:2]))
-        target[m] = (ta, tb, ta - tb)
+        target[m] = (ta, tb, _pair(m, ta, tb))
     return Population(
         task=task, generator=gen_name, design=design,
         prevalence=param if task == "binary" else math.nan,

@@ -324,11 +324,13 @@ def markdown(summary: pd.DataFrame, table: pd.DataFrame, pops: Mapping[Any, Popu
         "set and model b on an independent one."
         + (f" {WEIGHTS.describe()}" if any(c.design == "weighted" for c in cells) else ""),
         "",
-        "**Target** = the population value: the measure (and the difference a − b) on one "
+        "**Target** = the population value: the measure (and the difference a − b; for a measure "
+        "with a target, the difference of the distances |a − t| − |b − t|) on one "
         f"large sample of the same design (MC SE from {POP_PARTS} disjoint parts), or the "
         "exact value where the generator knows it and declares it the target (the "
         "calibrated model's calibration errors and miscalibration terms are exactly 0, its "
-        "Brier score, discrimination terms and cross-entropy known by quadrature). "
+        "calibration slope 1 and intercept 0, its Brier score, discrimination terms and "
+        "cross-entropy known by quadrature). "
         "Spiegelhalter's z has no fixed population value away from calibration (it grows "
         "with √n): its target is the large sample's value, which an interval at small n "
         "cannot be expected to hold.", "",

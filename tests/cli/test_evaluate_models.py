@@ -139,3 +139,24 @@ def test_perf_text_refuses_several_models(capsys, tmp_path):
     p.write_text("1 0.9\n0 0.2\n")
     code, _, err = run(capsys, p, "--score-col", "a", "--score-col", "b")
     assert code == 2 and "perf text holds one model" in err
+
+
+def test_calibration_slope_and_intercept(capsys, csv):
+    """--measures cal_slope,cal_intercept: the values of the API, and with --ci their
+    Wald intervals (method 'influence') and the paired test of the distances to 1 and 0."""
+    p, df = csv
+    code, out, _ = run(capsys, p, "--score-col", "lr", "--json", "--measures", "cal_slope")
+    assert code == 0
+    assert json.loads(out) == dict(ml.evaluate(df.y, df.lr, measures=["cal_slope"]))
+    code, out, _ = run(capsys, p, "--score-col", "lr", "--score-col", "gb", "--ci", "0.95",
+                       "--measures", "cal_slope,cal_intercept", "--json")
+    assert code == 0
+    got = json.loads(out)
+    api = ml.compare_classifiers(df.y, {"lr": df.lr, "gb": df.gb},
+                                 measures=["cal_slope", "cal_intercept"], ci=0.95)
+    assert got == json.loads(api.to_json())
+    assert plain_method(got["models"]["lr"]["cal_slope"]["method"]) == "influence"
+    slope = {c: ml.metrics.cal_slope(df.y, df[c]) for c in ("lr", "gb")}
+    pair = next(r for r in got["pairs"] if r["measure"] == "cal_slope")
+    assert pair["diff"] == pytest.approx(abs(slope["lr"] - 1) - abs(slope["gb"] - 1),
+                                         abs=1e-12)

@@ -41,7 +41,8 @@ def test_every_setting_below_the_bar_is_withheld_in_its_bracket() -> None:
         kind = {"paired": {"paired": True}, "unpaired": {"unpaired": True}}.get(r["kind"], {})
         text, withheld = judged(r["method"], r["measure"], bounds=(0.0, 1.0),
                                 smaller=tool.INSIDE[r["bracket"]], design=r["design"],
-                                multiclass=r["classes"] != "binary",
+                                multiclass=r["classes"].startswith("k"),
+                                multilabel=r["classes"].startswith("multi-label"),
                                 average=r["average"] or "macro", **kind)
         assert withheld, (r, text)
         assert text.startswith("no interval: coverage ")

@@ -338,9 +338,13 @@ def test_shipped_evidence_loads() -> None:
     studies = ev._load(str(ev._folder()))
     assert studies, "measurelab ships no coverage evidence (src/measurelab/data/coverage/)"
     assert len({s["source"] for s in studies}) == len(studies)
+    from measurelab.measures.multilabel import MEASURES as MULTILABEL
+
     t = ev.evidence_table()
     names = set(registry.names())
-    for m in set(t.measure) - names:
+    # multi-label entries (issue 43) name the multi-label measures
+    assert set(t[t.classes == "multilabel"].measure) <= set(MULTILABEL)
+    for m in set(t[t.classes != "multilabel"].measure) - names:
         if m.startswith(ev.CHOICE_PREFIX):   # a row of best_threshold's intervals
             rule, _, quantity = m[len(ev.CHOICE_PREFIX):].partition(".")
             assert rule in names and quantity in ("threshold", "sens", "spec", rule), m
@@ -348,7 +352,7 @@ def test_shipped_evidence_loads() -> None:
             base, _, value = m.partition("@")
             assert base in names and value and ev._studied_name(m) == m, m
             assert registry.resolve(m)[0].params != registry.get(base).params, m
-    assert set(t.classes) <= {"binary", "k"} and set(t.kind) <= set(ev.KINDS)
+    assert set(t.classes) <= {"binary", "k", "multilabel"} and set(t.kind) <= set(ev.KINDS)
     # cluster: issue 31; weighted: the large-n study's weighted cases (issue 41)
     assert set(t.design) <= {"random", "fixed", "cluster", "weighted"}
 

@@ -269,3 +269,21 @@ def test_in_process_map_reduce_is_the_cluster_tree() -> None:
         return [i for x in lists for i in x]
 
     assert in_process(lambda i, p: [i], [7, 8, 9], merge, ()) == [0, 1, 2]
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_parts_give_the_one_machine_calibration_slope_and_intercept(weighted: bool) -> None:
+    """cal_slope and cal_intercept over parts: the fit of the merged tables is the fit of
+    the whole, and the intervals and paired rows (the distances to the target, each
+    model's influence signed) are the one-machine comparison's."""
+    y, models, w = _data()
+    w = w if weighted else None
+    # a second model too extreme (slope 0.76 against the first's 1.71: the two sides of 1,
+    # where the sign of each model's influence matters)
+    x = np.log(models[0] / (1 - models[0]))
+    steep = np.round(1 / (1 + np.exp(-(2.2 * x + 1.2))), 3)
+    kw: dict[str, Any] = dict(measures=["cal_slope", "cal_intercept"])
+    whole = compare_classifiers(y, {"a": models[0], "b": steep}, sample_weight=w, **kw)
+    r = compare_parts(_parts(y, [models[0], steep], w), ["a", "b"], **kw)
+    assert set(r.tests()["method"]) == {"influence"}
+    assert_same_json(whole.to_json(), r.to_json(), values_tol=1e-12)

@@ -75,12 +75,25 @@ def test_declared_range(name, seed):
 TWO_SIDED = {"spiegelhalter_z"}
 
 
+#: measures best at a target value that a perfect (0/1) classifier does not reach: the
+#: logistic recalibration (separation: no finite slope); a calibrated model does
+CALIBRATED_TARGET = {"cal_slope", "cal_intercept"}
+
+
 @pytest.mark.parametrize("name", ALL)
 def test_declared_direction(name):
-    """A perfect classifier scores at least as well as a random one, never worse."""
+    """A perfect classifier scores at least as well as a random one, never worse (a
+    measure of calibration with a target: a calibrated model, nearer its target)."""
     m = registry.get(name)
     rng = np.random.default_rng(5)
     y = rng.random(400) < 0.4
+    if name in CALIBRATED_TARGET:
+        p = rng.uniform(0.02, 0.98, 400)
+        calibrated = ml.evaluate(rng.random(400) < p, p, measures=[name])[name]
+        noise = ml.evaluate(y, rng.random(400), measures=[name])[name]
+        assert m.is_better(float(calibrated), float(noise))
+        assert abs(float(calibrated) - m.target) < 0.3 < abs(float(noise) - m.target)
+        return
     perfect = ml.evaluate(y, y.astype(float), measures=[name])[name]
     noise = ml.evaluate(y, rng.random(400), measures=[name])[name]
     if name in TWO_SIDED:
@@ -109,7 +122,10 @@ SYMMETRIC = {"acc", "err", "bacc", "youden", "mcc", "kappa", "gmean", "auc", "ri
              "brier_mcb", "brier_dsc", "logloss_mcb", "logloss_dsc", "brier_mcb_insample",
              "brier_dsc_insample", "logloss_mcb_insample", "logloss_dsc_insample", "smece",
              "spiegelhalter_z", "kappa_linear", "kappa_quadratic", "scott_pi", "gwet_ac1", "dor",
-             "markedness"}
+             "markedness", "cal_slope"}
+#: the negative of itself: calibration-in-the-large (logit(1 − p) = −logit p, so the
+#: recalibration of the swapped classes is −α + β·logit(1 − p))
+NEGATED = {"cal_intercept"}
 #: symmetric as defined (local regression is equivariant under p -> 1 - p, y -> 1 - y), but
 #: R's loess surface interpolates on a k-d tree split at the lower median case, and the
 #: mirrored data's tree is not the mirror image: equal to R's interpolation error
@@ -124,7 +140,8 @@ CLASS_SPECIFIC = {"f_beta", "f1", "apr", "ap", "ap11", "bep", "lift", "ece",
 
 
 def test_every_measure_has_a_declared_swap_behaviour():
-    declared = SYMMETRIC | set(PAIRED) | set(RECIPROCAL) | CLASS_SPECIFIC | NEARLY_SYMMETRIC
+    declared = (SYMMETRIC | set(PAIRED) | set(RECIPROCAL) | CLASS_SPECIFIC | NEARLY_SYMMETRIC
+                | NEGATED)
     assert set(ALL) - declared == set(), "declare how new measures behave under label swap"
 
 
@@ -142,6 +159,15 @@ def test_label_swap(name, weighted):
         assert b[name] == pytest.approx(a[PAIRED[name]], abs=1e-12)
     else:
         assert b[name] == pytest.approx(1 / a[RECIPROCAL[name]], rel=1e-12)
+
+
+@pytest.mark.parametrize("name", sorted(NEGATED))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_label_swap_negates(name, weighted):
+    y, s, w = _data(7, weighted=weighted)
+    a = ml.evaluate(y, s, measures=[name], sample_weight=w)[name]
+    b = ml.evaluate(1 - y, 1 - s, measures=[name], sample_weight=w, inclusive=True)[name]
+    assert float(b) == pytest.approx(-float(a), rel=1e-9, abs=1e-12)
 
 
 @pytest.mark.parametrize("name", sorted(NEARLY_SYMMETRIC))

@@ -31,6 +31,11 @@ from measurelab.cli._models import (
     run_models,
     wanted,
 )
+from measurelab.cli._multilabel import (
+    add_multilabel_arguments,
+    run_multilabel,
+    wanted_multilabel,
+)
 from measurelab.cli._options import int_type, real_type, text_type
 from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
@@ -82,7 +87,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                         "the text their columns share (lr_a,lr_b,lr_c: lr)")
     p.add_argument("--classes", metavar="A,B,...",
                    help="class names of the --proba-cols columns, in the same order")
-    p.add_argument("--average", choices=["macro", "weighted", "micro", "none"],
+    p.add_argument("--average", choices=["macro", "weighted", "micro", "samples", "none"],
                    default="macro",
                    help="how per-class values combine for multi-class input (default macro); "
                         "none: per-class values, JSON {class: value}")
@@ -90,6 +95,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
                    type=text_type("an address such as tcp://host:8786"),
                    help="evaluate a partitioned Parquet data set on a Dask cluster")
     p.add_argument("--json", action="store_true", help="print one JSON object {name: value}")
+    add_multilabel_arguments(p)
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --ci-method
 
     p.add_argument("--no-progress", action="store_true",
@@ -259,6 +265,8 @@ def format_table(result: Any) -> str:
 
 def run(args: argparse.Namespace) -> int:
     measures = _parse_measures(args.measures)
+    if wanted_multilabel(args):
+        return run_multilabel(args, measures, "evaluate")
     if measures is not None:
         from measurelab.measures.base import registry
 

@@ -26,6 +26,11 @@ from typing import Any
 
 from measurelab.cli._answer import add_output_options
 from measurelab.cli._models import add_arguments, check_common, run_models
+from measurelab.cli._multilabel import (
+    add_multilabel_arguments,
+    run_multilabel,
+    wanted_multilabel,
+)
 from measurelab.cli._options import int_type, real_type, text_type
 from measurelab.exceptions import MeasurelabError
 from measurelab.io import DEFAULT_CHUNK_ROWS, FORMATS, MAX_CHUNK_ROWS
@@ -57,7 +62,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--weight-col", metavar="NAME", type=_column, help="column of case weights")
     p.add_argument("--measures", metavar="A,B,...",
                    help="comma-separated measures (default: a short headline set)")
-    p.add_argument("--average", choices=["macro", "weighted", "micro", "none"],
+    p.add_argument("--average", choices=["macro", "weighted", "micro", "samples", "none"],
                    default="macro", help="k classes: how per-class values combine "
                                          "(none: a row per class)")
     p.add_argument("--threshold", type=real_type(finite=False), default=0.5, metavar="T",
@@ -79,6 +84,7 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true",
                    help="no progress reports (the bootstrap, the calibration test, the page's "
                         "bands)")
+    add_multilabel_arguments(p)
     add_arguments(p)  # --ci, --html, --n-boot, --seed, --n-jobs, --ci-method, --stratify
     add_output_options(p)  # --quiet (the answer only), --tables (the tables only)
     p.set_defaults(ci="0.95")
@@ -86,6 +92,13 @@ def add_parser(sub: Any) -> argparse.ArgumentParser:
 
 
 def run(args: argparse.Namespace) -> int:
+    if wanted_multilabel(args):
+        if str(args.ci).strip().lower() == "none":
+            args.ci = None
+        measures = None if args.measures is None else [
+            m.strip() for m in args.measures.split(",") if m.strip()]
+        args.counts = None
+        return run_multilabel(args, measures, "versus")
     if args.score_col is None and args.proba_cols is None:
         raise MeasurelabError("give the models: --score-col NAME for each binary model or "
                               "--proba-cols [NAME=]C1,C2,... for each k-class model")

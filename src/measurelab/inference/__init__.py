@@ -13,7 +13,10 @@
   two classifiers (correlated t-test, signed-rank and sign tests, hierarchical model:
   Benavoli et al. 2017);
 * :mod:`~measurelab.inference.calibration` — :func:`calibration_test` ("is it
-  calibrated?" by consistency resampling or Spiegelhalter's z).
+  calibrated?" by consistency resampling or Spiegelhalter's z);
+* :mod:`~measurelab.inference.nir` — :func:`acc_vs_nir` ("does it beat predicting the
+  most frequent class?": the exact binomial test of accuracy against the no-information
+  rate).
 
 Below them, the engine they share: :mod:`~measurelab.inference.bootstrap` (the case
 designs, the block bootstrap and its percentile and BCa intervals),
@@ -53,6 +56,7 @@ _LAZY = {
     **dict.fromkeys(("Interval", "holm", "mcnemar_exact", "mcnemar_interval", "mcnemar_score",
                      "proportion_interval", "tango_interval"), "measurelab.inference.intervals"),
     "newcombe_auc_interval": "measurelab.inference.newcombe",
+    **dict.fromkeys(("AccuracyNIRTest", "acc_vs_nir"), "measurelab.inference.nir"),
     "delong_paired": "measurelab.inference.delong",
     **dict.fromkeys(("TTestResult", "WilcoxonResult", "paired_ttest", "wdl_table",
                      "wilcoxon_signed_rank", "win_draw_loss"),
@@ -65,6 +69,7 @@ _LAZY = {
                     "measurelab.inference.classifiers.simulation"),
 }
 __all__ = [
+    "AccuracyNIRTest",
     "BayesComparison",
     "Binormal",
     "CVTestResult",
@@ -85,6 +90,7 @@ __all__ = [
     "UnpairedComparison",
     "WilcoxonResult",
     "ZTestResult",
+    "acc_vs_nir",
     "bayes_compare",
     "bayes_pairs",
     "bonferroni_dunn_q",

@@ -349,7 +349,7 @@ def bracket(smaller: int) -> str:
 def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "random",
                      paired: bool = False, unpaired: bool = False, method: str | None = None,
                      level: float = 0.95, average: str | None = "macro",
-                     smaller: int | None = None) -> CoverageVerdict:
+                     smaller: int | None = None, multilabel: bool = False) -> CoverageVerdict:
     """What the coverage studies say of ``measure``'s interval in one setting.
 
     Parameters
@@ -359,6 +359,10 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
         measure itself) or the Measure a comparison used.
     multiclass : bool, default False
         k classes rather than two.
+    multilabel : bool, default False
+        Multi-label input (a set of labels per case; the measures of
+        :mod:`measurelab.measures.multilabel`), whose studies are apart from the binary
+        and k-class ones.
     design : {'random', 'fixed', 'weighted'}, default 'random'
         How the interval resampled: the cases jointly (a random sample), by class (fixed
         class counts), or weighted cases.
@@ -408,10 +412,17 @@ def coverage_verdict(measure: Any, *, multiclass: bool = False, design: str = "r
     if method is not None and not isinstance(method, str):
         raise MeasurelabTypeError(f"method must be the interval's method text, got "
                                   f"{quote(method)}")
+    multilabel = check_flag(multilabel, "multilabel")
     regime = "" if smaller is None else bracket(smaller)
-    name = _studied_name(measure)
+    if multilabel:
+        from measurelab.measures.multilabel import studied_name
+
+        name = studied_name(measure)
+    else:
+        name = _studied_name(measure)
     kind = "paired" if paired else "unpaired" if unpaired else "single"
-    classes = "k" if multiclass else "binary"
+    classes = "multilabel" if multilabel else "k" if multiclass else "binary"
+    multiclass = multiclass or multilabel   # the averages of the entry must match
     none = CoverageVerdict(name, "none")
     if not name:
         return none
@@ -508,12 +519,13 @@ _GENERATOR_WORDS = {"sparse-flags": ", 4% flagged", "kink": ", sens = spec"}
 
 def _where(fields: list[str], row: list[Any], classes: str) -> str:
     """A row of figures as a verdict names its cell, in the words of the study that wrote
-    it: 'n=100, π=0.05' or 'k=3, n=300' (and the model of the generators with a calibrated
-    one; benchmarks/covstudy), 'n=1000, balanced prior, very_over' (the calibration
-    study)."""
+    it: 'n=100, π=0.05', 'k=3, n=300' or 'L=5, n=300' (multi-label; and the model of
+    the generators with a calibrated one; benchmarks/covstudy), 'n=1000, balanced prior,
+    very_over' (the calibration study)."""
     f = dict(zip(fields, row, strict=True))
     if "param" in f and "n" in f:
         text = (f"n={int(f['n'])}, π={float(f['param']):g}" if classes == "binary"
+                else f"L={int(f['param'])}, n={int(f['n'])}" if classes == "multilabel"
                 else f"k={int(f['param'])}, n={int(f['n'])}")
         if f.get("generator") in ("calibrated", "softmax-calibrated", "calibrated-exact"):
             models: dict[Any, str] = {"a": ", calibrated model", "b": ", over-confident model"}

@@ -33,6 +33,11 @@ sums over the cases are a second pass, and both merge over parts of the data.
   log score). The Brier miscalibration of a calibrated model (c = p) has influence 0:
   its estimate is a degenerate U-statistic there, and the derivative keeps only its
   noise (an overestimate of its variance, about twice it).
+* **The calibration slope and intercept** (M-estimators: the logistic recalibration's
+  score equations Σᵢ wᵢ(yᵢ − μᵢ)zᵢ = 0, zᵢ = (1, logit pᵢ)): IF = W·I⁻¹(y − μ)z, I the
+  fit's information Σ w·μ(1 − μ)z zᵀ; the slope's is its second entry, the intercept's
+  (logit p an offset, z = 1) W(y − μ)/Σ w·μ(1 − μ). Its variance is the sandwich
+  I⁻¹(Σ w(y − μ)²z zᵀ)I⁻¹, which is I⁻¹ when the logistic recalibration model holds.
 
 A random sample (class counts vary) sums the squares as they are; fixed class counts
 centre the influence within each class. The interval is θ̂ ± z·SE (clipped to the
@@ -63,8 +68,8 @@ from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["CALIBRATION_TERMS", "calibration_influence", "case_influence", "case_variance",
-           "has_influence", "influence_interval", "multi_kind", "row_influence",
-           "table_variance"]
+           "distance_sign", "has_influence", "influence_interval", "multi_kind",
+           "row_influence", "table_variance"]
 
 #: the debiased calibration terms with an influence function here (the log-loss
 #: miscalibration has none: its bias correction fails for extreme probabilities, so no
@@ -77,14 +82,16 @@ _STEP = 1e-6
 
 def _formulas() -> dict[str, Callable[..., Any]]:
     from measurelab.measures import probability, ranking
+    from measurelab.measures.calibration import logistic
 
     return {"auc": ranking.auc, "ap": ranking.ap, "brier": probability.brier,
-            "rms": probability.rms, "mxe": probability.mxe}
+            "rms": probability.rms, "mxe": probability.mxe,
+            "cal_slope": logistic.cal_slope, "cal_intercept": logistic.cal_intercept}
 
 
 def _kind_of(measure: Any) -> str | None:
-    """'auc', 'ap', 'brier', 'rms', 'mxe', 'counts', a calibration term or None (no
-    influence function here)."""
+    """'auc', 'ap', 'brier', 'rms', 'mxe', 'cal_slope', 'cal_intercept', 'counts', a
+    calibration term or None (no influence function here)."""
     for key, f in _formulas().items():
         if measure.formula is f:
             return key
@@ -101,8 +108,8 @@ def _kind_of(measure: Any) -> str | None:
 
 def has_influence(measure: Any) -> bool:
     """Whether the binary ``measure`` has an influence function here (the counts
-    measures, AUC, AP, Brier, RMS, log loss, the debiased Brier miscalibration and the
-    Brier and log-loss discrimination).
+    measures, AUC, AP, Brier, RMS, log loss, the calibration slope and intercept, the
+    debiased Brier miscalibration and the Brier and log-loss discrimination).
 
     Examples
     --------
@@ -142,7 +149,23 @@ def multi_kind(measure: Any, average: str | None) -> str | None:
     if kind == "auc" and average == "macro":   # Hand & Till's M
         return "hand_till"
     return "ovr"
-    return None
+
+
+def distance_sign(measure: Any, value: float) -> float:
+    """The factor on a model's influence in a paired or unpaired difference of ``measure``:
+    1, or for a measure with a target t (a comparison reports |a − t| − |b − t|) the
+    derivative of |v − t| at the model's value, sign(v − t) (0 at the target itself, the
+    kink). A single model's variance does not depend on it.
+
+    Examples
+    --------
+    >>> from measurelab.measures.base import registry
+    >>> distance_sign(registry.get("cal_slope"), 0.8), distance_sign(registry.get("ap"), 0.8)
+    (-1.0, 1.0)
+    """
+    if measure.target is None:
+        return 1.0
+    return float(np.sign(value - measure.target)) if math.isfinite(value) else math.nan
 
 
 def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
@@ -173,6 +196,8 @@ def row_influence(measure: Any, table: ScoreTable, *, threshold: float = 0.5,
             ifp, ifn = _ap(table)
         elif kind in CALIBRATION_TERMS:
             ifp, ifn = calibration_influence(kind, table)[1:]
+        elif kind in ("cal_slope", "cal_intercept"):
+            ifp, ifn = _logistic(table, kind == "cal_slope")
         else:
             ifp, ifn = _loss(kind, measure, table)
     # rows without a case of a class have no influence of that class (the arrays are this
@@ -429,6 +454,23 @@ def calibration_influence(name: str, table: ScoreTable
             out.append(infl)
         raw = mcb if name == "brier_mcb" else mcb + g - brier
         return raw, out[0], out[1]
+
+
+def _logistic(table: ScoreTable, slope: bool) -> tuple[np.ndarray, np.ndarray]:
+    from measurelab.measures.calibration import logistic
+
+    a, b = logistic.fit(table, slope=slope)
+    if math.isnan(a):
+        return np.full(table.size, math.nan), np.full(table.size, math.nan)
+    x = logistic.logits(table.scores)
+    info = logistic.information(table, a, b, slope=slope)
+    mu = 1.0 / (1.0 + np.exp(-(a + b * x)))
+    if slope:
+        row = np.linalg.inv(info)[1]   # the slope's row of I⁻¹
+        lever = table.total * (row[0] + row[1] * x)
+    else:
+        lever = np.full(table.size, table.total / float(info[0, 0]))
+    return lever * (1.0 - mu), lever * (-mu)
 
 
 def table_variance(table: ScoreTable, ifp: np.ndarray, ifn: np.ndarray, *,

@@ -21,6 +21,7 @@ calibration/          the calibration measures, one module per idea:
   .smooth             smece
   .loess              ici, e50, e90, emax
   .spiegelhalter      spiegelhalter_z
+  .logistic           cal_slope, cal_intercept (logistic recalibration)
 decision              net_benefit, snb (decision curve analysis: treat when p >= t)
 operating_point       sens_at_spec, spec_at_sens, prec_at_recall, recall_at_prec, pauc,
                       spauc (the operating point a user must reach; partial AUC)
@@ -41,6 +42,7 @@ from measurelab.measures.calibration import debiased  # noqa: F401
 from measurelab.measures.calibration import smooth  # noqa: F401
 from measurelab.measures.calibration import loess  # noqa: F401
 from measurelab.measures.calibration import spiegelhalter  # noqa: F401
+from measurelab.measures.calibration import logistic  # noqa: F401
 from measurelab.measures import agreement  # noqa: F401
 from measurelab.measures import composite  # noqa: F401
 from measurelab.measures import decision  # noqa: F401

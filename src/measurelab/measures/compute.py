@@ -48,14 +48,21 @@ class EvaluationResult(Mapping[str, Any]):
     def __init__(self, values: dict[str, Any], measures: dict[str, Measure],
                  classes: tuple[Any, ...] | None = None,
                  intervals: dict[str, Any] | None = None,
-                 shares: dict[str, tuple[float, float]] | None = None) -> None:
+                 shares: dict[str, tuple[float, float]] | None = None,
+                 task: str | None = None) -> None:
         self._values = values
+        #: what kind of input the values are of when it is not binary or k-class:
+        #: ``'multi-label'`` (stated in the repr), else None
+        self.task = task
         self._measures = measures
         #: class labels in column order (multi-class input), naming per-class arrays
         self.classes = classes
         self._intervals = intervals
         #: per measure, the shares of infinite and undefined bootstrap replicates
         self._shares = shares or {}
+        #: readings added by a layer above (the test of accuracy against the
+        #: no-information rate, :func:`measurelab.inference.acc_vs_nir`), by measure
+        self._more_notes: dict[str, str] = {}
 
     def __getitem__(self, name: str) -> Any:
         """The value of measure ``name`` (a name or alias the registry knows).
@@ -101,6 +108,8 @@ class EvaluationResult(Mapping[str, Any]):
     def __repr__(self) -> str:
         body = ", ".join(f"{k}={_fmt(v)}" if np.ndim(v) == 0 else f"{k}={np.round(v, 6)}"
                          for k, v in self._values.items())
+        if self.task is not None:
+            body = f"{self.task}, {len(self.classes or ())} labels: {body}"
         return f"EvaluationResult({body})"
 
     def __str__(self) -> str:
@@ -150,9 +159,10 @@ class EvaluationResult(Mapping[str, Any]):
 
     def notes(self) -> dict[str, str]:
         """Verbal readings of some values: the DP band of Sokolova 2006, the two-sided
-        p-value of Spiegelhalter's z, and (with ``ci``) whether the Brier miscalibration's
+        p-value of Spiegelhalter's z, (with ``ci``) whether the Brier miscalibration's
         interval reaches 0 (for the test of calibration see
-        :func:`measurelab.calibration_test`).
+        :func:`measurelab.calibration_test`) and, for k classes, when the accuracy does
+        not beat the no-information rate (:func:`measurelab.inference.acc_vs_nir`).
 
         Examples
         --------
@@ -176,6 +186,7 @@ class EvaluationResult(Mapping[str, Any]):
             out["brier_mcb"] = ("consistent with calibrated (its interval reaches 0)"
                                 if iv.lo <= 0 else
                                 "miscalibrated (its interval excludes 0)")
+        out.update(getattr(self, "_more_notes", {}))
         return out
 
     def intervals(self) -> Any:

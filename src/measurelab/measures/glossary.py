@@ -59,6 +59,10 @@ _PLAIN = {
            "curve",
     "brier_mcb": "the part of the Brier score due to miscalibration (0: calibrated)",
     "spiegelhalter_z": "a test statistic of calibration; near 0 for a calibrated model",
+    "cal_slope": "slope of the outcome's log-odds on the predictions' log-odds (1: "
+                 "calibrated; below 1: predictions too extreme)",
+    "cal_intercept": "calibration-in-the-large: the log-odds shift the predictions need "
+                     "(0: calibrated; above 0: predictions too low on the whole)",
     "kappa": "agreement between predicted and true classes beyond chance",
     "sens": "share of positive cases predicted positive (recall)",
     "spec": "share of negative cases predicted negative",

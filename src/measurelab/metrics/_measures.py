@@ -393,6 +393,22 @@ def spiegelhalter_z(y_true, y_score, *, pos_label=1, sample_weight=None):
     return _call('spiegelhalter_z', locals())
 
 
+def cal_slope(y_true, y_score, *, pos_label=1, sample_weight=None):
+    """Calibration slope: β of the logistic regression logit P(y = 1) = α + β·logit(p),
+    weights as frequencies; 1 when calibrated, < 1 too extreme, > 1 too cautious (target
+    1: ranked by |β − 1|). p clipped to [ε, 1 − ε] as ``mxe`` clips it.
+    """
+    return _call('cal_slope', locals())
+
+
+def cal_intercept(y_true, y_score, *, pos_label=1, sample_weight=None):
+    """Calibration-in-the-large: α of logit P(y = 1) = α + logit(p), logit(p) an offset,
+    weights as frequencies; 0 when calibrated in the large, > 0 the predictions too low,
+    < 0 too high (target 0: ranked by |α|). p clipped to [ε, 1 − ε] as ``mxe`` clips it.
+    """
+    return _call('cal_intercept', locals())
+
+
 def mcc(y_true, y_score, *, threshold: float = 0.5, pos_label=1, sample_weight=None,
         inclusive: bool = False, average: str | None = 'macro', labels=None):
     """Matthews correlation: (tp·tn − fp·fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn)); 0 when 0/0."""
@@ -512,6 +528,8 @@ __all__ = [
     'brier_mcb',
     'brier_mcb_insample',
     'cal',
+    'cal_intercept',
+    'cal_slope',
     'dor',
     'dp',
     'e50',

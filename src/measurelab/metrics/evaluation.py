@@ -207,8 +207,15 @@ def evaluate(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        True labels: two classes for binary evaluation, or k classes.
+    y_true : array-like of shape (n,) or (n, L)
+        True labels: two classes for binary evaluation, or k classes. An (n, L) 0/1
+        indicator matrix (numpy, pandas, scipy.sparse; or a list of label sets, ordered by
+        ``labels``) is multi-label (docs/MULTILABEL.md): ``y_score`` is then an (n, L)
+        matrix of per-label scores or 0/1 predictions (or scikit-learn's ``predict_proba``
+        list of L (n, 2) arrays), ``threshold`` a number or one per label, ``average`` one
+        of 'micro', 'macro', 'weighted', 'samples' or None, and the measures those of
+        :mod:`measurelab.measures.multilabel` (hamming_loss, subset_acc, jaccard, prec,
+        sens, f1, f_beta@b, acc, auc, ap, lrap, coverage_error, ranking_loss).
     y_score : array-like of shape (n,) or (n, k)
         Binary: a score per example, higher = more likely positive (probability measures
         need [0, 1]). Multi-class: one column per class in sorted label order (or
@@ -286,8 +293,19 @@ def evaluate(
     {'acc': 0.75, 'auc': 0.75, 'rms': 0.3976}
     """
     from measurelab.inference.intervals import check_run_options
+    from measurelab.stats.labelsets import is_multilabel
 
     random_state = check_random_state(random_state)
+    if is_multilabel(y_true):
+        if groups is not None or by is not None:
+            raise MeasurelabError("groups= and by= do not apply to multi-label input so far")
+        from measurelab.metrics.multilabel import evaluate_multilabel
+
+        return evaluate_multilabel(
+            y_true, y_score, measures=measures, threshold=threshold,
+            sample_weight=sample_weight, inclusive=inclusive, average=average, labels=labels,
+            ci=ci, ci_method=ci_method, n_boot=n_boot, random_state=random_state,
+            progress=progress, n_jobs=n_jobs, stratify=stratify)
     check_run_options(ci, n_boot, n_jobs, stratify, ci_method, progress)
     stats = build_stats(
         y_true,
@@ -313,13 +331,15 @@ def evaluate(
             pos_label=pos_label, sample_weight=sample_weight, ci_method=ci_method,
             n_boot=n_boot, random_state=random_state, progress=progress, n_jobs=n_jobs,
             stratify=stratify)
+    if not isinstance(stats, BinaryStats):
+        if ci is not None:
+            result = _multi_intervals(y_true, y_score, result, ci, average=average,
+                                      labels=labels, ci_method=ci_method, n_boot=n_boot,
+                                      random_state=random_state, sample_weight=sample_weight,
+                                      progress=progress, n_jobs=n_jobs, stratify=stratify)
+        return _with_nir_note(result, stats)
     if ci is None:
         return result
-    if not isinstance(stats, BinaryStats):
-        return _multi_intervals(y_true, y_score, result, ci, average=average, labels=labels,
-                                ci_method=ci_method, n_boot=n_boot,
-                                random_state=random_state, sample_weight=sample_weight,
-                                progress=progress, n_jobs=n_jobs, stratify=stratify)
     design = None
     stratify = check_flag(stratify, "stratify")
     if sample_weight is not None:
@@ -428,6 +448,24 @@ def with_intervals(
     out = {k: out[k] for k in result}   # the measures' order
     return EvaluationResult(dict(result), {k: result.measure(k) for k in result},
                             intervals=out, shares=extra)
+
+
+def _with_nir_note(result: EvaluationResult, stats: Any) -> EvaluationResult:
+    """``result`` of k-class input, its notes saying when the accuracy does not beat the
+    no-information rate (the exact binomial test of
+    :func:`measurelab.inference.acc_vs_nir`, on the confusion matrix; whole counts only:
+    the test counts cases)."""
+    from measurelab.inference.nir import nir_note, nir_test
+
+    matrix = np.asarray(stats.counts.matrix, dtype=np.float64)
+    if "acc" not in result or not np.array_equal(matrix, np.round(matrix)) or \
+            matrix.sum() <= 0:
+        return result
+    note = nir_note(nir_test(float(np.trace(matrix)), matrix.sum(axis=1),
+                             stats.counts.labels))
+    if note is not None:
+        result._more_notes["acc"] = note
+    return result
 
 
 def _multi_intervals(y_true: Any, y_score: Any, result: EvaluationResult, ci: Any, *,

@@ -3,8 +3,9 @@
 Each panel shows the CORP reliability curve (the PAV-recalibrated probability at each
 prediction) with the consistency band of a calibrated model at the comparison's level, the
 diagonal, the calibration numbers written on it — the Brier miscalibration ``brier_mcb``
-with its interval (the one calibration number with a proven interval), smooth ECE and ICI
-as descriptions (no interval) and the calibration test's verdict — and, beneath, a
+with its interval, the calibration slope and intercept (``cal_slope``, ``cal_intercept``:
+the logistic recalibration) with their Wald intervals, smooth ECE and ICI as descriptions
+(no interval) and the calibration test's verdict — and, beneath, a
 histogram of the predictions. :func:`calibration_ranges` lists the probability ranges
 where the curve leaves its band ("where is it off?").
 
@@ -75,8 +76,9 @@ def diagrams(cmp: Any) -> dict[str, Any]:
 
 def numbers(cmp: Any) -> Any:
     """Per model the calibration numbers a panel shows: ``brier_mcb, lo, hi`` (its
-    interval; binary only), ``smece`` and ``ici`` (descriptions, no interval) and the
-    test's ``verdict`` (binary only)."""
+    interval; binary only), ``cal_slope`` and ``cal_intercept`` with their intervals
+    (``*_lo``, ``*_hi``; binary only), ``smece`` and ``ici`` (descriptions, no interval)
+    and the test's ``verdict`` (binary only)."""
     import warnings
 
     import pandas as pd
@@ -106,9 +108,36 @@ def numbers(cmp: Any) -> Any:
             r = table.loc[name]
             row.update(brier_mcb=float(r["brier_mcb"]), lo=float(r["lo"]),
                        hi=float(r["hi"]), verdict=str(r["verdict"]))
+            row.update(_logistic(cmp, stats.table, y, s, w))
         rows.append(row)
     out = pd.DataFrame(rows)
     cmp._cache["calibration_numbers"] = out
+    return out
+
+
+def _logistic(cmp: Any, table: Any, y: np.ndarray, s: np.ndarray,
+              w: np.ndarray | None) -> dict[str, float]:
+    """``cal_slope`` and ``cal_intercept`` of one model with their Wald intervals (the
+    fit ± z·SE, the SE of the M-estimator's influence function: the method the registry
+    gives them, :mod:`measurelab.inference.methods.influence`)."""
+    import warnings
+
+    from measurelab.inference.methods.influence import INFLUENCE
+    from measurelab.measures.base import registry
+
+    level = cmp.level if cmp.level is not None else 0.95
+    out: dict[str, float] = {}
+    form = INFLUENCE.single
+    assert form is not None and form.compute is not None
+    for name in ("cal_slope", "cal_intercept"):
+        m = registry.get(name)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = float(m.formula(table))
+            cases = None if w is None else (np.searchsorted(table.scores, s),
+                                            y.astype(bool), w)
+            iv = form.compute(name, value, level, table=table, measure=m, cases=cases)
+        out.update({name: value, f"{name}_lo": float(iv.lo), f"{name}_hi": float(iv.hi)})
     return out
 
 
@@ -123,6 +152,10 @@ def panel_text(cmp: Any, row: Any) -> str:
     if "brier_mcb" in row and isinstance(row.get("brier_mcb"), float):
         lines.append(f"brier_mcb {_fmt(row['brier_mcb'])} ({level:.0%} CI "
                      f"{_fmt(row['lo'])} to {_fmt(row['hi'])})")
+    for key, label in (("cal_slope", "slope"), ("cal_intercept", "intercept")):
+        if isinstance(row.get(key), float):
+            lines.append(f"{label} {_fmt(row[key])} ({level:.0%} CI {_fmt(row[key + '_lo'])} "
+                         f"to {_fmt(row[key + '_hi'])})")
     lines.append(f"smECE {_fmt(row['smece'])}, ICI {_fmt(row['ici'])} (no interval)")
     if "verdict" in row and isinstance(row.get("verdict"), str):
         lines.append(f"calibration test: {row['verdict']}".replace(

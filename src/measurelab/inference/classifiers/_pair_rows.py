@@ -154,6 +154,9 @@ def influence_variances(cmp: Any, j: int) -> tuple[list[float], dict[tuple[int, 
     for a in range(k):
         ifp, ifn = inf.row_influence(m, d.tables[a], threshold=cmp.threshold,
                                      inclusive=cmp._inclusive)
+        sign = inf.distance_sign(m, float(cmp._vals[a, j]))   # a target: |v − t|'s
+        if sign != 1.0:
+            ifp, ifn = ifp * sign, ifn * sign
         if weight is None:
             single.append(inf.table_variance(d.tables[a], ifp, ifn, design=design))
         if weight is not None or paired:
@@ -195,6 +198,9 @@ def influence_pair(cmp: Any, a: int, b: int, j: int, diff: float, level: float
         for x in (a, b):
             ifp, ifn = inf.row_influence(m, d.tables[x], threshold=cmp.threshold,
                                          inclusive=cmp._inclusive)
+            sign = inf.distance_sign(m, float(cmp._vals[x, j]))   # a target: |v − t|'s
+            if sign != 1.0:
+                ifp, ifn = ifp * sign, ifn * sign
             case = inf.case_influence(ifp, ifn, d.rows[x], d.y, minus=case, n0=d.n0)
             del ifp, ifn
         assert case is not None

@@ -71,8 +71,13 @@ def compare_classifiers(
 
     Parameters
     ----------
-    y_true : array-like of shape (n,)
-        Binary labels, or k ≥ 3 classes (see Notes).
+    y_true : array-like of shape (n,) or (n, L)
+        Binary labels, or k ≥ 3 classes (see Notes); an (n, L) 0/1 indicator matrix (or a
+        list of label sets with ``labels=``) is multi-label: each model then gives an
+        (n, L) score matrix (or scikit-learn's ``predict_proba`` list of L (n, 2) arrays),
+        ``average`` also takes 'samples', ``threshold`` may be one per label, and the result
+        is a :class:`~measurelab.inference.classifiers.multilabel.MultiLabelComparison`
+        (docs/MULTILABEL.md).
     models : mapping ``{name: scores}`` (or ``(name, scores)`` pairs)
         One score vector of length n per model, higher = more likely positive; for k
         classes an (n, k) probability matrix or an (n,) vector of predicted labels.
@@ -166,6 +171,21 @@ def compare_classifiers(
                         sample_weight=sample_weight, threshold=threshold,
                         pos_label=pos_label, inclusive=inclusive, stratify=stratify,
                         labels=labels, groups=groups, by=by, average=average)
+    from measurelab.stats.labelsets import is_multilabel
+
+    if is_multilabel(y_true):
+        if groups is not None or by is not None:
+            raise MeasurelabError("groups= and by= do not apply to multi-label input so far")
+        from measurelab.inference.classifiers.multilabel import (
+            MultiLabelComparison,
+            prepare_multilabel,
+        )
+
+        return MultiLabelComparison(**prepare_multilabel(
+            y_true, items, measures=measures, average=average, ci=ci, n_boot=n_boot,
+            random_state=random_state, ci_method=ci_method, sample_weight=sample_weight,
+            labels=labels, threshold=threshold, inclusive=inclusive, progress=progress,
+            n_jobs=n_jobs, stratify=stratify))
     y_raw = as_1d(y_true, "y_true")
     multiclass = is_multiclass_input(y_raw, [v for _k, v in items]) or (
         labels is not None and np.size(labels) > 2)

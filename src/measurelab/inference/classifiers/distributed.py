@@ -169,8 +169,13 @@ class DistributedComparison(OnParts, ClassifierComparison):
 
         def influence(a: int, m: Measure) -> np.ndarray:
             if (a, m.name) not in plan.influence:
-                plan.influence[(a, m.name)] = inf.row_influence(
+                ifp, ifn = inf.row_influence(
                     m, tables[a], threshold=self.threshold, inclusive=self._inclusive)
+                # a measure with a target: a pair reports |a − t| − |b − t| (a single
+                # model's variance is the same either way)
+                sign = inf.distance_sign(m, float(self._vals[a, self._measures.index(m)]))
+                plan.influence[(a, m.name)] = (ifp * sign, ifn * sign) if sign != 1.0 \
+                    else (ifp, ifn)
                 plan.scores[a] = tables[a].scores
             return _centres(tables[a], *plan.influence[(a, m.name)], fixed)
 

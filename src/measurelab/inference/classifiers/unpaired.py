@@ -113,6 +113,14 @@ def compare_unpaired(
         ``compare_classifiers(...).tests()`` plus ``df`` (Welch's degrees of freedom of
         DeLong's unpaired test; NaN for bootstrap rows) — ``z`` is pROC's D.
     """
+    from measurelab.stats.labelsets import is_multilabel
+
+    for name, y in (("y_a", y_a), ("y_b", y_b)):
+        if is_multilabel(y):
+            raise MeasurelabError(
+                f"{name} is multi-label (a 2-d indicator), which compare_unpaired does not "
+                "take yet; compare models on the same cases with compare_classifiers(Y, "
+                "{name: S, ...}), or one label's column at a time here")
     random_state = check_random_state(random_state)
     level = iv.check_level(ci, "ci")
     n_boot = bt.check_n_boot(n_boot, minimum=bt.MIN_BOOT)

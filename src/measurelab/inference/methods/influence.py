@@ -2,13 +2,18 @@
 the standard error a sum over the cases, for one model, a paired and an unpaired
 difference — no resampling, two passes over the data, so it serves test sets of millions
 of cases. It applies to the binary measures with an influence function here (the counts
-measures, AUC, AP, Brier, RMS, log loss) and is the default of AP, Brier, RMS and log
-loss from :data:`LARGE_N` cases with :data:`LARGE_SMALLER` in the smaller class, where the
-coverage study shows it covering and the bootstrap costs minutes; below that the bootstrap
-stays. From the same size it is also the method of the debiased calibration terms
+measures, AUC, AP, Brier, RMS, log loss, the calibration slope and intercept, the
+debiased calibration terms) and is the default of AP, Brier, RMS and log loss from
+:data:`LARGE_N` cases with :data:`LARGE_SMALLER` in the smaller class, where the coverage
+study shows it covering and the bootstrap costs minutes; below that the bootstrap stays.
+From the same size it is also the method of the debiased calibration terms
 (``brier_mcb``, ``brier_dsc``, ``logloss_dsc``: one model, paired and unpaired), whose
 own methods (``debiased-wald``, ``bootstrap-se``) stay below it; their interval is
-centred on the raw estimate and cut at 0, as ``debiased-wald`` is. AUC keeps DeLong's
+centred on the raw estimate and cut at 0, as ``debiased-wald`` is. Of the calibration
+slope and intercept (:data:`LOGISTIC`, M-estimators whose influence is I⁻¹·score: the
+Wald interval of the logistic fit with its sandwich variance) it is the default at every
+size: the logistic study (docs/coverage_logistic.md) shows it covering from 20 cases in
+the smaller class, and their bootstrap refits every replicate. AUC keeps DeLong's
 interval (its placements are this influence function) and the counts measures the
 posterior of the confusion cells (its cost does not grow with n); a user may force
 ``ci_method='influence'`` on them. For k classes
@@ -27,6 +32,8 @@ Examples
 'influence'
 >>> choose(Setting("brier_dsc", n=50_000, smaller=5_000)).name, choose(Setting("brier_dsc")).name
 ('influence', 'bootstrap-se')
+>>> choose(Setting("cal_slope")).name, choose(Setting("cal_intercept", smaller=20)).name
+('influence', 'influence')
 """
 
 from __future__ import annotations
@@ -48,6 +55,8 @@ NAME = "influence"
 LARGE_N = 10_000
 #: ... and this many in the smaller class, the default of AP, Brier, RMS and log loss
 LARGE_SMALLER = 100
+#: the measures it is the default of at every size (the logistic recalibration's)
+LOGISTIC: tuple[str, ...] = ("cal_slope", "cal_intercept")
 
 
 def applies(s: Setting) -> bool:
@@ -86,6 +95,9 @@ def large(s: Setting) -> bool:
 
 
 def _default(s: Setting) -> bool:
+    base = _measure(s.measure.partition("[")[0])   # a k-class row f1[cat]: f1
+    if base is not None and base.name.split("@")[0] in LOGISTIC and applies(s):
+        return True
     if not applies(s) or s.n is None or s.smaller is None:
         return False
     if s.n < LARGE_N or s.smaller < LARGE_SMALLER:
@@ -132,8 +144,9 @@ def _single(name: str, value: float, level: float, *, table: Any = None,
 INFLUENCE = register(IntervalMethod(
     NAME, "large-sample Wald interval, its standard error a sum over the cases of the "
     "influence function (delta method for the counts, placements for AUC, the derivative "
-    "of AP, Brier, RMS, log loss, the debiased calibration terms); the default of AP, "
-    "Brier, RMS, log loss, brier_mcb, brier_dsc and logloss_dsc from 10,000 cases with "
-    "100 in the smaller class",
+    "of AP, Brier, RMS, log loss, the debiased calibration terms, I⁻¹·score for the "
+    "calibration slope and intercept); the default of AP, Brier, RMS, log loss, brier_mcb, "
+    "brier_dsc and logloss_dsc from 10,000 cases with 100 in the smaller class, and of "
+    "cal_slope and cal_intercept at every size",
     applies=applies, single=Form(NAME, _single), paired=Form(NAME), unpaired=Form(NAME),
     default=_default, rank=30))

@@ -16,6 +16,8 @@ smooth            smece (smooth ECE, kernel smoothing; Błasiok & Nakkiran 2023)
 loess             ici, e50, e90, emax (R's loess calibration curve; Austin & Steyerberg
                   2019) on R's loess (``_loess``)
 spiegelhalter     spiegelhalter_z (Spiegelhalter's z test of calibration, and its p-value)
+logistic          cal_slope, cal_intercept (the calibration slope and calibration-in-the-
+                  large of the logistic recalibration; Cox 1958)
 ================  ====================================================================
 
 The package imports none of its modules: :mod:`measurelab.measures` imports them in the
@@ -31,7 +33,8 @@ is that module; the function is ``measurelab.metrics.cal`` (or ``...calibration.
 import importlib
 from typing import Any
 
-_MODULES = ("cal", "binned", "corp", "debiased", "smooth", "loess", "spiegelhalter")
+_MODULES = ("cal", "binned", "corp", "debiased", "smooth", "loess", "spiegelhalter",
+            "logistic")
 
 
 def __getattr__(name: str) -> Any:
