@@ -102,7 +102,7 @@ def versioned_pickle(cls: T) -> T:
     >>> from measurelab.inference import Interval
     >>> Interval.__reduce_ex__ is _reduce_ex  # decorated where it is defined
     True
-    >>> iv = Interval(0.5, 0.25, 0.75, "wilson")
+    >>> iv = Interval(0.5, 0.25, 0.75, "wilson", 0.125)
     >>> pickle.loads(pickle.dumps(iv)) == iv
     True
     """
