@@ -301,3 +301,60 @@ def test_versus_scheduler_on_a_csv_is_refused_naming_parquet(tmp_path):
     pd.DataFrame({"y": Y, "a": S}).to_csv(path, index=False)
     assert_cli_refused(["versus", path, "--label-col", "y", "--score-col", "a", "--scheduler",
                         "tcp://127.0.0.1:1"], "Parquet", folder=tmp_path)
+
+
+# ------------------------------------------------ multi-label input, calibration slope
+Y2 = np.array([[0, 1, 1], [1, 0, 1], [0, 0, 1], [1, 1, 0], [0, 1, 0], [1, 0, 0]])
+S2 = np.random.default_rng(0).random((6, 3))
+
+
+def _text(cell: str) -> np.ndarray:
+    out = S2.astype(object)
+    out[1, 2] = cell
+    return out
+
+
+@pytest.mark.parametrize("score, named", [
+    (None, "got None"),
+    ([np.c_[1 - S2[:, 0], S2[:, 0]], S2[:, 1], S2[:, 2]], "y_score[1] has shape (6,)"),
+    ([[0.1, 0.2, 0.3]] * 5 + [[0.1, 0.2]], "rows differ in length"),
+    (_text("0_1"), "'0_1' at row 2, column 3"),
+    (_text("zz"), "'zz' at row 2, column 3"),
+    (np.where(np.arange(18).reshape(6, 3) == 5, np.nan, S2), "nan at row 2, column 3"),
+])
+def test_multi_label_scores_refused_in_one_line_naming_the_cell(score, named):
+    assert_refused(lambda: ml.evaluate(Y2, score, measures=["auc"]), named)
+
+
+def test_multi_label_indicator_names_its_cell_from_one():
+    y = Y2.copy()
+    y[1, 2] = 2
+    assert_refused(lambda: ml.evaluate(y, S2, measures=["auc"]), "got 2 at row 2, column 3")
+
+
+def test_multi_label_labels_named_twice_are_refused():
+    assert_refused(lambda: ml.compare_classifiers(Y2, {"a": S2}, labels=["x", "y", "x"],
+                                                  ci=None), "twice")
+
+
+def test_a_multi_label_list_of_predict_proba_equals_its_matrix():
+    probas = [np.c_[1 - S2[:, j], S2[:, j]] for j in range(3)]
+    assert ml.evaluate(Y2, probas, measures=["auc"]).to_dict() == \
+        ml.evaluate(Y2, S2, measures=["auc"]).to_dict()
+
+
+@pytest.mark.parametrize("s", [np.where(Y[:8] == 1, 0.9, 0.1), np.full(8, 0.5)])
+def test_calibration_slope_under_separation_or_constant_scores_is_nan_with_a_warning(s):
+    with pytest.warns(UndefinedMeasureWarning, match="cal_slope is undefined"):
+        got = ml.evaluate(Y, s, measures=["cal_slope"])
+    assert math.isnan(got["cal_slope"])
+
+
+def test_calibration_slope_of_one_class_is_nan_with_a_warning():
+    with pytest.warns(UndefinedMeasureWarning, match="one class"):
+        got = ml.evaluate([1, 1, 1], [0.2, 0.5, 0.7], measures=["cal_slope", "cal_intercept"])
+    assert math.isnan(got["cal_slope"]) and math.isnan(got["cal_intercept"])
+
+
+def test_calibration_slope_refuses_scores_outside_zero_one():
+    assert_refused(lambda: ml.evaluate(Y, S * 2, measures=["cal_slope"]), "cal_slope")
