@@ -195,3 +195,28 @@ def test_best_threshold_meets_its_constraints_or_says_it_cannot(data, min_sens, 
         assert wt[(y == 1) & pred].sum() / pos >= min_sens - 1e-9
     if neg > 0:
         assert wt[(y == 0) & ~pred].sum() / neg >= min_spec - 1e-9
+
+
+@st.composite
+def multi_label_data(draw: st.DrawFn) -> tuple[np.ndarray, np.ndarray, list[int]]:
+    L = draw(st.integers(2, 4))
+    n = draw(st.integers(2, 20))
+    y = np.array(draw(st.lists(st.lists(st.integers(0, 1), min_size=L, max_size=L),
+                               min_size=n, max_size=n)))
+    s = np.array(draw(st.lists(st.lists(st.integers(0, 4), min_size=L, max_size=L),
+                               min_size=n, max_size=n))) / 4  # ties
+    return y, s, list(draw(st.permutations(list(range(L)))))
+
+
+@SETTINGS
+@given(data=multi_label_data())
+def test_multi_label_is_in_range_or_nan_with_a_warning_and_permutes_with_its_columns(data):
+    y, s, order = data
+    measures = ["auc", "f1", "acc", "ap", "sens", "prec"]
+    _in_range_or_warned_nan(measures, lambda: ml.evaluate(y, s, measures=measures))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        a = ml.evaluate(y, s, measures=measures)
+        b = ml.evaluate(y[:, order], s[:, order], measures=measures)  # columns permuted
+    for m in measures:  # a macro average does not depend on the order of the labels
+        assert (math.isnan(a[m]) and math.isnan(b[m])) or a[m] == pytest.approx(b[m]), m
