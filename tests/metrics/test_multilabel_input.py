@@ -87,8 +87,8 @@ def test_default_measures_cover_the_list():
 
 @pytest.mark.parametrize("y, s, message", [
     (np.array([[0, 1], [2, 0]]), np.zeros((2, 2)),
-     "y_true must be a 0/1 indicator matrix (one column per label); got 2 at row 1, "
-     "column 0"),
+     "y_true must be a 0/1 indicator matrix (one column per label); got 2 at row 2, "
+     "column 1"),
     (np.array([[0, 1], [1, 0]]), np.zeros((2, 3)),
      "y_score has 3 columns but y_true has 2 labels; expected an (n, L) = (2, 2) matrix of "
      "per-label scores"),
@@ -96,9 +96,9 @@ def test_default_measures_cover_the_list():
      "y_score must be an (n, L) = (2, 2) matrix of per-label scores for multi-label y_true, "
      "got shape (2,)"),
     (np.array([[0, 1], [1, 0]]), np.array([[0.1, np.nan], [0.2, 0.3]]),
-     "y_score must be finite, got nan at row 0, column 1"),
+     "y_score must be finite, got nan at row 1, column 2"),
     ([{"a"}, {"c"}], np.zeros((2, 2)),
-     "y_true holds the label 'c' (case 1), which is not one of labels ['a', 'b']"),
+     "y_true holds the label 'c' (case 2), which is not one of labels ['a', 'b']"),
 ])
 def test_bad_input_is_one_clear_line(y, s, message):
     kw = {"labels": ["a", "b"]} if isinstance(y, list) else {}

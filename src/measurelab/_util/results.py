@@ -17,8 +17,10 @@ from typing import Any, NamedTuple, NoReturn
 from measurelab._util.validation import check_level
 from measurelab._util.words import num, p_words, signed
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 
 
+@versioned_pickle
 class ConfidenceInterval(NamedTuple):
     """A confidence interval ``(low, high)`` (scipy's name); unpacks as ``lo, hi``.
 
@@ -43,6 +45,7 @@ class ConfidenceInterval(NamedTuple):
         return f"interval {num(self.low)} to {num(self.high)}"
 
 
+@versioned_pickle
 class ZTestResult(NamedTuple):
     """A two-sided z-test of a difference with the interval on the same standard error
     (DeLong's paired test of two AUCs): the difference ``diff``, the interval ``lo``, ``hi``

@@ -212,8 +212,8 @@ def check_real(value: Any, name: str, *, low: float | None = None,
         raise MeasurelabError(f"{name} must be a finite number, got {v}")
     if (low is not None and (v < low or (low_open and v == low))) or \
             (high is not None and (v > high or (high_open and v == high))):
-        lo_b = "(" if low_open else "["
-        hi_b = ")" if high_open else "]"
+        lo_b = "(" if low_open or low is None else "["  # an infinite end is never in
+        hi_b = ")" if high_open or high is None else "]"
         span = f"{lo_b}{'-inf' if low is None else f'{low:g}'}, " \
                f"{'inf' if high is None else f'{high:g}'}{hi_b}"
         raise MeasurelabError(f"{name} must be in {span}, got {v:g}")

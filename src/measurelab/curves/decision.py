@@ -46,6 +46,7 @@ from measurelab.measures.decision import (
     net_benefit_curve_block,
     treat_all,
 )
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
@@ -62,6 +63,7 @@ DEFAULT_THRESHOLDS = np.arange(1, 100) / 100
 MAX_BAND_CELLS = 50_000_000
 
 
+@versioned_pickle
 class DecisionCurve(NamedTuple):
     """Net benefit at each threshold probability of ``thresholds`` (increasing as given),
     with treating everyone (``treat_all``) and no one (``treat_none``, 0) and the

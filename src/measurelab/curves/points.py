@@ -48,6 +48,7 @@ from measurelab._util.validation import (
     warn_undefined,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = [
@@ -70,6 +71,7 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------- results
+@versioned_pickle
 class RocCurve(NamedTuple):
     """``fpr``, ``tpr`` (increasing) and ``thresholds`` (decreasing: first ``inf``, or
     with ``inclusive=False`` the highest score and last ``-inf``)."""
@@ -79,6 +81,7 @@ class RocCurve(NamedTuple):
     thresholds: np.ndarray
 
 
+@versioned_pickle
 class PrecisionRecallCurve(NamedTuple):
     """``precision``, ``recall`` (decreasing; last point (1, 0)) and increasing
     ``thresholds`` (one fewer; with ``inclusive=False`` the first is ``-inf``)."""
@@ -88,6 +91,7 @@ class PrecisionRecallCurve(NamedTuple):
     thresholds: np.ndarray
 
 
+@versioned_pickle
 class DetCurve(NamedTuple):
     """``fpr`` (decreasing), ``fnr`` (increasing) and increasing ``thresholds``."""
 
@@ -96,6 +100,7 @@ class DetCurve(NamedTuple):
     thresholds: np.ndarray
 
 
+@versioned_pickle
 class GainCurve(NamedTuple):
     """``depth`` (fraction of cases targeted), ``gain`` (fraction of positives among them)
     and ``thresholds`` (as :class:`RocCurve`'s); starts at (0, 0), ends at (1, 1)."""
@@ -105,6 +110,7 @@ class GainCurve(NamedTuple):
     thresholds: np.ndarray
 
 
+@versioned_pickle
 class LiftCurve(NamedTuple):
     """``depth`` (fraction of cases targeted, > 0), ``lift`` = gain / depth, and
     ``thresholds``."""
@@ -114,6 +120,7 @@ class LiftCurve(NamedTuple):
     thresholds: np.ndarray
 
 
+@versioned_pickle
 class CostCurve(NamedTuple):
     """Drummond & Holte cost curve: one line per operating point and the lower envelope.
 
@@ -141,6 +148,7 @@ class CostCurve(NamedTuple):
         return self.fnr[i] * pc + self.fpr[i] * (1.0 - pc)
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class OneVsRestCurves:
     """The k-class curves of :func:`roc_curve` or :func:`precision_recall_curve`: one

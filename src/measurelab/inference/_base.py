@@ -27,8 +27,10 @@ from measurelab._util.validation import model_names as model_names  # one for al
 from measurelab._util.validation import short_repr
 from measurelab._util.words import num
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.pickling import versioned_pickle
 
 
+@versioned_pickle
 class Interval(NamedTuple):
     """A value with its interval, the method, and (DeLong only) the standard error."""
 

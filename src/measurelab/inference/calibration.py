@@ -68,6 +68,7 @@ from measurelab._util.validation import (
 )
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import Interval, _z
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["AUTO_MIN_CASES", "AUTO_MIN_SMALLER", "WITHHELD", "CalibrationTest",
@@ -173,6 +174,7 @@ def replicate_wald(value: float, reps: np.ndarray, level: float,
     return (lo, hi, se, math.erfc(abs(value / se) / math.sqrt(2.0)))
 
 
+@versioned_pickle
 class CalibrationTest(NamedTuple):
     """The test of 'the model is calibrated': the observed ``statistic``, its ``pvalue``,
     the ``method`` ('consistency resampling', 'analytic null' or 'spiegelhalter'), the

@@ -78,6 +78,7 @@ from typing import Any, Literal
 from measurelab._util.validation import check_flag, check_int, check_level, quote, short_repr
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference._base import Interval
+from measurelab.pickling import versioned_pickle
 
 __all__ = [
     "BAR",
@@ -130,6 +131,7 @@ _OVERRIDE: Path | None = None
 Status = Literal["covers", "below", "none", "preliminary"]
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class CoverageVerdict:
     """What the coverage studies say of one interval.

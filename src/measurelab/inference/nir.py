@@ -34,10 +34,12 @@ from measurelab._util.validation import (
     unique_labels,
 )
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["AccuracyNIRTest", "acc_vs_nir", "nir_note", "nir_test"]
 
 
+@versioned_pickle
 class AccuracyNIRTest(NamedTuple):
     """The exact binomial test of accuracy > no-information rate: ``statistic`` (the
     accuracy), ``pvalue`` (one-sided), ``nir`` (the largest class share), ``nir_class``

@@ -65,6 +65,7 @@ from measurelab._util.validation import (
     short_repr,
 )
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
+from measurelab.pickling import versioned_pickle
 
 __all__ = [
     "PowerResult",
@@ -81,6 +82,7 @@ PARAMS = ("A1", "B1", "A2", "B2", "rn", "ra", "delta")
 PARTIAL = ("FPR11", "FPR12", "FPR21", "FPR22")
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class PowerResult:
     """The answer of :func:`power_roc_test`: the four quantities of the calculation (the one

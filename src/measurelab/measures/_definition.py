@@ -18,6 +18,7 @@ import numpy as np
 
 from measurelab._util.validation import short_repr
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 
 Kind = Literal["threshold", "rank", "probability", "composite"]
 Statistic = Literal["counts", "scores", "stats"]
@@ -169,6 +170,7 @@ def check_param(measure: str, name: str, value: Any) -> None:
         raise MeasurelabError(f"{measure}: {name}={value!r} is not valid; expected {domain[1]}")
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class Measure:
     """A registered measure: a formula over one statistic, and its metadata.

@@ -14,6 +14,7 @@ from typing import Any
 
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures._definition import Measure
+from measurelab.pickling import versioned_pickle
 
 
 def oriented(m: Measure, value: Any) -> Any:
@@ -27,6 +28,7 @@ def oriented(m: Measure, value: Any) -> Any:
     return hi - value if math.isfinite(hi) else -value
 
 
+@versioned_pickle
 @functools.total_ordering
 @dataclass(frozen=True)
 class TwoLevelValue:

@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.measures._definition import (
     AVERAGES,
     COSTS,
@@ -138,7 +138,7 @@ class Registry:
         if not isinstance(name, str):
             from measurelab._util.validation import quote
 
-            raise MeasurelabError(
+            raise MeasurelabTypeError(
                 f"a measure is a name such as 'auc' or a Measure, got {quote(name)}"
             )
         if name in self._measures:

@@ -24,12 +24,14 @@ from measurelab.exceptions import MeasurelabError, MissingMeasureError
 from measurelab.jsonable import to_jsonable
 from measurelab.measures import _fused
 from measurelab.measures.base import Measure, check_average, registry
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.scoretable import ScoreTable
 
 MeasureSpec = str | Measure
 
 
+@versioned_pickle
 class EvaluationResult(Mapping[str, Any]):
     """Measure values by name; behaves like a read-only dict.
 

@@ -35,6 +35,7 @@ from measurelab.measures.base import Measure, registry
 from measurelab.measures.twolevel import two_level_parts
 from measurelab.metaeval.domains import PredictionSet, RankedLists, SampledRankedLists
 from measurelab.metaeval.pairs import PairCounts, dense_ranks, pair_counts_ranks
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.confusion import BinaryCounts
 
@@ -167,6 +168,7 @@ def _count_measure_ranks(m: Measure, domain: Domain) -> tuple[np.ndarray, int]:
     return r[np.asarray(inverse).ravel()], u
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class ConsistencyResult:
     """R, S, P, Q of f vs g on a domain with C = R/(R+S) and D = P/Q.

@@ -22,6 +22,7 @@ import numpy as np
 from measurelab._util.validation import check_flag, check_int, check_random_state, check_real
 from measurelab.exceptions import MeasurelabError
 from measurelab.metaeval.exact import check_ranked
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.scoretable import ScoreTable
@@ -66,6 +67,7 @@ class _RankedListDomain:
         return np.full(len(self), 2 * self.n_pos * self.n_neg, dtype=np.int64)
 
 
+@versioned_pickle
 @dataclass
 class RankedLists(_RankedListDomain):
     """All ranked lists of ``n`` examples with ``n_pos`` positives, cutoff ``k``.
@@ -147,6 +149,7 @@ def _ranked_stats(labels: np.ndarray, cutoff: int) -> BinaryStats:
     return BinaryStats(table=table, threshold=n - cutoff + 0.5)
 
 
+@versioned_pickle
 @dataclass
 class SampledRankedLists(_RankedListDomain):
     """A seeded uniform random sample (with replacement) of ranked lists.
@@ -221,6 +224,7 @@ class SampledRankedLists(_RankedListDomain):
         return False
 
 
+@versioned_pickle
 class PredictionSet:
     """Objects given as prediction vectors: ``scores[i]`` against ``y_true`` (shared, or
     one label vector per object), hard prediction ``score > threshold``.

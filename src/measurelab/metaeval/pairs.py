@@ -46,11 +46,13 @@ import numpy as np
 
 from measurelab._kernels.routing import use_compiled
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 
 #: largest contingency table (cells) counted by prefix sums
 _TABLE_CELLS = 1 << 22
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class PairCounts:
     """Counts of unordered pairs of objects; unpacks as ``R, S, P, Q``.

@@ -26,12 +26,14 @@ from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.measures.calibration.corp import SCORES, decomposition, decomposition_text
 from measurelab.measures.calibration.spiegelhalter import spiegelhalter_p_value, spiegelhalter_z
 from measurelab.metrics.evaluation import build_stats
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats
 from measurelab.stats.scoretable import ScoreTable
 
 __all__ = ["ScoreDecomposition", "SpiegelhalterTest", "decompose_score", "spiegelhalter_test"]
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class ScoreDecomposition:
     """A mean score and its CORP parts: ``score = mcb − dsc + unc``.
@@ -64,6 +66,7 @@ class ScoreDecomposition:
         return decomposition_text(self)
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class SpiegelhalterTest:
     """Spiegelhalter's z (``statistic``) and its two-sided normal ``pvalue``.

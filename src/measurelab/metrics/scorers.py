@@ -49,6 +49,7 @@ import numpy as np
 from measurelab._util.validation import as_1d, short_list, short_repr, unique_labels
 from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import Measure, check_average, registry
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["MeasureScore", "make_scorer"]
 
@@ -99,6 +100,7 @@ def _default_pos_label(labels: np.ndarray) -> Any:
     return values[-1]
 
 
+@versioned_pickle
 class MeasureScore:
     """The score function of a measurelab scorer: ``f(y_true, y_pred, *, sample_weight,
     pos_label, labels)``, what scikit-learn's scorer calls with the estimator's response

@@ -27,6 +27,7 @@ from measurelab.measures.compute import (
     resolve_measures,
 )
 from measurelab.metrics.evaluation import _build_multi, build_stats
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.checks import check_threshold_value
 from measurelab.stats.confusion import MultiCounts
@@ -34,6 +35,7 @@ from measurelab.stats.multiscore import MultiScoreTable
 from measurelab.stats.scoretable import ScoreTable
 
 
+@versioned_pickle
 class Evaluator:
     """Streaming evaluation: ``update`` per chunk, ``merge`` partial evaluators,
     ``compute`` at the end — equal to :func:`evaluate` on all the data.

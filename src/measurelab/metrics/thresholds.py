@@ -47,6 +47,7 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.measures.base import Measure
 from measurelab.measures.choice import RULES, best_point, rule_measure
 from measurelab.measures.compute import check_total
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats, MultiStats
 from measurelab.stats.scoretable import ScoreTable
 
@@ -58,6 +59,7 @@ class _Choice(NamedTuple):
     value: Any
 
 
+@versioned_pickle
 class BestThreshold(_Choice):
     """The chosen threshold (predict positive iff ``score > threshold``) and the value: a
     pair that unpacks as ``threshold, value``.

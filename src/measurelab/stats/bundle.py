@@ -14,6 +14,7 @@ import numpy as np
 
 from measurelab._util.validation import as_1d, unique_labels
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 from measurelab.stats._memo import memoized
 from measurelab.stats.confusion import BinaryCounts, MultiCounts
 from measurelab.stats.multiscore import MultiScoreTable
@@ -21,6 +22,7 @@ from measurelab.stats.probrows import ProbabilityRows
 from measurelab.stats.scoretable import ScoreTable, _combine
 
 
+@versioned_pickle
 @dataclass(frozen=True, eq=False)
 class BinaryStats:
     """Score table and/or confusion counts of one binary evaluation.
@@ -56,6 +58,7 @@ class BinaryStats:
         return self.table
 
 
+@versioned_pickle
 @dataclass(frozen=True, eq=False)
 class MultiStats:
     """Confusion matrix (from the arg-max class) and per-class score tables."""

@@ -17,6 +17,7 @@ import numpy as np
 
 from measurelab._util.validation import show
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 
 
 def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
@@ -36,6 +37,12 @@ def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
     k = labels.size
     order = np.argsort(labels, kind="stable")
     sorted_labels = labels[order]
+    twice = np.flatnonzero(sorted_labels[1:] == sorted_labels[:-1])
+    if twice.size:  # a class named twice would be two classes, each with half the story
+        at = sorted(int(i) + 1 for i in order[twice[0]:twice[0] + 2])
+        raise MeasurelabError(
+            f"labels holds {show(sorted_labels[twice[0]])} twice (positions {at[0]} and "
+            f"{at[1]} of {labels.tolist()}); expected each class once")
     pos = np.searchsorted(sorted_labels, y)
     bad = (pos >= k) | (sorted_labels[np.minimum(pos, k - 1)] != y)
     if bad.any():
@@ -46,6 +53,7 @@ def class_indices(y: Any, labels: Any, name: str = "y_true") -> np.ndarray:
     return order[pos].astype(np.int64)
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class BinaryCounts:
     """Binary confusion counts (possibly weighted).
@@ -120,6 +128,7 @@ class BinaryCounts:
         return {"tp": self.tp, "fp": self.fp, "fn": self.fn, "tn": self.tn}
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class MultiCounts:
     """A k×k confusion matrix: ``matrix[i, j]`` = weight of true class i predicted as j.

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from measurelab._util.validation import short_repr, show
+from measurelab._util.validation import number_matrix, short_repr, show
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 
 
@@ -71,7 +71,7 @@ def read_label_sets(y_true: Any, labels: Any) -> tuple[np.ndarray, tuple[Any, ..
     >>> read_label_sets(np.array([[0, 1], [2, 0]]), None)
     Traceback (most recent call last):
     ...
-    measurelab.exceptions.MeasurelabError: y_true must be a 0/1 indicator matrix (one column per label); got 2 at row 1, column 0
+    measurelab.exceptions.MeasurelabError: y_true must be a 0/1 indicator matrix (one column per label); got 2 at row 2, column 1
     """  # noqa: E501
     names: tuple[Any, ...] | None = None
     if _is_frame(y_true):
@@ -96,6 +96,10 @@ def read_label_sets(y_true: Any, labels: Any) -> tuple[np.ndarray, tuple[Any, ..
     L = Y.shape[1]
     if labels is not None:
         labs = tuple(np.asarray(labels).tolist())
+        twice = [v for k, v in enumerate(labs) if v in labs[:k]]
+        if twice:
+            raise MeasurelabError(f"labels holds {show(twice[0])} twice ({list(labs)}); "
+                                  "expected each label once")
         if len(labs) != L:
             raise MeasurelabError(f"labels has {len(labs)} entries but y_true has {L} "
                                   "columns; expected one label per column")
@@ -120,7 +124,7 @@ def _indicator(arr: np.ndarray) -> np.ndarray:
         i, j = np.argwhere(bad)[0]
         raise MeasurelabError(
             f"y_true must be a 0/1 indicator matrix (one column per label); got "
-            f"{show(arr[i, j])} at row {i}, column {j}")
+            f"{show(arr[i, j])} at row {i + 1}, column {j + 1}")
     return np.asarray(arr == 1, dtype=bool)
 
 
@@ -129,7 +133,7 @@ def _from_sets(sets: Any, labels: Any) -> tuple[np.ndarray, tuple[Any, ...]]:
     for i, s in enumerate(sets):
         if isinstance(s, str | bytes) or not hasattr(s, "__iter__"):
             raise MeasurelabError(f"y_true as label sets must hold a set of labels per "
-                                  f"case; case {i} is {short_repr(s)}")
+                                  f"case; case {i + 1} is {short_repr(s)}")
         rows.append(list(s))
     if labels is None:
         try:
@@ -145,10 +149,18 @@ def _from_sets(sets: Any, labels: Any) -> tuple[np.ndarray, tuple[Any, ...]]:
         for v in r:
             j = index.get(v)
             if j is None:
-                raise MeasurelabError(f"y_true holds the label {show(v)} (case {i}), which "
+                raise MeasurelabError(f"y_true holds the label {show(v)} (case {i + 1}), which "
                                       f"is not one of labels {list(labs)}")
             Y[i, j] = True
     return Y, labs
+
+
+def _ndim(value: Any) -> int:
+    """The dimensions of an array-like, -1 for a ragged one."""
+    try:
+        return int(np.ndim(value))
+    except ValueError:
+        return -1
 
 
 def read_label_scores(y_score: Any, n: int, L: int, name: str = "y_score") -> np.ndarray:
@@ -161,8 +173,11 @@ def read_label_scores(y_score: Any, n: int, L: int, name: str = "y_score") -> np
     ...
     measurelab.exceptions.MeasurelabError: y_score has 2 columns but y_true has 4 labels; expected an (n, L) = (3, 4) matrix of per-label scores
     """  # noqa: E501
-    if isinstance(y_score, list | tuple) and len(y_score) and all(
-            np.ndim(p) == 2 for p in y_score) and not np.isscalar(y_score[0]):
+    if y_score is None:
+        raise MeasurelabTypeError(f"{name} must be an (n, L) = ({n}, {L}) matrix of "
+                                  "per-label scores, got None")
+    if isinstance(y_score, list | tuple) and len(y_score) and not np.isscalar(
+            y_score[0]) and any(_ndim(p) == 2 for p in y_score):
         if len(y_score) != L:
             raise MeasurelabError(
                 f"{name} is a list of {len(y_score)} probability matrices (predict_proba of a "
@@ -181,8 +196,12 @@ def read_label_scores(y_score: Any, n: int, L: int, name: str = "y_score") -> np
     elif _is_sparse(y_score):
         arr = y_score.toarray()
     else:
-        arr = np.asarray(y_score)
-    if arr.ndim == 1 or arr.ndim > 2:
+        try:
+            arr = np.asarray(y_score)
+        except ValueError:  # rows of different lengths
+            raise MeasurelabError(f"{name} must be an (n, L) = ({n}, {L}) matrix of "
+                                  "per-label scores; its rows differ in length") from None
+    if arr.ndim != 2:
         raise MeasurelabError(f"{name} must be an (n, L) = ({n}, {L}) matrix of per-label "
                               f"scores for multi-label y_true, got shape {arr.shape}")
     if arr.shape[1] != L:
@@ -192,13 +211,11 @@ def read_label_scores(y_score: Any, n: int, L: int, name: str = "y_score") -> np
     if arr.shape[0] != n:
         raise MeasurelabError(f"inconsistent numbers of examples: y_true has {n}, {name} "
                               f"has {arr.shape[0]}")
-    if arr.dtype.kind not in "biuf":
-        raise MeasurelabError(f"{name} must be numeric, got {arr.dtype} values")
-    S = np.asarray(arr, dtype=np.float64)
+    S = number_matrix(arr, name)  # text under the one rule for numbers, cells named
     if not np.isfinite(S).all():
         i, j = np.argwhere(~np.isfinite(S))[0]
-        raise MeasurelabError(f"{name} must be finite, got {show(S[i, j])} at row {i}, "
-                              f"column {j}")
+        raise MeasurelabError(f"{name} must be finite, got {show(S[i, j])} at row {i + 1}, "
+                              f"column {j + 1}")
     return S
 
 

@@ -40,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 from measurelab.stats._memo import memoized
 from measurelab.stats.confusion import BinaryCounts
 from measurelab.stats.scoretable import ScoreTable, _combine
@@ -203,6 +204,7 @@ def predicted(S: np.ndarray, thresholds: np.ndarray, inclusive: bool) -> np.ndar
     return S >= thresholds if inclusive else S > thresholds
 
 
+@versioned_pickle
 @dataclass(frozen=True, eq=False)
 class MultiLabelStats:
     """The summary of a multi-label evaluation (module docstring): a score table per label,

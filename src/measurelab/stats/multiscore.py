@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.confusion import class_indices
 from measurelab.stats.scoretable import ScoreTable
 
@@ -24,6 +25,7 @@ def _combine_rows(scores: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, n
     return s[starts], np.add.reduceat(counts[order], starts, axis=0)
 
 
+@versioned_pickle
 @dataclass(frozen=True, eq=False)
 class MultiScoreTable:
     """For each class column c: distinct scores of column c and, at each, the weight of

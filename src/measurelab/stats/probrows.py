@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.scoretable import ScoreTable
 
 #: How far a probability row's sum may be from 1: ``|Σp − 1| ≤ 1e-6``, or k·ε of the
@@ -122,6 +123,7 @@ def true_class_rank(P: np.ndarray, yi: np.ndarray) -> np.ndarray:
     return (above + later_tie).astype(np.int64)
 
 
+@versioned_pickle
 @dataclass(frozen=True, eq=False)
 class ProbabilityRows:
     """Arg-max confidence table, true-class rank counts and the row-sum check of k-class

@@ -18,6 +18,7 @@ from typing import Any, Literal
 import numpy as np
 
 from measurelab._kernels.routing import use_compiled as _route_compiled
+from measurelab.pickling import versioned_pickle
 from measurelab.stats._memo import memoized
 from measurelab.stats.confusion import BinaryCounts
 
@@ -119,6 +120,7 @@ def _numbers(values: Any, name: str) -> np.ndarray:
     return out.reshape(arr.shape)
 
 
+@versioned_pickle
 @dataclass(frozen=True, eq=False)
 class ScoreTable:
     """Distinct scores (increasing) with the positive and negative weight at each.

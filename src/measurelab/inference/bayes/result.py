@@ -16,6 +16,7 @@ from measurelab._util.validation import (
 )
 from measurelab._util.words import num
 from measurelab.exceptions import MeasurelabError
+from measurelab.pickling import versioned_pickle
 
 #: the models :func:`bayes_compare` fits
 METHODS: tuple[str, ...] = ("correlated-t", "signed-rank", "sign", "hierarchical")
@@ -23,6 +24,7 @@ METHODS: tuple[str, ...] = ("correlated-t", "signed-rank", "sign", "hierarchical
 VERDICTS: tuple[str, ...] = ("a better", "equivalent", "b better", "undecided")
 
 
+@versioned_pickle
 @dataclass(frozen=True, eq=False, repr=False)
 class BayesComparison:
     """The outcome of :func:`bayes_compare`.

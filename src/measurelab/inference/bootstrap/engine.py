@@ -18,12 +18,14 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference.bootstrap.designs import CaseDesign
 from measurelab.inference.bootstrap.draws import _leave_out, rng_of
 from measurelab.measures.compute import prime_block
+from measurelab.pickling import versioned_pickle
 
 #: case multiplicities held at once (a block of replicates × cases): bounds memory
 _BLOCK_CELLS = 1 << 22
 _MAX_BLOCK = 512
 
 # ------------------------------------------------------------------------- running
+@versioned_pickle
 @dataclass
 class BootstrapRun:
     """Replicates ``reps`` (B, models, measures), the estimates by the same route

@@ -12,6 +12,8 @@ from typing import Any
 
 import numpy as np
 
+from measurelab.pickling import versioned_pickle
+
 _NORMAL = NormalDist()
 
 
@@ -87,6 +89,7 @@ def _positions(q: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
     return i, np.minimum(i + (h > i), n - 1)
 
 
+@versioned_pickle
 class BootstrapIntervals:
     """Percentile or BCa intervals of several statistics, and the p-values of 'the
     statistic is 0' inverted from the same intervals.

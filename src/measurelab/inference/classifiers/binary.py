@@ -64,6 +64,7 @@ from measurelab.inference.withholding import (
 )
 from measurelab.measures.base import Measure
 from measurelab.measures.likelihood import dp_band, likelihood_verdict
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.bundle import BinaryStats
 
 __all__ = ["ClassifierComparison"]
@@ -73,6 +74,7 @@ _PREFERENCE_COLUMNS = ("p_holm_vs_runner_up", "better_than_runner_up",
                        "significantly_better_than")
 
 
+@versioned_pickle
 class ClassifierComparison:
     """The result of :func:`compare_classifiers`; every table is a pandas DataFrame.
 

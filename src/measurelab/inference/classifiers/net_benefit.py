@@ -61,6 +61,7 @@ from measurelab.measures.decision import (
     net_benefit_curve_block,
     treat_all,
 )
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["DEFAULT_AT", "DEFAULT_GRID", "NetBenefitComparison", "net_benefit_comparison",
            "net_benefit_difference_interval", "net_benefit_interval", "plot_decision_curve"]
@@ -296,6 +297,7 @@ def net_benefit_difference_interval(
             "p": p}
 
 
+@versioned_pickle
 class NetBenefitComparison:
     """Net benefit of the models of a comparison: values with intervals at the chosen
     thresholds, paired differences with Holm's adjustment, and the ranges of thresholds

@@ -33,6 +33,7 @@ from measurelab._util.validation import (
 )
 from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 from measurelab.inference.power import _qnorm
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["Binormal", "Resample", "SimulatedPower", "simulate_power"]
 
@@ -40,6 +41,7 @@ __all__ = ["Binormal", "Resample", "SimulatedPower", "simulate_power"]
 MIN_EFFECTIVE_SHARE = 0.5
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class SimulatedPower:
     """The answer of :func:`simulate_power`.
@@ -199,6 +201,7 @@ def simulate_power(
 
 
 # ------------------------------------------------------ the generating models
+@versioned_pickle
 @dataclass(frozen=True)
 class Binormal:
     """Test sets from binormal models: ``ncontrols`` negatives and ``ncases`` positives
@@ -319,6 +322,7 @@ class Binormal:
                 f"rn {self.rn:g}, ra {self.ra:g}")
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class Resample:
     """Test sets resampled from the user's own: ``n`` cases drawn with replacement from the

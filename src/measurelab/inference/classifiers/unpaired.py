@@ -54,6 +54,7 @@ from measurelab.inference.withholding import (
     withholding_on,
 )
 from measurelab.measures.base import Measure
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["UnpairedComparison", "compare_unpaired"]
 
@@ -184,6 +185,7 @@ def compare_unpaired(
     return UnpairedComparison(ca, cb, level)
 
 
+@versioned_pickle
 class UnpairedComparison:
     """The result of :func:`compare_unpaired`."""
 

@@ -64,6 +64,7 @@ from measurelab._util.validation import check_real, short_repr, show, warn_undef
 from measurelab._util.words import counted, num, p_words, signed
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["CVTestResult", "NestedCVResult", "combined_f_5x2cv", "corrected_t",
            "nested_cv_interval", "paired_t_5x2cv"]
@@ -78,6 +79,7 @@ _TEST_WORDS = {
 }
 
 
+@versioned_pickle
 class CVTestResult(NamedTuple):
     """A test of "the mean is 0" on cross-validated values and the interval that inverts it.
 
@@ -131,6 +133,7 @@ class CVTestResult(NamedTuple):
                 f"{signed(self.hi)}.")
 
 
+@versioned_pickle
 class NestedCVResult(NamedTuple):
     """A nested cross-validation interval (:func:`nested_cv_interval`).
 

@@ -30,10 +30,12 @@ from measurelab._util.validation import check_random_state, short_repr
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference.learners import _runs as _runs
 from measurelab.measures.base import Measure
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["LearnerComparisonOverDatasets"]
 
 
+@versioned_pickle
 class LearnerComparisonOverDatasets:
     """Several data sets, each cross-validated with the same design and learners.
 

@@ -33,6 +33,7 @@ from measurelab.exceptions import MeasurelabError
 from measurelab.inference.learners import _runs as runs
 from measurelab.inference.learners import cvstats
 from measurelab.measures.base import Measure
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["NOT_NESTED", "LearnerComparison"]
 
@@ -40,6 +41,7 @@ __all__ = ["NOT_NESTED", "LearnerComparison"]
 NOT_NESTED = "nested CV applies to means over cases (acc, err, brier, mxe): corrected t"
 
 
+@versioned_pickle
 class LearnerComparison:
     """The result of :func:`compare_learners` on one data set; every table is a pandas
     DataFrame, computed on first use from the kept fold predictions.

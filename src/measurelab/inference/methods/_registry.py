@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from measurelab._util.validation import short_repr
-from measurelab.exceptions import MeasurelabError
+from measurelab.exceptions import MeasurelabError, MeasurelabTypeError
 
 #: the designs of the cases the shipped methods apply to: a random sample (cases resampled
 #: jointly), fixed class counts (resampled by class), weighted cases
@@ -228,7 +228,10 @@ def check_ci_method(ci_method: Any) -> str | None:
     if ci_method is None:
         return None
     names = forceable_names()
-    key = _ALIASES.get(ci_method, ci_method) if isinstance(ci_method, str) else None
+    if not isinstance(ci_method, str):
+        raise MeasurelabTypeError(f"ci_method={short_repr(ci_method)} is not valid; expected "
+                                  f"one of {list(names)}")
+    key = _ALIASES.get(ci_method, ci_method)
     if key not in names:
         raise MeasurelabError(f"ci_method={short_repr(ci_method)} is not valid; expected one "
                               f"of {list(names)}")

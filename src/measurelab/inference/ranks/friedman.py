@@ -57,6 +57,7 @@ from measurelab._util.validation import (
 from measurelab._util.words import num, p_words
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level, check_title, model_names
+from measurelab.pickling import versioned_pickle
 
 
 def nemenyi_q(k: int, alpha: float = 0.05) -> float:
@@ -105,6 +106,7 @@ def _check_k_alpha(k: Any, alpha: Any) -> tuple[int, float]:
     return k, check_level(alpha, "alpha")
 
 
+@versioned_pickle
 class RankTestResult(NamedTuple):
     """An omnibus test on the ranks of k models over N data sets (Friedman's, or Iman and
     Davenport's): the ``statistic``, its ``pvalue``, the degrees of freedom ``df`` and the
@@ -145,6 +147,7 @@ class RankTestResult(NamedTuple):
                 f"{df} df, {p_words(self.pvalue)}.")
 
 
+@versioned_pickle
 @dataclass(frozen=True)
 class DemsarResult:
     """The outcome of :func:`demsar`.

@@ -34,8 +34,10 @@ from measurelab._util.validation import check_flag, check_real, short_repr, show
 from measurelab._util.words import counted, num, p_words, signed
 from measurelab.exceptions import MeasurelabError
 from measurelab.inference._base import check_level
+from measurelab.pickling import versioned_pickle
 
 
+@versioned_pickle
 class TTestResult(NamedTuple):
     """Paired t-test: statistic, two-sided p-value, df, mean difference (a − b), verdict,
     and the standard error of the mean difference the statistic divides by."""
@@ -74,6 +76,7 @@ class TTestResult(NamedTuple):
                 f"{num(self.statistic)} on {self.df} df, {p_words(self.pvalue)}: {words}.")
 
 
+@versioned_pickle
 class WilcoxonResult(NamedTuple):
     """Wilcoxon signed-rank: W = min(R+, R−), two-sided p-value, n used, method."""
 

@@ -38,6 +38,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from measurelab.exceptions import MeasurelabError
 from measurelab.lab.learn.stopping import ImprovementStop
+from measurelab.pickling import versioned_pickle
 from measurelab.validation import check_int, check_real, make_rng
 
 #: most weights of a network (8 bytes each, times four copies while training)
@@ -190,6 +191,7 @@ def measure_monitor(spec: str, *, n_classes: int, average: str = "macro") -> Mon
     return f
 
 
+@versioned_pickle
 @dataclass
 class MonitoredResult:
     """Per monitor: the kept weights, the epoch they are from, and f at every check."""

@@ -33,6 +33,7 @@ from measurelab.lab.study.problems import (
 )
 from measurelab.lab.study.store import ResultStore
 from measurelab.lab.study.zoo import MEASURES, Unit, fit_unit, grid
+from measurelab.pickling import versioned_pickle
 from measurelab.validation import (
     check_flag,
     check_int,
@@ -59,6 +60,7 @@ class StudySettings:
     pos_label: str | None = None
 
 
+@versioned_pickle
 @dataclass
 class StudyResult:
     """A finished study: its folder, the measure rows and the timing of this run."""

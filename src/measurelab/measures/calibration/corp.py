@@ -61,12 +61,14 @@ from measurelab.measures._fused import lookup
 from measurelab.measures._rules import EPS
 from measurelab.measures.base import measure
 from measurelab.measures.calibration._rows import weighted_rows
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
 SCORES = ("brier", "log")
 
 
+@versioned_pickle
 class Recalibration(NamedTuple):
     """PAV recalibration of a table: the distinct probabilities that carry weight, their
     weight, positive weight and recalibrated value (CEP)."""
@@ -77,6 +79,7 @@ class Recalibration(NamedTuple):
     cep: np.ndarray
 
 
+@versioned_pickle
 class Decomposition(NamedTuple):
     """Miscalibration, discrimination, uncertainty and the mean score."""
 

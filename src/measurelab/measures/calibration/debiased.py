@@ -80,6 +80,7 @@ import numpy as np
 from measurelab._util.validation import warn_undefined
 from measurelab.measures._rules import EPS
 from measurelab.measures.base import measure
+from measurelab.pickling import versioned_pickle
 from measurelab.stats.block import TableBlock
 from measurelab.stats.scoretable import ScoreTable
 
@@ -157,6 +158,7 @@ def mass_cells(m: np.ndarray) -> np.ndarray:
     return out if two else out[0]
 
 
+@versioned_pickle
 class BinnedCalibration(NamedTuple):
     """Per-cell sums of a stack of tables, each of shape (T, K) (K cells at most), and the
     total weight ``n`` (T,): weight ``w``, positives ``y``, Σ r and Σ r² of r = p − y,
@@ -317,6 +319,7 @@ def _entropy(x: np.ndarray) -> np.ndarray:
     return np.where((x > 0) & (x < 1), h, 0.0)
 
 
+@versioned_pickle
 class Estimates(NamedTuple):
     """The raw (unclipped) estimates of every table, shape (T,) each, the cell-wise
     Brier U-statistics ``u`` (T, K), and the variance of the Brier miscalibration's
