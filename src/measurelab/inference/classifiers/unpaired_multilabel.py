@@ -42,6 +42,7 @@ from measurelab.inference.classifiers.multilabel import (
     run_multilabel,
 )
 from measurelab.inference.withholding import judged, warn_withheld_by_evidence, withholding_on
+from measurelab.pickling import versioned_pickle
 
 __all__ = ["MultiLabelUnpairedComparison", "compare_unpaired_multilabel"]
 
@@ -97,6 +98,7 @@ def compare_unpaired_multilabel(
     return MultiLabelUnpairedComparison(ca, cb, level)
 
 
+@versioned_pickle
 class MultiLabelUnpairedComparison:
     """The result of :func:`~measurelab.inference.compare_unpaired` on multi-label input:
     model a on test set A, model b on test set B; rows are measures (``measure[label]``
