@@ -287,7 +287,7 @@ def test_hierarchical_runs_and_constant_data_sets():
     assert (r.details["folds"], r.details["rho"], r.runs) == (10, 0.1, 2)
     a = np.round(a * 64) / 64  # multiples of 1/64: the sums below are exact
     b[:2] = a[:2] + 1 / 32  # two data sets with the same difference on every fold
-    with pytest.warns(UndefinedMeasureWarning, match=r"data set\(s\) 0, 1 are constant"):
+    with pytest.warns(UndefinedMeasureWarning, match=r"data sets 0, 1 are constant"):
         c = bayes_compare(a, b, rope=0.01, method="hierarchical", runs=2, **HIER)
     assert not np.isnan(c.sample).any() and c.p_b_better > 0.9
     with pytest.raises(MeasurelabError, match="every data set's fold differences are const"):
