@@ -197,7 +197,8 @@ def test_labels_give_column_order_and_keep_an_absent_class():
     y = np.array(["b", "a", "b", "a", "b", "a"])
     P = np.array([[.1, .8, .1], [.7, .2, .1], [.2, .6, .2], [.6, .3, .1], [.3, .5, .2],
                   [.5, .4, .1]])
-    with pytest.warns(ml.exceptions.UndefinedMeasureWarning, match="no positives"):
+    with pytest.warns(ml.exceptions.UndefinedMeasureWarning, match="no positives"), \
+            pytest.warns(ml.exceptions.UndefinedMeasureWarning, match="labels= names 'c'"):
         r = ml.compare_classifiers(y, {"m": P}, labels=["a", "b", "c"], measures=["sens"],
                                    average=None, ci=None)
     assert list(r.values().index) == ["sens[a]", "sens[b]", "sens[c]"]
