@@ -101,6 +101,35 @@ def proportion_counts(correct: float, total: float) -> BinaryCounts:
 
 
 # ------------------------------------------------------------- the comparison
+def init_rows(cmp: Any, y: np.ndarray, inclusive: bool, *, names: list[str], design: Any,
+              columns: list[Any], values: list[dict[str, float]], average: str | None,
+              level: float | None, n_boot: int, random_state: Any, ci_method: str | None,
+              progress: bool | None, n_jobs: int, weight: np.ndarray | None) -> None:
+    """The state a comparison whose rows are (row name, measure, class or None) columns
+    starts from — the k-class one and the multi-label one (``y``: its truth as the design
+    holds it; no threshold: the decision is the design's)."""
+    cmp.names = names
+    cmp.level = level
+    cmp.n_boot = n_boot
+    cmp.random_state = random_state
+    cmp.ci_method = ci_method
+    cmp.threshold = math.nan
+    cmp.average = average
+    cmp._y = y
+    cmp._scores = []
+    cmp._w = weight
+    cmp._design = design
+    cmp._stats = []
+    cmp._columns = columns
+    cmp._measures = [m for _c, m, _i in columns]
+    cmp._names_m = [c for c, _m, _i in columns]
+    cmp._vals = np.array([[v[c] for c in cmp._names_m] for v in values])
+    cmp._inclusive = inclusive
+    cmp._progress = progress
+    cmp._n_jobs = n_jobs
+    cmp._cache = {}
+
+
 class MultiClassComparison(ClassifierComparison):
     """:class:`ClassifierComparison` of k ≥ 3 classes (built by
     :func:`compare_classifiers`); rows are measures, or ``measure[class]`` with
@@ -117,31 +146,17 @@ class MultiClassComparison(ClassifierComparison):
     _multiclass = True
     # the k-class design (no CaseDesign: the methods reading one are overridden here)
     _design: MultiCaseDesign  # type: ignore[assignment]
+    average: str | None
+    _columns: list[Any]   # (row name, measure, class or None), set by init_rows
 
     def __init__(self, *, names: list[str], design: Any, columns: list[Any],
                  values: list[dict[str, float]], average: str | None, level: float | None,
                  n_boot: int, random_state: Any, ci_method: str | None,
                  progress: bool | None, n_jobs: int, weight: np.ndarray | None) -> None:
-        self.names = names
-        self.level = level
-        self.n_boot = n_boot
-        self.random_state = random_state
-        self.ci_method = ci_method
-        self.threshold = math.nan
-        self.average = average
-        self._y = design.yi
-        self._scores: list[np.ndarray] = []
-        self._w = weight
-        self._design = design
-        self._stats: list[Any] = []
-        self._columns = columns
-        self._measures = [m for _c, m, _i in columns]
-        self._names_m = [c for c, _m, _i in columns]
-        self._vals = np.array([[v[c] for c in self._names_m] for v in values])
-        self._inclusive = False
-        self._progress = progress
-        self._n_jobs = n_jobs
-        self._cache: dict[Any, Any] = {}
+        init_rows(self, design.yi, False, names=names, design=design, columns=columns,
+                  values=values, average=average, level=level, n_boot=n_boot,
+                  random_state=random_state, ci_method=ci_method, progress=progress,
+                  n_jobs=n_jobs, weight=weight)
 
     def _methods(self) -> dict[str, str]:
         if "methods" not in self._cache:

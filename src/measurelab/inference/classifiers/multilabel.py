@@ -30,7 +30,6 @@ np.True_
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -42,6 +41,7 @@ from measurelab.inference import evidence as ev
 from measurelab.inference import intervals as iv
 from measurelab.inference.bootstrap.multilabel import MultiLabelDesign
 from measurelab.inference.classifiers.binary import ClassifierComparison
+from measurelab.inference.classifiers.multiclass import init_rows
 from measurelab.inference.withholding import judged
 from measurelab.measures.base import Measure
 from measurelab.measures.multilabel import (
@@ -164,33 +164,19 @@ class MultiLabelComparison(ClassifierComparison):
 
     _multiclass = True
     _design: MultiLabelDesign  # type: ignore[assignment]
+    average: str | None
+    _columns: list[Column]   # set by init_rows
 
     def __init__(self, *, names: list[str], design: MultiLabelDesign, columns: list[Column],
                  values: list[dict[str, float]], average: str | None, level: float | None,
                  n_boot: int, random_state: Any, ci_method: str | None,
                  progress: bool | None, n_jobs: int, weight: np.ndarray | None) -> None:
-        self.names = names
+        init_rows(self, design.Y, design.inclusive, names=names, design=design,
+                  columns=columns, values=values, average=average, level=level,
+                  n_boot=n_boot, random_state=random_state, ci_method=ci_method,
+                  progress=progress, n_jobs=n_jobs, weight=weight)
         self.notes = []
-        self.level = level
-        self.n_boot = n_boot
-        self.random_state = random_state
-        self.ci_method = ci_method
-        self.threshold = math.nan
-        self.average = average
         self.labels = design.labels
-        self._y = design.Y
-        self._scores: list[np.ndarray] = []
-        self._w = weight
-        self._design = design
-        self._stats: list[Any] = []
-        self._columns = columns
-        self._measures = [m for _c, m, _i in columns]
-        self._names_m = [c for c, _m, _i in columns]
-        self._vals = np.array([[v[c] for c in self._names_m] for v in values])
-        self._inclusive = design.inclusive
-        self._progress = progress
-        self._n_jobs = n_jobs
-        self._cache: dict[Any, Any] = {}
 
     def __repr__(self) -> str:
         def _names(xs: list[str]) -> str:
