@@ -45,6 +45,7 @@ from measurelab.inference.classifiers._report import _num
 from measurelab.inference.classifiers.binary import ClassifierComparison, _of_distance
 from measurelab.inference.classifiers.compare import compare_classifiers
 from measurelab.inference.classifiers.unpaired_multilabel import (
+    TEST_COLUMNS,
     MultiLabelUnpairedComparison,
     compare_unpaired_multilabel,
 )
@@ -58,9 +59,9 @@ from measurelab.pickling import versioned_pickle
 
 __all__ = ["UnpairedComparison", "compare_unpaired"]
 
-#: the columns of :meth:`UnpairedComparison.tests`: a paired comparison's, plus ``df``
-TEST_COLUMNS = ["a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method", "se", "z",
-                "interval", "df"]
+#: the columns of :meth:`UnpairedComparison.tests` (a paired comparison's, plus ``df``) are
+#: :data:`~measurelab.inference.classifiers.unpaired_multilabel.TEST_COLUMNS`, one list for
+#: both unpaired designs (the module below this one defines it)
 
 
 def compare_unpaired(

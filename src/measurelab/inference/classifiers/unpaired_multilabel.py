@@ -46,8 +46,8 @@ from measurelab.pickling import versioned_pickle
 
 __all__ = ["MultiLabelUnpairedComparison", "compare_unpaired_multilabel"]
 
-#: the columns of :meth:`MultiLabelUnpairedComparison.tests`: those of a single-label
-#: unpaired comparison's (``df`` NaN: every row is a bootstrap one)
+#: the columns of every unpaired comparison's ``tests()``: a paired comparison's, plus
+#: ``df`` (NaN in a multi-label one: every row is a bootstrap one)
 TEST_COLUMNS = ["a", "b", "measure", "diff", "lo", "hi", "p", "p_holm", "method", "se", "z",
                 "interval", "df"]
 
