@@ -75,5 +75,4 @@ class FoldStore:
         """Write one fit's predictions, atomically."""
         buf = io.BytesIO()
         np.savez(buf, kind=np.array(kind), p=np.asarray(p))
-        self.root.mkdir(parents=True, exist_ok=True)
-        atomic_write_bytes(self.path(key), buf.getvalue())
+        atomic_write_bytes(self.path(key), buf.getvalue())  # makes the folder when missing
